@@ -1,0 +1,79 @@
+import type { Action } from './permissions';
+import { MenuId } from './permissions';
+
+/**
+ * Who may call an endpoint. The server enforces it; the console reads it to hide what a user
+ * cannot use. `menu` rules are also unit-scoped by the server where the data belongs to a unit.
+ */
+export type EndpointAuth =
+  | { kind: 'public' }
+  | { kind: 'session' }
+  | { kind: 'admin' }
+  | { kind: 'menu'; menu: number; action: Action };
+
+export interface EndpointDef {
+  method: 'GET' | 'POST';
+  path: string;
+  auth: EndpointAuth;
+  /** body encoding for POST: json (default), form (x-www-form-urlencoded) or multipart */
+  body?: 'json' | 'form' | 'multipart';
+  /** answer is a file, not an envelope (errors still come as envelopes) */
+  file?: boolean;
+}
+
+const pub = { kind: 'public' } as const;
+const session = { kind: 'session' } as const;
+const admin = { kind: 'admin' } as const;
+const menu = (id: number, action: Action) => ({ kind: 'menu', menu: id, action }) as const;
+
+/** Paths are absolute; the console prefixes nothing. */
+export const Api = {
+  // login, session, licence (spec part 1 section 7)
+  loginGet: { method: 'GET', path: '/rest/index/login/get', auth: pub },
+  login: { method: 'POST', path: '/rest/index/login/login', auth: pub },
+  logout: { method: 'GET', path: '/rest/index/login/logout', auth: pub },
+  pageInfo: { method: 'GET', path: '/rest/index/index/get', auth: pub },
+  background: { method: 'GET', path: '/rest/index/index/background', auth: pub, file: true },
+  serverVersion: { method: 'GET', path: '/rest/index/index/version', auth: pub },
+  home: { method: 'GET', path: '/rest/index/index/home', auth: session },
+  registration: { method: 'GET', path: '/rest/index/unregistered/get', auth: pub },
+  versionInfo: { method: 'GET', path: '/rest/index/unregistered/get_info', auth: admin },
+  /** public while unregistered (the login screen's registration step); admin only once registered */
+  register: { method: 'POST', path: '/rest/index/unregistered/update', auth: pub },
+  heartbeatCreate: { method: 'POST', path: '/rest/index/heartbeat/create', auth: session },
+  heartbeatCheck: { method: 'GET', path: '/rest/index/heartbeat/check', auth: session },
+  userInfo: { method: 'GET', path: '/rest/user/user/get_info', auth: session },
+  userContext: { method: 'GET', path: '/rest/user/user/get_context', auth: session },
+  changePassword: { method: 'POST', path: '/rest/user/user/change_password', auth: session, body: 'form' },
+
+  // system settings (systerm_auth: menu 10002; dispatch config: menu 10003); the server picks the
+  // menu from the settings type, these entries name the stricter default
+  settingsGet: { method: 'GET', path: '/rest/system/config/system_get', auth: menu(MenuId.SYSTEM_SETTINGS, 'view') },
+  settingsUpdate: { method: 'POST', path: '/rest/system/config/system_update', auth: menu(MenuId.SYSTEM_SETTINGS, 'edit') },
+  playGet: { method: 'GET', path: '/rest/system/config/play_get', auth: session },
+  playUpdate: { method: 'POST', path: '/rest/system/config/play_update', auth: menu(MenuId.DISPATCH_CONFIG, 'edit') },
+  uploadBackground: { method: 'POST', path: '/rest/system/config/upload_background', auth: menu(MenuId.SYSTEM_SETTINGS, 'edit'), body: 'multipart' },
+  mapConfig: { method: 'GET', path: '/rest/system/config/map_get', auth: session },
+
+  // announcements
+  announceList: { method: 'POST', path: '/rest/system/announce/get', auth: menu(MenuId.ANNOUNCEMENTS, 'view') },
+  /** published ones for every user (home, /emegencyNotice); drafts need menu view */
+  announceGetById: { method: 'GET', path: '/rest/system/announce/get_by_id', auth: session },
+  announcePublished: { method: 'GET', path: '/rest/system/announce/published', auth: session },
+  announceAdd: { method: 'POST', path: '/rest/system/announce/add', auth: menu(MenuId.ANNOUNCEMENTS, 'add') },
+  announceUpdateGet: { method: 'POST', path: '/rest/system/announce/update_get', auth: menu(MenuId.ANNOUNCEMENTS, 'edit') },
+  announceUpdatePost: { method: 'POST', path: '/rest/system/announce/update_post', auth: menu(MenuId.ANNOUNCEMENTS, 'edit') },
+  announceDelete: { method: 'POST', path: '/rest/system/announce/delete', auth: menu(MenuId.ANNOUNCEMENTS, 'edit') },
+  announcePublish: { method: 'POST', path: '/rest/system/announce/publish', auth: menu(MenuId.ANNOUNCEMENTS, 'edit') },
+
+  // downloads
+  downloadList: { method: 'GET', path: '/rest/system/download/get', auth: menu(MenuId.DOWNLOADS, 'view') },
+  downloadCenter: { method: 'GET', path: '/rest/system/download/center', auth: session },
+  downloadFile: { method: 'GET', path: '/rest/system/download/file', auth: session, file: true },
+  downloadAdd: { method: 'POST', path: '/rest/system/download/add', auth: menu(MenuId.DOWNLOADS, 'add'), body: 'multipart' },
+  downloadUpdate: { method: 'POST', path: '/rest/system/download/update_post', auth: menu(MenuId.DOWNLOADS, 'edit'), body: 'multipart' },
+  downloadDelete: { method: 'POST', path: '/rest/system/download/del', auth: menu(MenuId.DOWNLOADS, 'edit') },
+  downloadIsIndex: { method: 'POST', path: '/rest/system/download/is_index_post', auth: menu(MenuId.DOWNLOADS, 'edit') },
+} as const satisfies Record<string, EndpointDef>;
+
+export type ApiName = keyof typeof Api;

@@ -1,0 +1,42 @@
+import enErrors from './en-US/errors.json';
+import enSuccess from './en-US/success.json';
+import enValidation from './en-US/validation.json';
+import zhErrors from './zh-CN/errors.json';
+import zhSuccess from './zh-CN/success.json';
+import zhValidation from './zh-CN/validation.json';
+
+/** Languages: zh-CN is canonical, en-US complete. */
+export const LANGUAGES = ['zh-CN', 'en-US'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const DEFAULT_LANGUAGE: Language = 'zh-CN';
+/** Header the console sends so that the server answers msg in the user's language. */
+export const LANGUAGE_HEADER = 'x-lang';
+
+/**
+ * Catalogues shared by server and console: `validation` (schema messages), `errors` and
+ * `success` (envelope msg texts). Area catalogues of the console live in apps/web.
+ */
+export const sharedCatalogs = {
+  'zh-CN': { validation: zhValidation, errors: zhErrors, success: zhSuccess },
+  'en-US': { validation: enValidation, errors: enErrors, success: enSuccess },
+} as const;
+
+export function pickLanguage(header: string | undefined | null): Language {
+  if (!header) return DEFAULT_LANGUAGE;
+  const lower = header.toLowerCase();
+  for (const part of lower.split(',')) {
+    const tag = part.split(';')[0]!.trim();
+    if (tag.startsWith('en')) return 'en-US';
+    if (tag.startsWith('zh')) return 'zh-CN';
+  }
+  return DEFAULT_LANGUAGE;
+}
+
+/** Look up `ns.a.b` in a catalogue and fill {{name}} placeholders; unknown keys come back as is. */
+export function translate(lang: Language, key: string, params: Record<string, string | number> = {}): string {
+  const [ns, ...rest] = key.split('.');
+  let node: unknown = (sharedCatalogs[lang] as Record<string, unknown>)[ns ?? ''];
+  for (const part of rest) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
+  if (typeof node !== 'string') return key;
+  return node.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name] ?? ''));
+}

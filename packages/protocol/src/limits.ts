@@ -1,0 +1,85 @@
+/** Business constants, timings and limits of spec part 1 sections 5 and 9 (and part 2 section 9 where shared). */
+
+export const PRODUCT_PREFIX = 'bwc_';
+/** Key of the realtime token in browser storage (spec part 1 section 3), stored with PRODUCT_PREFIX. */
+export const USER_TOKEN_KEY = 'USER_TOKEN';
+/** Session storage key of the logged-in flag. */
+export const LOGGED_IN_KEY = 'logged_in';
+
+export const SESSION_HEARTBEAT_MS = 20_000;
+export const VERSION_CHECK_INTERVAL_MS = 1_200_000;
+export const TOAST_DURATION_MS = 5_000;
+export const LAZY_CHUNK_TIMEOUT_MS = 120_000;
+
+export const REALTIME_HEARTBEAT_MS = 10_000;
+export const REALTIME_HEARTBEAT_CONFIG_MS = 15_000;
+export const REALTIME_MAX_HEARTBEAT_ERRORS = 20;
+export const REALTIME_HEARTBEATS_AT_OPEN = 3;
+export const REALTIME_RECONNECT_MS = 5_000;
+export const REALTIME_INIT_TIMEOUT_MS = 10_000;
+export const REALTIME_PORTS = [9080, 3001, 3002, 3003, 3004, 3005] as const;
+export const REALTIME_MAX_CLIENT_ALIVE_MINUTES = 120;
+export const REALTIME_EMPTY_CALLBACK = '_empty_';
+export const REALTIME_SDK_VERSION = 'R08.00.35';
+export const GPS_TIMEOUT_MS = 30_000;
+export const DEFAULT_VIDEO_LIST_LENGTH = 100;
+
+export const LogLevel = { all: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, notice: 90, none: 100 } as const;
+export const DEFAULT_LOG_LEVEL = LogLevel.debug;
+export const LOG_LINE_MAX = 500;
+export const LOG_AREA_MAX = 15_000;
+
+export const ALARM_SOUND_DEFAULT_MS = 30_000;
+export const ALARM_SOUND_DELAY_MS = 200;
+export const ALARM_MAP_ZOOM = 12;
+export const ALARM_MAP_SIZE = { width: 750, height: 300 } as const;
+export const ALARM_MARKER_SIZE = 65;
+export const CLUSTER_DEFAULTS = { gridSize: 60, maxZoom: 18, minimumClusterSize: 2 } as const;
+export const MARKER_LABEL_DELAY_MS = 300;
+export const MAP_MODE_SWITCH_DELAY_MS = 300;
+export const MAP_REFRESH_MS = 20_000;
+export const MAP_START_ZOOM = 15;
+
+export const RECORDING_DURATIONS_MIN = [20, 30, 60] as const;
+export const SPLIT_SCREEN_CHOICES = [1, 4, 6, 9, 16] as const;
+export const DEFAULT_VIDEO_LIVE_NUM = 9;
+export const GROUP_DIALOG_WIDTH = 800;
+export const DIALOG_WIDTH = '40%';
+export const DIALOG_HEIGHT = '400px';
+export const DIALOG_FULLSCREEN_HEIGHT = '85vh';
+
+export const TABLE_PAGE_SIZES = [10, 20, 50, 100] as const;
+export const TABLE_DEFAULT_PAGE_SIZE = 20;
+export const HOST_LIST_PAGE_SIZE = 30;
+export const TABLE_INDEX_COLUMN_WIDTH = 55;
+
+/** Passwords (spec part 1 section 5). */
+export const PASSWORD_LOGIN_MIN = 6;
+export const PASSWORD_SET_MIN = 8;
+export const PASSWORD_SET_MAX = 12;
+export const PASSWORD_SET_CLASSES = 3;
+
+/** System title (spec part 1 section 5). */
+export const TITLE_MIN = 1;
+export const TITLE_MAX = 17;
+export const TITLE_FORBIDDEN_CHARS = ['\\', '/', ':', '*', '?', '<', '|', '’', '%', '>'] as const;
+
+export const ID_CARD_LENGTH = 18;
+
+/** Login security defaults (normalset). */
+export const LOGIN_FAIL_LIMIT_DEFAULT = 5;
+export const LOGIN_LOCK_MINUTES_DEFAULT = 10;
+export const CAPTCHA_TTL_MS = 5 * 60_000;
+export const SIGNATURE_MAX_SKEW_MS = 5 * 60_000;
+
+/** Uploads (spec part 2 section 5), sizes in MB. */
+export const UPLOAD_TYPES = {
+  video: ['avi', 'mpg', 'wmv', 'mp4', 'mov'],
+  audio: ['wav', 'mp3', 'wma', 'aac'],
+  image: ['jpg', 'png', 'gif', 'jpeg'],
+  zip: ['zip'],
+  exe: ['exe'],
+  doc: ['doc', 'docx', 'txt', 'pdf', 'xls'],
+} as const;
+export const UPLOAD_LIMIT_MB = { upgrade: 800, controlImage: 10, excelImport: 5, background: 10, download: 800 } as const;
+export const MB = 1024 * 1024;

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { DEFAULT_VIDEO_LIVE_NUM, LOGIN_FAIL_LIMIT_DEFAULT, LOGIN_LOCK_MINUTES_DEFAULT, RECORDING_DURATIONS_MIN } from '../limits';
+import { NewPassword, SystemTitle } from '../validators';
+
+const int = (min: number, max: number) =>
+  z.coerce.number({ error: 'validation.number' }).int({ error: 'validation.integer' }).min(min, { error: 'validation.range' }).max(max, { error: 'validation.range' });
+const text = (max: number) => z.string({ error: 'validation.required' }).trim().max(max, { error: 'validation.tooLong' });
+const path = text(255).refine((p) => !p.includes('..'), { error: 'validation.path' });
+const longitude = z.coerce.number({ error: 'validation.number' }).min(-180, { error: 'validation.longitude' }).max(180, { error: 'validation.longitude' });
+const latitude = z.coerce.number({ error: 'validation.number' }).min(-90, { error: 'validation.latitude' }).max(90, { error: 'validation.latitude' });
+
+/** Each settings screen under /system has one type (`system_get?type=`). */
+export const SettingsSchemas = {
+  /** title config */
+  titleset: z.object({ title: SystemTitle, support_text: text(100) }),
+  /** login background; the image itself is uploaded with rest/system/config/upload_background */
+  backset: z.object({ background_path: text(255) }),
+  /** file storage */
+  filestorage: z.object({
+    storage_path: path.pipe(z.string().min(1, { error: 'validation.required' })),
+    keep_days: int(1, 3650),
+    disk_warn_percent: int(50, 99),
+  }),
+  /** statistics config */
+  statisticset: z.object({ stat_day_start: int(0, 23), stat_cycle_days: int(1, 31), count_offline_devices: z.coerce.number().pipe(z.union([z.literal(0), z.literal(1)])) }),
+  /** login security */
+  normalset: z.object({
+    login_fail_limit: int(1, 20),
+    login_lock_minutes: int(1, 1440),
+    default_password: NewPassword,
+    session_timeout_minutes: int(5, 1440),
+  }),
+  /** electronic map: mapinfo 1 online, 0 offline */
+  digitailmap: z.object({
+    mapinfo: z.coerce.number().pipe(z.union([z.literal(0), z.literal(1)])),
+    gpscenter_lon: longitude,
+    gpscenter_lat: latitude,
+    map_url: text(500),
+    map_crs: z.enum(['WGS84', 'GCJ02'], { error: 'validation.choice' }),
+  }),
+  /** recording storage */
+  cloudstorage: z.object({
+    record_path: path.pipe(z.string().min(1, { error: 'validation.required' })),
+    record_minutes: z.coerce.number().pipe(z.union(RECORDING_DURATIONS_MIN.map((m) => z.literal(m)) as unknown as [z.ZodLiteral<20>, z.ZodLiteral<30>, z.ZodLiteral<60>], { error: 'validation.choice' })),
+    keep_days: int(1, 3650),
+  }),
+} as const;
+export type SettingsType = keyof typeof SettingsSchemas;
+export const SETTINGS_TYPES = Object.keys(SettingsSchemas) as SettingsType[];
+export const SettingsTypeInput = z.object({ type: z.enum(SETTINGS_TYPES as [SettingsType, ...SettingsType[]], { error: 'validation.settingsType' }) });
+export type Settings<T extends SettingsType> = z.infer<(typeof SettingsSchemas)[T]>;
+
+/** Settings under /system/player (dispatch config) need replay_auth; the rest need systerm_auth. */
+export const DISPATCH_CONFIG_TYPES: readonly SettingsType[] = ['digitailmap', 'cloudstorage'];
+
+export const SETTINGS_DEFAULTS: { [T in SettingsType]: Settings<T> } = {
+  titleset: { title: '移动执法电子证据管理', support_text: '' },
+  backset: { background_path: '' },
+  filestorage: { storage_path: 'evidence', keep_days: 365, disk_warn_percent: 90 },
+  statisticset: { stat_day_start: 0, stat_cycle_days: 7, count_offline_devices: 1 },
+  normalset: { login_fail_limit: LOGIN_FAIL_LIMIT_DEFAULT, login_lock_minutes: LOGIN_LOCK_MINUTES_DEFAULT, default_password: 'Bwc@2024', session_timeout_minutes: 120 },
+  digitailmap: { mapinfo: 0, gpscenter_lon: 114.0579, gpscenter_lat: 22.5431, map_url: '', map_crs: 'WGS84' },
+  cloudstorage: { record_path: 'recordings', record_minutes: 30, keep_days: 180 },
+};
+
+/** POST system_update: `{type, ...fields}`. */
+export const SettingsUpdateRequest = z.discriminatedUnion(
+  'type',
+  SETTINGS_TYPES.map((t) => SettingsSchemas[t].extend({ type: z.literal(t) })) as unknown as [z.ZodObject, ...z.ZodObject[]],
+);
+
+/** play_get / play_update: video_live_num, split count of live video. */
+export const PlayConfig = z.object({ video_live_num: int(1, 16).default(DEFAULT_VIDEO_LIVE_NUM) });
+export type PlayConfig = z.infer<typeof PlayConfig>;
+
+/** Map config (spec part 1 section 3). Also the public part of gis info. */
+export const MapConfig = z.object({
+  mapinfo: z.number().int(),
+  gpscenter_lon: z.number(),
+  gpscenter_lat: z.number(),
+  map_url: z.string(),
+  map_crs: z.string(),
+  live_num: z.number().int(),
+  sos_alarm_audio: z.string(),
+  group_api: z.record(z.string(), z.unknown()).optional(),
+  datas_area: z.array(z.unknown()).optional(),
+  video: z.record(z.string(), z.unknown()).optional(),
+});
+export type MapConfig = z.infer<typeof MapConfig>;

@@ -1,0 +1,53 @@
+import { defineConfig } from '@playwright/test';
+
+const port = process.env.E2E_PORT || '18084';
+export const TEST_CAPTCHA = process.env.TEST_CAPTCHA || '1234';
+
+/**
+ * End to end against the real server (apps/server) serving the built console, in Debian's
+ * Chromium. One worker: the specs share one server and its demo accounts (a second login of an
+ * account forces the first off, so specs must not race on the same account).
+ */
+export default defineConfig({
+  testDir: './specs',
+  outputDir: './artifacts/test-output',
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: true,
+  retries: 0,
+  timeout: 90_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    locale: 'zh-CN',
+    viewport: { width: 1440, height: 900 },
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--use-fake-ui-for-media-stream',
+        '--use-fake-device-for-media-stream',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium' }],
+  webServer: {
+    command: 'node serve.mjs',
+    url: `http://127.0.0.1:${port}/`,
+    env: { E2E_PORT: port, TEST_CAPTCHA },
+    reuseExistingServer: false,
+    timeout: 240_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+  },
+});

@@ -1,0 +1,28 @@
+// Starts the real server for the end-to-end suite: built console, demo data, fixed test captcha and
+// a fresh data directory that is removed again when the server stops.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, WEB_DIST, ensureWebBuilt } from '../scripts/lib/setup.mjs';
+
+await ensureWebBuilt();
+const dataDir = mkdtempSync(join(tmpdir(), 'bwc-e2e-'));
+const env = {
+  ...process.env,
+  NODE_ENV: 'test',
+  TEST_CAPTCHA: process.env.TEST_CAPTCHA || '1234',
+  DEMO: '1',
+  PORT: process.env.E2E_PORT || '18084',
+  DATA_DIR: dataDir,
+  WEB_DIST,
+};
+// the suite always runs on a fresh SQLite database inside dataDir
+delete env.DATABASE_URL;
+
+const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: ROOT, env, stdio: 'inherit' });
+server.on('exit', (code) => {
+  rmSync(dataDir, { recursive: true, force: true });
+  process.exit(code ?? 0);
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));

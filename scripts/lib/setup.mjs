@@ -1,0 +1,168 @@
+// Shared set-up steps of `npm start` and `npm test`: plain Node, no dependencies, so that it runs
+// on a fresh clone before `npm install`.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+
+const colour = process.stdout.isTTY && !process.env.NO_COLOR;
+export function say(text) {
+  console.log(colour ? `\x1b[1;36m==>\x1b[0m ${text}` : `==> ${text}`);
+}
+export function warn(text) {
+  console.error(colour ? `\x1b[1;33m!!!\x1b[0m ${text}` : `!!! ${text}`);
+}
+
+/** Runs a command with inherited output; resolves with its exit code (signals count as failure). */
+export function run(cmd, args, { cwd = ROOT, env = process.env, timeoutMs } = {}) {
+  return new Promise((resolveCode) => {
+    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'inherit', 'inherit'] });
+    let timer;
+    if (timeoutMs) {
+      timer = setTimeout(() => {
+        warn(`${cmd} ${args.join(' ')}: no end after ${Math.round(timeoutMs / 60000)} min, stopping it`);
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+      }, timeoutMs);
+    }
+    child.on('error', (err) => {
+      warn(`${cmd}: ${err.message}`);
+      clearTimeout(timer);
+      resolveCode(127);
+    });
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolveCode(code ?? (signal ? 128 : 1));
+    });
+  });
+}
+
+/** Synchronous, quiet probe: true when the command exits 0. */
+export function succeeds(cmd, args, options = {}) {
+  const r = spawnSync(cmd, args, { cwd: ROOT, stdio: 'ignore', ...options });
+  return r.status === 0;
+}
+
+export function hasCommand(name) {
+  return succeeds('sh', ['-c', `command -v ${name}`]);
+}
+
+/** apt-get install as root; returns false (and says what to install) when not root or it fails. */
+export async function aptInstall(packages, why) {
+  if (packages.length === 0) return true;
+  const line = `apt-get update && apt-get install -y ${packages.join(' ')}`;
+  if (!isRoot) {
+    warn(`${why}: missing Debian packages. Install them as root:\n    ${line}`);
+    return false;
+  }
+  say(`${why}: installing ${packages.join(' ')} (apt-get)`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  if ((await run('apt-get', ['update'], { env })) !== 0) return false;
+  return (await run('apt-get', ['install', '-y', '--no-install-recommends', ...packages], { env })) === 0;
+}
+
+function mtime(path) {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/** Newest modification time of the files under dir (skips node_modules, dist and hidden entries). */
+function newestMtime(dir) {
+  let newest = 0;
+  if (!existsSync(dir)) return newest;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name.startsWith('.')) continue;
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : mtime(path));
+  }
+  return newest;
+}
+
+const HIDDEN_LOCK = join(ROOT, 'node_modules/.package-lock.json');
+
+function dependenciesStale() {
+  if (!existsSync(HIDDEN_LOCK)) return 'node_modules is missing';
+  if (mtime(join(ROOT, 'package-lock.json')) > mtime(HIDDEN_LOCK)) return 'package-lock.json is newer than node_modules';
+  return null;
+}
+
+/** better-sqlite3 is a native addon: loading it in a child proves the compiled binary matches this Node. */
+function sqliteLoads() {
+  const serverRequire = createRequire(join(ROOT, 'apps/server/package.json'));
+  let entry;
+  try {
+    entry = serverRequire.resolve('better-sqlite3');
+  } catch {
+    return false;
+  }
+  const probe = `const D=require(${JSON.stringify(entry)});const db=new D(':memory:');db.prepare('select 1').get();db.close();`;
+  return succeeds(process.execPath, ['-e', probe]);
+}
+
+/** Installs dependencies when missing or stale and makes sure better-sqlite3 is built for this Node. */
+export async function ensureDependencies() {
+  const reason = dependenciesStale();
+  if (reason) {
+    // better-sqlite3 compiles from source with node-gyp when no prebuilt binary can be fetched
+    const tools = [
+      ['python3', 'python3'],
+      ['make', 'make'],
+      ['g++', 'g++'],
+    ].filter(([cmd]) => !hasCommand(cmd));
+    if (tools.length) await aptInstall(tools.map(([, pkg]) => pkg), 'building better-sqlite3 needs a C++ tool chain');
+    say(`installing dependencies (${reason}): npm install`);
+    const code = await run('npm', ['install', '--no-audit', '--no-fund']);
+    if (code !== 0) throw new Error(`npm install failed (exit ${code})`);
+    // npm leaves the hidden lockfile untouched when nothing changed; mark the install as current
+    const now = new Date();
+    utimesSync(HIDDEN_LOCK, now, now);
+  }
+  if (!sqliteLoads()) {
+    say('better-sqlite3 does not load for this Node: npm rebuild better-sqlite3 (compiles, about a minute)');
+    const code = await run('npm', ['rebuild', 'better-sqlite3']);
+    if (code !== 0 || !sqliteLoads()) {
+      throw new Error('better-sqlite3 cannot be built: it needs python3, make and g++ (apt-get install -y python3 make g++)');
+    }
+  }
+}
+
+const WEB = join(ROOT, 'apps/web');
+export const WEB_DIST = join(WEB, 'dist');
+
+/** Builds the console when apps/web/dist is missing or older than a source of apps/web or packages/protocol. */
+export async function ensureWebBuilt({ force = false } = {}) {
+  const built = mtime(join(WEB_DIST, 'index.html'));
+  const sources = Math.max(newestMtime(WEB), newestMtime(join(ROOT, 'packages/protocol')));
+  if (!force && built && built >= sources) return;
+  say(built ? 'console sources changed since the last build: building apps/web' : 'building the console (apps/web)');
+  const code = await run('npm', ['run', 'build', '-w', '@bwc/web']);
+  if (code !== 0) throw new Error(`building the console failed (exit ${code})`);
+}
+
+/** Polls url until any HTTP answer arrives; false after timeoutMs. */
+export async function waitForHttp(url, timeoutMs, isAlive = () => true) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && isAlive()) {
+    try {
+      await fetch(url);
+      return true;
+    } catch {
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  }
+  return false;
+}
+
+/** The seeded demo accounts (apps/server's demo seed). */
+export const DEMO_ACCOUNTS = [
+  { username: 'admin', password: 'Admin@123', role: 'administrator (all permissions, system settings, licence)' },
+  { username: 'dispatcher', password: 'Dispatch@1', role: 'dispatcher (dispatch and monitor areas)' },
+  { username: 'unitadmin', password: 'Unit@1234', role: 'unit administrator of one sub-unit' },
+];

@@ -1,0 +1,55 @@
+// `npm start`: installs dependencies when missing or stale, builds the console when stale, then runs
+// the server in demo mode (it migrates and seeds its own database) with the built console.
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { DEMO_ACCOUNTS, ROOT, WEB_DIST, ensureDependencies, ensureWebBuilt, say, waitForHttp, warn } from './lib/setup.mjs';
+
+try {
+  await ensureDependencies();
+  await ensureWebBuilt();
+} catch (err) {
+  warn(err.message);
+  process.exit(1);
+}
+
+const port = process.env.PORT || '8080';
+const env = {
+  ...process.env,
+  DEMO: process.env.DEMO ?? '1',
+  PORT: port,
+  DATA_DIR: resolve(ROOT, process.env.DATA_DIR || 'data'),
+  WEB_DIST: process.env.WEB_DIST || WEB_DIST,
+};
+say(`starting the server on port ${port} (DATA_DIR=${env.DATA_DIR}${env.DATABASE_URL ? ', DATABASE_URL set' : ', SQLite'})`);
+
+// node --import tsx runs the TypeScript directly in this child, so signals reach the server itself
+const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: ROOT, env, stdio: 'inherit' });
+let exited = false;
+server.on('exit', (code, signal) => {
+  exited = true;
+  process.exit(code ?? (signal === 'SIGINT' || signal === 'SIGTERM' ? 0 : 1));
+});
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    if (!exited) server.kill(signal);
+  });
+}
+
+const url = `http://localhost:${port}`;
+if (await waitForHttp(`http://127.0.0.1:${port}/`, 120_000, () => !exited)) {
+  const width = Math.max(...DEMO_ACCOUNTS.map((a) => a.username.length));
+  console.log(
+    [
+      '',
+      `  Console ready: ${url}`,
+      '',
+      '  Demo accounts:',
+      ...DEMO_ACCOUNTS.map((a) => `    ${a.username.padEnd(width)}  ${a.password.padEnd(10)}  ${a.role}`),
+      '',
+      '  Stop with Ctrl+C.',
+      '',
+    ].join('\n'),
+  );
+} else if (!exited) {
+  warn(`the server did not answer on ${url} within 2 minutes; its log is above`);
+}

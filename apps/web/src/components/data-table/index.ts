@@ -1,0 +1,3 @@
+export { DataTable, formatIndex, type DataTableProps } from './DataTable';
+export * from './data-table.types';
+export { useTableUrlState, type TableUrlState } from './useTableUrlState';

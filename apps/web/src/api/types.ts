@@ -1,0 +1,46 @@
+import type {
+  ApiName,
+  EndpointDef,
+  HeartbeatResult,
+  LoginPageInfo,
+  LoginResult,
+  PageInfo,
+  RegistrationStatus,
+  UserContext,
+  UserInfo,
+  VersionInfo,
+} from '@bwc/protocol';
+import type { Api } from '@bwc/protocol';
+
+/** Answer of `serverVersion`: the running server's build version. */
+export interface ServerVersion {
+  version: string;
+}
+
+/**
+ * The `data` each endpoint answers with. Endpoints not listed answer `unknown` until a feature
+ * adds its entry here (features may also pass the type to `call<T>()`).
+ */
+interface KnownData {
+  loginGet: LoginPageInfo;
+  login: LoginResult;
+  logout: null;
+  pageInfo: PageInfo;
+  serverVersion: ServerVersion;
+  registration: RegistrationStatus;
+  versionInfo: VersionInfo;
+  register: null;
+  heartbeatCreate: HeartbeatResult;
+  heartbeatCheck: HeartbeatResult;
+  userInfo: UserInfo;
+  userContext: UserContext;
+  changePassword: null;
+}
+
+export type ApiData = { [N in ApiName]: N extends keyof KnownData ? KnownData[N] : unknown };
+
+/** Name of an endpoint given its definition object (`Api.login` -> 'login'). */
+type NameOfDef<D> = { [N in ApiName]: (typeof Api)[N] extends D ? (D extends (typeof Api)[N] ? N : never) : never }[ApiName];
+
+export type Endpoint = ApiName | EndpointDef;
+export type DataOf<E extends Endpoint> = E extends ApiName ? ApiData[E] : [NameOfDef<E>] extends [never] ? unknown : ApiData[NameOfDef<E>];

@@ -1,0 +1,55 @@
+import type { FormInstance, FormRule } from 'antd';
+import type { z } from 'zod';
+import { translateKey } from '../../i18n';
+
+/**
+ * Form validation with the shared protocol schemas, messages translated (`validation.*` keys).
+ *
+ *   const rules = zodRules(PasswordForm);
+ *   <Form.Item name="new_password" rules={rules('new_password')} required>
+ *
+ * Each field's rule validates the WHOLE form's current values with the schema and reports the
+ * issues whose path starts with that field, so object-level refinements (such as the
+ * confirmation that must equal the new password) land on the right field. Empty inputs
+ * (undefined) are validated as '' so that "required" messages come from the schema.
+ */
+export function zodRules<S extends z.ZodType>(schema: S) {
+  return (field: string): FormRule[] => [
+    (form) => ({
+      validator: async () => {
+        const message = fieldError(schema, normalise({ [field]: undefined, ...form.getFieldsValue(true) }), field);
+        if (message) throw new Error(message);
+      },
+    }),
+  ];
+}
+
+/** Rules for a single value checked by its own schema (no cross-field refinements). */
+export function zodFieldRules(schema: z.ZodType): FormRule[] {
+  return [
+    {
+      validator: async (_rule, value: unknown) => {
+        const result = schema.safeParse(value === undefined ? '' : value);
+        if (!result.success) throw new Error(translateKey(result.error.issues[0]?.message ?? 'validation.invalid'));
+      },
+    },
+  ];
+}
+
+/** Translated first error of `field`, or null. */
+export function fieldError(schema: z.ZodType, values: Record<string, unknown>, field: string): string | null {
+  const result = schema.safeParse(values);
+  if (result.success) return null;
+  const issue = result.error.issues.find((i) => String(i.path[0]) === field);
+  return issue ? translateKey(issue.message) : null;
+}
+
+/** Validated and parsed values (schema defaults applied), or throws as antd's validateFields does. */
+export async function validateWith<S extends z.ZodType>(form: FormInstance, schema: S): Promise<z.infer<S>> {
+  await form.validateFields();
+  return schema.parse(normalise(form.getFieldsValue(true))) as z.infer<S>;
+}
+
+function normalise(values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values ?? {}).map(([k, v]) => [k, v === undefined ? '' : v]));
+}

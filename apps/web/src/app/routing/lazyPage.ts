@@ -1,0 +1,35 @@
+import { LAZY_CHUNK_TIMEOUT_MS } from '@bwc/protocol';
+import { lazy, type ComponentType } from 'react';
+
+/** A lazy chunk that did not arrive: the route error page offers a reload (spec part 1 section 8). */
+export class ChunkLoadError extends Error {
+  constructor(readonly reason: 'timeout' | 'failed' | 'css', cause?: unknown) {
+    super(`chunk load ${reason}`, cause === undefined ? undefined : { cause });
+    this.name = 'ChunkLoadError';
+  }
+}
+
+export function withChunkTimeout<T>(load: Promise<T>, timeoutMs: number = LAZY_CHUNK_TIMEOUT_MS): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new ChunkLoadError('timeout')), timeoutMs);
+    load.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof ChunkLoadError ? error : new ChunkLoadError('failed', error));
+      },
+    );
+  });
+}
+
+/**
+ * React.lazy with the chunk timeout, for a module's named export:
+ * `const TitleSetPage = lazyPage(() => import('./TitleSetPage'), 'TitleSetPage');`
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function lazyPage<M extends Record<string, any>, K extends keyof M & string>(load: () => Promise<M>, name: K) {
+  return lazy(() => withChunkTimeout(load()).then((module) => ({ default: module[name] as ComponentType<Parameters<M[K]>[0]> })));
+}

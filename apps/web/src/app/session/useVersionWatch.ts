@@ -1,0 +1,38 @@
+import { VERSION_CHECK_INTERVAL_MS } from '@bwc/protocol';
+import { App } from 'antd';
+import { useEffect } from 'react';
+import { call } from '../../api/http';
+import { i18next } from '../../i18n';
+
+/**
+ * Checks the server version every VERSION_CHECK_INTERVAL_MS; when it differs from the version
+ * seen at start, offers a reload (once per new version).
+ */
+export function useVersionWatch(): void {
+  const { modal } = App.useApp();
+  useEffect(() => {
+    let first: string | null = null;
+    let offered: string | null = null;
+    const read = async () => {
+      try {
+        const { version } = await call('serverVersion', undefined, { silent: true });
+        if (first === null) first = version;
+        else if (version !== first && version !== offered) {
+          offered = version;
+          modal.confirm({
+            title: i18next.t('common:version.changedTitle'),
+            content: i18next.t('common:version.changedDescription', { from: first, to: version }),
+            okText: i18next.t('common:action.reload'),
+            cancelText: i18next.t('common:action.later'),
+            onOk: () => window.location.reload(),
+          });
+        }
+      } catch (error) {
+        console.warn('version check failed', error);
+      }
+    };
+    void read();
+    const timer = setInterval(() => void read(), VERSION_CHECK_INTERVAL_MS);
+    return () => clearInterval(timer);
+  }, [modal]);
+}

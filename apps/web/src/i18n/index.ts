@@ -1,0 +1,97 @@
+import { DEFAULT_LANGUAGE, LANGUAGES, PRODUCT_PREFIX, sharedCatalogs, type Language } from '@bwc/protocol';
+import type { Locale } from 'antd/es/locale';
+import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/locale/zh_CN';
+import dayjs from 'dayjs';
+import 'dayjs/locale/zh-cn';
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+
+/**
+ * Console i18n. Namespaces:
+ * - `validation`, `errors`, `success`: the protocol's shared catalogues (schema messages, envelope texts);
+ * - one namespace per area, one JSON file per language: `locales/<lang>/<ns>.json`, found by glob,
+ *   so adding a file is all it takes to add a namespace.
+ * zh-CN is canonical and the fallback; en-US is complete.
+ */
+const files = import.meta.glob<{ default: Record<string, unknown> }>('./locales/*/*.json', { eager: true });
+
+function areaResources(lang: Language): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [path, mod] of Object.entries(files)) {
+    const match = /\.\/locales\/([^/]+)\/([^/]+)\.json$/.exec(path);
+    if (match && match[1] === lang) out[match[2]!] = mod.default;
+  }
+  return out;
+}
+
+export const LANGUAGE_STORAGE_KEY = `${PRODUCT_PREFIX}language`;
+
+export const ANTD_LOCALES: Record<Language, Locale> = { 'zh-CN': zhCN, 'en-US': enUS };
+const DAYJS_LOCALES: Record<Language, string> = { 'zh-CN': 'zh-cn', 'en-US': 'en' };
+
+function isLanguage(value: unknown): value is Language {
+  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+}
+
+export function storedLanguage(): Language {
+  try {
+    const value = localStorage.getItem(LANGUAGE_STORAGE_KEY);
+    return isLanguage(value) ? value : DEFAULT_LANGUAGE;
+  } catch {
+    return DEFAULT_LANGUAGE;
+  }
+}
+
+export function currentLanguage(): Language {
+  return isLanguage(i18next.language) ? i18next.language : DEFAULT_LANGUAGE;
+}
+
+const resources = Object.fromEntries(
+  LANGUAGES.map((lang) => [lang, { ...sharedCatalogs[lang], ...areaResources(lang) }]),
+) as unknown as Record<Language, Record<string, Record<string, unknown>>>;
+
+export const NAMESPACES = [...new Set(LANGUAGES.flatMap((lang) => Object.keys(resources[lang])))];
+
+const initial = storedLanguage();
+void i18next.use(initReactI18next).init({
+  resources,
+  lng: initial,
+  fallbackLng: DEFAULT_LANGUAGE,
+  supportedLngs: [...LANGUAGES],
+  ns: NAMESPACES,
+  defaultNS: 'common',
+  interpolation: { escapeValue: false },
+  returnNull: false,
+  initAsync: false,
+});
+dayjs.locale(DAYJS_LOCALES[initial]);
+document.documentElement.lang = initial;
+
+/** Switches the language everywhere (i18next, dayjs, antd through the provider) and remembers it. */
+export async function setLanguage(lang: Language): Promise<void> {
+  try {
+    localStorage.setItem(LANGUAGE_STORAGE_KEY, lang);
+  } catch {
+    // private mode: the choice lasts for this page only
+  }
+  dayjs.locale(DAYJS_LOCALES[lang]);
+  document.documentElement.lang = lang;
+  await i18next.changeLanguage(lang);
+}
+
+/**
+ * Translates a protocol message key such as `validation.password.length` (namespace first, as the
+ * shared schemas write them). Anything that is not a known key comes back unchanged, so a text
+ * the server already translated passes through.
+ */
+export function translateKey(key: string, params?: Record<string, unknown>): string {
+  const dot = key.indexOf('.');
+  if (dot <= 0) return key;
+  const ns = key.slice(0, dot);
+  if (!NAMESPACES.includes(ns)) return key;
+  const rest = key.slice(dot + 1);
+  return i18next.exists(rest, { ns }) ? i18next.t(rest, { ns, ...params }) : key;
+}
+
+export { i18next };

@@ -1,0 +1,18 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+/** The dev server proxies the API and the session socket to a server on 18083 (see apps/web/src/README.md). */
+const API_TARGET = 'http://127.0.0.1:18083';
+
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    port: 5174,
+    strictPort: true,
+    proxy: {
+      '/rest': { target: API_TARGET, changeOrigin: true },
+      '/ws': { target: API_TARGET, ws: true, changeOrigin: true },
+    },
+  },
+  build: { outDir: 'dist', chunkSizeWarningLimit: 2000 },
+});

@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { MB, UPLOAD_LIMIT_MB } from '@bwc/protocol';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import { createDb, type Db } from './db/connection';
+import { migrateToLatest } from './db/migrate';
+import { seedDemo } from './db/seed/demo';
+import { syncModules } from './db/seed/modules';
+import { installAuditHook } from './http/audit';
+import type { SessionGate } from './http/auth';
+import { sendError } from './http/envelope';
+import { installErrorHandler } from './http/error-handler';
+import { Errors } from './http/errors';
+import { zodValidatorCompiler } from './http/validation';
+import { registerModules } from './modules/registry';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Db;
+    config: Config;
+  }
+}
+
+const API_PREFIX = '/rest';
+
+/** Build the server (database migrated, demo seeded when asked, every route declared), not listening. */
+export async function buildApp(config: Config): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    genReqId: () => randomUUID(),
+  }).withTypeProvider<ZodTypeProvider>();
+
+  const db = createDb(config.database);
+  app.decorate('db', db);
+  app.decorate('config', config);
+  app.decorate('sessionGates', [] as SessionGate[]);
+  app.decorateRequest('auth', null);
+  app.decorateRequest('result', null);
+  app.addHook('onClose', async () => {
+    await db.destroy();
+  });
+
+  try {
+    await migrateToLatest(db);
+    await syncModules(db);
+    if (config.seed) await seedDemo(db);
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+
+  app.setValidatorCompiler(zodValidatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+  installAuditHook(app);
+
+  // change_password and other form posts are x-www-form-urlencoded
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+  await app.register(fastifyCookie);
+  await app.register(fastifyMultipart, { limits: { fileSize: UPLOAD_LIMIT_MB.download * MB, files: 1, fields: 50 } });
+
+  await app.register(fastifySwagger, {
+    openapi: { info: { title: 'bwc console API', description: 'REST envelope {code, msg, data}; see packages/protocol', version: '1' } },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+
+  await registerModules(app);
+
+  if (config.webDist) await app.register(fastifyStatic, { root: config.webDist, wildcard: true });
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0] ?? '/';
+    const isApi = path === API_PREFIX || path.startsWith(`${API_PREFIX}/`) || path.startsWith('/docs');
+    const looksLikeFile = /\.[a-z0-9]+$/i.test(path);
+    if (config.webDist && req.method === 'GET' && !isApi && !looksLikeFile) return reply.sendFile('index.html');
+    return sendError(reply, Errors.routeNotFound(path));
+  });
+
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,134 @@
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+
+/** Repository root (apps/server/src -> ../../..). */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+const flag01 = z.enum(['0', '1']).transform((v) => v === '1');
+
+const EnvSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, 'must be sqlite:<path> or postgres://user:pass@host:port/db')
+      .optional(),
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+    TEST_CAPTCHA: z.string().min(1).max(16).optional(),
+    LICENCE_PUBLIC_KEY: z.string().min(1).optional(),
+    DEMO: flag01.default(false),
+    GB_MODE: flag01.default(false),
+    WEB_DIST: z.string().min(1).optional(),
+    SEED: flag01.default(false),
+  })
+  .superRefine((env, ctx) => {
+    if (env.TEST_CAPTCHA !== undefined && env.NODE_ENV !== 'test') {
+      ctx.addIssue({ code: 'custom', path: ['TEST_CAPTCHA'], message: 'is only allowed with NODE_ENV=test; remove it in any other configuration' });
+    }
+  });
+
+export interface Config {
+  port: number;
+  host: string;
+  /** absolute path */
+  dataDir: string;
+  database: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+  nodeEnv: 'development' | 'production' | 'test';
+  logLevel: string;
+  /** fixed captcha text; only ever set when nodeEnv is test */
+  testCaptcha: string | undefined;
+  licencePublicKey: string | undefined;
+  demo: boolean;
+  /** application-wide mode flag: true GB (GB/T 28181 monitoring), false GIS dispatch */
+  gbMode: boolean;
+  /** absolute path of the built console, or null when there is none */
+  webDist: string | null;
+  /** run the idempotent demo seed at start (DEMO=1 implies it) */
+  seed: boolean;
+}
+
+export class ConfigError extends Error {}
+
+/** Command-line flags override the environment: --port 18081 --data-dir /tmp/x --database-url ... --demo --seed --gb. */
+function flagsToEnv(argv: string[]): Record<string, string> {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'database-url': { type: 'string' },
+      'log-level': { type: 'string' },
+      'web-dist': { type: 'string' },
+      'licence-public-key': { type: 'string' },
+      demo: { type: 'boolean' },
+      seed: { type: 'boolean' },
+      gb: { type: 'boolean' },
+    },
+  });
+  const out: Record<string, string> = {};
+  if (values.port !== undefined) out.PORT = values.port;
+  if (values.host !== undefined) out.HOST = values.host;
+  if (values['data-dir'] !== undefined) out.DATA_DIR = values['data-dir'];
+  if (values['database-url'] !== undefined) out.DATABASE_URL = values['database-url'];
+  if (values['log-level'] !== undefined) out.LOG_LEVEL = values['log-level'];
+  if (values['web-dist'] !== undefined) out.WEB_DIST = values['web-dist'];
+  if (values['licence-public-key'] !== undefined) out.LICENCE_PUBLIC_KEY = values['licence-public-key'];
+  if (values.demo) out.DEMO = '1';
+  if (values.seed) out.SEED = '1';
+  if (values.gb) out.GB_MODE = '1';
+  return out;
+}
+
+/** Parse environment and flags; throws ConfigError with a readable message naming each bad setting. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = []): Config {
+  let flags: Record<string, string>;
+  try {
+    flags = flagsToEnv(argv);
+  } catch (err) {
+    throw new ConfigError(`bad command-line flag: ${(err as Error).message}`);
+  }
+  const raw: Record<string, string | undefined> = {};
+  for (const key of Object.keys(EnvSchema.shape)) {
+    const value = flags[key] ?? env[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const parsed = EnvSchema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(config)'}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = resolve(e.DATA_DIR);
+  const url = e.DATABASE_URL ?? `sqlite:${resolve(dataDir, 'bwc.db')}`;
+  const database: Config['database'] = url.startsWith('sqlite:')
+    ? { kind: 'sqlite', path: url.slice('sqlite:'.length) === ':memory:' ? ':memory:' : resolve(url.slice('sqlite:'.length)) }
+    : { kind: 'postgres', url };
+  const defaultDist = resolve(REPO_ROOT, 'apps/web/dist');
+  const webDist = e.WEB_DIST ? resolve(e.WEB_DIST) : existsSync(resolve(defaultDist, 'index.html')) ? defaultDist : null;
+  if (e.WEB_DIST && !existsSync(resolve(webDist!, 'index.html'))) {
+    throw new ConfigError(`invalid configuration:\n  WEB_DIST: ${webDist} has no index.html (build the console with npm run build)`);
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    database,
+    nodeEnv: e.NODE_ENV,
+    logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === 'test' ? 'silent' : 'info'),
+    testCaptcha: e.TEST_CAPTCHA,
+    licencePublicKey: e.LICENCE_PUBLIC_KEY,
+    demo: e.DEMO,
+    gbMode: e.GB_MODE,
+    webDist,
+    seed: e.SEED || e.DEMO,
+  };
+}

@@ -1,0 +1,122 @@
+import { descendantIds, MODULES, MODULE_BY_ID, MenuId, type Action } from '@bwc/protocol';
+import { hashPlainPassword } from '../../modules/auth/password';
+import { now, type Db } from '../connection';
+
+/** Unit tree: city bureau -> district branches -> police stations (21 units). */
+const UNIT_TREE = {
+  bh: '440300000000',
+  name: '深州市公安局',
+  children: [
+    { bh: '440303000000', name: '罗湖分局', stations: ['东门派出所', '桂园派出所', '黄贝派出所'] },
+    { bh: '440304000000', name: '福田分局', stations: ['华富派出所', '莲花派出所', '香蜜湖派出所'] },
+    { bh: '440305000000', name: '南山分局', stations: ['蛇口派出所', '粤海派出所', '西丽派出所'] },
+    { bh: '440306000000', name: '宝安分局', stations: ['新安派出所', '西乡派出所', '福永派出所'] },
+    { bh: '440307000000', name: '龙岗分局', stations: ['布吉派出所', '横岗派出所', '龙城派出所'] },
+  ],
+};
+
+/** Unit of the demo unit administrator (his subtree is his scope). */
+export const DEMO_UNITADMIN_UNIT_BH = '440304000000';
+
+type Grant = { ids: number[]; actions: Action[] };
+const ALL: Action[] = ['view', 'edit', 'add'];
+const tree = (id: number) => descendantIds(id);
+
+export const DEMO_ROLES: { name: string; weight: number; remark: string; grants: Grant[] }[] = [
+  { name: '管理员', weight: 100, remark: '全部模块全部权限', grants: [{ ids: MODULES.map((m) => m.id), actions: ALL }] },
+  {
+    name: '调度员',
+    weight: 50,
+    remark: '指挥调度与视频监控',
+    grants: [
+      { ids: [...tree(10100), ...tree(10150)], actions: ALL },
+      { ids: [MenuId.ANNOUNCEMENTS, MenuId.DOWNLOADS], actions: ['view'] },
+    ],
+  },
+  {
+    name: '单位管理员',
+    weight: 40,
+    remark: '本单位及下级单位的用户与单位管理',
+    grants: [{ ids: [...tree(10410), ...tree(MenuId.UNITS), ...tree(10430)], actions: ALL }],
+  },
+  { name: '审计员', weight: 10, remark: '日志审计（只读）', grants: [{ ids: tree(10430), actions: ['view'] }] },
+];
+
+export const DEMO_ACCOUNTS = [
+  { username: 'admin', password: 'Admin@123', hostname: '系统管理员', role: '管理员', unitBh: UNIT_TREE.bh, ifadmin: 1, phone: '13800000001' },
+  { username: 'dispatcher', password: 'Dispatch@1', hostname: '张调度', role: '调度员', unitBh: UNIT_TREE.bh, ifadmin: 0, phone: '13800000002' },
+  { username: 'unitadmin', password: 'Unit@1234', hostname: '李管理', role: '单位管理员', unitBh: DEMO_UNITADMIN_UNIT_BH, ifadmin: 0, phone: '13800000003' },
+] as const;
+
+/** Grants plus view on every ancestor, so that a granted page's menu parents show. */
+export function expandGrants(grants: Grant[]): Map<number, Set<Action>> {
+  const out = new Map<number, Set<Action>>();
+  const give = (id: number, action: Action) => {
+    const set = out.get(id) ?? new Set<Action>();
+    set.add(action);
+    out.set(id, set);
+  };
+  for (const g of grants) {
+    for (const id of g.ids) {
+      for (const a of g.actions) give(id, a);
+      for (let p = MODULE_BY_ID.get(id)?.pid ?? 0; p; p = MODULE_BY_ID.get(p)?.pid ?? 0) give(p, 'view');
+    }
+  }
+  return out;
+}
+
+/** Idempotent demo data: inserts what is missing, never overwrites what exists. */
+export async function seedDemo(db: Db): Promise<void> {
+  const ts = now();
+  await db.transaction().execute(async (trx) => {
+    const unitId = async (bh: string, name: string, pid: number, sort: number): Promise<number> => {
+      const found = await trx.selectFrom('units').select('id').where('bh', '=', bh).executeTakeFirst();
+      if (found) return found.id;
+      const row = await trx.insertInto('units').values({ bh, name, pid, sort, created: ts }).returning('id').executeTakeFirstOrThrow();
+      return row.id;
+    };
+    const rootId = await unitId(UNIT_TREE.bh, UNIT_TREE.name, 0, 0);
+    for (const [i, district] of UNIT_TREE.children.entries()) {
+      const districtId = await unitId(district.bh, district.name, rootId, i);
+      for (const [j, station] of district.stations.entries()) {
+        await unitId(`${district.bh.slice(0, 6)}${String(j + 1).padStart(2, '0')}0000`, station, districtId, j);
+      }
+    }
+
+    for (const role of DEMO_ROLES) {
+      let found = await trx.selectFrom('roles').select('id').where('name', '=', role.name).executeTakeFirst();
+      if (!found) {
+        found = await trx.insertInto('roles').values({ name: role.name, weight: role.weight, remark: role.remark, created: ts }).returning('id').executeTakeFirstOrThrow();
+        for (const [moduleId, actions] of expandGrants(role.grants)) {
+          await trx
+            .insertInto('role_permissions')
+            .values({ role_id: found.id, module_id: moduleId, view: +actions.has('view'), edit: +actions.has('edit'), add: +actions.has('add') })
+            .execute();
+        }
+      }
+    }
+  });
+
+  for (const account of DEMO_ACCOUNTS) {
+    const exists = await db.selectFrom('users').select('id').where('username', '=', account.username).executeTakeFirst();
+    if (exists) continue;
+    const unit = await db.selectFrom('units').select('id').where('bh', '=', account.unitBh).executeTakeFirstOrThrow();
+    const role = await db.selectFrom('roles').select('id').where('name', '=', account.role).executeTakeFirstOrThrow();
+    await db
+      .insertInto('users')
+      .values({
+        username: account.username,
+        password_hash: await hashPlainPassword(account.password),
+        hostname: account.hostname,
+        unit_id: unit.id,
+        role_id: role.id,
+        ifadmin: account.ifadmin,
+        status: 'enabled',
+        phone: account.phone,
+        created: ts,
+        updated: ts,
+      })
+      .onConflict((oc) => oc.column('username').doNothing())
+      .execute();
+  }
+}

@@ -1,0 +1,31 @@
+import { SETTINGS_DEFAULTS, SettingsSchemas, type Settings, type SettingsType } from '@bwc/protocol';
+import { now, type Db } from './connection';
+
+/**
+ * Settings of one type: the stored JSON over the protocol defaults. A stored value that no longer
+ * parses (older shape) falls back field by field to the defaults.
+ */
+export async function readSettings<T extends SettingsType>(db: Db, type: T): Promise<Settings<T>> {
+  const row = await db.selectFrom('settings').select('value').where('type', '=', type).executeTakeFirst();
+  const defaults = SETTINGS_DEFAULTS[type];
+  if (!row) return defaults;
+  let stored: unknown;
+  try {
+    stored = JSON.parse(row.value);
+  } catch {
+    return defaults;
+  }
+  const merged = { ...defaults, ...(stored && typeof stored === 'object' ? stored : {}) };
+  const parsed = SettingsSchemas[type].safeParse(merged);
+  return parsed.success ? (parsed.data as Settings<T>) : defaults;
+}
+
+export async function writeSettings(db: Db, type: string, value: unknown): Promise<void> {
+  const json = JSON.stringify(value);
+  const ts = now();
+  await db
+    .insertInto('settings')
+    .values({ type, value: json, updated: ts })
+    .onConflict((oc) => oc.column('type').doUpdateSet({ value: json, updated: ts }))
+    .execute();
+}

@@ -1,0 +1,153 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Table types of the Kysely `Database`. Conventions (both dialects):
+ * - ids are autoincrement integers (`modules.id` is the protocol's menu id and is not generated);
+ * - flags are integers 0/1; timestamps are ISO-8601 UTC strings (`new Date().toISOString()`),
+ *   which sort and compare correctly as text;
+ * - JSON is stored as text and parsed in repositories.
+ */
+type Id = Generated<number>;
+
+export interface UnitTable {
+  id: Id;
+  /** parent unit id; 0 for a root unit */
+  pid: number;
+  /** unit code (dwbh / scode), unique */
+  bh: string;
+  name: string;
+  sort: number;
+  created: string;
+}
+
+export interface RoleTable {
+  id: Id;
+  name: string;
+  /** higher weight ranks first in lists */
+  weight: number;
+  remark: string;
+  created: string;
+}
+
+export interface RolePermissionTable {
+  role_id: number;
+  module_id: number;
+  view: number;
+  edit: number;
+  add: number;
+}
+
+export interface ModuleTable {
+  /** menu id (protocol MODULES) */
+  id: number;
+  bh: string;
+  pid: number;
+  key: string;
+  path: string;
+  sort: number;
+}
+
+export type UserStatus = 'enabled' | 'disabled';
+
+export interface UserTable {
+  id: Id;
+  username: string;
+  /** argon2id of sha256(password) */
+  password_hash: string;
+  /** the person's display name */
+  hostname: string;
+  unit_id: number;
+  role_id: number;
+  ifadmin: number;
+  status: UserStatus;
+  phone: string;
+  created: string;
+  updated: string;
+}
+
+export type SessionStatus = 'active' | 'kicked' | 'ended';
+
+export interface SessionTable {
+  id: Id;
+  /** sha256 hex of the bearer/cookie token; the token itself is never stored */
+  token_hash: string;
+  user_id: number;
+  ip: string;
+  user_agent: string;
+  pe_signals: string;
+  /** realtime login code of the session push channel */
+  logincode: string;
+  status: SessionStatus;
+  created: string;
+  last_seen: string;
+  ended: string | null;
+}
+
+export interface LoginFailureTable {
+  id: Id;
+  username: string;
+  ip: string;
+  created: string;
+}
+
+export interface CaptchaTable {
+  token: string;
+  text: string;
+  expires: string;
+}
+
+export interface SettingTable {
+  /** settings type (protocol SETTINGS_TYPES, plus 'play') */
+  type: string;
+  /** JSON */
+  value: string;
+  updated: string;
+}
+
+export interface LicenceTable {
+  /** always 1: a single row */
+  id: number;
+  regist_code: string;
+  /** JSON LicencePayload */
+  payload: string;
+  registered_at: string;
+}
+
+export interface OperationLogTable {
+  id: Id;
+  user_id: number | null;
+  username: string;
+  unit_id: number | null;
+  unit_name: string;
+  /** endpoint path, e.g. /rest/system/announce/add */
+  action: string;
+  /** target id when there is one */
+  target: string;
+  ip: string;
+  result_code: number;
+  msg: string;
+  created: string;
+}
+
+export interface Database {
+  units: UnitTable;
+  roles: RoleTable;
+  role_permissions: RolePermissionTable;
+  modules: ModuleTable;
+  users: UserTable;
+  sessions: SessionTable;
+  login_failures: LoginFailureTable;
+  captchas: CaptchaTable;
+  settings: SettingTable;
+  licence: LicenceTable;
+  operation_log: OperationLogTable;
+}
+
+export type UnitRow = Selectable<UnitTable>;
+export type RoleRow = Selectable<RoleTable>;
+export type UserRow = Selectable<UserTable>;
+export type NewUser = Insertable<UserTable>;
+export type UserUpdate = Updateable<UserTable>;
+export type SessionRow = Selectable<SessionTable>;
+export type OperationLogRow = Selectable<OperationLogTable>;
+export type Timestamp = ColumnType<string, string, string>;

@@ -1,0 +1,35 @@
+import type { Db } from '../db/connection';
+import type { AuthUser } from './auth';
+import { Errors } from './errors';
+
+/** Units a user may see: every unit for an administrator, else his unit and its descendants. */
+export type UnitScope = { all: true } | { all: false; ids: number[] };
+
+export async function unitSubtree(db: Db, rootId: number): Promise<number[]> {
+  const units = await db.selectFrom('units').select(['id', 'pid']).execute();
+  const children = new Map<number, number[]>();
+  for (const u of units) children.set(u.pid, [...(children.get(u.pid) ?? []), u.id]);
+  const out: number[] = [];
+  const stack = [rootId];
+  while (stack.length) {
+    const id = stack.pop()!;
+    if (out.includes(id)) continue;
+    out.push(id);
+    stack.push(...(children.get(id) ?? []));
+  }
+  return out;
+}
+
+export async function unitScope(db: Db, user: Pick<AuthUser, 'ifadmin' | 'unit_id'>): Promise<UnitScope> {
+  if (user.ifadmin === 1) return { all: true };
+  return { all: false, ids: await unitSubtree(db, user.unit_id) };
+}
+
+export function inScope(scope: UnitScope, unitId: number): boolean {
+  return scope.all || scope.ids.includes(unitId);
+}
+
+/** Throw 403 outOfScope unless every unit id is inside the scope (bulk id check). */
+export function assertInScope(scope: UnitScope, ...unitIds: number[]): void {
+  if (!unitIds.every((id) => inScope(scope, id))) throw Errors.outOfScope();
+}

@@ -1,0 +1,99 @@
+import { ChangePasswordRequest, HeartbeatResult, HeartbeatState, LoginPageInfo, LoginRequest, LoginResult, UserContext, UserInfo, hashPasswordForLogin } from '@bwc/protocol';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError, Errors } from '../../http/errors';
+import { lookupSession, requireLiveSession, SESSION_COOKIE } from '../../http/auth';
+import { defineRoute } from '../../http/route';
+import { ResultCode } from '@bwc/protocol';
+import { createCaptcha } from './captcha';
+import { presentContext, presentUserInfo } from './auth.presenter';
+import { login } from './auth.service';
+import { hashLoginDigest, verifyLoginDigest } from './password';
+import { endSession } from './session.repository';
+import { allModuleCodes, getPasswordHash, roleModules, setPasswordHash } from './user.repository';
+
+function sessionPushUrl(req: FastifyRequest): string {
+  return `${req.protocol === 'https' ? 'wss' : 'ws'}://${req.host}/ws/session`;
+}
+
+/** Heartbeat state of the caller's session: success (alive), fail (forced off or ended), error (anything else). */
+async function heartbeat(app: FastifyInstance, req: FastifyRequest): Promise<HeartbeatResult> {
+  const found = await lookupSession(app, req);
+  if (!found) return { state: HeartbeatState.ERROR };
+  if (found.session.status !== 'active') return { state: HeartbeatState.FAIL };
+  try {
+    req.auth = await requireLiveSession(app, req, found);
+    return { state: HeartbeatState.SUCCESS };
+  } catch (err) {
+    // licence expired: let the 406 through so that the console goes to /406
+    if (err instanceof AppError && err.httpStatus !== 200) throw err;
+    return { state: err instanceof AppError && err.code === ResultCode.UNAUTHENTICATED ? HeartbeatState.FAIL : HeartbeatState.ERROR };
+  }
+}
+
+export async function registerAuthRoutes(app: FastifyInstance): Promise<void> {
+  defineRoute(app, {
+    api: 'loginGet',
+    data: LoginPageInfo,
+    handler: async ({ db }) => ({
+      ...(await createCaptcha(db, app.config.testCaptcha)),
+      registered: (await app.licence.status()).state === 'valid',
+    }),
+  });
+
+  defineRoute(app, {
+    api: 'login',
+    body: LoginRequest,
+    data: LoginResult,
+    msg: 'success.login',
+    handler: async ({ req, reply, body }) => {
+      const { sessionToken, ...result } = await login(app, req, body);
+      reply.setCookie(SESSION_COOKIE, sessionToken, { httpOnly: true, sameSite: 'lax', path: '/', secure: req.protocol === 'https' });
+      return result;
+    },
+  });
+
+  defineRoute(app, {
+    api: 'logout',
+    msg: 'success.logout',
+    audit: true,
+    handler: async ({ req, reply }) => {
+      const found = await lookupSession(app, req);
+      if (found) {
+        req.audit.actor = { id: found.user.id, username: found.user.username, unit_id: found.user.unit_id, unit_name: found.user.unit_name };
+        req.audit.target = found.session.id;
+        await endSession(app.db, found.session.id);
+      }
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      return null;
+    },
+  });
+
+  defineRoute(app, { api: 'heartbeatCreate', data: HeartbeatResult, selfAuth: true, audit: false, handler: async ({ req }) => heartbeat(app, req) });
+  defineRoute(app, { api: 'heartbeatCheck', data: HeartbeatResult, selfAuth: true, handler: async ({ req }) => heartbeat(app, req) });
+
+  defineRoute(app, {
+    api: 'userInfo',
+    data: UserInfo,
+    handler: async ({ req }) => presentUserInfo(req.auth!, sessionPushUrl(req)),
+  });
+
+  defineRoute(app, {
+    api: 'userContext',
+    data: UserContext,
+    handler: async ({ db, user }) => presentContext(await roleModules(db, user.role_id), await allModuleCodes(db), app.config.gbMode),
+  });
+
+  defineRoute(app, {
+    api: 'changePassword',
+    body: ChangePasswordRequest,
+    msg: 'success.passwordChanged',
+    handler: async ({ db, user, body, req }) => {
+      req.audit.target = user.id;
+      const stored = await getPasswordHash(db, user.id);
+      if (!stored || !(await verifyLoginDigest(stored, hashPasswordForLogin(body.old_password)))) throw Errors.invalid('errors.password.oldWrong');
+      if (body.new_password === body.old_password) throw Errors.invalid('errors.password.same');
+      await setPasswordHash(db, user.id, await hashLoginDigest(hashPasswordForLogin(body.new_password)));
+      return null;
+    },
+  });
+}

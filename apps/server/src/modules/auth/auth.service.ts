@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import { decodeLoginInfo, ResultCode, SIGNATURE_MAX_SKEW_MS, verifySignature, type LoginRequest, type LoginResult } from '@bwc/protocol';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { readSettings } from '../../db/settings';
+import { hashToken } from '../../http/auth';
+import { AppError, Errors } from '../../http/errors';
+import { workstationsInUse } from '../licence/licence.routes';
+import { consumeCaptcha } from './captcha';
+import { clearAccountFailures, recentFailures, recordFailure } from './login-failure.repository';
+import { combineLocks, lockState, minutesUntil } from './lockout';
+import { verifyLoginDigest } from './password';
+import { createSession, kickOtherSessions } from './session.repository';
+import { findUserForLogin } from './user.repository';
+
+/** A sha256 hex digest, as login_info carries the password. */
+const DIGEST = /^[0-9a-f]{64}$/;
+
+/** The signature covers the fields as sent; pe_signals may have been omitted (schema default ''). */
+function signatureValid(body: LoginRequest): boolean {
+  const fields: Record<string, unknown> = { ...body };
+  if (verifySignature(fields)) return true;
+  return body.pe_signals === '' && verifySignature({ ...fields, pe_signals: undefined });
+}
+
+async function currentLock(app: FastifyInstance, username: string, ip: string) {
+  const { login_fail_limit, login_lock_minutes } = await readSettings(app.db, 'normalset');
+  const since = new Date(Date.now() - 2 * login_lock_minutes * 60_000).toISOString();
+  const now = Date.now();
+  const byAccount = lockState(await recentFailures(app.db, since, { username }), now, login_fail_limit, login_lock_minutes);
+  const byIp = lockState(await recentFailures(app.db, since, { ip }), now, login_fail_limit, login_lock_minutes);
+  return combineLocks(byAccount, byIp);
+}
+
+/**
+ * The login flow: signature and freshness, one-time captcha, login_info, lockout (account and
+ * source address), licence, credentials, account status, workstation limit; then a new session
+ * that forces the user's other sessions offline.
+ */
+export async function login(app: FastifyInstance, req: FastifyRequest, body: LoginRequest): Promise<LoginResult & { sessionToken: string }> {
+  if (!signatureValid(body) || Math.abs(Date.now() - body.timestamp) > SIGNATURE_MAX_SKEW_MS) throw Errors.signature();
+
+  const captcha = await consumeCaptcha(app.db, body.token, body.captcha_code);
+  if (captcha !== 'ok') throw Errors.captcha(captcha === 'wrong' ? 'errors.captcha.wrong' : 'errors.captcha.expired');
+
+  const info = decodeLoginInfo(body.login_info);
+  if (!info || !info.username.trim() || info.username.length > 64 || !DIGEST.test(info.password)) {
+    throw new AppError(ResultCode.INVALID, 'errors.login.badInfo');
+  }
+  const username = info.username.trim();
+  req.audit.actor = { username };
+
+  const lock = await currentLock(app, username, req.ip);
+  if (lock.locked) throw Errors.locked(minutesUntil(lock.unlockAt, Date.now()));
+
+  const licence = await app.licence.status();
+  if (licence.state !== 'valid') throw Errors.licence(licence.state === 'expired' ? 'errors.licence.expired' : 'errors.licence.unregistered');
+
+  const user = await findUserForLogin(app.db, username);
+  // unknown user and wrong password get the same answer and both count as failures
+  if (!user || !(await verifyLoginDigest(user.password_hash, info.password))) {
+    await recordFailure(app.db, username, req.ip);
+    const after = await currentLock(app, username, req.ip);
+    if (after.locked) throw Errors.locked(minutesUntil(after.unlockAt, Date.now()));
+    // 400, not 401: a 401 would send the console to the login screen it is already on
+    throw new AppError(ResultCode.INVALID, 'errors.login.failed', { left: after.left });
+  }
+  req.audit.actor = { id: user.id, username: user.username, unit_id: user.unit_id, unit_name: user.unit_name };
+  if (user.status !== 'enabled') throw new AppError(ResultCode.FORBIDDEN, 'errors.login.disabled');
+
+  const inUse = await workstationsInUse(app, user.id);
+  if (inUse >= licence.payload.workstations) throw Errors.licence('errors.licence.workstations', { limit: licence.payload.workstations });
+
+  await clearAccountFailures(app.db, username);
+  const sessionToken = randomBytes(32).toString('base64url');
+  const userAgent = String(req.headers['user-agent'] ?? '').slice(0, 512);
+  const sessionId = await app.db.transaction().execute(async (trx) => {
+    const id = await createSession(trx, {
+      token_hash: hashToken(sessionToken),
+      user_id: user.id,
+      ip: req.ip,
+      user_agent: userAgent,
+      pe_signals: body.pe_signals,
+      logincode: randomBytes(12).toString('hex'),
+    });
+    await kickOtherSessions(trx, user.id, id);
+    return id;
+  });
+  req.audit.target = sessionId;
+  return { token: sessionToken, username: user.username, ifadmin: user.ifadmin, sessionToken };
+}

@@ -1,0 +1,19 @@
+import { now, type Db } from '../../db/connection';
+
+const MAX_ROWS = 200;
+
+export async function recentFailures(db: Db, since: string, by: { username: string } | { ip: string }): Promise<number[]> {
+  let q = db.selectFrom('login_failures').select('created').where('created', '>', since);
+  q = 'username' in by ? q.where('username', '=', by.username) : q.where('ip', '=', by.ip);
+  const rows = await q.orderBy('created', 'desc').limit(MAX_ROWS).execute();
+  return rows.map((r) => Date.parse(r.created));
+}
+
+export async function recordFailure(db: Db, username: string, ip: string): Promise<void> {
+  await db.insertInto('login_failures').values({ username, ip, created: now() }).execute();
+}
+
+/** A successful login clears the account's failures (not the address's: one good account must not reset them). */
+export async function clearAccountFailures(db: Db, username: string): Promise<void> {
+  await db.deleteFrom('login_failures').where('username', '=', username).execute();
+}

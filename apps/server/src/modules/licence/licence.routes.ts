@@ -1,0 +1,77 @@
+import { RegisterRequest, RegistrationStatus, VersionInfo } from '@bwc/protocol';
+import type { FastifyInstance } from 'fastify';
+import { readSettings } from '../../db/settings';
+import { Errors } from '../../http/errors';
+import { defineRoute } from '../../http/route';
+import { countActiveSessions } from '../auth/session.repository';
+import { productVersion } from '../index/version';
+import { LicenceService, type LicenceStatus } from './licence.service';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    licence: LicenceService;
+  }
+}
+
+function registrationOf(status: LicenceStatus, macCode: string): RegistrationStatus {
+  return { registered: status.state === 'valid', mac_code: macCode, valid_days: status.state === 'valid' ? status.validDays : 0 };
+}
+
+/** Workstations in use: active sessions seen within the session timeout. */
+export async function workstationsInUse(app: FastifyInstance, excludeUserId?: number): Promise<number> {
+  const { session_timeout_minutes } = await readSettings(app.db, 'normalset');
+  return countActiveSessions(app.db, new Date(Date.now() - session_timeout_minutes * 60_000).toISOString(), excludeUserId);
+}
+
+export async function registerLicence(app: FastifyInstance): Promise<void> {
+  const service = new LicenceService(app.db, app.config);
+  app.decorate('licence', service);
+  await service.ensureDemoLicence();
+
+  // an expired (or no longer valid) licence sends every console to /406
+  app.sessionGates.push(async () => {
+    if ((await service.status()).state !== 'valid') throw Errors.notAcceptable();
+  });
+
+  defineRoute(app, {
+    api: 'registration',
+    data: RegistrationStatus,
+    handler: async () => registrationOf(await service.status(), service.macCode),
+  });
+
+  defineRoute(app, {
+    api: 'versionInfo',
+    data: VersionInfo,
+    handler: async () => {
+      const status = await service.status();
+      const payload = status.state === 'unregistered' ? null : status.payload;
+      return {
+        version: productVersion(),
+        valid_days: status.state === 'valid' ? status.validDays : 0,
+        workstation_nums: payload?.workstations ?? 0,
+        use_workstation_nums: await workstationsInUse(app),
+        device_nums: payload?.devices ?? 0,
+        // no devices table yet (a later issue brings devices)
+        use_device_nums: 0,
+        mac_code: service.macCode,
+        regist_code: status.state === 'unregistered' ? '' : status.code,
+        play_versiton: app.config.gbMode ? 'GB' : 'GIS',
+        registered: status.state === 'valid',
+        expires_at: status.state === 'unregistered' ? null : (status.expiresAt?.toISOString() ?? null),
+      };
+    },
+  });
+
+  defineRoute(app, {
+    api: 'register',
+    body: RegisterRequest,
+    data: RegistrationStatus,
+    msg: 'success.registered',
+    handler: async ({ body, auth }) => {
+      // public while unregistered or expired (the login screen's step); admin only while valid
+      if ((await service.status()).state === 'valid' && auth?.user.ifadmin !== 1) throw Errors.alreadyRegistered();
+      await service.register(body.regist_code);
+      return registrationOf(await service.status(), service.macCode);
+    },
+  });
+}

@@ -1,4 +1,4 @@
-import { TABLE_DEFAULT_PAGE_SIZE } from '@bwc/protocol';
+import { MenuId, TABLE_DEFAULT_PAGE_SIZE } from '@bwc/protocol';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -270,6 +270,22 @@ describe('DataTable, client paging and rows', () => {
     expect(remove).not.toHaveBeenCalled();
     fireEvent.click(await screen.findByRole('button', { name: /^确\s*定$/ }));
     await waitFor(() => expect(remove).toHaveBeenCalledWith(people[0]));
+  });
+
+  it("follows the user's permissions: edit shows the action and unlocks the switch, view alone does not", async () => {
+    const columns: DataTableColumn<Person>[] = [
+      nameColumn,
+      { kind: 'switch', key: 'enabled', title: 'enabled', isOn: (row) => row.enabled, onToggle: vi.fn(), permission: { menu: MenuId.ANNOUNCEMENTS, action: 'edit' } },
+      { kind: 'operation', actions: [{ key: 'edit', label: 'edit', onClick: vi.fn(), permission: { menu: MenuId.ANNOUNCEMENTS, action: 'edit' } }] },
+    ];
+    const rows = people.slice(0, 1);
+    const viewer = await renderWidget(<DataTable<Person> dataSource={rows} columns={columns} />, { permissions: { [MenuId.ANNOUNCEMENTS]: { view: 1 } } });
+    expect(screen.queryByText('edit')).toBeNull();
+    expect(screen.getByRole('switch').hasAttribute('disabled')).toBe(true);
+    viewer.unmount();
+    await renderWidget(<DataTable<Person> dataSource={rows} columns={columns} />, { permissions: { [MenuId.ANNOUNCEMENTS]: { view: 1, edit: 1 } } });
+    expect(screen.getByText('edit')).toBeTruthy();
+    expect(screen.getByRole('switch').hasAttribute('disabled')).toBe(false);
   });
 
   it('shows tree-type rows under their parent', async () => {

@@ -1,8 +1,8 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { MenuId } from '@bwc/protocol';
 import dayjs from 'dayjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup } from '@testing-library/react';
 import { renderWidget } from '../test-utils';
 import { SearchBar } from './SearchBar';
 import { DATE_TIME_FORMAT, cleanFilters, type FilterValues, type SearchItem } from './search-bar.types';
@@ -143,5 +143,14 @@ describe('SearchBar', () => {
     expect(within(menu).queryByText('purge-all')).toBeNull();
     await act(async () => fireEvent.click(within(menu).getByText('export-all')));
     expect(exportAll).toHaveBeenCalledOnce();
+  });
+
+  it('shows a button gated by permission only to users holding that action', async () => {
+    const items: SearchItem[] = [{ type: 'button', key: 'add', label: 'add-btn', onClick: vi.fn(), permission: { menu: MenuId.DOWNLOADS, action: 'add' } }];
+    const viewer = await renderWidget(<SearchBar items={items} values={{}} onSearch={vi.fn()} />, { permissions: { [MenuId.DOWNLOADS]: { view: 1, edit: 1 } } });
+    expect(screen.queryByText('add-btn')).toBeNull();
+    viewer.unmount();
+    await renderWidget(<SearchBar items={items} values={{}} onSearch={vi.fn()} />, { permissions: { [MenuId.DOWNLOADS]: { view: 1, add: 1 } } });
+    expect(screen.getByText('add-btn')).toBeTruthy();
   });
 });

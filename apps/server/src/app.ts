@@ -68,7 +68,13 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(fastifyMultipart, { limits: { fileSize: UPLOAD_LIMIT_MB.download * MB, files: 1, fields: 50 } });
 
   await app.register(fastifySwagger, {
-    openapi: { info: { title: 'bwc console API', description: 'REST envelope {code, msg, data}; see packages/protocol', version: '1' } },
+    openapi: {
+      info: {
+        title: 'bwc console API',
+        description: 'REST envelope {code, msg, data}; see packages/protocol',
+        version: '1',
+      },
+    },
     transform: jsonSchemaTransform,
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });

@@ -29,7 +29,11 @@ const EnvSchema = z
   })
   .superRefine((env, ctx) => {
     if (env.TEST_CAPTCHA !== undefined && env.NODE_ENV !== 'test') {
-      ctx.addIssue({ code: 'custom', path: ['TEST_CAPTCHA'], message: 'is only allowed with NODE_ENV=test; remove it in any other configuration' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TEST_CAPTCHA'],
+        message: 'is only allowed with NODE_ENV=test; remove it in any other configuration',
+      });
     }
   });
 
@@ -110,12 +114,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
   const dataDir = resolve(e.DATA_DIR);
   const url = e.DATABASE_URL ?? `sqlite:${resolve(dataDir, 'bwc.db')}`;
   const database: Config['database'] = url.startsWith('sqlite:')
-    ? { kind: 'sqlite', path: url.slice('sqlite:'.length) === ':memory:' ? ':memory:' : resolve(url.slice('sqlite:'.length)) }
+    ? {
+        kind: 'sqlite',
+        path: url.slice('sqlite:'.length) === ':memory:' ? ':memory:' : resolve(url.slice('sqlite:'.length)),
+      }
     : { kind: 'postgres', url };
   const defaultDist = resolve(REPO_ROOT, 'apps/web/dist');
-  const webDist = e.WEB_DIST ? resolve(e.WEB_DIST) : existsSync(resolve(defaultDist, 'index.html')) ? defaultDist : null;
+  const webDist = e.WEB_DIST
+    ? resolve(e.WEB_DIST)
+    : existsSync(resolve(defaultDist, 'index.html'))
+      ? defaultDist
+      : null;
   if (e.WEB_DIST && !existsSync(resolve(webDist!, 'index.html'))) {
-    throw new ConfigError(`invalid configuration:\n  WEB_DIST: ${webDist} has no index.html (build the console with npm run build)`);
+    throw new ConfigError(
+      `invalid configuration:\n  WEB_DIST: ${webDist} has no index.html (build the console with npm run build)`,
+    );
   }
   return {
     port: e.PORT,

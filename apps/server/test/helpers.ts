@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeLoginInfo, hashPasswordForLogin, MODULE_BY_ID, signPayload, type Action, type Envelope } from '@bwc/protocol';
+import {
+  encodeLoginInfo,
+  hashPasswordForLogin,
+  MODULE_BY_ID,
+  signPayload,
+  type Action,
+  type Envelope,
+} from '@bwc/protocol';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app';
@@ -118,7 +125,12 @@ export interface Session {
 
 /** Log in through the real endpoint; throws with the envelope when it fails. */
 export async function login(app: FastifyInstance, username: string, password: string, ip?: string): Promise<Session> {
-  const res = await app.inject({ method: 'POST', url: '/rest/index/login/login', payload: await loginBody(app, username, password), ...(ip ? { remoteAddress: ip } : {}) });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/rest/index/login/login',
+    payload: await loginBody(app, username, password),
+    ...(ip ? { remoteAddress: ip } : {}),
+  });
   const env = res.json() as Envelope<{ token: string }>;
   if (env.code !== 200) throw new Error(`login ${username} failed: ${env.code} ${env.msg}`);
   const cookie = res.cookies.find((c) => c.name === 'bwc_sid')?.value ?? '';
@@ -130,13 +142,27 @@ export function envelope<T = unknown>(res: LightMyRequestResponse): Envelope<T> 
 }
 
 /** Factory: a role with actions on menu ids (ancestors get view, like the demo roles). */
-export async function createRole(db: Db, name: string, grants: { ids: number[]; actions: Action[] }[] = []): Promise<number> {
+export async function createRole(
+  db: Db,
+  name: string,
+  grants: { ids: number[]; actions: Action[] }[] = [],
+): Promise<number> {
   for (const g of grants) for (const id of g.ids) if (!MODULE_BY_ID.has(id)) throw new Error(`unknown menu id ${id}`);
-  const role = await db.insertInto('roles').values({ name, weight: 0, remark: '', created: now() }).returning('id').executeTakeFirstOrThrow();
+  const role = await db
+    .insertInto('roles')
+    .values({ name, weight: 0, remark: '', created: now() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   for (const [moduleId, actions] of expandGrants(grants)) {
     await db
       .insertInto('role_permissions')
-      .values({ role_id: role.id, module_id: moduleId, view: +actions.has('view'), edit: +actions.has('edit'), add: +actions.has('add') })
+      .values({
+        role_id: role.id,
+        module_id: moduleId,
+        view: +actions.has('view'),
+        edit: +actions.has('edit'),
+        add: +actions.has('add'),
+      })
       .execute();
   }
   return role.id;
@@ -145,7 +171,15 @@ export async function createRole(db: Db, name: string, grants: { ids: number[]; 
 /** Factory: a user; defaults to the root unit, a role without permissions, enabled, password Test@1234. */
 export async function createUser(
   db: Db,
-  values: { username?: string; password?: string; roleId?: number; unitBh?: string; ifadmin?: number; status?: 'enabled' | 'disabled'; hostname?: string } = {},
+  values: {
+    username?: string;
+    password?: string;
+    roleId?: number;
+    unitBh?: string;
+    ifadmin?: number;
+    status?: 'enabled' | 'disabled';
+    hostname?: string;
+  } = {},
 ): Promise<{ id: number; username: string; password: string }> {
   const username = values.username ?? `u_${randomBytes(4).toString('hex')}`;
   const password = values.password ?? 'Test@1234';

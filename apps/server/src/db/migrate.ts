@@ -9,6 +9,9 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   const migrator = new Migrator({ db, provider });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
-  if (error) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? String(error)}`, { cause: error });
+  if (error)
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? String(error)}`, {
+      cause: error,
+    });
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -43,7 +43,9 @@ export function installAuditHook(app: FastifyInstance): void {
     const wanted = configured ?? req.method === 'POST';
     if (!wanted || !req.routeOptions.url || !req.result) return payload;
     const user = req.auth?.user;
-    const actor = user ? { id: user.id, username: user.username, unit_id: user.unit_id, unit_name: user.unit_name } : req.audit.actor;
+    const actor = user
+      ? { id: user.id, username: user.username, unit_id: user.unit_id, unit_name: user.unit_name }
+      : req.audit.actor;
     try {
       await app.db
         .insertInto('operation_log')

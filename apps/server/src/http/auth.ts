@@ -3,7 +3,12 @@ import type { EndpointAuth } from '@bwc/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readSettings } from '../db/settings';
 import { roleCan } from '../modules/auth/permission.repository';
-import { endSession, findSessionByTokenHash, touchSession, type SessionWithUser } from '../modules/auth/session.repository';
+import {
+  endSession,
+  findSessionByTokenHash,
+  touchSession,
+  type SessionWithUser,
+} from '../modules/auth/session.repository';
 import { Errors } from './errors';
 
 export const SESSION_COOKIE = 'bwc_sid';
@@ -50,7 +55,11 @@ export async function lookupSession(app: FastifyInstance, req: FastifyRequest): 
  * Turn a looked-up session into a live one or throw 401 with the reason: none, forced offline,
  * ended or idle past normalset.session_timeout_minutes, account disabled.
  */
-export async function requireLiveSession(app: FastifyInstance, req: FastifyRequest, found: AuthContext | undefined): Promise<AuthContext> {
+export async function requireLiveSession(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  found: AuthContext | undefined,
+): Promise<AuthContext> {
   if (!found) throw Errors.unauthenticated();
   if (found.session.status === 'kicked') throw Errors.forcedOffline();
   if (found.session.status !== 'active') throw Errors.sessionExpired();

@@ -39,10 +39,12 @@ export const Errors = {
   unauthenticated: () => new AppError(ResultCode.UNAUTHENTICATED, 'errors.unauthenticated'),
   sessionExpired: () => new AppError(ResultCode.UNAUTHENTICATED, 'errors.sessionExpired'),
   forcedOffline: () => new AppError(ResultCode.UNAUTHENTICATED, 'errors.forcedOffline'),
-  forbidden: (menu: number, action: Action) => new AppError(ResultCode.FORBIDDEN, 'errors.forbidden', { menu, action: `errors.actions.${action}` }),
+  forbidden: (menu: number, action: Action) =>
+    new AppError(ResultCode.FORBIDDEN, 'errors.forbidden', { menu, action: `errors.actions.${action}` }),
   adminOnly: () => new AppError(ResultCode.FORBIDDEN, 'errors.adminOnly'),
   outOfScope: () => new AppError(ResultCode.FORBIDDEN, 'errors.outOfScope'),
-  notFound: (what: NotFoundWhat) => new AppError(ResultCode.NOT_FOUND, 'errors.notFound', { what: `errors.what.${what}` }),
+  notFound: (what: NotFoundWhat) =>
+    new AppError(ResultCode.NOT_FOUND, 'errors.notFound', { what: `errors.what.${what}` }),
   routeNotFound: (path: string) => new AppError(ResultCode.NOT_FOUND, 'errors.routeNotFound', { path }, 404),
   field: (field: string, messageKey: string, params: MsgParams = {}) => new FieldError(field, messageKey, params),
   invalid: (key: string, params: MsgParams = {}) => new AppError(ResultCode.INVALID, key, params),

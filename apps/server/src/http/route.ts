@@ -24,7 +24,11 @@ export interface RouteContext<B, Q> {
   t: (key: string, params?: MsgParams) => string;
 }
 
-export interface RouteSpec<BS extends z.ZodType | undefined, QS extends z.ZodType | undefined, DS extends z.ZodType | undefined> {
+export interface RouteSpec<
+  BS extends z.ZodType | undefined,
+  QS extends z.ZodType | undefined,
+  DS extends z.ZodType | undefined,
+> {
   /** endpoint of the protocol `Api` registry: gives method, path and auth rule */
   api: ApiName;
   body?: BS;
@@ -41,17 +45,20 @@ export interface RouteSpec<BS extends z.ZodType | undefined, QS extends z.ZodTyp
   /**
    * Returns `data` of the success envelope. A file route sends on `reply` itself and returns it.
    */
-  handler: (ctx: RouteContext<Out<BS>, Out<QS>>) => Promise<(DS extends z.ZodType ? z.input<DS> : unknown) | FastifyReply>;
+  handler: (
+    ctx: RouteContext<Out<BS>, Out<QS>>,
+  ) => Promise<(DS extends z.ZodType ? z.input<DS> : unknown) | FastifyReply>;
 }
 
 /**
  * Declare one REST endpoint: zod validation of body/query, the auth rule of `Api[api]`, the
  * handler, the envelope `{code: 200, msg, data}`. Errors are thrown (http/errors.ts).
  */
-export function defineRoute<BS extends z.ZodType | undefined = undefined, QS extends z.ZodType | undefined = undefined, DS extends z.ZodType | undefined = undefined>(
-  app: FastifyInstance,
-  spec: RouteSpec<BS, QS, DS>,
-): void {
+export function defineRoute<
+  BS extends z.ZodType | undefined = undefined,
+  QS extends z.ZodType | undefined = undefined,
+  DS extends z.ZodType | undefined = undefined,
+>(app: FastifyInstance, spec: RouteSpec<BS, QS, DS>): void {
   const def = Api[spec.api];
   const file = 'file' in def && def.file === true;
   app.route({

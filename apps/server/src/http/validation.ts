@@ -15,19 +15,34 @@ export function issueToFieldError(issue: Issue, part: string): FieldError {
     return new FieldError(path ? `${path}.${key}` : key, 'validation.unknownField');
   }
   const field = path || PART_NAMES[part] || part;
-  if (issue.message.startsWith('validation.')) return new FieldError(field, issue.message);
+  if (issue.message.startsWith('validation.') && !(isRequiredKey(issue.message) && !isMissing(issue)))
+    return new FieldError(field, issue.message);
   return new FieldError(field, defaultKey(issue));
+}
+
+/**
+ * Schemas often carry a "required" message at schema level (`z.string({ error: 'validation.required' })`),
+ * which zod then reports for every issue of that schema. It is only true when the value is missing or empty.
+ */
+const isRequiredKey = (key: string) => /required$/i.test(key);
+function isMissing(issue: Issue): boolean {
+  if (issue.code === 'invalid_type') return issue.input === undefined || issue.input === null;
+  if (issue.code === 'too_small') return issue.input === '' || (Array.isArray(issue.input) && issue.input.length === 0);
+  return false;
 }
 
 function defaultKey(issue: Issue): string {
   switch (issue.code) {
     case 'invalid_type':
       if (issue.input === undefined || issue.input === null) return 'validation.required';
-      return issue.expected === 'number' || issue.expected === 'int' || issue.expected === 'bigint' ? 'validation.number' : 'validation.type';
+      return issue.expected === 'number' || issue.expected === 'int' || issue.expected === 'bigint'
+        ? 'validation.number'
+        : 'validation.type';
     case 'too_big':
       return issue.origin === 'string' || issue.origin === 'array' ? 'validation.tooLong' : 'validation.range';
     case 'too_small':
-      if (issue.origin === 'string' || issue.origin === 'array') return issue.input === '' ? 'validation.required' : 'validation.tooShort';
+      if (issue.origin === 'string' || issue.origin === 'array')
+        return issue.input === '' ? 'validation.required' : 'validation.tooShort';
       return 'validation.range';
     case 'invalid_value':
     case 'invalid_union':

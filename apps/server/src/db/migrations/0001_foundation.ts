@@ -5,7 +5,10 @@ import { isPostgres } from '../connection';
  * Foundation tables. Written with the schema builder only so that it runs on SQLite and
  * PostgreSQL alike; the single dialect difference, the autoincrement id, lives in `withId`.
  */
-function withId<T extends string>(db: Kysely<unknown>, table: CreateTableBuilder<T, never>): CreateTableBuilder<T, 'id'> {
+function withId<T extends string>(
+  db: Kysely<unknown>,
+  table: CreateTableBuilder<T, never>,
+): CreateTableBuilder<T, 'id'> {
   return isPostgres(db)
     ? table.addColumn('id', 'integer', (c) => c.primaryKey().generatedByDefaultAsIdentity())
     : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
@@ -81,7 +84,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('ip', 'varchar(64)', (c) => c.notNull())
     .addColumn('created', 'varchar(32)', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('login_failures_username').on('login_failures').columns(['username', 'created']).execute();
+  await db.schema
+    .createIndex('login_failures_username')
+    .on('login_failures')
+    .columns(['username', 'created'])
+    .execute();
   await db.schema.createIndex('login_failures_ip').on('login_failures').columns(['ip', 'created']).execute();
 
   await db.schema
@@ -123,7 +130,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const t of ['operation_log', 'licence', 'settings', 'captchas', 'login_failures', 'sessions', 'users', 'role_permissions', 'modules', 'roles', 'units']) {
+  for (const t of [
+    'operation_log',
+    'licence',
+    'settings',
+    'captchas',
+    'login_failures',
+    'sessions',
+    'users',
+    'role_permissions',
+    'modules',
+    'roles',
+    'units',
+  ]) {
     await db.schema.dropTable(t).execute();
   }
 }

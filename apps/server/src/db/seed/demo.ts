@@ -23,7 +23,12 @@ const ALL: Action[] = ['view', 'edit', 'add'];
 const tree = (id: number) => descendantIds(id);
 
 export const DEMO_ROLES: { name: string; weight: number; remark: string; grants: Grant[] }[] = [
-  { name: '管理员', weight: 100, remark: '全部模块全部权限', grants: [{ ids: MODULES.map((m) => m.id), actions: ALL }] },
+  {
+    name: '管理员',
+    weight: 100,
+    remark: '全部模块全部权限',
+    grants: [{ ids: MODULES.map((m) => m.id), actions: ALL }],
+  },
   {
     name: '调度员',
     weight: 50,
@@ -43,9 +48,33 @@ export const DEMO_ROLES: { name: string; weight: number; remark: string; grants:
 ];
 
 export const DEMO_ACCOUNTS = [
-  { username: 'admin', password: 'Admin@123', hostname: '系统管理员', role: '管理员', unitBh: UNIT_TREE.bh, ifadmin: 1, phone: '13800000001' },
-  { username: 'dispatcher', password: 'Dispatch@1', hostname: '张调度', role: '调度员', unitBh: UNIT_TREE.bh, ifadmin: 0, phone: '13800000002' },
-  { username: 'unitadmin', password: 'Unit@1234', hostname: '李管理', role: '单位管理员', unitBh: DEMO_UNITADMIN_UNIT_BH, ifadmin: 0, phone: '13800000003' },
+  {
+    username: 'admin',
+    password: 'Admin@123',
+    hostname: '系统管理员',
+    role: '管理员',
+    unitBh: UNIT_TREE.bh,
+    ifadmin: 1,
+    phone: '13800000001',
+  },
+  {
+    username: 'dispatcher',
+    password: 'Dispatch@1',
+    hostname: '张调度',
+    role: '调度员',
+    unitBh: UNIT_TREE.bh,
+    ifadmin: 0,
+    phone: '13800000002',
+  },
+  {
+    username: 'unitadmin',
+    password: 'Unit@1234',
+    hostname: '李管理',
+    role: '单位管理员',
+    unitBh: DEMO_UNITADMIN_UNIT_BH,
+    ifadmin: 0,
+    phone: '13800000003',
+  },
 ] as const;
 
 /** Grants plus view on every ancestor, so that a granted page's menu parents show. */
@@ -72,7 +101,11 @@ export async function seedDemo(db: Db): Promise<void> {
     const unitId = async (bh: string, name: string, pid: number, sort: number): Promise<number> => {
       const found = await trx.selectFrom('units').select('id').where('bh', '=', bh).executeTakeFirst();
       if (found) return found.id;
-      const row = await trx.insertInto('units').values({ bh, name, pid, sort, created: ts }).returning('id').executeTakeFirstOrThrow();
+      const row = await trx
+        .insertInto('units')
+        .values({ bh, name, pid, sort, created: ts })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       return row.id;
     };
     const rootId = await unitId(UNIT_TREE.bh, UNIT_TREE.name, 0, 0);
@@ -86,11 +119,21 @@ export async function seedDemo(db: Db): Promise<void> {
     for (const role of DEMO_ROLES) {
       let found = await trx.selectFrom('roles').select('id').where('name', '=', role.name).executeTakeFirst();
       if (!found) {
-        found = await trx.insertInto('roles').values({ name: role.name, weight: role.weight, remark: role.remark, created: ts }).returning('id').executeTakeFirstOrThrow();
+        found = await trx
+          .insertInto('roles')
+          .values({ name: role.name, weight: role.weight, remark: role.remark, created: ts })
+          .returning('id')
+          .executeTakeFirstOrThrow();
         for (const [moduleId, actions] of expandGrants(role.grants)) {
           await trx
             .insertInto('role_permissions')
-            .values({ role_id: found.id, module_id: moduleId, view: +actions.has('view'), edit: +actions.has('edit'), add: +actions.has('add') })
+            .values({
+              role_id: found.id,
+              module_id: moduleId,
+              view: +actions.has('view'),
+              edit: +actions.has('edit'),
+              add: +actions.has('add'),
+            })
             .execute();
         }
       }
@@ -98,7 +141,11 @@ export async function seedDemo(db: Db): Promise<void> {
   });
 
   for (const account of DEMO_ACCOUNTS) {
-    const exists = await db.selectFrom('users').select('id').where('username', '=', account.username).executeTakeFirst();
+    const exists = await db
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', account.username)
+      .executeTakeFirst();
     if (exists) continue;
     const unit = await db.selectFrom('units').select('id').where('bh', '=', account.unitBh).executeTakeFirstOrThrow();
     const role = await db.selectFrom('roles').select('id').where('name', '=', account.role).executeTakeFirstOrThrow();

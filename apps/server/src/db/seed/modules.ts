@@ -8,7 +8,11 @@ export async function syncModules(db: Db): Promise<void> {
     for (const [sort, m] of MODULES.entries()) {
       const row = { bh: m.bh, pid: m.pid, key: m.key, path: m.path, sort };
       if (existing.has(m.id)) await trx.updateTable('modules').set(row).where('id', '=', m.id).execute();
-      else await trx.insertInto('modules').values({ id: m.id, ...row }).execute();
+      else
+        await trx
+          .insertInto('modules')
+          .values({ id: m.id, ...row })
+          .execute();
     }
   });
 }

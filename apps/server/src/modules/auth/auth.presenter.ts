@@ -20,14 +20,34 @@ export function presentUserInfo(auth: AuthContext, wsurl: string): UserInfo {
   };
 }
 
-type ModuleRow = { id: number; bh: string; pid: number; key: string; path: string; view: number; edit: number; add: number };
+type ModuleRow = {
+  id: number;
+  bh: string;
+  pid: number;
+  key: string;
+  path: string;
+  view: number;
+  edit: number;
+  add: number;
+};
 
 function userAuthOf(row: ModuleRow): UserAuth {
-  return { ...(row.view ? { view: 1 } : {}), ...(row.edit ? { edit: 1 } : {}), ...(row.add ? { add: 1 } : {}) } as UserAuth;
+  return {
+    ...(row.view ? { view: 1 } : {}),
+    ...(row.edit ? { edit: 1 } : {}),
+    ...(row.add ? { add: 1 } : {}),
+  } as UserAuth;
 }
 
 export function presentContext(rows: ModuleRow[], allModules: string[], gb: boolean): UserContext {
-  const modules: ContextModule[] = rows.map((r) => ({ id: r.id, bh: r.bh, pid: r.pid, key: r.key, path: r.path, user_auth: userAuthOf(r) }));
+  const modules: ContextModule[] = rows.map((r) => ({
+    id: r.id,
+    bh: r.bh,
+    pid: r.pid,
+    key: r.key,
+    path: r.path,
+    user_auth: userAuthOf(r),
+  }));
   const viewable = new Set(modules.filter((m) => m.user_auth.view === 1).map((m) => m.id));
   const systemEntries = [MenuId.SYSTEM_SETTINGS, MenuId.DISPATCH_CONFIG, MenuId.ANNOUNCEMENTS, MenuId.DOWNLOADS];
   return {

@@ -1,4 +1,14 @@
-import { ChangePasswordRequest, HeartbeatResult, HeartbeatState, LoginPageInfo, LoginRequest, LoginResult, UserContext, UserInfo, hashPasswordForLogin } from '@bwc/protocol';
+import {
+  ChangePasswordRequest,
+  HeartbeatResult,
+  HeartbeatState,
+  LoginPageInfo,
+  LoginRequest,
+  LoginResult,
+  UserContext,
+  UserInfo,
+  hashPasswordForLogin,
+} from '@bwc/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, Errors } from '../../http/errors';
 import { lookupSession, requireLiveSession, SESSION_COOKIE } from '../../http/auth';
@@ -26,7 +36,10 @@ async function heartbeat(app: FastifyInstance, req: FastifyRequest): Promise<Hea
   } catch (err) {
     // licence expired: let the 406 through so that the console goes to /406
     if (err instanceof AppError && err.httpStatus !== 200) throw err;
-    return { state: err instanceof AppError && err.code === ResultCode.UNAUTHENTICATED ? HeartbeatState.FAIL : HeartbeatState.ERROR };
+    return {
+      state:
+        err instanceof AppError && err.code === ResultCode.UNAUTHENTICATED ? HeartbeatState.FAIL : HeartbeatState.ERROR,
+    };
   }
 }
 
@@ -47,7 +60,12 @@ export async function registerAuthRoutes(app: FastifyInstance): Promise<void> {
     msg: 'success.login',
     handler: async ({ req, reply, body }) => {
       const { sessionToken, ...result } = await login(app, req, body);
-      reply.setCookie(SESSION_COOKIE, sessionToken, { httpOnly: true, sameSite: 'lax', path: '/', secure: req.protocol === 'https' });
+      reply.setCookie(SESSION_COOKIE, sessionToken, {
+        httpOnly: true,
+        sameSite: 'lax',
+        path: '/',
+        secure: req.protocol === 'https',
+      });
       return result;
     },
   });
@@ -59,7 +77,12 @@ export async function registerAuthRoutes(app: FastifyInstance): Promise<void> {
     handler: async ({ req, reply }) => {
       const found = await lookupSession(app, req);
       if (found) {
-        req.audit.actor = { id: found.user.id, username: found.user.username, unit_id: found.user.unit_id, unit_name: found.user.unit_name };
+        req.audit.actor = {
+          id: found.user.id,
+          username: found.user.username,
+          unit_id: found.user.unit_id,
+          unit_name: found.user.unit_name,
+        };
         req.audit.target = found.session.id;
         await endSession(app.db, found.session.id);
       }
@@ -68,8 +91,19 @@ export async function registerAuthRoutes(app: FastifyInstance): Promise<void> {
     },
   });
 
-  defineRoute(app, { api: 'heartbeatCreate', data: HeartbeatResult, selfAuth: true, audit: false, handler: async ({ req }) => heartbeat(app, req) });
-  defineRoute(app, { api: 'heartbeatCheck', data: HeartbeatResult, selfAuth: true, handler: async ({ req }) => heartbeat(app, req) });
+  defineRoute(app, {
+    api: 'heartbeatCreate',
+    data: HeartbeatResult,
+    selfAuth: true,
+    audit: false,
+    handler: async ({ req }) => heartbeat(app, req),
+  });
+  defineRoute(app, {
+    api: 'heartbeatCheck',
+    data: HeartbeatResult,
+    selfAuth: true,
+    handler: async ({ req }) => heartbeat(app, req),
+  });
 
   defineRoute(app, {
     api: 'userInfo',
@@ -80,7 +114,8 @@ export async function registerAuthRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     api: 'userContext',
     data: UserContext,
-    handler: async ({ db, user }) => presentContext(await roleModules(db, user.role_id), await allModuleCodes(db), app.config.gbMode),
+    handler: async ({ db, user }) =>
+      presentContext(await roleModules(db, user.role_id), await allModuleCodes(db), app.config.gbMode),
   });
 
   defineRoute(app, {
@@ -90,7 +125,8 @@ export async function registerAuthRoutes(app: FastifyInstance): Promise<void> {
     handler: async ({ db, user, body, req }) => {
       req.audit.target = user.id;
       const stored = await getPasswordHash(db, user.id);
-      if (!stored || !(await verifyLoginDigest(stored, hashPasswordForLogin(body.old_password)))) throw Errors.invalid('errors.password.oldWrong');
+      if (!stored || !(await verifyLoginDigest(stored, hashPasswordForLogin(body.old_password))))
+        throw Errors.invalid('errors.password.oldWrong');
       if (body.new_password === body.old_password) throw Errors.invalid('errors.password.same');
       await setPasswordHash(db, user.id, await hashLoginDigest(hashPasswordForLogin(body.new_password)));
       return null;

@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { decodeLoginInfo, ResultCode, SIGNATURE_MAX_SKEW_MS, verifySignature, type LoginRequest, type LoginResult } from '@bwc/protocol';
+import {
+  decodeLoginInfo,
+  ResultCode,
+  SIGNATURE_MAX_SKEW_MS,
+  verifySignature,
+  type LoginRequest,
+  type LoginResult,
+} from '@bwc/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readSettings } from '../../db/settings';
 import { hashToken } from '../../http/auth';
@@ -26,7 +33,12 @@ async function currentLock(app: FastifyInstance, username: string, ip: string) {
   const { login_fail_limit, login_lock_minutes } = await readSettings(app.db, 'normalset');
   const since = new Date(Date.now() - 2 * login_lock_minutes * 60_000).toISOString();
   const now = Date.now();
-  const byAccount = lockState(await recentFailures(app.db, since, { username }), now, login_fail_limit, login_lock_minutes);
+  const byAccount = lockState(
+    await recentFailures(app.db, since, { username }),
+    now,
+    login_fail_limit,
+    login_lock_minutes,
+  );
   const byIp = lockState(await recentFailures(app.db, since, { ip }), now, login_fail_limit, login_lock_minutes);
   return combineLocks(byAccount, byIp);
 }
@@ -36,7 +48,11 @@ async function currentLock(app: FastifyInstance, username: string, ip: string) {
  * source address), licence, credentials, account status, workstation limit; then a new session
  * that forces the user's other sessions offline.
  */
-export async function login(app: FastifyInstance, req: FastifyRequest, body: LoginRequest): Promise<LoginResult & { sessionToken: string }> {
+export async function login(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  body: LoginRequest,
+): Promise<LoginResult & { sessionToken: string }> {
   if (!signatureValid(body) || Math.abs(Date.now() - body.timestamp) > SIGNATURE_MAX_SKEW_MS) throw Errors.signature();
 
   const captcha = await consumeCaptcha(app.db, body.token, body.captcha_code);
@@ -53,7 +69,8 @@ export async function login(app: FastifyInstance, req: FastifyRequest, body: Log
   if (lock.locked) throw Errors.locked(minutesUntil(lock.unlockAt, Date.now()));
 
   const licence = await app.licence.status();
-  if (licence.state !== 'valid') throw Errors.licence(licence.state === 'expired' ? 'errors.licence.expired' : 'errors.licence.unregistered');
+  if (licence.state !== 'valid')
+    throw Errors.licence(licence.state === 'expired' ? 'errors.licence.expired' : 'errors.licence.unregistered');
 
   const user = await findUserForLogin(app.db, username);
   // unknown user and wrong password get the same answer and both count as failures
@@ -68,7 +85,8 @@ export async function login(app: FastifyInstance, req: FastifyRequest, body: Log
   if (user.status !== 'enabled') throw new AppError(ResultCode.FORBIDDEN, 'errors.login.disabled');
 
   const inUse = await workstationsInUse(app, user.id);
-  if (inUse >= licence.payload.workstations) throw Errors.licence('errors.licence.workstations', { limit: licence.payload.workstations });
+  if (inUse >= licence.payload.workstations)
+    throw Errors.licence('errors.licence.workstations', { limit: licence.payload.workstations });
 
   await clearAccountFailures(app.db, username);
   const sessionToken = randomBytes(32).toString('base64url');

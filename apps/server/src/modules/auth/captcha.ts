@@ -10,8 +10,13 @@ const STYLE: svgCaptcha.ConfigObject = { noise: 2, color: true, background: '#f0
 export type CaptchaCheck = 'ok' | 'wrong' | 'expired';
 
 /** A new one-time captcha: the SVG as a data URL and the token that identifies it. */
-export async function createCaptcha(db: Db, fixedText: string | undefined): Promise<{ token: string; captcha: string }> {
-  const { text, data: svg } = fixedText ? { text: fixedText, data: drawCaptcha(fixedText, STYLE) } : svgCaptcha.create({ ...STYLE, size: 4, ignoreChars: '0oO1ilI' });
+export async function createCaptcha(
+  db: Db,
+  fixedText: string | undefined,
+): Promise<{ token: string; captcha: string }> {
+  const { text, data: svg } = fixedText
+    ? { text: fixedText, data: drawCaptcha(fixedText, STYLE) }
+    : svgCaptcha.create({ ...STYLE, size: 4, ignoreChars: '0oO1ilI' });
   const token = randomBytes(16).toString('hex');
   const ts = now();
   await db.deleteFrom('captchas').where('expires', '<', ts).execute();
@@ -24,7 +29,11 @@ export async function createCaptcha(db: Db, fixedText: string | undefined): Prom
 
 /** Check and consume (one try per captcha, right or wrong). Case-insensitive. */
 export async function consumeCaptcha(db: Db, token: string, answer: string): Promise<CaptchaCheck> {
-  const row = await db.deleteFrom('captchas').where('token', '=', token).returning(['text', 'expires']).executeTakeFirst();
+  const row = await db
+    .deleteFrom('captchas')
+    .where('token', '=', token)
+    .returning(['text', 'expires'])
+    .executeTakeFirst();
   if (!row || Date.parse(row.expires) < Date.now()) return 'expired';
   return row.text.toLowerCase() === answer.trim().toLowerCase() ? 'ok' : 'wrong';
 }

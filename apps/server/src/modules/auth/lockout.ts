@@ -17,7 +17,8 @@ export function lockState(failureTimes: number[], now: number, limit: number, lo
   if (newestFirst.length >= limit) {
     const newest = newestFirst[0]!;
     const nth = newestFirst[limit - 1]!;
-    if (newest - nth <= windowMs && now < newest + windowMs) return { locked: true, unlockAt: newest + windowMs, left: 0 };
+    if (newest - nth <= windowMs && now < newest + windowMs)
+      return { locked: true, unlockAt: newest + windowMs, left: 0 };
   }
   const inWindow = newestFirst.filter((t) => t > now - windowMs).length;
   return { locked: false, unlockAt: 0, left: Math.max(0, limit - inWindow) };

@@ -2,7 +2,11 @@ import { now, type Db } from '../../db/connection';
 
 const MAX_ROWS = 200;
 
-export async function recentFailures(db: Db, since: string, by: { username: string } | { ip: string }): Promise<number[]> {
+export async function recentFailures(
+  db: Db,
+  since: string,
+  by: { username: string } | { ip: string },
+): Promise<number[]> {
   let q = db.selectFrom('login_failures').select('created').where('created', '>', since);
   q = 'username' in by ? q.where('username', '=', by.username) : q.where('ip', '=', by.ip);
   const rows = await q.orderBy('created', 'desc').limit(MAX_ROWS).execute();

@@ -11,7 +11,11 @@ function toUserAuth(row: { view: number; edit: number; add: number }): UserAuth 
 
 /** The role's permissions as stored now (read per request so that a change applies at once). */
 export async function loadPermissions(db: Db, roleId: number): Promise<PermissionMap> {
-  const rows = await db.selectFrom('role_permissions').select(['module_id', 'view', 'edit', 'add']).where('role_id', '=', roleId).execute();
+  const rows = await db
+    .selectFrom('role_permissions')
+    .select(['module_id', 'view', 'edit', 'add'])
+    .where('role_id', '=', roleId)
+    .execute();
   const map: PermissionMap = {};
   for (const r of rows) {
     const auth = toUserAuth(r);

@@ -44,7 +44,13 @@ export async function findSessionByTokenHash(db: Db, tokenHash: string): Promise
     .executeTakeFirst();
   if (!row) return undefined;
   return {
-    session: { id: row.session_id, status: row.session_status, logincode: row.logincode, created: row.session_created, last_seen: row.last_seen },
+    session: {
+      id: row.session_id,
+      status: row.session_status,
+      logincode: row.logincode,
+      created: row.session_created,
+      last_seen: row.last_seen,
+    },
     user: {
       id: row.user_id,
       username: row.username,
@@ -62,7 +68,14 @@ export async function findSessionByTokenHash(db: Db, tokenHash: string): Promise
 
 export async function createSession(
   db: Db,
-  values: { token_hash: string; user_id: number; ip: string; user_agent: string; pe_signals: string; logincode: string },
+  values: {
+    token_hash: string;
+    user_id: number;
+    ip: string;
+    user_agent: string;
+    pe_signals: string;
+    logincode: string;
+  },
 ): Promise<number> {
   const ts = now();
   const row = await db
@@ -86,7 +99,12 @@ export async function kickOtherSessions(db: Db, userId: number, keepSessionId: n
 }
 
 export async function endSession(db: Db, sessionId: number): Promise<void> {
-  await db.updateTable('sessions').set({ status: 'ended', ended: now() }).where('id', '=', sessionId).where('status', '=', 'active').execute();
+  await db
+    .updateTable('sessions')
+    .set({ status: 'ended', ended: now() })
+    .where('id', '=', sessionId)
+    .where('status', '=', 'active')
+    .execute();
 }
 
 export async function touchSession(db: Db, sessionId: number): Promise<void> {
@@ -95,7 +113,11 @@ export async function touchSession(db: Db, sessionId: number): Promise<void> {
 
 /** Sessions seen since `since` (ISO) that are still active: the workstations in use. */
 export async function countActiveSessions(db: Db, since: string, excludeUserId?: number): Promise<number> {
-  let q = db.selectFrom('sessions').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'active').where('last_seen', '>=', since);
+  let q = db
+    .selectFrom('sessions')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', '=', 'active')
+    .where('last_seen', '>=', since);
   if (excludeUserId !== undefined) q = q.where('user_id', '!=', excludeUserId);
   const row = await q.executeTakeFirstOrThrow();
   return Number(row.n);

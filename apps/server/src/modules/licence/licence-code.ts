@@ -6,7 +6,8 @@ const DAY_MS = 86_400_000;
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
 export type LicenceRejection = 'malformed' | 'forged' | 'wrongMachine' | 'expired';
-export type LicenceCheck = { ok: true; payload: LicencePayload; expiresAt: Date } | { ok: false; reason: LicenceRejection };
+export type LicenceCheck =
+  { ok: true; payload: LicencePayload; expiresAt: Date } | { ok: false; reason: LicenceRejection };
 
 /** Registration code: base64url(JSON payload) + '.' + base64url(Ed25519 signature of those JSON bytes). */
 export function issueLicenceCode(payload: LicencePayload, privateKey: KeyObject): string {
@@ -28,9 +29,15 @@ export function daysLeft(expiresAt: Date, now: Date = new Date()): number {
  * Verify a code against the trusted vendor keys and this installation's mac_code. The checks
  * run in an order that gives the most useful reason: shape, signature, machine, date.
  */
-export function verifyLicenceCode(code: string, trustedKeys: KeyObject[], macCode: string, now: Date = new Date()): LicenceCheck {
+export function verifyLicenceCode(
+  code: string,
+  trustedKeys: KeyObject[],
+  macCode: string,
+  now: Date = new Date(),
+): LicenceCheck {
   const parts = code.trim().split('.');
-  if (parts.length !== 2 || !parts[0] || !parts[1] || !/^[A-Za-z0-9_-]+$/.test(parts[0] + parts[1])) return { ok: false, reason: 'malformed' };
+  if (parts.length !== 2 || !parts[0] || !parts[1] || !/^[A-Za-z0-9_-]+$/.test(parts[0] + parts[1]))
+    return { ok: false, reason: 'malformed' };
   const body = Buffer.from(parts[0], 'base64url');
   const signature = Buffer.from(parts[1], 'base64url');
   let json: unknown;
@@ -41,7 +48,8 @@ export function verifyLicenceCode(code: string, trustedKeys: KeyObject[], macCod
   }
   const parsed = LicencePayload.safeParse(json);
   if (!parsed.success || Number.isNaN(Date.parse(parsed.data.issued_at))) return { ok: false, reason: 'malformed' };
-  if (signature.length !== 64 || !trustedKeys.some((key) => verify(null, body, key, signature))) return { ok: false, reason: 'forged' };
+  if (signature.length !== 64 || !trustedKeys.some((key) => verify(null, body, key, signature)))
+    return { ok: false, reason: 'forged' };
   if (parsed.data.mac_code !== macCode) return { ok: false, reason: 'wrongMachine' };
   const expiresAt = licenceExpiry(parsed.data);
   if (expiresAt.getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
@@ -53,7 +61,8 @@ export function parsePublicKey(text: string): KeyObject {
   const trimmed = text.trim();
   if (trimmed.includes('-----BEGIN')) return createPublicKey(trimmed.replace(/\\n/g, '\n'));
   const raw = Buffer.from(trimmed, 'base64');
-  if (raw.length !== 32) throw new Error('LICENCE_PUBLIC_KEY must be a PEM public key or base64 of a raw 32-byte Ed25519 key');
+  if (raw.length !== 32)
+    throw new Error('LICENCE_PUBLIC_KEY must be a PEM public key or base64 of a raw 32-byte Ed25519 key');
   return createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, raw]), format: 'der', type: 'spki' });
 }
 

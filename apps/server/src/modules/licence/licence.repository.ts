@@ -9,6 +9,8 @@ export async function storeLicence(db: Db, registCode: string, payloadJson: stri
   await db
     .insertInto('licence')
     .values({ id: 1, regist_code: registCode, payload: payloadJson, registered_at: ts })
-    .onConflict((oc) => oc.column('id').doUpdateSet({ regist_code: registCode, payload: payloadJson, registered_at: ts }))
+    .onConflict((oc) =>
+      oc.column('id').doUpdateSet({ regist_code: registCode, payload: payloadJson, registered_at: ts }),
+    )
     .execute();
 }

@@ -14,13 +14,21 @@ declare module 'fastify' {
 }
 
 function registrationOf(status: LicenceStatus, macCode: string): RegistrationStatus {
-  return { registered: status.state === 'valid', mac_code: macCode, valid_days: status.state === 'valid' ? status.validDays : 0 };
+  return {
+    registered: status.state === 'valid',
+    mac_code: macCode,
+    valid_days: status.state === 'valid' ? status.validDays : 0,
+  };
 }
 
 /** Workstations in use: active sessions seen within the session timeout. */
 export async function workstationsInUse(app: FastifyInstance, excludeUserId?: number): Promise<number> {
   const { session_timeout_minutes } = await readSettings(app.db, 'normalset');
-  return countActiveSessions(app.db, new Date(Date.now() - session_timeout_minutes * 60_000).toISOString(), excludeUserId);
+  return countActiveSessions(
+    app.db,
+    new Date(Date.now() - session_timeout_minutes * 60_000).toISOString(),
+    excludeUserId,
+  );
 }
 
 export async function registerLicence(app: FastifyInstance): Promise<void> {

@@ -60,11 +60,20 @@ export class LicenceService {
     const stored = await getStoredLicence(this.db);
     if (!stored) return { state: 'unregistered' };
     const check = verifyLicenceCode(stored.regist_code, this.trustedKeys, this.macCode, now);
-    if (check.ok) return { state: 'valid', code: stored.regist_code, payload: check.payload, expiresAt: check.expiresAt, validDays: daysLeft(check.expiresAt, now) };
+    if (check.ok)
+      return {
+        state: 'valid',
+        code: stored.regist_code,
+        payload: check.payload,
+        expiresAt: check.expiresAt,
+        validDays: daysLeft(check.expiresAt, now),
+      };
     if (check.reason === 'expired') {
       // verified as of the epoch only to read the payload back for the version dialog
       const past = verifyLicenceCode(stored.regist_code, this.trustedKeys, this.macCode, new Date(0));
-      return past.ok ? { state: 'expired', code: stored.regist_code, payload: past.payload, expiresAt: past.expiresAt } : { state: 'expired', code: stored.regist_code, payload: null, expiresAt: null };
+      return past.ok
+        ? { state: 'expired', code: stored.regist_code, payload: past.payload, expiresAt: past.expiresAt }
+        : { state: 'expired', code: stored.regist_code, payload: null, expiresAt: null };
     }
     return { state: 'unregistered' };
   }
@@ -81,7 +90,10 @@ export class LicenceService {
   async ensureDemoLicence(): Promise<void> {
     if (!this.demoKey) return;
     if ((await this.status()).state === 'valid') return;
-    const code = issueLicenceCode({ v: 1, mac_code: this.macCode, issued_at: new Date().toISOString(), ...DEMO_LICENCE }, this.demoKey);
+    const code = issueLicenceCode(
+      { v: 1, mac_code: this.macCode, issued_at: new Date().toISOString(), ...DEMO_LICENCE },
+      this.demoKey,
+    );
     await this.register(code);
   }
 }

@@ -22,7 +22,8 @@ export function physicalMacs(): string[] {
   const macs = new Set<string>();
   for (const [name, addrs] of Object.entries(networkInterfaces())) {
     if (VIRTUAL_INTERFACE.test(name)) continue;
-    for (const a of addrs ?? []) if (!a.internal && a.mac && a.mac !== '00:00:00:00:00:00') macs.add(a.mac.toLowerCase());
+    for (const a of addrs ?? [])
+      if (!a.internal && a.mac && a.mac !== '00:00:00:00:00:00') macs.add(a.mac.toLowerCase());
   }
   return [...macs].sort();
 }
@@ -38,12 +39,24 @@ export function installId(dataDir: string): string {
 }
 
 /** Format a fingerprint digest as the mac_code shown to users: 6 groups of 4 hex digits. */
-export function formatMacCode(parts: { machineId: string; hostname: string; macs: string[]; installId: string }): string {
-  const digest = createHash('sha256').update([parts.machineId, parts.hostname, parts.macs.join(','), parts.installId].join('|')).digest('hex');
+export function formatMacCode(parts: {
+  machineId: string;
+  hostname: string;
+  macs: string[];
+  installId: string;
+}): string {
+  const digest = createHash('sha256')
+    .update([parts.machineId, parts.hostname, parts.macs.join(','), parts.installId].join('|'))
+    .digest('hex');
   return digest.slice(0, 24).toUpperCase().match(/.{4}/g)!.join('-');
 }
 
 /** The installation's fingerprint, bound into registration codes; stable across restarts. */
 export function computeMacCode(dataDir: string): string {
-  return formatMacCode({ machineId: machineId(), hostname: hostname(), macs: physicalMacs(), installId: installId(dataDir) });
+  return formatMacCode({
+    machineId: machineId(),
+    hostname: hostname(),
+    macs: physicalMacs(),
+    installId: installId(dataDir),
+  });
 }

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+describe('config', () => {
+  it('has defaults: port 8080, SQLite in DATA_DIR, dispatch mode', () => {
+    const c = loadConfig({ DATA_DIR: '/tmp/bwc-cfg' }, []);
+    expect(c).toMatchObject({
+      port: 8080,
+      database: { kind: 'sqlite', path: '/tmp/bwc-cfg/bwc.db' },
+      gbMode: false,
+      demo: false,
+      seed: false,
+      testCaptcha: undefined,
+    });
+  });
+
+  it('takes flags over the environment', () => {
+    const c = loadConfig({ PORT: '9000' }, [
+      '--port',
+      '18081',
+      '--database-url',
+      'postgres://bwc:bwc@127.0.0.1:5432/x',
+      '--demo',
+      '--gb',
+    ]);
+    expect(c).toMatchObject({
+      port: 18081,
+      database: { kind: 'postgres', url: 'postgres://bwc:bwc@127.0.0.1:5432/x' },
+      demo: true,
+      seed: true,
+      gbMode: true,
+    });
+  });
+
+  it('refuses TEST_CAPTCHA outside NODE_ENV=test', () => {
+    expect(() => loadConfig({ TEST_CAPTCHA: '1234', NODE_ENV: 'production' })).toThrow(
+      /TEST_CAPTCHA: is only allowed with NODE_ENV=test/,
+    );
+    expect(() => loadConfig({ TEST_CAPTCHA: '1234' })).toThrow(ConfigError);
+    expect(loadConfig({ TEST_CAPTCHA: '1234', NODE_ENV: 'test' }).testCaptcha).toBe('1234');
+  });
+
+  it('names each bad setting', () => {
+    expect(() => loadConfig({ PORT: 'abc', DATABASE_URL: 'mysql://x', DEMO: 'yes' })).toThrow(
+      /PORT[\s\S]*DATABASE_URL: must be sqlite:<path> or postgres[\s\S]*DEMO/,
+    );
+    expect(() => loadConfig({}, ['--bogus'])).toThrow(/bad command-line flag/);
+    expect(() => loadConfig({ WEB_DIST: '/nonexistent-dir' })).toThrow(/WEB_DIST: .* has no index.html/);
+  });
+});

@@ -1,0 +1,13 @@
+export { UnitNodeTitle, UnitTree, UnitTreeSelect, type UnitTreeProps, type UnitTreeSelectProps } from './UnitTree';
+export {
+  hasChildren,
+  isOnlineTerminal,
+  isTerminal,
+  unitNodeKey,
+  unitNodeLabel,
+  unitNodeMatches,
+  useUnitTree,
+  type UnitTreeEntry,
+  type UnitTreeLoader,
+  type UnitTreeState,
+} from './useUnitTree';

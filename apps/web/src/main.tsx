@@ -2,10 +2,12 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { notify } from './api/notify';
 import { AppRoot } from './app/App';
+import './app/global.css';
 import { isUnsupportedBrowser } from './app/routing/browserSupport';
 import { i18next } from './i18n';
 
-if (isUnsupportedBrowser() && window.location.pathname !== '/not-support') window.history.replaceState(null, '', '/not-support');
+if (isUnsupportedBrowser() && window.location.pathname !== '/not-support')
+  window.history.replaceState(null, '', '/not-support');
 
 // a stylesheet chunk that fails to preload (script chunks are handled by lazyPage)
 window.addEventListener('vite:preloadError', (event) => {

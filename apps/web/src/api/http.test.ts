@@ -68,7 +68,13 @@ describe('call: envelope mapping', () => {
   it('body code 401 clears the session flag and goes to Login once, showing msg', async () => {
     markLoggedIn({ username: 'admin', ifadmin: 1 });
     sessionStorage.setItem('other', 'x');
-    fetchMock.mockImplementation(async () => envelopeResponse({ code: 401, msg: 'the account is logged in elsewhere and the user was forced offline', data: null }));
+    fetchMock.mockImplementation(async () =>
+      envelopeResponse({
+        code: 401,
+        msg: 'the account is logged in elsewhere and the user was forced offline',
+        data: null,
+      }),
+    );
     await expect(call('userInfo')).rejects.toMatchObject({ code: 401 });
     await expect(call('userContext')).rejects.toMatchObject({ code: 401 });
     expect(isLoggedIn()).toBe(false);
@@ -77,7 +83,10 @@ describe('call: envelope mapping', () => {
     expect(navigate).toHaveBeenCalledTimes(1);
     expect(navigate).toHaveBeenCalledWith('/login', { replace: true });
     expect(notify.warning).toHaveBeenCalledTimes(1);
-    expect(notify.warning).toHaveBeenCalledWith('the account is logged in elsewhere and the user was forced offline', 'session');
+    expect(notify.warning).toHaveBeenCalledWith(
+      'the account is logged in elsewhere and the user was forced offline',
+      'session',
+    );
     expect(notify.error).not.toHaveBeenCalled();
   });
 
@@ -108,7 +117,9 @@ describe('call: envelope mapping', () => {
 
 describe('download', () => {
   it('reads the file name from content-disposition', () => {
-    expect(filenameFromDisposition(`attachment; filename="a.zip"; filename*=UTF-8''%E4%B8%8B%E8%BD%BD.zip`)).toBe('下载.zip');
+    expect(filenameFromDisposition(`attachment; filename="a.zip"; filename*=UTF-8''%E4%B8%8B%E8%BD%BD.zip`)).toBe(
+      '下载.zip',
+    );
     expect(filenameFromDisposition('attachment; filename="report 1.xlsx"')).toBe('report 1.xlsx');
     expect(filenameFromDisposition('attachment; filename=plain.txt')).toBe('plain.txt');
     expect(filenameFromDisposition(null)).toBeNull();
@@ -116,7 +127,13 @@ describe('download', () => {
 
   it('saves the blob under the disposition name', async () => {
     fetchMock.mockResolvedValueOnce(
-      new Response('file-bytes', { status: 200, headers: { 'content-type': 'application/octet-stream', 'content-disposition': `attachment; filename*=UTF-8''%E5%AE%A2%E6%88%B7%E7%AB%AF.exe` } }),
+      new Response('file-bytes', {
+        status: 200,
+        headers: {
+          'content-type': 'application/octet-stream',
+          'content-disposition': `attachment; filename*=UTF-8''%E5%AE%A2%E6%88%B7%E7%AB%AF.exe`,
+        },
+      }),
     );
     const created = vi.fn(() => 'blob:x');
     vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: created, revokeObjectURL: vi.fn() }));

@@ -1,4 +1,11 @@
-import { Api, HTTP_STATUS_NOT_ACCEPTABLE, LANGUAGE_HEADER, ResultCode, type Envelope, type EndpointDef } from '@bwc/protocol';
+import {
+  Api,
+  HTTP_STATUS_NOT_ACCEPTABLE,
+  LANGUAGE_HEADER,
+  ResultCode,
+  type Envelope,
+  type EndpointDef,
+} from '@bwc/protocol';
 import { currentLanguage, i18next } from '../i18n';
 import { currentPath, navigateTo } from './navigation';
 import { notify } from './notify';
@@ -160,7 +167,11 @@ function networkFailure(error: unknown, options: CallOptions): never {
  * GET payloads go into the query string; POST bodies are JSON, form-encoded or multipart as the
  * registry says.
  */
-export async function call<E extends Endpoint>(endpoint: E, payload?: Payload, options: CallOptions = {}): Promise<DataOf<E>> {
+export async function call<E extends Endpoint>(
+  endpoint: E,
+  payload?: Payload,
+  options: CallOptions = {},
+): Promise<DataOf<E>> {
   const def = resolveEndpoint(endpoint);
   let res: Response;
   try {
@@ -210,7 +221,11 @@ export interface DownloadResult {
  * instead of the file) goes through the same mapping as `call`; any other failure toasts
  * 'download failed, http status: {status}'.
  */
-export async function download(endpoint: Endpoint, payload?: Payload, options: CallOptions & { fallbackName?: string; save?: boolean } = {}): Promise<DownloadResult> {
+export async function download(
+  endpoint: Endpoint,
+  payload?: Payload,
+  options: CallOptions & { fallbackName?: string; save?: boolean } = {},
+): Promise<DownloadResult> {
   const def = resolveEndpoint(endpoint);
   let res: Response;
   try {
@@ -222,7 +237,11 @@ export async function download(endpoint: Endpoint, payload?: Payload, options: C
   if (type.includes('application/json')) {
     settle(await readEnvelope(res), res.status, options);
     // a 200 envelope where a file was expected
-    throw new ApiError(ResultCode.SERVER_ERROR, i18next.t('common:http.downloadFailed', { status: res.status }), res.status);
+    throw new ApiError(
+      ResultCode.SERVER_ERROR,
+      i18next.t('common:http.downloadFailed', { status: res.status }),
+      res.status,
+    );
   }
   if (!res.ok) {
     if (res.status === HTTP_STATUS_NOT_ACCEPTABLE) handleNotAcceptable();
@@ -231,7 +250,11 @@ export async function download(endpoint: Endpoint, payload?: Payload, options: C
     throw new ApiError(res.status, msg, res.status);
   }
   const blob = await res.blob();
-  const filename = filenameFromDisposition(res.headers.get('content-disposition')) ?? options.fallbackName ?? def.path.split('/').pop() ?? 'download';
+  const filename =
+    filenameFromDisposition(res.headers.get('content-disposition')) ??
+    options.fallbackName ??
+    def.path.split('/').pop() ??
+    'download';
   if (options.save !== false) saveBlob(blob, filename);
   return { filename, blob };
 }

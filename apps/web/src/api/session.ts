@@ -13,7 +13,9 @@ export function readLoggedIn(): LoggedInFlag | null {
     const raw = sessionStorage.getItem(LOGGED_IN_STORAGE_KEY);
     if (!raw) return null;
     const parsed = JSON.parse(raw) as Partial<LoggedInFlag>;
-    return typeof parsed.username === 'string' ? { username: parsed.username, ifadmin: Number(parsed.ifadmin ?? 0) } : null;
+    return typeof parsed.username === 'string'
+      ? { username: parsed.username, ifadmin: Number(parsed.ifadmin ?? 0) }
+      : null;
   } catch {
     return null;
   }

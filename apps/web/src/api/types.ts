@@ -12,9 +12,10 @@ import type {
 } from '@bwc/protocol';
 import type { Api } from '@bwc/protocol';
 
-/** Answer of `serverVersion`: the running server's build version. */
+/** Answer of `serverVersion`: the product version and the id of the served console build. */
 export interface ServerVersion {
   version: string;
+  build: string;
 }
 
 /**
@@ -40,7 +41,13 @@ interface KnownData {
 export type ApiData = { [N in ApiName]: N extends keyof KnownData ? KnownData[N] : unknown };
 
 /** Name of an endpoint given its definition object (`Api.login` -> 'login'). */
-type NameOfDef<D> = { [N in ApiName]: (typeof Api)[N] extends D ? (D extends (typeof Api)[N] ? N : never) : never }[ApiName];
+type NameOfDef<D> = {
+  [N in ApiName]: (typeof Api)[N] extends D ? (D extends (typeof Api)[N] ? N : never) : never;
+}[ApiName];
 
 export type Endpoint = ApiName | EndpointDef;
-export type DataOf<E extends Endpoint> = E extends ApiName ? ApiData[E] : [NameOfDef<E>] extends [never] ? unknown : ApiData[NameOfDef<E>];
+export type DataOf<E extends Endpoint> = E extends ApiName
+  ? ApiData[E]
+  : [NameOfDef<E>] extends [never]
+    ? unknown
+    : ApiData[NameOfDef<E>];

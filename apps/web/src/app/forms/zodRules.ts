@@ -17,7 +17,7 @@ export function zodRules<S extends z.ZodType>(schema: S) {
   return (field: string): FormRule[] => [
     (form) => ({
       validator: async () => {
-        const message = fieldError(schema, normalise({ [field]: undefined, ...form.getFieldsValue(true) }), field);
+        const message = fieldError(schema, normalise(schema, form.getFieldsValue(true)), field);
         if (message) throw new Error(message);
       },
     }),
@@ -47,9 +47,16 @@ export function fieldError(schema: z.ZodType, values: Record<string, unknown>, f
 /** Validated and parsed values (schema defaults applied), or throws as antd's validateFields does. */
 export async function validateWith<S extends z.ZodType>(form: FormInstance, schema: S): Promise<z.infer<S>> {
   await form.validateFields();
-  return schema.parse(normalise(form.getFieldsValue(true))) as z.infer<S>;
+  return schema.parse(normalise(schema, form.getFieldsValue(true))) as z.infer<S>;
 }
 
-function normalise(values: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(values ?? {}).map(([k, v]) => [k, v === undefined ? '' : v]));
+/**
+ * Fields the user has not touched yet are missing from the form store; they are validated as ''
+ * (like an emptied input) so that the schema's own "required" messages apply and object-level
+ * refinements still run.
+ */
+function normalise(schema: z.ZodType, values: Record<string, unknown>): Record<string, unknown> {
+  const shape = (schema as { shape?: Record<string, unknown> }).shape;
+  const keys = new Set([...Object.keys(shape ?? {}), ...Object.keys(values ?? {})]);
+  return Object.fromEntries([...keys].map((k) => [k, values?.[k] === undefined ? '' : values[k]]));
 }

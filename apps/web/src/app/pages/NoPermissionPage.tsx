@@ -5,5 +5,11 @@ import { useTranslation } from 'react-i18next';
 export function NoPermissionPage({ menuId }: { menuId: number }) {
   const { t } = useTranslation();
   const key = MODULE_BY_ID.get(menuId)?.key ?? 'home';
-  return <Result status="403" title={t('noPermission.title')} subTitle={t('noPermission.description', { name: t(`menu:${key}`) })} />;
+  return (
+    <Result
+      status="403"
+      title={t('noPermission.title')}
+      subTitle={t('noPermission.description', { name: t(`menu:${key}`) })}
+    />
+  );
 }

@@ -21,7 +21,11 @@ export function NotBuiltPage({ menuId, nameKey }: NotBuiltPageProps) {
     <Result
       status="info"
       title={t('notBuilt.title', { name })}
-      subTitle={t('notBuilt.description', { name, area: area ? t(`menu:${area.key}`) : name, id: module?.id ?? '-' })}
+      subTitle={
+        module
+          ? t('notBuilt.description', { name, area: t(`menu:${area?.key ?? module.key}`), id: module.id })
+          : t('notBuilt.pageDescription', { name })
+      }
       extra={<Typography.Text type="secondary">{t('notBuilt.path', { path: pathname })}</Typography.Text>}
       data-testid="not-built"
     />

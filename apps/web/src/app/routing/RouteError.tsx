@@ -13,7 +13,11 @@ export function ChunkErrorResult({ error }: { error: ChunkLoadError }) {
     <Result
       status="warning"
       title={timeout ? t('chunk.timeoutTitle') : t('chunk.failedTitle')}
-      subTitle={timeout ? t('chunk.timeoutDescription', { seconds: LAZY_CHUNK_TIMEOUT_MS / 1000 }) : t('chunk.failedDescription')}
+      subTitle={
+        timeout
+          ? t('chunk.timeoutDescription', { seconds: LAZY_CHUNK_TIMEOUT_MS / 1000 })
+          : t('chunk.failedDescription')
+      }
       extra={
         <Button type="primary" onClick={() => window.location.reload()}>
           {t('action.reload')}

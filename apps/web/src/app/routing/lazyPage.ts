@@ -3,7 +3,10 @@ import { lazy, type ComponentType } from 'react';
 
 /** A lazy chunk that did not arrive: the route error page offers a reload (spec part 1 section 8). */
 export class ChunkLoadError extends Error {
-  constructor(readonly reason: 'timeout' | 'failed' | 'css', cause?: unknown) {
+  constructor(
+    readonly reason: 'timeout' | 'failed' | 'css',
+    cause?: unknown,
+  ) {
     super(`chunk load ${reason}`, cause === undefined ? undefined : { cause });
     this.name = 'ChunkLoadError';
   }
@@ -31,5 +34,7 @@ export function withChunkTimeout<T>(load: Promise<T>, timeoutMs: number = LAZY_C
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function lazyPage<M extends Record<string, any>, K extends keyof M & string>(load: () => Promise<M>, name: K) {
-  return lazy(() => withChunkTimeout(load()).then((module) => ({ default: module[name] as ComponentType<Parameters<M[K]>[0]> })));
+  return lazy(() =>
+    withChunkTimeout(load()).then((module) => ({ default: module[name] as ComponentType<Parameters<M[K]>[0]> })),
+  );
 }

@@ -10,7 +10,9 @@ export interface MenuNode {
 }
 
 function toTree(modules: readonly ModuleDef[], pid: number): MenuNode[] {
-  return modules.filter((m) => m.pid === pid).map((m) => ({ id: m.id, key: m.key, path: m.path, children: toTree(modules, m.id) }));
+  return modules
+    .filter((m) => m.pid === pid)
+    .map((m) => ({ id: m.id, key: m.key, path: m.path, children: toTree(modules, m.id) }));
 }
 
 /**
@@ -22,7 +24,10 @@ export function buildMenuTree(context: UserContext | undefined): MenuNode[] {
   for (const m of allowedModules(context)) {
     for (let cur: ModuleDef | undefined = m; cur && !ids.has(cur.id); cur = MODULE_BY_ID.get(cur.pid)) ids.add(cur.id);
   }
-  return toTree(MODULES.filter((m) => ids.has(m.id)), 0);
+  return toTree(
+    MODULES.filter((m) => ids.has(m.id)),
+    0,
+  );
 }
 
 /** Areas of the navigation bar (the system area lives in the settings dropdown). */
@@ -61,7 +66,10 @@ export function areaMenu(context: UserContext | undefined, areaId: number): Menu
   const withSubpages = (node: MenuNode): MenuNode => {
     const subpages = SYSTEM_SUBPAGES[node.id];
     if (!subpages) return { ...node, children: node.children.map(withSubpages) };
-    return { ...node, children: subpages.map((key, i) => ({ id: node.id * 100 + i, key, path: `${node.path}/${key}`, children: [] })) };
+    return {
+      ...node,
+      children: subpages.map((key, i) => ({ id: node.id * 100 + i, key, path: `${node.path}/${key}`, children: [] })),
+    };
   };
   return area.children.map(withSubpages);
 }

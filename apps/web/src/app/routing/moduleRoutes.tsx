@@ -31,12 +31,20 @@ function segmentOf(module: ModuleDef, parent: ModuleDef): string {
 /** A module route: gated by the user's menu; with children, its index goes to the first allowed child. */
 function moduleRoute(module: ModuleDef, parent: ModuleDef): RouteObject {
   const children = MODULES.filter((m) => m.pid === module.id);
-  if (children.length === 0) return { path: segmentOf(module, parent), element: <ModuleGate menuId={module.id}>{notBuilt(module.id)}</ModuleGate>, handle: { menuId: module.id } };
+  if (children.length === 0)
+    return {
+      path: segmentOf(module, parent),
+      element: <ModuleGate menuId={module.id}>{notBuilt(module.id)}</ModuleGate>,
+      handle: { menuId: module.id },
+    };
   return {
     path: segmentOf(module, parent),
     element: <ModuleGate menuId={module.id} />,
     handle: { menuId: module.id },
-    children: [{ index: true, element: <FirstAllowedChild menuId={module.id} /> }, ...children.map((child) => moduleRoute(child, module))],
+    children: [
+      { index: true, element: <FirstAllowedChild menuId={module.id} /> },
+      ...children.map((child) => moduleRoute(child, module)),
+    ],
   };
 }
 
@@ -54,6 +62,9 @@ export function areaRoutes(): RouteObject[] {
       </ModuleGate>
     ),
     handle: { menuId: area.id },
-    children: [{ index: true, element: <FirstAllowedChild menuId={area.id} /> }, ...MODULES.filter((m) => m.pid === area.id).map((m) => moduleRoute(m, area))],
+    children: [
+      { index: true, element: <FirstAllowedChild menuId={area.id} /> },
+      ...MODULES.filter((m) => m.pid === area.id).map((m) => moduleRoute(m, area)),
+    ],
   }));
 }

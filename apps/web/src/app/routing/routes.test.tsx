@@ -65,11 +65,13 @@ describe('route guard', () => {
             : path === '/rest/index/index/get'
               ? { title: 'Console', logo_path: '', background_path: '', version: '1.0.0', support_text: '' }
               : path === '/rest/index/index/version'
-                ? { version: '1.0.0' }
+                ? { version: '1.0.0', build: '1.0.0' }
                 : path?.startsWith('/rest/index/heartbeat')
                   ? { state: 'success' }
                   : null;
-        return new Response(JSON.stringify({ code: 200, msg: '', data }), { headers: { 'content-type': 'application/json' } });
+        return new Response(JSON.stringify({ code: 200, msg: '', data }), {
+          headers: { 'content-type': 'application/json' },
+        });
       }),
     );
   });

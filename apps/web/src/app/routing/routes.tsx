@@ -39,19 +39,19 @@ export function appRoutes(): RouteObject[] {
               // errors of a page render inside the shell, below the navigation bar
               errorElement: <RouteError />,
               children: [
-            { index: true, element: <Navigate to="/menu" replace /> },
-            ...homeRoutes,
-            {
-              path: 'system',
-              element: (
-                <ModuleGate menuId={MenuId.SYSTEM}>
-                  <AreaLayout areaId={MenuId.SYSTEM} />
-                </ModuleGate>
-              ),
-              handle: { menuId: MenuId.SYSTEM },
-              children: [{ index: true, element: <FirstAllowedChild menuId={MenuId.SYSTEM} /> }, ...systemRoutes],
-            },
-            ...areaRoutes(),
+                { index: true, element: <Navigate to="/menu" replace /> },
+                ...homeRoutes,
+                {
+                  path: 'system',
+                  element: (
+                    <ModuleGate menuId={MenuId.SYSTEM}>
+                      <AreaLayout areaId={MenuId.SYSTEM} />
+                    </ModuleGate>
+                  ),
+                  handle: { menuId: MenuId.SYSTEM },
+                  children: [{ index: true, element: <FirstAllowedChild menuId={MenuId.SYSTEM} /> }, ...systemRoutes],
+                },
+                ...areaRoutes(),
               ],
             },
           ],

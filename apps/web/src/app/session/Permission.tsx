@@ -23,6 +23,7 @@ interface PermissionProps {
 export function Permission({ menu, action, mode = 'hide', children }: PermissionProps) {
   const allowed = usePermission(menu, action);
   if (allowed) return <>{children}</>;
-  if (mode === 'disable' && isValidElement(children)) return cloneElement(children as ReactElement<{ disabled?: boolean }>, { disabled: true });
+  if (mode === 'disable' && isValidElement(children))
+    return cloneElement(children as ReactElement<{ disabled?: boolean }>, { disabled: true });
   return null;
 }

@@ -12,15 +12,27 @@ export const sessionKeys = {
 
 /** Page info (title, logo_path, background_path, version, support_text), readable without login. */
 export function usePageInfo() {
-  return useQuery({ queryKey: sessionKeys.pageInfo, queryFn: ({ signal }) => call('pageInfo', undefined, { signal, silent: true }) });
+  return useQuery({
+    queryKey: sessionKeys.pageInfo,
+    queryFn: ({ signal }) => call('pageInfo', undefined, { signal, silent: true }),
+  });
 }
 
 /** The logged-in user's info (spec part 1 section 3). */
 export function useUserInfo() {
-  return useQuery({ queryKey: sessionKeys.userInfo, queryFn: ({ signal }) => call('userInfo', undefined, { signal }), enabled: isLoggedIn() });
+  return useQuery({
+    queryKey: sessionKeys.userInfo,
+    queryFn: ({ signal }) => call('userInfo', undefined, { signal }),
+    enabled: isLoggedIn(),
+  });
 }
 
 /** What the user may see and do: modules with user_auth, set_auth, systerm_auth, replay_auth, gb. */
 export function useUserContext() {
-  return useQuery({ queryKey: sessionKeys.userContext, queryFn: ({ signal }) => call('userContext', undefined, { signal }), enabled: isLoggedIn(), staleTime: 5 * 60_000 });
+  return useQuery({
+    queryKey: sessionKeys.userContext,
+    queryFn: ({ signal }) => call('userContext', undefined, { signal }),
+    enabled: isLoggedIn(),
+    staleTime: 5 * 60_000,
+  });
 }

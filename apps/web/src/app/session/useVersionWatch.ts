@@ -5,8 +5,8 @@ import { call } from '../../api/http';
 import { i18next } from '../../i18n';
 
 /**
- * Checks the server version every VERSION_CHECK_INTERVAL_MS; when it differs from the version
- * seen at start, offers a reload (once per new version).
+ * Checks the server version every VERSION_CHECK_INTERVAL_MS; when the served console build differs
+ * from the one seen at start, offers a reload (once per new build).
  */
 export function useVersionWatch(): void {
   const { modal } = App.useApp();
@@ -15,7 +15,8 @@ export function useVersionWatch(): void {
     let offered: string | null = null;
     const read = async () => {
       try {
-        const { version } = await call('serverVersion', undefined, { silent: true });
+        const { build } = await call('serverVersion', undefined, { silent: true });
+        const version = build;
         if (first === null) first = version;
         else if (version !== first && version !== offered) {
           offered = version;

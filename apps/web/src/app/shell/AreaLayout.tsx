@@ -1,5 +1,5 @@
 import { Layout, Menu, type MenuProps } from 'antd';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { Lazy } from '../routing/guards';
@@ -16,8 +16,11 @@ function toItems(nodes: MenuNode[], label: (key: string) => string): Item[] {
   );
 }
 
+/** Sub-menus on the way to the current page. */
 function openKeysOf(pathname: string, nodes: MenuNode[]): string[] {
-  return nodes.filter((n) => n.children.length > 0 && pathname.startsWith(`${n.path}/`)).map((n) => n.path);
+  return nodes
+    .filter((n) => n.children.length > 0 && pathname.startsWith(`${n.path}/`))
+    .flatMap((n) => [n.path, ...openKeysOf(pathname, n.children)]);
 }
 
 /** An area page: side menu of the area's allowed modules, the page on the right. */
@@ -28,11 +31,20 @@ export function AreaLayout({ areaId }: { areaId: number }) {
   const navigate = useNavigate();
   const nodes = useMemo(() => areaMenu(context, areaId), [context, areaId]);
   const items = useMemo(() => toItems(nodes, (key) => t(key)), [nodes, t]);
+  const [openKeys, setOpenKeys] = useState<string[]>([]);
+  // open the sub-menus leading to the page after every navigation (redirects included)
+  const pathOpenKeys = openKeysOf(pathname, nodes).join('|');
+  useEffect(() => {
+    if (pathOpenKeys) setOpenKeys((keys) => [...new Set([...keys, ...pathOpenKeys.split('|')])]);
+  }, [pathOpenKeys]);
   const selected = useMemo(() => {
     const all: string[] = [];
     const walk = (list: MenuNode[]) => list.forEach((n) => (all.push(n.path), walk(n.children)));
     walk(nodes);
-    return all.filter((p) => pathname === p || pathname.startsWith(`${p}/`)).sort((a, b) => b.length - a.length).slice(0, 1);
+    return all
+      .filter((p) => pathname === p || pathname.startsWith(`${p}/`))
+      .sort((a, b) => b.length - a.length)
+      .slice(0, 1);
   }, [nodes, pathname]);
   return (
     <Layout style={{ flex: 1 }}>
@@ -41,7 +53,8 @@ export function AreaLayout({ areaId }: { areaId: number }) {
           mode="inline"
           items={items}
           selectedKeys={selected}
-          defaultOpenKeys={openKeysOf(pathname, nodes)}
+          openKeys={openKeys}
+          onOpenChange={setOpenKeys}
           onClick={({ key }) => navigate(key)}
           style={{ borderInlineEnd: 'none' }}
         />

@@ -1,3 +1,156 @@
+import { LockOutlined, ReloadOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
+import { Api, LoginPassword, ResultCode } from '@bwc/protocol';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Card, ConfigProvider, Form, Input, Spin, theme, Tooltip, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { ApiError, call, resetUnauthenticatedGuard } from '../../api/http';
+import { markLoggedIn } from '../../api/session';
+import { zodFieldRules } from '../../app/forms/zodRules';
+import { LanguageSwitch } from '../../app/shell/LanguageSwitch';
+import { usePageInfo } from '../../app/session/queries';
+import { buildLoginRequest, type LoginFormValues } from './loginRequest';
+import { RegistrationStep } from './RegistrationStep';
+import './login.css';
+
+export const loginKeys = { captcha: ['login', 'captcha'] as const };
+
+/** Login screen (spec part 1 section 2): username, password, verification code, registration step. */
 export function LoginPage() {
-  return null;
+  const { t } = useTranslation('login');
+  const { t: tv } = useTranslation('validation');
+  const navigate = useNavigate();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<LoginFormValues>();
+  const [failure, setFailure] = useState<ApiError | null>(null);
+  const { data: pageInfo } = usePageInfo();
+  const captcha = useQuery({
+    queryKey: loginKeys.captcha,
+    queryFn: ({ signal }) => call('loginGet', undefined, { signal }),
+    staleTime: 0,
+    gcTime: 0,
+  });
+
+  const refreshCaptcha = () => {
+    form.setFieldValue('captcha_code', '');
+    void captcha.refetch();
+  };
+
+  const login = useMutation({
+    mutationFn: (values: LoginFormValues) =>
+      call('login', buildLoginRequest(values, captcha.data?.token ?? ''), { silent: true }),
+    onSuccess: (result) => {
+      markLoggedIn({ username: result.username, ifadmin: result.ifadmin });
+      resetUnauthenticatedGuard();
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'pageInfo' });
+      const from = (location.state as { from?: string } | null)?.from;
+      navigate(from && from !== '/login' ? from : '/menu', { replace: true });
+    },
+    onError: (error) => {
+      setFailure(error instanceof ApiError ? error : null);
+      // a captcha is good for one attempt; an unregistered answer brings the registration step
+      refreshCaptcha();
+    },
+  });
+
+  const background = pageInfo?.background_path
+    ? `url("${Api.background.path}?v=${encodeURIComponent(pageInfo.background_path)}")`
+    : undefined;
+  const registered = captcha.data?.registered !== false && failure?.code !== ResultCode.UNREGISTERED;
+
+  return (
+    <div className="login-page" style={background ? { backgroundImage: background } : undefined}>
+      <div className="login-lang">
+        <ConfigProvider theme={{ algorithm: theme.darkAlgorithm }}>
+          <LanguageSwitch />
+        </ConfigProvider>
+      </div>
+      <div className="login-center">
+        <Typography.Title level={2} className="login-title" data-testid="login-title">
+          {t('form.title')}
+        </Typography.Title>
+        <Card className="login-card">
+          {captcha.isPending ? (
+            <div style={{ textAlign: 'center', padding: 32 }}>
+              <Spin />
+            </div>
+          ) : !registered ? (
+            <RegistrationStep
+              onRegistered={() => {
+                setFailure(null);
+                void captcha.refetch();
+              }}
+            />
+          ) : (
+            <Form<LoginFormValues>
+              form={form}
+              layout="vertical"
+              size="large"
+              requiredMark={false}
+              onFinish={(values) => login.mutate(values)}
+              onValuesChange={() => setFailure(null)}
+            >
+              {failure ? (
+                <Alert
+                  type="error"
+                  showIcon
+                  style={{ marginBottom: 16 }}
+                  message={failure.code === ResultCode.LOCKED ? t('error.locked') : failure.msg}
+                  description={failure.code === ResultCode.LOCKED ? failure.msg : undefined}
+                  data-testid="login-error"
+                />
+              ) : null}
+              <Form.Item
+                name="username"
+                label={t('form.username')}
+                rules={[{ required: true, whitespace: true, message: tv('username.required') }]}
+              >
+                <Input prefix={<UserOutlined />} autoComplete="username" maxLength={64} />
+              </Form.Item>
+              <Form.Item name="password" label={t('form.password')} rules={zodFieldRules(LoginPassword)}>
+                <Input.Password prefix={<LockOutlined />} autoComplete="current-password" maxLength={64} />
+              </Form.Item>
+              <Form.Item label={t('form.captcha')} required>
+                <div className="login-captcha-row">
+                  <Form.Item
+                    name="captcha_code"
+                    noStyle
+                    rules={[{ required: true, whitespace: true, message: tv('captcha.required') }]}
+                  >
+                    <Input prefix={<SafetyOutlined />} autoComplete="off" maxLength={16} />
+                  </Form.Item>
+                  <Tooltip title={t('form.captchaRefresh')}>
+                    <button
+                      type="button"
+                      className="login-captcha"
+                      onClick={refreshCaptcha}
+                      aria-label={t('form.captchaRefresh')}
+                      data-testid="captcha-image"
+                    >
+                      {captcha.data?.captcha ? (
+                        <img src={captcha.data.captcha} alt={t('form.captcha')} />
+                      ) : (
+                        <ReloadOutlined />
+                      )}
+                    </button>
+                  </Tooltip>
+                </div>
+              </Form.Item>
+              <Button type="primary" htmlType="submit" block loading={login.isPending} disabled={!captcha.data}>
+                {t('form.submit')}
+              </Button>
+            </Form>
+          )}
+        </Card>
+      </div>
+      <footer className="login-footer">
+        {pageInfo?.support_text ? <span>{t('footer.support', { text: pageInfo.support_text })}</span> : null}
+        {pageInfo?.version ? (
+          <span data-testid="login-version">{t('footer.version', { version: pageInfo.version })}</span>
+        ) : null}
+      </footer>
+    </div>
+  );
 }

@@ -27,7 +27,14 @@ async function shutdown(signal: string): Promise<void> {
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-await app.listen({ port: config.port, host: config.host });
+try {
+  await app.listen({ port: config.port, host: config.host });
+} catch (err) {
+  const code = (err as NodeJS.ErrnoException).code;
+  console.error(code === 'EADDRINUSE' ? `port ${config.port} is already in use on ${config.host}; set PORT or --port` : `cannot listen: ${(err as Error).message}`);
+  await app.close();
+  process.exit(1);
+}
 const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;

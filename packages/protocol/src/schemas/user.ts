@@ -59,3 +59,7 @@ export const PageInfo = z.object({
   support_text: z.string(),
 });
 export type PageInfo = z.infer<typeof PageInfo>;
+
+/** rest/index/index/version: the console compares `build` every VERSION_CHECK_INTERVAL_MS and offers a reload when it changed. */
+export const ServerVersion = z.object({ version: z.string(), build: z.string() });
+export type ServerVersion = z.infer<typeof ServerVersion>;

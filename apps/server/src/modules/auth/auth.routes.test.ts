@@ -351,7 +351,7 @@ describe('POST /rest/user/user/change_password (form-encoded)', () => {
       method: 'POST',
       url: Api.changePassword.path,
       payload: new URLSearchParams(fields).toString(),
-      headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' },
     });
 
   it('401 without a session', async () => {

@@ -1,11 +1,8 @@
-import { PageInfo } from '@bwc/protocol';
+import { PageInfo, ServerVersion } from '@bwc/protocol';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { readSettings } from '../../db/settings';
 import { defineRoute } from '../../http/route';
 import { buildId, productVersion } from './version';
-
-export const ServerVersion = z.object({ version: z.string(), build: z.string() });
 
 export async function registerIndexRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {

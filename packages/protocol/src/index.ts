@@ -15,3 +15,4 @@ export * from './schemas/announce';
 export * from './schemas/download';
 export * from './schemas/tree';
 export * from './schemas/local';
+export * from './schemas/home';

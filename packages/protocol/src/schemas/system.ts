@@ -67,6 +67,7 @@ export const SETTINGS_DEFAULTS: { [T in SettingsType]: Settings<T> } = {
 export const SettingsUpdateRequest = z.discriminatedUnion(
   'type',
   SETTINGS_TYPES.map((t) => SettingsSchemas[t].extend({ type: z.literal(t) })) as unknown as [z.ZodObject, ...z.ZodObject[]],
+  { error: 'validation.settingsType' },
 );
 
 /** play_get / play_update: video_live_num, split count of live video. */

@@ -1,0 +1,1 @@
+export { GroupMemberPicker, type GroupMemberPickerProps } from './GroupMemberPicker';

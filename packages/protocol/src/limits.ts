@@ -47,6 +47,10 @@ export const GROUP_DIALOG_WIDTH = 800;
 export const DIALOG_WIDTH = '40%';
 export const DIALOG_HEIGHT = '400px';
 export const DIALOG_FULLSCREEN_HEIGHT = '85vh';
+/** Image zoom dialog (spec part 2 sections 2.4 and 9): scale 0.5 to 2, step 0.1. */
+export const IMAGE_ZOOM_MIN = 0.5;
+export const IMAGE_ZOOM_MAX = 2;
+export const IMAGE_ZOOM_STEP = 0.1;
 
 export const TABLE_PAGE_SIZES = [10, 20, 50, 100] as const;
 export const TABLE_DEFAULT_PAGE_SIZE = 20;

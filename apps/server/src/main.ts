@@ -31,7 +31,11 @@ try {
   await app.listen({ port: config.port, host: config.host });
 } catch (err) {
   const code = (err as NodeJS.ErrnoException).code;
-  console.error(code === 'EADDRINUSE' ? `port ${config.port} is already in use on ${config.host}; set PORT or --port` : `cannot listen: ${(err as Error).message}`);
+  console.error(
+    code === 'EADDRINUSE'
+      ? `port ${config.port} is already in use on ${config.host}; set PORT or --port`
+      : `cannot listen: ${(err as Error).message}`,
+  );
   await app.close();
   process.exit(1);
 }

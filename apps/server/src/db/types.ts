@@ -129,6 +129,39 @@ export interface OperationLogTable {
   created: string;
 }
 
+export interface AnnouncementTable {
+  id: Id;
+  title: string;
+  content: string;
+  /** protocol AnnounceStatus: 0 draft, 1 published */
+  status: number;
+  author_id: number | null;
+  /** display name of the author when written (kept if the user is removed) */
+  author: string;
+  created: string;
+  updated: string;
+  /** first publication time, null while a draft */
+  published: string | null;
+}
+
+export interface DownloadTable {
+  id: Id;
+  name: string;
+  description: string;
+  version: string;
+  /** the uploader's file name, shown and sent in content-disposition; never used as a path */
+  file_name: string;
+  /** generated file name under DATA_DIR/downloads */
+  stored_name: string;
+  /** bytes (bigint on PostgreSQL, parsed to number) */
+  file_size: number;
+  sha256: string;
+  is_index: number;
+  creator_id: number | null;
+  created: string;
+  updated: string;
+}
+
 export interface Database {
   units: UnitTable;
   roles: RoleTable;
@@ -141,6 +174,8 @@ export interface Database {
   settings: SettingTable;
   licence: LicenceTable;
   operation_log: OperationLogTable;
+  announcements: AnnouncementTable;
+  downloads: DownloadTable;
 }
 
 export type UnitRow = Selectable<UnitTable>;
@@ -150,4 +185,6 @@ export type NewUser = Insertable<UserTable>;
 export type UserUpdate = Updateable<UserTable>;
 export type SessionRow = Selectable<SessionTable>;
 export type OperationLogRow = Selectable<OperationLogTable>;
+export type AnnouncementRow = Selectable<AnnouncementTable>;
+export type DownloadRow = Selectable<DownloadTable>;
 export type Timestamp = ColumnType<string, string, string>;

@@ -14,7 +14,8 @@ export function requestLanguage(req: FastifyRequest): Language {
 export function t(lang: Language, key: string, params: MsgParams = {}): string {
   const resolved: MsgParams = {};
   for (const [name, value] of Object.entries(params)) {
-    resolved[name] = typeof value === 'string' && CATALOGUE_KEY.test(value) ? translate(lang, value) : value;
+    // a nested key gets the same params (`validation.field` + `validation.file.size` with {mb})
+    resolved[name] = typeof value === 'string' && CATALOGUE_KEY.test(value) ? translate(lang, value, params) : value;
   }
   return translate(lang, key, resolved);
 }

@@ -13,8 +13,15 @@ export async function recentFailures(
   return rows.map((r) => Date.parse(r.created));
 }
 
+/** Failures older than this can no longer matter (twice the longest lock normalset allows). */
+const KEEP_MS = 2 * 1440 * 60_000;
+
 export async function recordFailure(db: Db, username: string, ip: string): Promise<void> {
   await db.insertInto('login_failures').values({ username, ip, created: now() }).execute();
+  await db
+    .deleteFrom('login_failures')
+    .where('created', '<', new Date(Date.now() - KEEP_MS).toISOString())
+    .execute();
 }
 
 /** A successful login clears the account's failures (not the address's: one good account must not reset them). */

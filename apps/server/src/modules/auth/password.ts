@@ -21,3 +21,15 @@ export async function verifyLoginDigest(storedHash: string, digest: string): Pro
     return false;
   }
 }
+
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * Spend the same argon2 work for an unknown username as for a known one, so that answer times
+ * do not tell which accounts exist. Always false.
+ */
+export async function verifyAgainstDummy(digest: string): Promise<false> {
+  dummyHash ??= hashLoginDigest('0'.repeat(64));
+  await verifyLoginDigest(await dummyHash, digest);
+  return false;
+}

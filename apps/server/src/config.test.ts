@@ -42,7 +42,7 @@ describe('config', () => {
 
   it('names each bad setting', () => {
     expect(() => loadConfig({ PORT: 'abc', DATABASE_URL: 'mysql://x', DEMO: 'yes' })).toThrow(
-      /PORT[\s\S]*DATABASE_URL: must be sqlite:<path> or postgres[\s\S]*DEMO/,
+      /PORT: must be a port number from 0 to 65535\n {2}DATABASE_URL: must be sqlite:<path> or postgres.*\n {2}DEMO: must be 0 or 1/,
     );
     expect(() => loadConfig({}, ['--bogus'])).toThrow(/bad command-line flag/);
     expect(() => loadConfig({ WEB_DIST: '/nonexistent-dir' })).toThrow(/WEB_DIST: .* has no index.html/);

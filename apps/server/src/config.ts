@@ -7,19 +7,30 @@ import { z } from 'zod';
 /** Repository root (apps/server/src -> ../../..). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
-const flag01 = z.enum(['0', '1']).transform((v) => v === '1');
+const flag01 = z.enum(['0', '1'], { error: 'must be 0 or 1' }).transform((v) => v === '1');
 
 const EnvSchema = z
   .object({
-    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    PORT: z.coerce
+      .number({ error: 'must be a port number from 0 to 65535' })
+      .int({ error: 'must be a port number from 0 to 65535' })
+      .min(0, { error: 'must be a port number from 0 to 65535' })
+      .max(65535, { error: 'must be a port number from 0 to 65535' })
+      .default(8080),
     HOST: z.string().min(1).default('0.0.0.0'),
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: z
       .string()
       .regex(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, 'must be sqlite:<path> or postgres://user:pass@host:port/db')
       .optional(),
-    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+    NODE_ENV: z
+      .enum(['development', 'production', 'test'], { error: 'must be development, production or test' })
+      .default('development'),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+        error: 'must be fatal, error, warn, info, debug, trace or silent',
+      })
+      .optional(),
     TEST_CAPTCHA: z.string().min(1).max(16).optional(),
     LICENCE_PUBLIC_KEY: z.string().min(1).optional(),
     DEMO: flag01.default(false),

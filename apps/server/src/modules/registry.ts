@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { registerAuthRoutes } from './auth/auth.routes';
 import { registerIndexRoutes } from './index/index.routes';
 import { registerLicence } from './licence/licence.routes';
+import { registerSystemRoutes } from './system/settings.routes';
 
 /**
  * Every domain module, in registration order. A module exports `register<Domain>(app)` which
@@ -11,4 +12,5 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await registerLicence(app);
   await registerAuthRoutes(app);
   await registerIndexRoutes(app);
+  await registerSystemRoutes(app);
 }

@@ -1,0 +1,106 @@
+import { createReadStream } from 'node:fs';
+import {
+  MapConfig,
+  PlayConfig,
+  SettingsSchemas,
+  SettingsTypeInput,
+  SettingsUpdateRequest,
+  type Settings,
+  type SettingsType,
+} from '@bwc/protocol';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { Errors } from '../../http/errors';
+import { defineRoute } from '../../http/route';
+import { mimeOfExtension } from './background';
+import { presentSettings } from './settings.presenter';
+import { readPlayConfig, readSettings, writePlayConfig } from './settings.repository';
+import {
+  authorizeType,
+  currentBackground,
+  mapConfig,
+  mayEditType,
+  updateSettings,
+  uploadBackground,
+} from './settings.service';
+
+const SettingsData = z.record(z.string(), z.unknown());
+
+/** rest/system/config/* and the public login background. */
+export async function registerSystemRoutes(app: FastifyInstance): Promise<void> {
+  defineRoute(app, {
+    api: 'settingsGet',
+    query: SettingsTypeInput,
+    data: SettingsData,
+    // the menu (10002 or 10003) depends on the type: checked here instead of the fixed rule
+    selfAuth: true,
+    handler: async ({ req, db, query, user }) => {
+      await authorizeType(app, req, query.type, 'view');
+      const value = await readSettings(db, query.type);
+      return presentSettings(query.type, value, await mayEditType(db, user, query.type));
+    },
+  });
+
+  defineRoute(app, {
+    api: 'settingsUpdate',
+    body: SettingsUpdateRequest,
+    data: SettingsData,
+    msg: 'success.saved',
+    selfAuth: true,
+    handler: async ({ req, body }) => {
+      const { type, ...fields } = body as { type: SettingsType } & Record<string, unknown>;
+      req.audit.target = type;
+      await authorizeType(app, req, type, 'edit');
+      const value = fields as Settings<typeof type>;
+      await updateSettings(app, type, value);
+      return presentSettings(type, value, true);
+    },
+  });
+
+  defineRoute(app, {
+    api: 'playGet',
+    data: PlayConfig,
+    handler: async ({ db }) => readPlayConfig(db),
+  });
+
+  defineRoute(app, {
+    api: 'playUpdate',
+    body: PlayConfig,
+    data: PlayConfig,
+    msg: 'success.saved',
+    handler: async ({ req, db, body }) => {
+      req.audit.target = 'play';
+      await writePlayConfig(db, body);
+      return body;
+    },
+  });
+
+  defineRoute(app, {
+    api: 'mapConfig',
+    data: MapConfig,
+    handler: async ({ db }) => mapConfig(db),
+  });
+
+  defineRoute(app, {
+    api: 'uploadBackground',
+    data: SettingsSchemas.backset,
+    msg: 'success.uploaded',
+    handler: async ({ req }) => {
+      req.audit.target = 'backset';
+      return uploadBackground(app, req);
+    },
+  });
+
+  defineRoute(app, {
+    api: 'background',
+    handler: async ({ reply }) => {
+      const image = await currentBackground(app);
+      if (!image) throw Errors.notFound('file');
+      return reply
+        .header('content-type', mimeOfExtension(image.ext))
+        .header('content-length', image.size)
+        .header('cache-control', 'no-cache')
+        .send(createReadStream(image.path));
+    },
+  });
+}

@@ -74,6 +74,55 @@ export const Api = {
   downloadUpdate: { method: 'POST', path: '/rest/system/download/update_post', auth: menu(MenuId.DOWNLOADS, 'edit'), body: 'multipart' },
   downloadDelete: { method: 'POST', path: '/rest/system/download/del', auth: menu(MenuId.DOWNLOADS, 'edit') },
   downloadIsIndex: { method: 'POST', path: '/rest/system/download/is_index_post', auth: menu(MenuId.DOWNLOADS, 'edit') },
+
+  // organisation (issue 3): units, unit trees, accounts, online users, roles, operation log,
+  // data dictionary. Every one is unit-scoped on the server.
+  unitGet: { method: 'GET', path: '/rest/user/unit/get', auth: menu(MenuId.UNITS, 'view') },
+  unitAdd: { method: 'POST', path: '/rest/user/unit/add', auth: menu(MenuId.UNITS, 'add') },
+  unitUpdate: { method: 'POST', path: '/rest/user/unit/update', auth: menu(MenuId.UNITS, 'edit') },
+  unitMove: { method: 'POST', path: '/rest/user/unit/move', auth: menu(MenuId.UNITS, 'edit') },
+  unitDelete: { method: 'POST', path: '/rest/user/unit/del', auth: menu(MenuId.UNITS, 'edit') },
+  /** spec name: the unit with code `bh` (unit info for any screen) */
+  unitByCode: { method: 'POST', path: '/rest/user/unit/edit', auth: session },
+  /** unit tree selector (spec other/unitjson/*): one level of units under `id` (roots of the caller's scope without) */
+  unitTree: { method: 'POST', path: '/rest/other/unitjson/gdlist', auth: session },
+  /** same with device counts (lion_count: online devices below) and, once devices exist, the unit's devices as leaves */
+  unitTreeDevices: { method: 'POST', path: '/rest/other/unitjson/gdlist_dv', auth: session },
+  /** flat search of units by name or code (`text` or `key`) */
+  unitSearch: { method: 'POST', path: '/rest/other/unitjson/dweilist', auth: session },
+
+  accountList: { method: 'GET', path: '/rest/user/user/list', auth: menu(MenuId.ACCOUNTS, 'view') },
+  accountAdd: { method: 'POST', path: '/rest/user/user/add', auth: menu(MenuId.ACCOUNTS, 'add') },
+  accountUpdate: { method: 'POST', path: '/rest/user/user/update', auth: menu(MenuId.ACCOUNTS, 'edit') },
+  accountStatus: { method: 'POST', path: '/rest/user/user/status', auth: menu(MenuId.ACCOUNTS, 'edit') },
+  accountResetPassword: { method: 'POST', path: '/rest/user/user/reset_password', auth: menu(MenuId.ACCOUNTS, 'edit') },
+  accountDelete: { method: 'POST', path: '/rest/user/user/del', auth: menu(MenuId.ACCOUNTS, 'edit') },
+  onlineUsers: { method: 'GET', path: '/rest/other/user/online', auth: menu(MenuId.ACCOUNTS, 'view') },
+  /** POST (it changes state): `{id}` account id */
+  forceOffline: { method: 'POST', path: '/rest/other/user/del_online', auth: menu(MenuId.ACCOUNTS, 'edit') },
+
+  roleList: { method: 'GET', path: '/rest/user/role/get', auth: menu(MenuId.ROLES, 'view') },
+  /** roles the caller may assign in the account form */
+  roleOptions: { method: 'GET', path: '/rest/user/role/options', auth: menu(MenuId.ACCOUNTS, 'view') },
+  roleAdd: { method: 'POST', path: '/rest/user/role/add', auth: menu(MenuId.ROLES, 'add') },
+  roleUpdate: { method: 'POST', path: '/rest/user/role/update', auth: menu(MenuId.ROLES, 'edit') },
+  roleDelete: { method: 'POST', path: '/rest/user/role/del', auth: menu(MenuId.ROLES, 'edit') },
+  roleAuthGet: { method: 'GET', path: '/rest/user/role/auth_get', auth: menu(MenuId.ROLES, 'view') },
+  roleAuthUpdate: { method: 'POST', path: '/rest/user/role/auth_update', auth: menu(MenuId.ROLES, 'edit') },
+
+  logList: { method: 'GET', path: '/rest/system/log/get', auth: menu(MenuId.OPERATION_LOG, 'view') },
+  logExport: { method: 'GET', path: '/rest/system/log/export', auth: menu(MenuId.OPERATION_LOG, 'view'), file: true },
+
+  dictTypes: { method: 'GET', path: '/rest/system/dict/types', auth: session },
+  dictList: { method: 'GET', path: '/rest/system/dict/get', auth: session },
+  dictAdd: { method: 'POST', path: '/rest/system/dict/add', auth: menu(MenuId.DATA_DICTIONARY, 'add') },
+  dictUpdate: { method: 'POST', path: '/rest/system/dict/update', auth: menu(MenuId.DATA_DICTIONARY, 'edit') },
+  dictDelete: { method: 'POST', path: '/rest/system/dict/del', auth: menu(MenuId.DATA_DICTIONARY, 'edit') },
 } as const satisfies Record<string, EndpointDef>;
 
 export type ApiName = keyof typeof Api;
+
+/** The endpoint name of a path (operation log `action`), undefined for unknown paths. */
+export function apiNameOfPath(path: string): ApiName | undefined {
+  return (Object.keys(Api) as ApiName[]).find((name) => Api[name].path === path);
+}

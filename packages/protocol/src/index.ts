@@ -16,3 +16,6 @@ export * from './schemas/download';
 export * from './schemas/tree';
 export * from './schemas/local';
 export * from './schemas/home';
+export * from './schemas/org';
+export * from './schemas/oplog';
+export * from './schemas/dictionary';

@@ -1,7 +1,9 @@
 import enErrors from './en-US/errors.json';
+import enExport from './en-US/export.json';
 import enSuccess from './en-US/success.json';
 import enValidation from './en-US/validation.json';
 import zhErrors from './zh-CN/errors.json';
+import zhExport from './zh-CN/export.json';
 import zhSuccess from './zh-CN/success.json';
 import zhValidation from './zh-CN/validation.json';
 
@@ -14,11 +16,11 @@ export const LANGUAGE_HEADER = 'x-lang';
 
 /**
  * Catalogues shared by server and console: `validation` (schema messages), `errors` and
- * `success` (envelope msg texts). Area catalogues of the console live in apps/web.
+ * `success` (envelope msg texts), `export` (headers and names of server-made files). Area catalogues of the console live in apps/web.
  */
 export const sharedCatalogs = {
-  'zh-CN': { validation: zhValidation, errors: zhErrors, success: zhSuccess },
-  'en-US': { validation: enValidation, errors: enErrors, success: enSuccess },
+  'zh-CN': { validation: zhValidation, errors: zhErrors, success: zhSuccess, export: zhExport },
+  'en-US': { validation: enValidation, errors: enErrors, success: enSuccess, export: enExport },
 } as const;
 
 export function pickLanguage(header: string | undefined | null): Language {

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { FlagInput, PageQuery } from '../envelope';
+
+/**
+ * Operation log (LogAudit/OperationLog, menu 10431): what the audit hook of the server writes for
+ * every state-changing request. Listed and exported within the caller's unit scope.
+ */
+
+/** Rows one export may hold; a larger selection is refused (narrow the filters). */
+export const OPLOG_EXPORT_MAX = 10_000;
+export const OPLOG_RESULTS = ['success', 'failure'] as const;
+
+/**
+ * A point in time: ISO 8601 (the console sends `Date.toISOString()`), also `YYYY-MM-DD HH:mm:ss`
+ * (read as UTC). Normalised to ISO UTC, which is how the log stores times.
+ */
+export const DateTimeInput = z
+  .string()
+  .trim()
+  .refine((s) => /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/.test(s) && !Number.isNaN(Date.parse(normaliseDateTime(s))), {
+    error: 'validation.datetime',
+  })
+  .transform((s) => new Date(Date.parse(normaliseDateTime(s))).toISOString());
+
+function normaliseDateTime(s: string): string {
+  const iso = s.replace(' ', 'T');
+  if (/^\d{4}-\d{2}-\d{2}$/.test(iso)) return `${iso}T00:00:00Z`;
+  return /(Z|[+-]\d{2}:?\d{2})$/.test(iso) ? iso : `${iso}Z`;
+}
+
+export const OperationLogEntry = z.object({
+  id: z.number().int(),
+  user_id: z.number().int().nullable(),
+  username: z.string(),
+  unit_id: z.number().int().nullable(),
+  unit_name: z.string(),
+  /** endpoint path, e.g. /rest/user/unit/add (ApiName by path: apiNameOfPath) */
+  action: z.string(),
+  /** target id when there is one */
+  target: z.string(),
+  ip: z.string(),
+  /** envelope code of the answer; 200 is success */
+  result_code: z.number().int(),
+  result: z.enum(OPLOG_RESULTS),
+  /** envelope msg of the answer, in the caller's language at the time */
+  msg: z.string(),
+  /** ISO UTC */
+  created: z.string(),
+});
+export type OperationLogEntry = z.infer<typeof OperationLogEntry>;
+
+const filterFields = {
+  /** part of the username */
+  username: z.string().trim().max(64, { error: 'validation.tooLong' }).optional(),
+  user_id: z.coerce.number({ error: 'validation.number' }).int({ error: 'validation.integer' }).positive({ error: 'validation.range' }).optional(),
+  unit_id: z.coerce.number({ error: 'validation.number' }).int({ error: 'validation.integer' }).positive({ error: 'validation.range' }).optional(),
+  /** with unit_id: 1 (default) also its sub-units */
+  include_sub: FlagInput.default(1),
+  /** part of the endpoint path */
+  action: z.string().trim().max(255, { error: 'validation.tooLong' }).optional(),
+  /** from (inclusive) */
+  start: DateTimeInput.optional(),
+  /** to (inclusive) */
+  end: DateTimeInput.optional(),
+  result: z.enum(OPLOG_RESULTS, { error: 'validation.choice' }).optional(),
+};
+const timeOrder = <T extends { start?: string; end?: string }>(q: T) => !q.start || !q.end || q.start <= q.end;
+
+/** GET rest/system/log/get: newest first. */
+export const OperationLogQuery = PageQuery.extend(filterFields).refine(timeOrder, { error: 'validation.timeRange', path: ['end'] });
+export type OperationLogQuery = z.infer<typeof OperationLogQuery>;
+
+/**
+ * GET rest/system/log/export: same filters, no paging; answers an .xlsx (content-disposition with
+ * an RFC 5987 `filename*`), headers in the caller's language. Errors come as envelopes.
+ */
+export const OperationLogExportQuery = z.object(filterFields).refine(timeOrder, { error: 'validation.timeRange', path: ['end'] });
+export type OperationLogExportQuery = z.infer<typeof OperationLogExportQuery>;

@@ -9,15 +9,15 @@ export async function unitSubtree(db: Db, rootId: number): Promise<number[]> {
   const units = await db.selectFrom('units').select(['id', 'pid']).execute();
   const children = new Map<number, number[]>();
   for (const u of units) children.set(u.pid, [...(children.get(u.pid) ?? []), u.id]);
-  const out: number[] = [];
+  const seen = new Set<number>();
   const stack = [rootId];
   while (stack.length) {
     const id = stack.pop()!;
-    if (out.includes(id)) continue;
-    out.push(id);
+    if (seen.has(id)) continue;
+    seen.add(id);
     stack.push(...(children.get(id) ?? []));
   }
-  return out;
+  return [...seen];
 }
 
 export async function unitScope(db: Db, user: Pick<AuthUser, 'ifadmin' | 'unit_id'>): Promise<UnitScope> {

@@ -1,7 +1,7 @@
 // Starts the real server for the end-to-end suite: built console, demo data, fixed test captcha and
 // a fresh data directory that is removed again when the server stops.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, WEB_DIST, ensureWebBuilt } from '../scripts/lib/setup.mjs';
@@ -16,11 +16,16 @@ const env = {
   PORT: process.env.E2E_PORT || '18084',
   DATA_DIR: dataDir,
   WEB_DIST,
+  LOG_LEVEL: process.env.LOG_LEVEL || 'info',
 };
 // the suite always runs on a fresh SQLite database inside dataDir
 delete env.DATABASE_URL;
 
-const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: ROOT, env, stdio: 'inherit' });
+// the server's pino log goes to a file kept with the screenshots as a CI artifact
+const artifacts = join(ROOT, 'e2e/artifacts');
+mkdirSync(artifacts, { recursive: true });
+const log = openSync(join(artifacts, 'server.log'), 'w');
+const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', log, 'inherit'] });
 server.on('exit', (code) => {
   rmSync(dataDir, { recursive: true, force: true });
   process.exit(code ?? 0);

@@ -1,0 +1,69 @@
+import { expect, type Page } from '@playwright/test';
+import { text, type Lang } from './texts';
+
+/** Seeded demo accounts (apps/server demo seed). */
+export const ACCOUNTS = {
+  admin: { username: 'admin', password: 'Admin@123' },
+  dispatcher: { username: 'dispatcher', password: 'Dispatch@1' },
+  unitadmin: { username: 'unitadmin', password: 'Unit@1234' },
+} as const;
+
+/** The fixed captcha of the test configuration (NODE_ENV=test, see e2e/serve.mjs). */
+export const CAPTCHA = process.env.TEST_CAPTCHA || '1234';
+
+/** Screenshots kept as CI artifacts. */
+export function artifact(name: string): string {
+  return new URL(`../artifacts/${name}.png`, import.meta.url).pathname;
+}
+
+/**
+ * Accessible name of an antd button: antd puts a space between two Chinese characters ("确 定"),
+ * so the label matches with optional white space between its characters.
+ */
+export function buttonName(label: string): RegExp {
+  const chars = [...label].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^\\s*${chars.join('\\s*')}\\s*$`);
+}
+
+/** Fills the login form (captcha included) and submits it; does not wait for the outcome. */
+export async function submitLogin(page: Page, username: string, password: string, lang: Lang = 'zh-CN'): Promise<void> {
+  if (!page.url().endsWith('/login')) await page.goto('/login');
+  await expect(page.getByTestId('captcha-image').locator('img')).toBeVisible();
+  await page.getByLabel(text(lang, 'login:form.username'), { exact: true }).fill(username);
+  await page.getByLabel(text(lang, 'login:form.password'), { exact: true }).fill(password);
+  await page.locator('input#captcha_code').fill(CAPTCHA);
+  await page.getByRole('button', { name: buttonName(text(lang, 'login:form.submit')) }).click();
+}
+
+/** Logs in and waits for the home page with its navigation menu. */
+export async function login(page: Page, username: string, password: string, lang: Lang = 'zh-CN'): Promise<void> {
+  await submitLogin(page, username, password, lang);
+  await expect(page).toHaveURL(/\/menu$/);
+  await expect(navMenu(page)).toBeVisible();
+}
+
+export function navMenu(page: Page) {
+  return page.getByTestId('nav-menu');
+}
+
+/** Picks a language from the switch (navigation bar or login screen). */
+export async function switchLanguage(page: Page, to: Lang): Promise<void> {
+  await page.getByTestId('language-switch').hover();
+  await page.getByRole('menuitem', { name: text(to, `common:language.${to}`) }).click();
+  await expect(page.getByTestId('language-switch')).toHaveText(text(to, `common:language.${to}`));
+}
+
+/** Opens an entry of a navigation-bar dropdown (settings-menu or user-menu). */
+export async function openDropdownItem(page: Page, testId: 'settings-menu' | 'user-menu', label: string): Promise<void> {
+  await page.getByTestId(testId).hover();
+  await page.getByRole('menuitem', { name: label }).click();
+}
+
+/** User dropdown -> log out -> confirm; ends on the login screen. */
+export async function logout(page: Page, lang: Lang = 'zh-CN'): Promise<void> {
+  await openDropdownItem(page, 'user-menu', text(lang, 'shell:userMenu.logout'));
+  const confirm = page.getByRole('dialog').filter({ hasText: text(lang, 'shell:logout.confirm') });
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole('button', { name: buttonName(text(lang, 'common:action.ok')) }).click();
+  await expect(page).toHaveURL(/\/login$/);
+}

@@ -113,6 +113,13 @@ describe('call: envelope mapping', () => {
     await expect(call('pageInfo')).rejects.toMatchObject({ status: 502 });
     expect(notify.error).toHaveBeenCalledWith(i18next.t('common:http.badAnswer', { status: 502 }));
   });
+
+  it('a request cancelled while its body is read is not reported as an error', async () => {
+    const aborted = { status: 200, headers: new Headers(), json: () => Promise.reject(new DOMException('aborted', 'AbortError')) };
+    fetchMock.mockResolvedValueOnce(aborted as unknown as Response);
+    await expect(call('userContext')).rejects.toMatchObject({ name: 'AbortError' });
+    expect(notify.error).not.toHaveBeenCalled();
+  });
 });
 
 describe('download', () => {

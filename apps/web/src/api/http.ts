@@ -122,11 +122,17 @@ function isEnvelope(value: unknown): value is Envelope<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as Envelope<unknown>).code === 'number';
 }
 
+function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError';
+}
+
+/** The envelope of an answer, null when the body is not one; a cancelled read stays a cancellation. */
 async function readEnvelope(res: Response): Promise<Envelope<unknown> | null> {
   try {
     const parsed: unknown = await res.json();
     return isEnvelope(parsed) ? parsed : null;
-  } catch {
+  } catch (error) {
+    if (isAbort(error)) throw error;
     return null;
   }
 }
@@ -155,7 +161,7 @@ function settle(env: Envelope<unknown> | null, status: number, options: CallOpti
 }
 
 function networkFailure(error: unknown, options: CallOptions): never {
-  if (error instanceof DOMException && error.name === 'AbortError') throw error;
+  if (isAbort(error)) throw error;
   const msg = i18next.t('common:http.network');
   if (!options.silent) notify.error(msg);
   throw new ApiError(0, msg, 0);
@@ -268,4 +274,57 @@ export async function copyText(text: string): Promise<void> {
 /** 'saved successfully' for browser-local saves (the server's saves answer their own msg). */
 export function notifySaved(): void {
   notify.success(i18next.t('success:saved'));
+}
+
+export interface UploadOptions extends CallOptions {
+  /** upload progress, 0 to 100 */
+  onProgress?: (percent: number) => void;
+}
+
+/**
+ * Posts a multipart endpoint with upload progress (XMLHttpRequest; fetch has no upload progress)
+ * and maps the answer exactly like `call`. Values that are Blobs go as file parts.
+ */
+export function upload<E extends Endpoint>(
+  endpoint: E,
+  payload: Record<string, unknown> | FormData,
+  options: UploadOptions = {},
+): Promise<DataOf<E>> {
+  const def = resolveEndpoint(endpoint);
+  const { body } = buildBody({ ...def, body: 'multipart' }, payload);
+  return new Promise<DataOf<E>>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', def.path);
+    xhr.withCredentials = true;
+    xhr.setRequestHeader(LANGUAGE_HEADER, currentLanguage());
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && options.onProgress) options.onProgress(Math.round((event.loaded / event.total) * 100));
+    };
+    const fail = () => {
+      try {
+        networkFailure(new Error('upload failed'), options);
+      } catch (error) {
+        reject(error);
+      }
+    };
+    xhr.onerror = fail;
+    xhr.onabort = () => reject(new DOMException('aborted', 'AbortError'));
+    xhr.onload = () => {
+      let env: Envelope<unknown> | null = null;
+      try {
+        const parsed: unknown = JSON.parse(xhr.responseText);
+        env = isEnvelope(parsed) ? parsed : null;
+      } catch {
+        env = null;
+      }
+      try {
+        resolve(settle(env, xhr.status, options) as DataOf<E>);
+      } catch (error) {
+        reject(error);
+      }
+    };
+    options.signal?.addEventListener('abort', () => xhr.abort());
+    xhr.send(body as XMLHttpRequestBodyInit);
+  });
 }

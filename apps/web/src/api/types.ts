@@ -1,5 +1,10 @@
 import type {
+  Announcement,
   ApiName,
+  DownloadEntry,
+  HomeData,
+  Page,
+  PlayConfig,
   EndpointDef,
   HeartbeatResult,
   LoginPageInfo,
@@ -36,6 +41,18 @@ interface KnownData {
   userInfo: UserInfo;
   userContext: UserContext;
   changePassword: null;
+  // system settings, announcements, downloads, home (features/system, features/home);
+  // settingsGet answers Settings<type>: use useSettings(type)
+  playGet: PlayConfig;
+  home: HomeData;
+  announceList: Page<Announcement>;
+  announceGetById: Announcement;
+  announcePublished: Page<Announcement>;
+  announceAdd: Announcement;
+  announceUpdateGet: Announcement;
+  announceUpdatePost: Announcement;
+  downloadList: Page<DownloadEntry>;
+  downloadCenter: DownloadEntry[];
 }
 
 export type ApiData = { [N in ApiName]: N extends keyof KnownData ? KnownData[N] : unknown };

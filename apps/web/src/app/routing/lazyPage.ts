@@ -28,6 +28,9 @@ export function withChunkTimeout<T>(load: Promise<T>, timeoutMs: number = LAZY_C
   });
 }
 
+/** Props of a component function; a component without parameters takes none. */
+type PropsOf<C> = C extends (...args: infer A) => unknown ? (A extends [] ? object : A[0]) : object;
+
 /**
  * React.lazy with the chunk timeout, for a module's named export:
  * `const TitleSetPage = lazyPage(() => import('./TitleSetPage'), 'TitleSetPage');`
@@ -35,6 +38,6 @@ export function withChunkTimeout<T>(load: Promise<T>, timeoutMs: number = LAZY_C
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function lazyPage<M extends Record<string, any>, K extends keyof M & string>(load: () => Promise<M>, name: K) {
   return lazy(() =>
-    withChunkTimeout(load()).then((module) => ({ default: module[name] as ComponentType<Parameters<M[K]>[0]> })),
+    withChunkTimeout(load()).then((module) => ({ default: module[name] as ComponentType<PropsOf<M[K]>> })),
   );
 }

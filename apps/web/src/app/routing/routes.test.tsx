@@ -109,8 +109,8 @@ describe('route guard', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/dispatch/emergency'));
     expect(await screen.findByText('"Emergency dispatch" is not built yet')).toBeTruthy();
     // the navigation bar lists only the allowed area
-    expect(screen.getAllByText('Dispatch center').length).toBeGreaterThan(0);
-    expect(screen.queryByText('Configuration center')).toBeNull();
+    expect(screen.getAllByText('Dispatch').length).toBeGreaterThan(0);
+    expect(screen.queryByText('Configuration')).toBeNull();
   });
 
   it('a module outside the context is refused', async () => {

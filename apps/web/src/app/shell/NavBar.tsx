@@ -119,9 +119,7 @@ export function NavBar() {
               onClick: ({ key }) => (key === LOCAL_SAVE_KEY ? setDialog('localSave') : navigate(key)),
             }}
           >
-            <Button type="text" icon={<SettingOutlined />} data-testid="settings-menu">
-              {t('nav.settings')}
-            </Button>
+            <Button type="text" icon={<SettingOutlined />} data-testid="settings-menu" aria-label={t('nav.settings')} />
           </Dropdown>
           <LanguageSwitch />
           <Dropdown

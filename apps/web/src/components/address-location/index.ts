@@ -1,0 +1,8 @@
+export {
+  AddressLocation,
+  cachedAddress,
+  lookupAddress,
+  type AddressCacheItem,
+  type AddressLocationProps,
+  type AddressResolver,
+} from './AddressLocation';

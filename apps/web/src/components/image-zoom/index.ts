@@ -1,0 +1,1 @@
+export { ImageZoom, stepScale, type ImageZoomProps } from './ImageZoom';

@@ -1,5 +1,5 @@
 import { expect, test } from '../fixtures';
-import { ACCOUNTS, artifact, buttonName, login, navMenu, openDropdownItem, switchLanguage } from '../support/console';
+import { ACCOUNTS, artifact, login, navMenu, openDropdownItem, switchLanguage } from '../support/console';
 import { text } from '../support/texts';
 
 test.describe('who sees what', () => {

@@ -3,6 +3,9 @@ import { registerAuthRoutes } from './auth/auth.routes';
 import { registerIndexRoutes } from './index/index.routes';
 import { registerLicence } from './licence/licence.routes';
 import { registerSystemRoutes } from './system/settings.routes';
+import { registerAnnounceRoutes } from './announce/announce.routes';
+import { registerDownloadRoutes } from './download/download.routes';
+import { registerHomeRoutes } from './home/home.routes';
 
 /**
  * Every domain module, in registration order. A module exports `register<Domain>(app)` which
@@ -13,4 +16,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await registerAuthRoutes(app);
   await registerIndexRoutes(app);
   await registerSystemRoutes(app);
+  await registerAnnounceRoutes(app);
+  await registerDownloadRoutes(app);
+  await registerHomeRoutes(app);
 }

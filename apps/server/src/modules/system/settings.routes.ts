@@ -34,10 +34,11 @@ export async function registerSystemRoutes(app: FastifyInstance): Promise<void> 
     data: SettingsData,
     // the menu (10002 or 10003) depends on the type: checked here instead of the fixed rule
     selfAuth: true,
-    handler: async ({ req, db, query, user }) => {
+    handler: async (ctx) => {
+      const { req, db, query } = ctx;
       await authorizeType(app, req, query.type, 'view');
       const value = await readSettings(db, query.type);
-      return presentSettings(query.type, value, await mayEditType(db, user, query.type));
+      return presentSettings(query.type, value, await mayEditType(db, ctx.user, query.type));
     },
   });
 

@@ -1,0 +1,13 @@
+import { HomeData } from '@bwc/protocol';
+import type { FastifyInstance } from 'fastify';
+import { defineRoute } from '../../http/route';
+import { homeData } from './home.service';
+
+/** GET /rest/index/index/home: what the home page (/menu) shows. */
+export async function registerHomeRoutes(app: FastifyInstance): Promise<void> {
+  defineRoute(app, {
+    api: 'home',
+    data: HomeData,
+    handler: async ({ db }) => homeData(db),
+  });
+}

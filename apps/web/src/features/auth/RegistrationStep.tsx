@@ -21,7 +21,9 @@ export function RegistrationStep({ onRegistered }: { onRegistered: () => void })
   });
   return (
     <div data-testid="registration-step">
-      <Typography.Title level={4}>{t('register.title')}</Typography.Title>
+      <Typography.Title level={4} style={{ marginTop: 0 }}>
+        {t('register.title')}
+      </Typography.Title>
       <Alert type="warning" showIcon message={t('register.description')} style={{ marginBottom: 16 }} />
       <Form<RegisterRequest>
         form={form}

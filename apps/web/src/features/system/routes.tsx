@@ -1,22 +1,70 @@
 import { MenuId } from '@bwc/protocol';
+import type { ReactNode } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { ModuleGate } from '../../app/routing/guards';
+import { lazyPage } from '../../app/routing/lazyPage';
 import { SYSTEM_SUBPAGES } from '../../app/routing/menu';
-import { notBuilt, notBuiltNamed } from '../../app/routing/moduleRoutes';
 
-/**
- * PLACEHOLDER (the system-settings engineer replaces the elements): children of /system.
- * /system's index goes to the first allowed child (app/routing/routes.tsx); each module is gated
- * by ModuleGate (menu id); systemset and player redirect to their first page.
- */
+const TitleSetPage = lazyPage(() => import('./settings/TitleSetPage'), 'TitleSetPage');
+const BackSetPage = lazyPage(() => import('./settings/BackSetPage'), 'BackSetPage');
+const FileStoragePage = lazyPage(() => import('./settings/FileStoragePage'), 'FileStoragePage');
+const StatisticSetPage = lazyPage(() => import('./settings/StatisticSetPage'), 'StatisticSetPage');
+const NormalSetPage = lazyPage(() => import('./settings/NormalSetPage'), 'NormalSetPage');
+const DigitailMapPage = lazyPage(() => import('./settings/DigitailMapPage'), 'DigitailMapPage');
+const CloudStoragePage = lazyPage(() => import('./settings/CloudStoragePage'), 'CloudStoragePage');
+const NoticeEditPage = lazyPage(() => import('./notice/NoticeEditPage'), 'NoticeEditPage');
+const DownloadAdminPage = lazyPage(() => import('./download/DownloadAdminPage'), 'DownloadAdminPage');
+
+/** The page of each fixed settings path (spec part 1 section 2). */
+const SETTINGS_PAGES: Record<string, ReactNode> = {
+  titleset: <TitleSetPage />,
+  backset: <BackSetPage />,
+  filestorage: <FileStoragePage />,
+  statisticset: <StatisticSetPage />,
+  normalset: <NormalSetPage />,
+  digitailmap: <DigitailMapPage />,
+  cloudstorage: <CloudStoragePage />,
+};
+
+/** systemset and player: index goes to the first page, each page gated by its parent module. */
 function subpages(menuId: number): RouteObject[] {
   const keys = SYSTEM_SUBPAGES[menuId] ?? [];
-  return [{ index: true, element: <Navigate to={keys[0] ?? ''} replace /> }, ...keys.map((key) => ({ path: key, element: notBuiltNamed(key) }))];
+  return [
+    { index: true, element: <Navigate to={keys[0] ?? ''} replace /> },
+    ...keys.map((key) => ({ path: key, element: SETTINGS_PAGES[key] })),
+  ];
 }
 
+/** Children of /system; /system's index goes to the first allowed child (app/routing/routes.tsx). */
 export const systemRoutes: RouteObject[] = [
-  { path: 'systemset', element: <ModuleGate menuId={MenuId.SYSTEM_SETTINGS} />, handle: { menuId: MenuId.SYSTEM_SETTINGS }, children: subpages(MenuId.SYSTEM_SETTINGS) },
-  { path: 'player', element: <ModuleGate menuId={MenuId.DISPATCH_CONFIG} />, handle: { menuId: MenuId.DISPATCH_CONFIG }, children: subpages(MenuId.DISPATCH_CONFIG) },
-  { path: 'noticeEdit', element: <ModuleGate menuId={MenuId.ANNOUNCEMENTS}>{notBuilt(MenuId.ANNOUNCEMENTS)}</ModuleGate>, handle: { menuId: MenuId.ANNOUNCEMENTS } },
-  { path: 'download_2', element: <ModuleGate menuId={MenuId.DOWNLOADS}>{notBuilt(MenuId.DOWNLOADS)}</ModuleGate>, handle: { menuId: MenuId.DOWNLOADS } },
+  {
+    path: 'systemset',
+    element: <ModuleGate menuId={MenuId.SYSTEM_SETTINGS} />,
+    handle: { menuId: MenuId.SYSTEM_SETTINGS },
+    children: subpages(MenuId.SYSTEM_SETTINGS),
+  },
+  {
+    path: 'player',
+    element: <ModuleGate menuId={MenuId.DISPATCH_CONFIG} />,
+    handle: { menuId: MenuId.DISPATCH_CONFIG },
+    children: subpages(MenuId.DISPATCH_CONFIG),
+  },
+  {
+    path: 'noticeEdit',
+    element: (
+      <ModuleGate menuId={MenuId.ANNOUNCEMENTS}>
+        <NoticeEditPage />
+      </ModuleGate>
+    ),
+    handle: { menuId: MenuId.ANNOUNCEMENTS },
+  },
+  {
+    path: 'download_2',
+    element: (
+      <ModuleGate menuId={MenuId.DOWNLOADS}>
+        <DownloadAdminPage />
+      </ModuleGate>
+    ),
+    handle: { menuId: MenuId.DOWNLOADS },
+  },
 ];

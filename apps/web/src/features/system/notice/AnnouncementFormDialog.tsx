@@ -1,0 +1,76 @@
+import { ANNOUNCE_CONTENT_MAX, ANNOUNCE_TITLE_MAX, AnnounceAddRequest, type Announcement } from '@bwc/protocol';
+import { Form, Input, Modal, Skeleton } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { call } from '../../../api/http';
+import { validateWith, zodRules } from '../../../app/forms/zodRules';
+
+interface AnnouncementFormDialogProps {
+  /** 'new' to add, a row to edit, null when closed */
+  editing: Announcement | 'new' | null;
+  onClose: () => void;
+  onSaved: () => void;
+}
+
+const rules = zodRules(AnnounceAddRequest);
+
+/** Add or edit one announcement; editing loads the stored text first (update_get). */
+export function AnnouncementFormDialog({ editing, onClose, onSaved }: AnnouncementFormDialogProps) {
+  const { t } = useTranslation('system');
+  const [form] = Form.useForm<AnnounceAddRequest>();
+  const [loading, setLoading] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const id = editing && editing !== 'new' ? editing.id : null;
+
+  useEffect(() => {
+    if (!editing) return;
+    form.resetFields();
+    if (id === null) return;
+    const controller = new AbortController();
+    setLoading(true);
+    call('announceUpdateGet', { id }, { signal: controller.signal })
+      .then((row) => form.setFieldsValue({ title: row.title, content: row.content }))
+      .catch(() => (controller.signal.aborted ? undefined : onClose()))
+      .finally(() => setLoading(false));
+    return () => controller.abort();
+  }, [editing, id, form, onClose]);
+
+  const submit = async () => {
+    const values = await validateWith(form, AnnounceAddRequest);
+    setSaving(true);
+    try {
+      if (id === null) await call('announceAdd', values, { success: true });
+      else await call('announceUpdatePost', { id, ...values }, { success: true });
+      onSaved();
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={editing !== null}
+      title={t(id === null ? 'notice.form.addTitle' : 'notice.form.editTitle')}
+      onCancel={onClose}
+      onOk={() => void submit().catch(() => undefined)}
+      okText={t('notice.form.save')}
+      confirmLoading={saving}
+      okButtonProps={{ disabled: loading }}
+      width={720}
+      destroyOnHidden
+    >
+      {loading ? (
+        <Skeleton active />
+      ) : (
+        <Form form={form} layout="vertical" disabled={saving}>
+          <Form.Item name="title" label={t('notice.form.title')} rules={rules('title')} required>
+            <Input count={{ show: true, max: ANNOUNCE_TITLE_MAX }} />
+          </Form.Item>
+          <Form.Item name="content" label={t('notice.form.content')} rules={rules('content')} required>
+            <Input.TextArea rows={10} count={{ show: true, max: ANNOUNCE_CONTENT_MAX }} />
+          </Form.Item>
+        </Form>
+      )}
+    </Modal>
+  );
+}

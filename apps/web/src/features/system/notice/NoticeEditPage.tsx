@@ -1,0 +1,120 @@
+import { MenuId, type Announcement } from '@bwc/protocol';
+import { useQueryClient } from '@tanstack/react-query';
+import { Card, Tag } from 'antd';
+import { useCallback, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { call } from '../../../api/http';
+import { DataTable, type DataTableColumn } from '../../../components/data-table';
+import type { SearchItem } from '../../../components/search-bar';
+import { AnnouncementDialog } from '../../home/AnnouncementDialog';
+import { AnnouncementFormDialog } from './AnnouncementFormDialog';
+
+export const ANNOUNCE_LIST_KEY = ['announcements', 'list'] as const;
+const PUBLISHED = 1;
+const edit = { menu: MenuId.ANNOUNCEMENTS, action: 'edit' } as const;
+
+/** /system/noticeEdit: announcements with filter, paging, add, edit, delete, publish and details. */
+export function NoticeEditPage() {
+  const { t } = useTranslation('system');
+  const client = useQueryClient();
+  const [reading, setReading] = useState<number | null>(null);
+  const [editing, setEditing] = useState<Announcement | 'new' | null>(null);
+
+  // the home page and /emegencyNotice read announcements too
+  const reload = useCallback(
+    () => Promise.all([client.invalidateQueries({ queryKey: ['announcements'] }), client.invalidateQueries({ queryKey: ['home'] })]),
+    [client],
+  );
+
+  const columns = useMemo<DataTableColumn<Announcement>[]>(
+    () => [
+      { title: t('notice.column.title'), dataIndex: 'title', key: 'title', ellipsis: true },
+      {
+        title: t('notice.column.status'),
+        dataIndex: 'status',
+        key: 'status',
+        width: 110,
+        render: (status: number) =>
+          status === PUBLISHED ? <Tag color="green">{t('notice.status.published')}</Tag> : <Tag>{t('notice.status.draft')}</Tag>,
+      },
+      { title: t('notice.column.author'), dataIndex: 'author', key: 'author', width: 130 },
+      { title: t('notice.column.update_time'), dataIndex: 'update_time', key: 'update_time', width: 180 },
+      {
+        title: t('notice.column.publish_time'),
+        dataIndex: 'publish_time',
+        key: 'publish_time',
+        width: 180,
+        render: (value: string | null) => value ?? '—',
+      },
+      {
+        kind: 'operation',
+        width: 240,
+        actions: [
+          { key: 'view', label: t('notice.action.view'), onClick: (row) => setReading(row.id) },
+          { key: 'edit', label: t('notice.action.edit'), onClick: (row) => setEditing(row), permission: edit },
+          {
+            key: 'publish',
+            label: t('notice.action.publish'),
+            confirm: t('notice.confirm.publish'),
+            onClick: (row) => call('announcePublish', { ids: [row.id] }, { success: true }).then(reload),
+            hidden: (row) => row.status === PUBLISHED,
+            permission: edit,
+          },
+          {
+            key: 'delete',
+            label: t('notice.action.delete'),
+            danger: true,
+            confirm: t('notice.confirm.delete'),
+            onClick: (row) => call('announceDelete', { ids: [row.id] }, { success: true }).then(reload),
+            permission: edit,
+          },
+        ],
+      },
+    ],
+    [t, reload],
+  );
+
+  const searchItems = useMemo<SearchItem[]>(
+    () => [
+      { type: 'text', name: 'keyword', label: t('notice.filter.keyword'), placeholder: t('notice.filter.keywordPlaceholder') },
+      {
+        type: 'select',
+        name: 'status',
+        label: t('notice.filter.status'),
+        options: [
+          { value: 0, label: t('notice.status.draft') },
+          { value: PUBLISHED, label: t('notice.status.published') },
+        ],
+      },
+      {
+        type: 'button',
+        key: 'add',
+        label: t('notice.action.add'),
+        primary: true,
+        onClick: () => setEditing('new'),
+        permission: { menu: MenuId.ANNOUNCEMENTS, action: 'add' },
+      },
+    ],
+    [t],
+  );
+
+  return (
+    <Card title={t('notice.title')}>
+      <DataTable<Announcement>
+        queryKey={ANNOUNCE_LIST_KEY}
+        fetch={({ page, limit, filters }) => call('announceList', { page, limit, ...filters })}
+        columns={columns}
+        searchItems={searchItems}
+      />
+      <AnnouncementDialog id={reading} onClose={() => setReading(null)} />
+      <AnnouncementFormDialog
+        editing={editing}
+        onClose={() => setEditing(null)}
+        onSaved={() => {
+          setEditing(null);
+          void reload();
+        }}
+      />
+    </Card>
+  );
+}

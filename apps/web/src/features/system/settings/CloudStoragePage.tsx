@@ -1,0 +1,30 @@
+import { RECORDING_DURATIONS_MIN } from '@bwc/protocol';
+import { Form, Input, InputNumber, Radio } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { numberRules } from './SettingsCard';
+import { SettingsTypePage } from './SettingsTypePage';
+
+/** /system/player/cloudstorage: recording storage folder, segment duration (20/30/60 min), retention. */
+export function CloudStoragePage() {
+  const { t } = useTranslation('system');
+  return (
+    <SettingsTypePage type="cloudstorage">
+      {(rules) => (
+        <>
+          <Form.Item name="record_path" label={t('cloudstorage.field.record_path')} rules={rules('record_path')} required extra={t('cloudstorage.help.record_path')}>
+            <Input />
+          </Form.Item>
+          <Form.Item name="record_minutes" label={t('cloudstorage.field.record_minutes')} rules={rules('record_minutes')} required extra={t('cloudstorage.help.record_minutes')}>
+            <Radio.Group
+              optionType="button"
+              options={RECORDING_DURATIONS_MIN.map((m) => ({ value: m, label: t('cloudstorage.minutes', { count: m }) }))}
+            />
+          </Form.Item>
+          <Form.Item name="keep_days" label={t('cloudstorage.field.keep_days')} rules={numberRules(rules, 'keep_days')} validateFirst extra={t('settings.range', { min: 1, max: 3650 })}>
+            <InputNumber min={1} max={3650} precision={0} addonAfter={t('settings.unit.days')} />
+          </Form.Item>
+        </>
+      )}
+    </SettingsTypePage>
+  );
+}

@@ -1,0 +1,44 @@
+import { Form, InputNumber, Switch } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { flagSwitchProps, numberRules } from './SettingsCard';
+import { SettingsTypePage } from './SettingsTypePage';
+
+/** /system/systemset/statisticset: when a statistics day starts, the cycle, offline devices counted. */
+export function StatisticSetPage() {
+  const { t } = useTranslation('system');
+  return (
+    <SettingsTypePage type="statisticset">
+      {(rules) => (
+        <>
+          <Form.Item
+            name="stat_day_start"
+            label={t('statisticset.field.stat_day_start')}
+            rules={numberRules(rules, 'stat_day_start')}
+            validateFirst
+            extra={t('statisticset.help.stat_day_start')}
+          >
+            <InputNumber min={0} max={23} precision={0} addonAfter={t('settings.unit.hour')} />
+          </Form.Item>
+          <Form.Item
+            name="stat_cycle_days"
+            label={t('statisticset.field.stat_cycle_days')}
+            rules={numberRules(rules, 'stat_cycle_days')}
+            validateFirst
+            extra={t('settings.range', { min: 1, max: 31 })}
+          >
+            <InputNumber min={1} max={31} precision={0} addonAfter={t('settings.unit.days')} />
+          </Form.Item>
+          <Form.Item
+            name="count_offline_devices"
+            label={t('statisticset.field.count_offline_devices')}
+            rules={rules('count_offline_devices')}
+            extra={t('statisticset.help.count_offline_devices')}
+            {...flagSwitchProps}
+          >
+            <Switch checkedChildren={t('settings.on')} unCheckedChildren={t('settings.off')} />
+          </Form.Item>
+        </>
+      )}
+    </SettingsTypePage>
+  );
+}

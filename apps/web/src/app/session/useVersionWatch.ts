@@ -1,6 +1,6 @@
 import { VERSION_CHECK_INTERVAL_MS } from '@bwc/protocol';
 import { App } from 'antd';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { call } from '../../api/http';
 import { i18next } from '../../i18n';
 
@@ -10,6 +10,9 @@ import { i18next } from '../../i18n';
  */
 export function useVersionWatch(): void {
   const { modal } = App.useApp();
+  // the watch runs once per shell; the latest modal API is read when a dialog is due
+  const modalRef = useRef(modal);
+  modalRef.current = modal;
   useEffect(() => {
     let first: string | null = null;
     let offered: string | null = null;
@@ -20,7 +23,7 @@ export function useVersionWatch(): void {
         if (first === null) first = version;
         else if (version !== first && version !== offered) {
           offered = version;
-          modal.confirm({
+          modalRef.current.confirm({
             title: i18next.t('common:version.changedTitle'),
             content: i18next.t('common:version.changedDescription', { from: first, to: version }),
             okText: i18next.t('common:action.reload'),
@@ -35,5 +38,5 @@ export function useVersionWatch(): void {
     void read();
     const timer = setInterval(() => void read(), VERSION_CHECK_INTERVAL_MS);
     return () => clearInterval(timer);
-  }, [modal]);
+  }, []);
 }

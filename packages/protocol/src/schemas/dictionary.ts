@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FlagInput } from '../envelope';
+import { numberInput, optionalInput } from './org';
 
 /**
  * Data dictionary (menu 10450): typed key/value lists the other screens use instead of hard-coded
@@ -59,7 +60,7 @@ const typeCode = z
   .regex(/^[a-z][a-z0-9_]{0,31}$/, { error: 'validation.dict.type' });
 
 /** GET rest/system/dict/get?type=&enabled=: entries of one type by sort, then key. */
-export const DictListQuery = z.object({ type: typeCode, enabled: FlagInput.optional() });
+export const DictListQuery = z.object({ type: typeCode, enabled: optionalInput(FlagInput) });
 export type DictListQuery = z.infer<typeof DictListQuery>;
 
 const entryFields = {
@@ -81,12 +82,12 @@ export const DictAddRequest = z.object({
 export type DictAddRequest = z.infer<typeof DictAddRequest>;
 /** POST rest/system/dict/update: label, label_en, sort, enabled (type and key are fixed). */
 export const DictUpdateRequest = z.object({
-  id: z.coerce.number({ error: 'validation.required' }).int({ error: 'validation.integer' }).positive({ error: 'validation.required' }),
+  id: numberInput(z.number({ error: 'validation.required' }).int({ error: 'validation.integer' }).positive({ error: 'validation.range' })),
   ...entryFields,
 });
 export type DictUpdateRequest = z.infer<typeof DictUpdateRequest>;
 /** POST rest/system/dict/del `{id}`: refused for builtin entries. */
 export const DictDeleteRequest = z.object({
-  id: z.coerce.number({ error: 'validation.required' }).int({ error: 'validation.integer' }).positive({ error: 'validation.required' }),
+  id: numberInput(z.number({ error: 'validation.required' }).int({ error: 'validation.integer' }).positive({ error: 'validation.range' })),
 });
 export type DictDeleteRequest = z.infer<typeof DictDeleteRequest>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FlagInput, PageQuery } from '../envelope';
+import { optionalId, optionalInput } from './org';
 
 /**
  * Operation log (LogAudit/OperationLog, menu 10431): what the audit hook of the server writes for
@@ -52,17 +53,17 @@ export type OperationLogEntry = z.infer<typeof OperationLogEntry>;
 const filterFields = {
   /** part of the username */
   username: z.string().trim().max(64, { error: 'validation.tooLong' }).optional(),
-  user_id: z.coerce.number({ error: 'validation.number' }).int({ error: 'validation.integer' }).positive({ error: 'validation.range' }).optional(),
-  unit_id: z.coerce.number({ error: 'validation.number' }).int({ error: 'validation.integer' }).positive({ error: 'validation.range' }).optional(),
+  user_id: optionalId,
+  unit_id: optionalId,
   /** with unit_id: 1 (default) also its sub-units */
   include_sub: FlagInput.default(1),
   /** part of the endpoint path */
   action: z.string().trim().max(255, { error: 'validation.tooLong' }).optional(),
   /** from (inclusive) */
-  start: DateTimeInput.optional(),
+  start: optionalInput(DateTimeInput),
   /** to (inclusive) */
-  end: DateTimeInput.optional(),
-  result: z.enum(OPLOG_RESULTS, { error: 'validation.choice' }).optional(),
+  end: optionalInput(DateTimeInput),
+  result: optionalInput(z.enum(OPLOG_RESULTS, { error: 'validation.choice' })),
 };
 const timeOrder = <T extends { start?: string; end?: string }>(q: T) => !q.start || !q.end || q.start <= q.end;
 

@@ -62,3 +62,14 @@ describe('catalogues', () => {
     expect(keys(sharedCatalogs['en-US']).sort()).toEqual(keys(sharedCatalogs['zh-CN']).sort());
   });
 });
+
+describe('number inputs', () => {
+  it('reports a missing id as required and a non-number as a number error', async () => {
+    const { AccountIdRequest, AccountListQuery } = await import('./org');
+    expect(AccountIdRequest.safeParse({}, { reportInput: true }).error?.issues[0]).toMatchObject({ code: 'invalid_type', input: undefined, message: 'validation.required' });
+    expect(AccountIdRequest.parse({ id: '7' })).toEqual({ id: 7 });
+    expect(AccountIdRequest.safeParse({ id: 'x' }).success).toBe(false);
+    expect(AccountListQuery.parse({ unit_id: '', status: '', role_id: '3' })).toMatchObject({ role_id: 3, page: 1, limit: 20, include_sub: 1 });
+    expect(AccountListQuery.parse({ unit_id: '', status: '' }).unit_id).toBeUndefined();
+  });
+});

@@ -10,8 +10,21 @@ import { NewPassword } from '../validators';
  * sees and changes his own unit and its descendants.
  */
 
-const id = z.coerce.number({ error: 'validation.required' }).int({ error: 'validation.integer' }).positive({ error: 'validation.required' });
-const optionalId = z.coerce.number({ error: 'validation.number' }).int({ error: 'validation.integer' }).positive({ error: 'validation.range' }).optional();
+/**
+ * A number that may arrive as a string (query strings, form posts); unlike `z.coerce.number()` a
+ * missing or empty value stays missing, so that the msg says "required" rather than "a number".
+ */
+export function numberInput<T extends z.ZodType>(schema: T) {
+  return z.preprocess((v) => (v === undefined || v === null || v === '' ? undefined : typeof v === 'string' ? Number(v) : v), schema);
+}
+const id = numberInput(z.number({ error: 'validation.required' }).int({ error: 'validation.integer' }).positive({ error: 'validation.range' }));
+/**
+ * An optional filter of a query string: an empty value (an unset search field) counts as missing.
+ */
+export function optionalInput<T extends z.ZodType>(schema: T) {
+  return z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional()).optional();
+}
+export const optionalId = optionalInput(numberInput(z.number({ error: 'validation.number' }).int({ error: 'validation.integer' }).positive({ error: 'validation.range' })));
 const text = (max: number) =>
   z.string({ error: 'validation.required' }).trim().min(1, { error: 'validation.required' }).max(max, { error: 'validation.tooLong' });
 const optionalText = (max: number) => z.string().trim().max(max, { error: 'validation.tooLong' });
@@ -103,7 +116,7 @@ export type UnitListQuery = z.infer<typeof UnitListQuery>;
 /** POST rest/user/unit/add */
 export const UnitAddRequest = z.object({
   /** parent unit id; 0 creates a root unit (administrators only) */
-  pid: z.coerce.number({ error: 'validation.required' }).int({ error: 'validation.integer' }).min(0, { error: 'validation.range' }),
+  pid: numberInput(z.number({ error: 'validation.required' }).int({ error: 'validation.integer' }).min(0, { error: 'validation.range' })),
   bh: UnitCode,
   name: UnitName,
   sort: sort.default(0),
@@ -127,7 +140,7 @@ export type UnitUpdateRequest = z.infer<typeof UnitUpdateRequest>;
 export const UnitMoveRequest = z.object({
   id,
   /** new parent id; 0 makes it a root (administrators only) */
-  pid: z.coerce.number({ error: 'validation.required' }).int({ error: 'validation.integer' }).min(0, { error: 'validation.range' }),
+  pid: numberInput(z.number({ error: 'validation.required' }).int({ error: 'validation.integer' }).min(0, { error: 'validation.range' })),
   bh: UnitCode.optional(),
 });
 export type UnitMoveRequest = z.infer<typeof UnitMoveRequest>;
@@ -204,7 +217,7 @@ export const AccountListQuery = PageQuery.extend({
   /** with unit_id: 1 (default) also the accounts of its sub-units */
   include_sub: FlagInput.default(1),
   role_id: optionalId,
-  status: UserStatus.optional(),
+  status: optionalInput(UserStatus),
 });
 export type AccountListQuery = z.infer<typeof AccountListQuery>;
 
@@ -350,7 +363,7 @@ export type RoleAuthTree = z.infer<typeof RoleAuthTree>;
 /** One module's actions in a permission distribution. */
 export const PermissionGrant = z.object({
   /** menu id of the catalogue (MODULES) */
-  module_id: z.coerce.number({ error: 'validation.required' }).int({ error: 'validation.integer' }),
+  module_id: numberInput(z.number({ error: 'validation.required' }).int({ error: 'validation.integer' })),
   view: FlagInput.default(0),
   edit: FlagInput.default(0),
   add: FlagInput.default(0),

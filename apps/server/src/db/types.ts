@@ -162,6 +162,29 @@ export interface DownloadTable {
   updated: string;
 }
 
+export interface DictTypeTable {
+  /** type code (protocol DICT_TYPES) */
+  code: string;
+  name: string;
+  name_en: string;
+  sort: number;
+}
+
+export interface DictEntryTable {
+  id: Id;
+  /** dict_types.code */
+  type: string;
+  key: string;
+  label: string;
+  label_en: string;
+  sort: number;
+  enabled: number;
+  /** 1: seeded, the system relies on it (cannot be deleted) */
+  builtin: number;
+  created: string;
+  updated: string;
+}
+
 export interface Database {
   units: UnitTable;
   roles: RoleTable;
@@ -176,6 +199,8 @@ export interface Database {
   operation_log: OperationLogTable;
   announcements: AnnouncementTable;
   downloads: DownloadTable;
+  dict_types: DictTypeTable;
+  dict_entries: DictEntryTable;
 }
 
 export type UnitRow = Selectable<UnitTable>;

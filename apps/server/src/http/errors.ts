@@ -32,7 +32,7 @@ export class FieldError extends AppError {
   }
 }
 
-export type NotFoundWhat = 'announcement' | 'download' | 'user' | 'file';
+export type NotFoundWhat = 'announcement' | 'download' | 'user' | 'file' | 'unit' | 'role' | 'dictEntry' | 'dictType';
 
 /** Factories for every error a route may raise; prefer these over `new AppError`. */
 export const Errors = {

@@ -6,6 +6,11 @@ import { registerSystemRoutes } from './system/settings.routes';
 import { registerAnnounceRoutes } from './announce/announce.routes';
 import { registerDownloadRoutes } from './download/download.routes';
 import { registerHomeRoutes } from './home/home.routes';
+import { registerUnitRoutes } from './units/units.routes';
+import { registerUserRoutes } from './users/users.routes';
+import { registerRoleRoutes } from './roles/roles.routes';
+import { registerOplogRoutes } from './oplog/oplog.routes';
+import { registerDictionaryRoutes } from './dictionary/dictionary.routes';
 
 /**
  * Every domain module, in registration order. A module exports `register<Domain>(app)` which
@@ -19,4 +24,9 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await registerAnnounceRoutes(app);
   await registerDownloadRoutes(app);
   await registerHomeRoutes(app);
+  await registerUnitRoutes(app);
+  await registerUserRoutes(app);
+  await registerRoleRoutes(app);
+  await registerOplogRoutes(app);
+  await registerDictionaryRoutes(app);
 }

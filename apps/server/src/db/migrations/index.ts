@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_foundation';
 import * as m0002 from './0002_announcements_downloads';
+import * as m0003 from './0003_dictionary';
 
 /**
  * Every migration, by name. Kysely runs them in name order, once each, on SQLite and PostgreSQL.
@@ -9,4 +10,5 @@ import * as m0002 from './0002_announcements_downloads';
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_announcements_downloads': m0002,
+  '0003_dictionary': m0003,
 };

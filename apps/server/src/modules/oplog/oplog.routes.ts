@@ -1,0 +1,34 @@
+import { OperationLogEntry, OperationLogExportQuery, OperationLogQuery, pageOf } from '@bwc/protocol';
+import type { FastifyInstance } from 'fastify';
+import { defineRoute } from '../../http/route';
+import { unitScope } from '../../http/scope';
+import { contentDisposition } from '../system/file-store';
+import * as oplog from './oplog.service';
+
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** OperationLog (menu 10431): the audit trail within the caller's unit scope, and its export. */
+export async function registerOplogRoutes(app: FastifyInstance): Promise<void> {
+  defineRoute(app, {
+    api: 'logList',
+    query: OperationLogQuery,
+    data: pageOf(OperationLogEntry),
+    handler: async ({ db, user, query }) => oplog.listLog(db, await unitScope(db, user), query),
+  });
+
+  defineRoute(app, {
+    api: 'logExport',
+    query: OperationLogExportQuery,
+    // an export is itself an auditable act
+    audit: true,
+    handler: async ({ db, user, query, reply, req, t }) => {
+      const file = await oplog.exportLog(db, await unitScope(db, user), query, (key) => t(key));
+      req.result = { code: 200, msg: file.fileName };
+      return reply
+        .header('content-type', XLSX_TYPE)
+        .header('content-disposition', contentDisposition(file.fileName))
+        .header('cache-control', 'no-store')
+        .send(file.content);
+    },
+  });
+}

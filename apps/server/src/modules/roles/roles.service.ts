@@ -1,0 +1,116 @@
+import {
+  ACTIONS,
+  MODULE_BY_ID,
+  ResultCode,
+  type PermissionMap,
+  type Role,
+  type RoleAddRequest,
+  type RoleAuthTree,
+  type RoleAuthUpdateRequest,
+  type RoleOption,
+  type RoleUpdateRequest,
+  type UserAuth,
+} from '@bwc/protocol';
+import type { Db } from '../../db/connection';
+import type { RoleRow } from '../../db/types';
+import type { AuthUser } from '../../http/auth';
+import { AppError, Errors } from '../../http/errors';
+import type { UnitScope } from '../../http/scope';
+import { loadPermissions } from '../auth/permission.repository';
+import { grantableRights, rightsWithin, roleWithinCaller } from './roles.policy';
+import { presentPermissionTree, presentRole, presentRoleOption } from './roles.presenter';
+import * as repo from './roles.repository';
+
+const beyond = () => new AppError(ResultCode.FORBIDDEN, 'errors.role.beyond');
+
+async function requireRole(db: Db, id: number): Promise<RoleRow> {
+  const role = await repo.findRole(db, id);
+  if (!role) throw Errors.notFound('role');
+  return role;
+}
+
+/** A non-administrator may only change roles whose rights are within his own. */
+async function requireChangeableRole(db: Db, user: AuthUser, id: number): Promise<RoleRow> {
+  const role = await requireRole(db, id);
+  if (!(await roleWithinCaller(db, user, id))) throw beyond();
+  return role;
+}
+
+export async function listRoles(db: Db, scope: UnitScope, keyword: string | undefined): Promise<Role[]> {
+  const rows = await repo.listRoles(db, scope.all ? null : scope.ids);
+  const needle = keyword?.toLowerCase();
+  return rows.filter((r) => !needle || r.name.toLowerCase().includes(needle)).map(presentRole);
+}
+
+/** Roles the caller may assign: all for an administrator, else those within his rights. */
+export async function roleOptions(db: Db, user: AuthUser): Promise<RoleOption[]> {
+  const rows = await repo.listRoles(db, []);
+  if (user.ifadmin === 1) return rows.map(presentRoleOption);
+  const own = await loadPermissions(db, user.role_id);
+  const out: RoleOption[] = [];
+  for (const r of rows) if (rightsWithin(await loadPermissions(db, r.id), own)) out.push(presentRoleOption(r));
+  return out;
+}
+
+export async function addRole(db: Db, body: RoleAddRequest): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    if (await repo.roleNameTaken(trx, body.name)) throw Errors.conflict('errors.role.nameTaken', { name: body.name });
+    return repo.insertRole(trx, body);
+  });
+}
+
+export async function updateRole(db: Db, user: AuthUser, body: RoleUpdateRequest): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await requireChangeableRole(trx, user, body.id);
+    if (await repo.roleNameTaken(trx, body.name, body.id)) throw Errors.conflict('errors.role.nameTaken', { name: body.name });
+    await repo.updateRole(trx, body.id, { name: body.name, weight: body.weight, remark: body.remark });
+  });
+}
+
+export async function deleteRole(db: Db, user: AuthUser, id: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await requireChangeableRole(trx, user, id);
+    const users = await repo.countRoleUsers(trx, id);
+    if (users) throw Errors.conflict('errors.role.inUse', { n: users });
+    await repo.deleteRole(trx, id);
+  });
+}
+
+export async function roleAuthTree(db: Db, user: AuthUser, id: number): Promise<RoleAuthTree> {
+  const role = await requireRole(db, id);
+  return {
+    role_id: role.id,
+    role_name: role.name,
+    modules: presentPermissionTree(await loadPermissions(db, id)),
+    grantable: await grantableRights(db, user),
+  };
+}
+
+/** The distribution as a permission map, every granted module's ancestors given view. */
+function expandDistribution(body: RoleAuthUpdateRequest): PermissionMap {
+  const map: PermissionMap = {};
+  const give = (id: number, action: (typeof ACTIONS)[number]) => {
+    map[id] = { ...(map[id] ?? {}), [action]: 1 } as UserAuth;
+  };
+  for (const grant of body.permissions) {
+    if (!MODULE_BY_ID.has(grant.module_id)) throw Errors.invalid('errors.role.unknownModule', { id: grant.module_id });
+    const actions = ACTIONS.filter((a) => grant[a] === 1);
+    for (const a of actions) give(grant.module_id, a);
+    if (!actions.length) continue;
+    for (let p = MODULE_BY_ID.get(grant.module_id)!.pid; p; p = MODULE_BY_ID.get(p)?.pid ?? 0) give(p, 'view');
+  }
+  return map;
+}
+
+export async function updateRoleAuth(db: Db, user: AuthUser, body: RoleAuthUpdateRequest): Promise<void> {
+  const perms = expandDistribution(body);
+  await db.transaction().execute(async (trx) => {
+    await requireChangeableRole(trx, user, body.id);
+    if (!rightsWithin(perms, await grantableRights(trx, user))) throw beyond();
+    await repo.replacePermissions(
+      trx,
+      body.id,
+      Object.entries(perms).map(([id, auth]) => ({ module_id: Number(id), view: auth.view ?? 0, edit: auth.edit ?? 0, add: auth.add ?? 0 })),
+    );
+  });
+}

@@ -288,10 +288,15 @@ describe('DataTable, client paging and rows', () => {
     expect(screen.getByRole('switch').hasAttribute('disabled')).toBe(false);
   });
 
-  it('shows tree-type rows under their parent', async () => {
-    const rows: Person[] = [{ id: 1, name: 'parent', enabled: true, children: [{ id: 11, name: 'child', enabled: true }] }];
-    await renderWidget(<DataTable<Person> dataSource={rows} columns={[nameColumn]} tree={{ defaultExpandAll: true }} />);
+  it.each([false, true])('shows tree-type rows under their parent, numbering top-level rows only (selectable: %s)', async (selectable) => {
+    const rows: Person[] = [{ id: 1, name: 'parent', enabled: true, children: [{ id: 11, name: 'child', enabled: true }] }, { id: 2, name: 'second', enabled: true }];
+    const view = await renderWidget(
+      <DataTable<Person> dataSource={rows} columns={[nameColumn]} tree={{ defaultExpandAll: true }} selection={selectable ? { type: 'radio' } : undefined} />,
+    );
     expect(screen.getByText('child')).toBeTruthy();
-    expect(document.querySelector('.ant-table-row-expand-icon')).toBeTruthy();
+    // the expander sits in the name column, next to the parent's name
+    expect(screen.getByText('parent').closest('td')?.querySelector('.ant-table-row-expand-icon')).toBeTruthy();
+    const indexCells = bodyRows(view.container).map((row) => row.querySelectorAll('td')[selectable ? 1 : 0]?.textContent);
+    expect(indexCells).toEqual(['01', '', '02']);
   });
 });

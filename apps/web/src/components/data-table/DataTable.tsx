@@ -228,7 +228,11 @@ export function DataTable<T extends Row>(props: DataTableProps<T>) {
       title: t('table.index'),
       width: TABLE_INDEX_COLUMN_WIDTH,
       align: 'center',
-      render: (_value, _row, index) => formatIndex((pagination ? (page - 1) * limit : 0) + index + 1),
+      // Tree-type rows: only top-level rows are numbered.
+      render: (_value, row) => {
+        const position = rows.indexOf(row);
+        return position < 0 ? null : formatIndex((pagination ? (page - 1) * limit : 0) + position + 1);
+      },
     });
   }
   for (const column of columns) {
@@ -307,7 +311,17 @@ export function DataTable<T extends Row>(props: DataTableProps<T>) {
         scroll={scroll}
         pagination={false}
         rowSelection={rowSelection}
-        expandable={tree ? { childrenColumnName: tree.childrenField ?? 'children', defaultExpandAllRows: tree.defaultExpandAll } : undefined}
+        expandable={
+          tree
+            ? {
+                childrenColumnName: tree.childrenField ?? 'children',
+                defaultExpandAllRows: tree.defaultExpandAll,
+                // The expander goes into the first data column, not the narrow index column. antd
+                // counts the selection column and takes one off a given index when rows are selectable.
+                expandIconColumnIndex: (showIndex ? 1 : 0) + (selection ? 2 : 0),
+              }
+            : undefined
+        }
         rowClassName={(row, index) =>
           [striped && index % 2 === 1 ? 'bwc-row-striped' : '', readFlag(row, flagBy) ? 'bwc-row-flagged' : ''].filter(Boolean).join(' ')
         }

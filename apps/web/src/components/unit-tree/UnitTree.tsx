@@ -195,6 +195,8 @@ export function UnitTreeSelect({ loader, value, onChange, multiple = false, sele
       style={{ width: width ?? SELECT_WIDTH }}
       placeholder={placeholder ?? t('unitTree.placeholder')}
       loading={tree.entries === null}
+      // names with online state are longer than the field: let the popup grow
+      popupMatchSelectWidth={false}
       treeData={treeData}
       treeNodeLabelProp="label"
       value={selected}

@@ -23,7 +23,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated', 'varchar(32)', (c) => c.notNull())
     .addColumn('published', 'varchar(32)')
     .execute();
-  await db.schema.createIndex('announcements_status_published').on('announcements').columns(['status', 'published']).execute();
+  await db.schema
+    .createIndex('announcements_status_published')
+    .on('announcements')
+    .columns(['status', 'published'])
+    .execute();
 
   await withId(db, db.schema.createTable('downloads'))
     .addColumn('name', 'varchar(255)', (c) => c.notNull())

@@ -18,7 +18,10 @@ function filtered(db: Db, filter: Omit<AnnounceFilter, 'page' | 'limit'>) {
 }
 
 /** A page of announcements, newest first, and the total matching the filter. */
-export async function listAnnouncements(db: Db, filter: AnnounceFilter): Promise<{ total: number; rows: AnnouncementRow[] }> {
+export async function listAnnouncements(
+  db: Db,
+  filter: AnnounceFilter,
+): Promise<{ total: number; rows: AnnouncementRow[] }> {
   const { n } = await filtered(db, filter)
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
@@ -32,7 +35,11 @@ export async function listAnnouncements(db: Db, filter: AnnounceFilter): Promise
 }
 
 /** Published announcements, latest publication first. */
-export async function listPublished(db: Db, page: number, limit: number): Promise<{ total: number; rows: AnnouncementRow[] }> {
+export async function listPublished(
+  db: Db,
+  page: number,
+  limit: number,
+): Promise<{ total: number; rows: AnnouncementRow[] }> {
   return {
     total: Number(
       (

@@ -52,7 +52,10 @@ export async function insertDownload(db: Db, values: Insertable<DownloadTable>):
 }
 
 export type DownloadChanges = Partial<
-  Pick<DownloadRow, 'name' | 'description' | 'version' | 'is_index' | 'file_name' | 'stored_name' | 'file_size' | 'sha256'>
+  Pick<
+    DownloadRow,
+    'name' | 'description' | 'version' | 'is_index' | 'file_name' | 'stored_name' | 'file_size' | 'sha256'
+  >
 > & { updated: string };
 
 export async function updateDownload(db: Db, id: number, changes: DownloadChanges): Promise<DownloadRow | undefined> {

@@ -71,7 +71,11 @@ const fileColumns = (file: ReceivedFile, storedName: string) => ({
 });
 
 /** Commit the received file, then run `write`; if writing fails the committed file is removed. */
-async function withCommittedFile<T>(app: FastifyInstance, file: ReceivedFile, write: (storedName: string) => Promise<T>): Promise<T> {
+async function withCommittedFile<T>(
+  app: FastifyInstance,
+  file: ReceivedFile,
+  write: (storedName: string) => Promise<T>,
+): Promise<T> {
   const storedName = await commitFile(app.config.dataDir, AREA, file);
   try {
     return await write(storedName);
@@ -89,7 +93,13 @@ export async function add(app: FastifyInstance, req: FastifyRequest, user: AuthU
   if (!file) throw Errors.field('file', 'validation.file.required');
   const ts = now();
   const row = await withCommittedFile(app, file, (storedName) =>
-    insertDownload(app.db, { ...fields, ...fileColumns(file, storedName), creator_id: user.id, created: ts, updated: ts }),
+    insertDownload(app.db, {
+      ...fields,
+      ...fileColumns(file, storedName),
+      creator_id: user.id,
+      created: ts,
+      updated: ts,
+    }),
   );
   req.audit.target = row.id;
   return presentDownload(row);
@@ -140,7 +150,10 @@ export async function setIsIndex(db: Db, id: number, isIndex: number): Promise<D
 }
 
 /** The entry and its file on disk for streaming. */
-export async function openFile(app: FastifyInstance, id: number): Promise<{ row: DownloadRow; path: string; size: number }> {
+export async function openFile(
+  app: FastifyInstance,
+  id: number,
+): Promise<{ row: DownloadRow; path: string; size: number }> {
   const row = await findDownload(app.db, id);
   if (!row) throw Errors.notFound('download');
   const path = storedPath(app.config.dataDir, AREA, row.stored_name);

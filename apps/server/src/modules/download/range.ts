@@ -3,7 +3,10 @@
  * 'unsatisfiable' (answer 416), or null to send the whole file (no header, several ranges or a
  * form we do not serve).
  */
-export function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | null {
+export function parseRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | 'unsatisfiable' | null {
   if (!header) return null;
   const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (!match || (match[1] === '' && match[2] === '')) return null;

@@ -24,13 +24,19 @@ describe('GET /rest/index/index/home', () => {
   });
 
   it('is empty on a fresh installation', async () => {
-    expect(envelope(await home(plain.headers))).toEqual({ code: 200, msg: '操作成功', data: { announcements: [], downloads: [] } });
+    expect(envelope(await home(plain.headers))).toEqual({
+      code: 200,
+      msg: '操作成功',
+      data: { announcements: [], downloads: [] },
+    });
   });
 
   it('lists the latest published announcements (no drafts) and the downloads flagged is_index, for any logged-in user', async () => {
     const ids: number[] = [];
     for (let i = 0; i < HOME_ANNOUNCE_COUNT + 2; i++) {
-      ids.push(envelope<Announcement>(await post(Api.announceAdd.path, { title: `公告${i}`, content: '内容' })).data.id);
+      ids.push(
+        envelope<Announcement>(await post(Api.announceAdd.path, { title: `公告${i}`, content: '内容' })).data.id,
+      );
     }
     const draft = envelope<Announcement>(await post(Api.announceAdd.path, { title: '草稿', content: '内容' })).data.id;
     for (const id of ids) await post(Api.announcePublish.path, { ids: [id] });

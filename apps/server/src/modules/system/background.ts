@@ -2,7 +2,12 @@ import { areaDir, storedPath } from './file-store';
 
 /** Image kinds accepted as login background, recognised by their first bytes, not their name. */
 const IMAGE_SIGNATURES = [
-  { kind: 'png', mime: 'image/png', exts: ['png'], magic: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) },
+  {
+    kind: 'png',
+    mime: 'image/png',
+    exts: ['png'],
+    magic: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  },
   { kind: 'jpeg', mime: 'image/jpeg', exts: ['jpg', 'jpeg'], magic: Buffer.from([0xff, 0xd8, 0xff]) },
   { kind: 'gif', mime: 'image/gif', exts: ['gif'], magic: Buffer.from('GIF8', 'latin1') },
 ] as const;

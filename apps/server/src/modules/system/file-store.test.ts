@@ -26,7 +26,9 @@ describe('file names', () => {
     expect(contentDisposition('报告 "final"; v1.pdf')).toBe(
       `attachment; filename="__ _final__ v1.pdf"; filename*=UTF-8''%E6%8A%A5%E5%91%8A%20%22final%22%3B%20v1.pdf`,
     );
-    expect(contentDisposition("it's (1).txt")).toBe(`attachment; filename="it's (1).txt"; filename*=UTF-8''it%27s%20%281%29.txt`);
+    expect(contentDisposition("it's (1).txt")).toBe(
+      `attachment; filename="it's (1).txt"; filename*=UTF-8''it%27s%20%281%29.txt`,
+    );
   });
 });
 

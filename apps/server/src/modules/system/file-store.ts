@@ -49,7 +49,7 @@ export function storedPath(dataDir: string, area: StorageArea, storedName: strin
 
 /** Base name of a client file name (either path separator), without control characters, at most 255 characters. */
 export function safeClientName(name: string): string {
-  const base = (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const base = (name.split(/[\\/]/).pop() ?? '').replace(/\p{Cc}/gu, '').trim();
   if (base.length <= NAME_MAX) return base;
   const ext = extensionOf(base);
   return ext ? `${base.slice(0, NAME_MAX - ext.length - 1)}.${ext}` : base.slice(0, NAME_MAX);
@@ -131,7 +131,8 @@ async function receive(
     await pipeline(source, tap, createWriteStream(tmpPath, { flags: 'wx' }));
   } catch (err) {
     await removeQuietly(tmpPath);
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw Errors.field(FILE_FIELD, 'validation.file.size', { mb: maxMb });
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+      throw Errors.field(FILE_FIELD, 'validation.file.size', { mb: maxMb });
     throw err;
   }
   if (source.truncated) {
@@ -155,6 +156,9 @@ export async function commitFile(dataDir: string, area: StorageArea, file: Recei
 /** `attachment` with an ASCII fallback name and the exact UTF-8 name (RFC 6266 / 5987). */
 export function contentDisposition(fileName: string): string {
   const fallback = fileName.replace(/[^\x20-\x7e]|["\\%;]/g, '_');
-  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }

@@ -45,7 +45,10 @@ function imageForm(content: Buffer, name: string): FormData {
 const upload = (form: FormData, headers: Record<string, string> = admin.headers) =>
   t.app.inject({ method: 'POST', url: Api.uploadBackground.path, headers, payload: form });
 const backgroundDir = () => join(t.config.dataDir, 'backgrounds');
-const filesIn = (dir: string) => readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
+const filesIn = (dir: string) =>
+  readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => e.name);
 
 /** One valid value per settings type, different from the defaults. */
 const VALID = {
@@ -53,16 +56,34 @@ const VALID = {
   backset: { background_path: '' },
   filestorage: { storage_path: 'evidence/main', keep_days: 730, disk_warn_percent: 85 },
   statisticset: { stat_day_start: 6, stat_cycle_days: 14, count_offline_devices: 0 },
-  normalset: { login_fail_limit: 3, login_lock_minutes: 30, default_password: 'Reset#2025', session_timeout_minutes: 60 },
-  digitailmap: { mapinfo: 1, gpscenter_lon: 113.2644, gpscenter_lat: 23.1291, map_url: 'https://tiles.example/{z}/{x}/{y}.png', map_crs: 'GCJ02' },
+  normalset: {
+    login_fail_limit: 3,
+    login_lock_minutes: 30,
+    default_password: 'Reset#2025',
+    session_timeout_minutes: 60,
+  },
+  digitailmap: {
+    mapinfo: 1,
+    gpscenter_lon: 113.2644,
+    gpscenter_lat: 23.1291,
+    map_url: 'https://tiles.example/{z}/{x}/{y}.png',
+    map_crs: 'GCJ02',
+  },
   cloudstorage: { record_path: 'records', record_minutes: 60, keep_days: 90 },
 } as const;
 
 describe('GET/POST system_get, system_update: unauthenticated', () => {
   it('answers 401 without a session', async () => {
     expect(envelope(await get('titleset', {}))).toEqual({ code: 401, msg: '请先登录', data: null });
-    expect(envelope(await update({ type: 'titleset', ...VALID.titleset }, {}))).toEqual({ code: 401, msg: '请先登录', data: null });
-    expect(envelope(await update({ type: 'titleset', ...VALID.titleset }, EN))).toMatchObject({ code: 401, msg: 'please log in first' });
+    expect(envelope(await update({ type: 'titleset', ...VALID.titleset }, {}))).toEqual({
+      code: 401,
+      msg: '请先登录',
+      data: null,
+    });
+    expect(envelope(await update({ type: 'titleset', ...VALID.titleset }, EN))).toMatchObject({
+      code: 401,
+      msg: 'please log in first',
+    });
   });
 });
 
@@ -91,12 +112,19 @@ describe('system_get: defaults and permissions per type', () => {
   });
 
   it('checks the menu of the type: dispatch config (10003) only reaches digitailmap and cloudstorage', async () => {
-    const roleId = await createRole(t.db, 'player_only', [{ ids: [MenuId.DISPATCH_CONFIG], actions: ['view', 'edit'] }]);
+    const roleId = await createRole(t.db, 'player_only', [
+      { ids: [MenuId.DISPATCH_CONFIG], actions: ['view', 'edit'] },
+    ]);
     const u = await createUser(t.db, { roleId });
     const s = await login(t.app, u.username, u.password);
     expect(envelope(await get('digitailmap', s.headers))).toMatchObject({ code: 200 });
-    expect(envelope(await update({ type: 'cloudstorage', ...VALID.cloudstorage }, s.headers))).toMatchObject({ code: 200 });
-    expect(envelope(await get('normalset', s.headers))).toMatchObject({ code: 403, msg: '没有权限：需要菜单 10002 的“查看”权限' });
+    expect(envelope(await update({ type: 'cloudstorage', ...VALID.cloudstorage }, s.headers))).toMatchObject({
+      code: 200,
+    });
+    expect(envelope(await get('normalset', s.headers))).toMatchObject({
+      code: 403,
+      msg: '没有权限：需要菜单 10002 的“查看”权限',
+    });
     expect(envelope(await update({ type: 'titleset', ...VALID.titleset }, s.headers))).toMatchObject({
       code: 403,
       msg: '没有权限：需要菜单 10002 的“编辑”权限',
@@ -124,19 +152,27 @@ describe('system_get: defaults and permissions per type', () => {
 describe('system_get, system_update: bad input names the field and changes nothing', () => {
   it('rejects an unknown settings type', async () => {
     expect(envelope(await get('nope'))).toEqual({ code: 400, msg: '字段 type：未知的设置类型', data: null });
-    expect(envelope(await update({ type: 'nope', title: 'x' }))).toEqual({ code: 400, msg: '字段 type：未知的设置类型', data: null });
+    expect(envelope(await update({ type: 'nope', title: 'x' }))).toEqual({
+      code: 400,
+      msg: '字段 type：未知的设置类型',
+      data: null,
+    });
     expect(envelope(await update({ type: 'nope' }, { ...admin.headers, ...EN }))).toMatchObject({
       msg: 'Field type: unknown settings type',
     });
   });
 
   it('validates the title: 18 characters, forbidden characters, missing, too long, wrong type', async () => {
-    expect(envelope(await update({ type: 'titleset', title: '一二三四五六七八九十一二三四五六七八', support_text: '' }))).toEqual({
+    expect(
+      envelope(await update({ type: 'titleset', title: '一二三四五六七八九十一二三四五六七八', support_text: '' })),
+    ).toEqual({
       code: 400,
       msg: '字段 title：标题长度为 1 到 17 个字符',
       data: null,
     });
-    expect(envelope(await update({ type: 'titleset', title: '一二三四五六七八九十一二三四五六七', support_text: '' }))).toMatchObject({
+    expect(
+      envelope(await update({ type: 'titleset', title: '一二三四五六七八九十一二三四五六七', support_text: '' })),
+    ).toMatchObject({
       code: 200,
     });
     expect(envelope(await update({ type: 'titleset', title: '执法/记录', support_text: '' }))).toEqual({
@@ -144,12 +180,17 @@ describe('system_get, system_update: bad input names the field and changes nothi
       msg: '字段 title：标题不能包含以下字符：\\ / : * ? < | ’ % >',
       data: null,
     });
-    expect(envelope(await update({ type: 'titleset', title: 'a%b', support_text: '' }, { ...admin.headers, ...EN }))).toEqual({
+    expect(
+      envelope(await update({ type: 'titleset', title: 'a%b', support_text: '' }, { ...admin.headers, ...EN })),
+    ).toEqual({
       code: 400,
       msg: 'Field title: the title must not contain any of \\ / : * ? < | ’ % >',
       data: null,
     });
-    expect(envelope(await update({ type: 'titleset', title: '标题' }))).toMatchObject({ code: 400, msg: '字段 support_text：不能为空' });
+    expect(envelope(await update({ type: 'titleset', title: '标题' }))).toMatchObject({
+      code: 400,
+      msg: '字段 support_text：不能为空',
+    });
     expect(envelope(await update({ type: 'titleset', title: '标题', support_text: 'x'.repeat(101) }))).toMatchObject({
       code: 400,
       msg: '字段 support_text：长度超出限制',
@@ -164,9 +205,15 @@ describe('system_get, system_update: bad input names the field and changes nothi
     const bad: [Record<string, unknown>, string][] = [
       [{ type: 'normalset', ...VALID.normalset, login_fail_limit: 'abc' }, '字段 login_fail_limit：必须是数字'],
       [{ type: 'normalset', ...VALID.normalset, login_fail_limit: 0 }, '字段 login_fail_limit：超出允许范围'],
-      [{ type: 'normalset', ...VALID.normalset, default_password: 'abcdefgh' }, '字段 default_password：密码须包含大写字母、小写字母、数字、特殊字符中的至少三种'],
+      [
+        { type: 'normalset', ...VALID.normalset, default_password: 'abcdefgh' },
+        '字段 default_password：密码须包含大写字母、小写字母、数字、特殊字符中的至少三种',
+      ],
       [{ type: 'filestorage', ...VALID.filestorage, storage_path: '../etc' }, '字段 storage_path：路径不能包含 ..'],
-      [{ type: 'digitailmap', ...VALID.digitailmap, gpscenter_lon: 200 }, '字段 gpscenter_lon：经度必须在 -180 到 180 之间'],
+      [
+        { type: 'digitailmap', ...VALID.digitailmap, gpscenter_lon: 200 },
+        '字段 gpscenter_lon：经度必须在 -180 到 180 之间',
+      ],
       [{ type: 'digitailmap', ...VALID.digitailmap, map_crs: 'EPSG3857' }, '字段 map_crs：不是允许的选项'],
       [{ type: 'cloudstorage', ...VALID.cloudstorage, record_minutes: 45 }, '字段 record_minutes：不是允许的选项'],
       [{ type: 'statisticset', ...VALID.statisticset, stat_day_start: 24 }, '字段 stat_day_start：超出允许范围'],
@@ -175,12 +222,17 @@ describe('system_get, system_update: bad input names the field and changes nothi
   });
 
   it('a refused update leaves the stored value as it was and is audited as a failure', async () => {
-    expect(envelope(await update({ type: 'normalset', ...VALID.normalset }))).toMatchObject({ code: 200, msg: '保存成功' });
+    expect(envelope(await update({ type: 'normalset', ...VALID.normalset }))).toMatchObject({
+      code: 200,
+      msg: '保存成功',
+    });
     expect(envelope(await update({ type: 'normalset', ...VALID.normalset, login_lock_minutes: 99999 }))).toMatchObject({
       code: 400,
       msg: '字段 login_lock_minutes：超出允许范围',
     });
-    expect(envelope(await update({ type: 'normalset', ...VALID.normalset, login_lock_minutes: 5 }, dispatcher.headers))).toMatchObject({
+    expect(
+      envelope(await update({ type: 'normalset', ...VALID.normalset, login_lock_minutes: 5 }, dispatcher.headers)),
+    ).toMatchObject({
       code: 403,
     });
     expect(envelope(await get('normalset')).data).toEqual(VALID.normalset);
@@ -196,7 +248,10 @@ describe('system_update then system_get: round trip of every type', () => {
       expect(envelope(await get(type))).toEqual({ code: 200, msg: '操作成功', data: value });
     }
     const rows = await auditRows(t.db, Api.settingsUpdate.path);
-    expect(rows.find((r) => r.target === 'digitailmap' && r.result_code === 200)).toMatchObject({ username: 'admin', msg: '保存成功' });
+    expect(rows.find((r) => r.target === 'digitailmap' && r.result_code === 200)).toMatchObject({
+      username: 'admin',
+      msg: '保存成功',
+    });
   });
 
   it('drops fields a type does not have', async () => {
@@ -208,7 +263,9 @@ describe('system_update then system_get: round trip of every type', () => {
     await update({ type: 'normalset', ...VALID.normalset, login_fail_limit: 2, login_lock_minutes: 7 });
     const u = await createUser(t.db);
     for (let i = 0; i < 2; i++) await login(t.app, u.username, 'Wrong@123').catch(() => undefined);
-    await expect(login(t.app, u.username, u.password)).rejects.toThrow('423 登录失败次数过多，账号已锁定，请 7 分钟后再试');
+    await expect(login(t.app, u.username, u.password)).rejects.toThrow(
+      '423 登录失败次数过多，账号已锁定，请 7 分钟后再试',
+    );
     await update({ type: 'normalset', ...VALID.normalset });
   });
 });
@@ -218,27 +275,48 @@ describe('play_get, play_update, map_get', () => {
     for (const api of [Api.playGet, Api.mapConfig]) {
       expect(envelope(await t.app.inject({ method: 'GET', url: api.path }))).toMatchObject({ code: 401 });
     }
-    expect(envelope(await t.app.inject({ method: 'POST', url: Api.playUpdate.path, payload: { video_live_num: 4 } }))).toMatchObject({
+    expect(
+      envelope(await t.app.inject({ method: 'POST', url: Api.playUpdate.path, payload: { video_live_num: 4 } })),
+    ).toMatchObject({
       code: 401,
     });
     expect(
-      envelope(await t.app.inject({ method: 'POST', url: Api.playUpdate.path, headers: dispatcher.headers, payload: { video_live_num: 4 } })),
+      envelope(
+        await t.app.inject({
+          method: 'POST',
+          url: Api.playUpdate.path,
+          headers: dispatcher.headers,
+          payload: { video_live_num: 4 },
+        }),
+      ),
     ).toEqual({ code: 403, msg: '没有权限：需要菜单 10003 的“编辑”权限', data: null });
   });
 
   it('defaults to DEFAULT_VIDEO_LIVE_NUM, validates and stores video_live_num, and map_get carries it', async () => {
     const play = () => t.app.inject({ method: 'GET', url: Api.playGet.path, headers: dispatcher.headers });
-    expect(envelope(await play())).toEqual({ code: 200, msg: '操作成功', data: { video_live_num: DEFAULT_VIDEO_LIVE_NUM } });
+    expect(envelope(await play())).toEqual({
+      code: 200,
+      msg: '操作成功',
+      data: { video_live_num: DEFAULT_VIDEO_LIVE_NUM },
+    });
     const post = (payload: unknown, headers = admin.headers) =>
       t.app.inject({ method: 'POST', url: Api.playUpdate.path, headers, payload: payload as Record<string, unknown> });
-    expect(envelope(await post({ video_live_num: 17 }))).toEqual({ code: 400, msg: '字段 video_live_num：超出允许范围', data: null });
+    expect(envelope(await post({ video_live_num: 17 }))).toEqual({
+      code: 400,
+      msg: '字段 video_live_num：超出允许范围',
+      data: null,
+    });
     expect(envelope(await post({ video_live_num: 'many' }, { ...admin.headers, ...EN }))).toEqual({
       code: 400,
       msg: 'Field video_live_num: must be a number',
       data: null,
     });
     expect(envelope(await play()).data).toEqual({ video_live_num: DEFAULT_VIDEO_LIVE_NUM });
-    expect(envelope(await post({ video_live_num: 16 }))).toEqual({ code: 200, msg: '保存成功', data: { video_live_num: 16 } });
+    expect(envelope(await post({ video_live_num: 16 }))).toEqual({
+      code: 200,
+      msg: '保存成功',
+      data: { video_live_num: 16 },
+    });
     expect(envelope(await play()).data).toEqual({ video_live_num: 16 });
 
     await update({ type: 'digitailmap', ...VALID.digitailmap });
@@ -276,7 +354,9 @@ describe('upload_background and GET /rest/index/index/background', () => {
       msg: '字段 file：文件类型不允许',
       data: null,
     });
-    expect(envelope(await upload(imageForm(Buffer.from('<svg/> not an image'), 'fake.png'), { ...admin.headers, ...EN }))).toEqual({
+    expect(
+      envelope(await upload(imageForm(Buffer.from('<svg/> not an image'), 'fake.png'), { ...admin.headers, ...EN })),
+    ).toEqual({
       code: 400,
       msg: 'Field file: this file type is not allowed',
       data: null,
@@ -306,7 +386,10 @@ describe('upload_background and GET /rest/index/index/background', () => {
     expect(image.statusCode).toBe(200);
     expect(image.headers['content-type']).toBe('image/png');
     expect(image.rawPayload.equals(PNG)).toBe(true);
-    expect((await auditRows(t.db, Api.uploadBackground.path))[0]).toMatchObject({ target: 'backset', result_code: 200 });
+    expect((await auditRows(t.db, Api.uploadBackground.path))[0]).toMatchObject({
+      target: 'backset',
+      result_code: 200,
+    });
 
     // a second upload replaces the first; the old file is gone once the new path is saved
     const next = envelope<{ background_path: string }>(await upload(imageForm(GIF, 'b.gif')));

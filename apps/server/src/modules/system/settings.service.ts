@@ -24,7 +24,12 @@ export function menuOfType(type: SettingsType): number {
 }
 
 /** The guard of a settings route, with the menu picked from the settings type. */
-export async function authorizeType(app: FastifyInstance, req: FastifyRequest, type: SettingsType, action: Action): Promise<void> {
+export async function authorizeType(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  type: SettingsType,
+  action: Action,
+): Promise<void> {
   await authorize(app, req, { kind: 'menu', menu: menuOfType(type), action });
 }
 
@@ -37,7 +42,11 @@ export async function mayEditType(db: Db, user: AuthUser, type: SettingsType): P
  * may keep it or clear it, not point it elsewhere. A cleared background file is removed after
  * the row is written.
  */
-export async function updateSettings<T extends SettingsType>(app: FastifyInstance, type: T, value: Settings<T>): Promise<void> {
+export async function updateSettings<T extends SettingsType>(
+  app: FastifyInstance,
+  type: T,
+  value: Settings<T>,
+): Promise<void> {
   if (type === 'backset') {
     const next = (value as Settings<'backset'>).background_path;
     const current = (await readSettings(app.db, 'backset')).background_path;
@@ -81,7 +90,9 @@ export async function uploadBackground(app: FastifyInstance, req: FastifyRequest
 }
 
 /** The stored background image, or null when none is configured or its file is gone. */
-export async function currentBackground(app: FastifyInstance): Promise<{ path: string; size: number; ext: string } | null> {
+export async function currentBackground(
+  app: FastifyInstance,
+): Promise<{ path: string; size: number; ext: string } | null> {
   const { background_path } = await readSettings(app.db, 'backset');
   const path = background_path ? backgroundFile(app.config.dataDir, background_path) : null;
   if (!path) return null;

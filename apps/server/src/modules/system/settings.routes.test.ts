@@ -111,6 +111,14 @@ describe('system_get: defaults and permissions per type', () => {
     });
   });
 
+  it('checks the right to the type before its fields: no field details for those who may not edit', async () => {
+    expect(envelope(await update({ type: 'titleset', title: '' }, dispatcher.headers))).toMatchObject({
+      code: 403,
+      msg: '没有权限：需要菜单 10002 的“编辑”权限',
+    });
+    expect(envelope(await update({ type: 'titleset', title: '' }, {}))).toMatchObject({ code: 401 });
+  });
+
   it('checks the menu of the type: dispatch config (10003) only reaches digitailmap and cloudstorage', async () => {
     const roleId = await createRole(t.db, 'player_only', [
       { ids: [MenuId.DISPATCH_CONFIG], actions: ['view', 'edit'] },
@@ -236,8 +244,9 @@ describe('system_get, system_update: bad input names the field and changes nothi
       code: 403,
     });
     expect(envelope(await get('normalset')).data).toEqual(VALID.normalset);
-    const [last] = await auditRows(t.db, Api.settingsUpdate.path);
-    expect(last).toMatchObject({ username: 'dispatcher', target: 'normalset', result_code: 403 });
+    const [refused, invalid] = await auditRows(t.db, Api.settingsUpdate.path);
+    expect(refused).toMatchObject({ username: 'dispatcher', target: 'normalset', result_code: 403 });
+    expect(invalid).toMatchObject({ username: 'admin', target: 'normalset', result_code: 400 });
   });
 });
 

@@ -1,13 +1,5 @@
 import { createReadStream } from 'node:fs';
-import {
-  MapConfig,
-  PlayConfig,
-  SettingsSchemas,
-  SettingsTypeInput,
-  SettingsUpdateRequest,
-  type Settings,
-  type SettingsType,
-} from '@bwc/protocol';
+import { MapConfig, PlayConfig, SettingsSchemas, SettingsTypeInput } from '@bwc/protocol';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { Errors } from '../../http/errors';
@@ -20,6 +12,7 @@ import {
   currentBackground,
   mapConfig,
   mayEditType,
+  parseSettings,
   updateSettings,
   uploadBackground,
 } from './settings.service';
@@ -44,15 +37,18 @@ export async function registerSystemRoutes(app: FastifyInstance): Promise<void> 
 
   defineRoute(app, {
     api: 'settingsUpdate',
-    body: SettingsUpdateRequest,
+    // only the type is checked up front: the caller's right to the type's menu (10002 or 10003)
+    // comes before the fields are validated, and a refused update is audited with its type
+    body: SettingsTypeInput.loose(),
     data: SettingsData,
     msg: 'success.saved',
     selfAuth: true,
+    summary: 'settingsUpdate: {type, ...fields of SettingsSchemas[type]} (protocol SettingsUpdateRequest)',
     handler: async ({ req, body }) => {
-      const { type, ...fields } = body as { type: SettingsType } & Record<string, unknown>;
+      const { type } = body;
       req.audit.target = type;
       await authorizeType(app, req, type, 'edit');
-      const value = fields as Settings<typeof type>;
+      const value = parseSettings(type, body);
       await updateSettings(app, type, value);
       return presentSettings(type, value, true);
     },

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import {
   DISPATCH_CONFIG_TYPES,
   MenuId,
+  SettingsSchemas,
   UPLOAD_LIMIT_MB,
   UPLOAD_TYPES,
   type Action,
@@ -13,6 +14,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/connection';
 import { authorize, type AuthUser } from '../../http/auth';
 import { Errors } from '../../http/errors';
+import { issueToFieldError } from '../../http/validation';
 import { roleCan } from '../auth/permission.repository';
 import { backgroundDir, backgroundFile, backgroundPathOf, imageMatchesExtension } from './background';
 import { commitFile, readMultipart, removeQuietly } from './file-store';
@@ -21,6 +23,14 @@ import { readPlayConfig, readSettings, writeSettings } from './settings.reposito
 /** Settings under /system/player (dispatch config) belong to menu 10003 (replay_auth), the rest to 10002 (systerm_auth). */
 export function menuOfType(type: SettingsType): number {
   return DISPATCH_CONFIG_TYPES.includes(type) ? MenuId.DISPATCH_CONFIG : MenuId.SYSTEM_SETTINGS;
+}
+
+/** Fields of one settings type validated with its protocol schema (unknown fields dropped). */
+export function parseSettings<T extends SettingsType>(type: T, input: unknown): Settings<T> {
+  const parsed = SettingsSchemas[type].safeParse(input, { reportInput: true });
+  if (!parsed.success)
+    throw issueToFieldError(parsed.error.issues[0] as Parameters<typeof issueToFieldError>[0], 'body');
+  return parsed.data as Settings<T>;
 }
 
 /** The guard of a settings route, with the menu picked from the settings type. */

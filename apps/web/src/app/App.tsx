@@ -8,6 +8,7 @@ import { setMessageInstance } from '../api/notify';
 import { queryClient } from '../api/queryClient';
 import { ANTD_LOCALES } from '../i18n';
 import { createAppRouter } from './router';
+import { DocumentTitle } from './session/DocumentTitle';
 
 const router = createAppRouter();
 
@@ -32,6 +33,7 @@ export function AppRoot() {
       <AntApp>
         <NotifyBridge />
         <QueryClientProvider client={queryClient}>
+          <DocumentTitle />
           <RouterProvider router={router} />
         </QueryClientProvider>
       </AntApp>

@@ -1,5 +1,6 @@
 import type { DictAddRequest, DictEntry, DictListQuery, DictType, DictUpdateRequest } from '@bwc/protocol';
 import type { Db } from '../../db/connection';
+import { onUniqueViolation } from '../../db/unique';
 import { Errors } from '../../http/errors';
 import { presentDictEntry, presentDictType } from './dictionary.presenter';
 import * as repo from './dictionary.repository';
@@ -24,11 +25,16 @@ export async function listEntries(db: Db, q: DictListQuery): Promise<DictEntry[]
 }
 
 export async function addEntry(db: Db, body: DictAddRequest): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    await requireType(trx, body.type);
-    if (await repo.keyTaken(trx, body.type, body.key)) throw Errors.conflict('errors.dict.keyTaken', { key: body.key });
-    return repo.insertEntry(trx, body);
-  });
+  const taken = () => Errors.conflict('errors.dict.keyTaken', { key: body.key });
+  return onUniqueViolation(
+    () =>
+      db.transaction().execute(async (trx) => {
+        await requireType(trx, body.type);
+        if (await repo.keyTaken(trx, body.type, body.key)) throw taken();
+        return repo.insertEntry(trx, body);
+      }),
+    taken,
+  );
 }
 
 export async function updateEntry(db: Db, body: DictUpdateRequest): Promise<void> {

@@ -12,6 +12,7 @@ import {
   type UserAuth,
 } from '@bwc/protocol';
 import type { Db } from '../../db/connection';
+import { onUniqueViolation } from '../../db/unique';
 import type { RoleRow } from '../../db/types';
 import type { AuthUser } from '../../http/auth';
 import { AppError, Errors } from '../../http/errors';
@@ -52,19 +53,29 @@ export async function roleOptions(db: Db, user: AuthUser): Promise<RoleOption[]>
   return out;
 }
 
+const nameTaken = (name: string) => () => Errors.conflict('errors.role.nameTaken', { name });
+
 export async function addRole(db: Db, body: RoleAddRequest): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    if (await repo.roleNameTaken(trx, body.name)) throw Errors.conflict('errors.role.nameTaken', { name: body.name });
-    return repo.insertRole(trx, body);
-  });
+  return onUniqueViolation(
+    () =>
+      db.transaction().execute(async (trx) => {
+        if (await repo.roleNameTaken(trx, body.name)) throw nameTaken(body.name)();
+        return repo.insertRole(trx, body);
+      }),
+    nameTaken(body.name),
+  );
 }
 
 export async function updateRole(db: Db, user: AuthUser, body: RoleUpdateRequest): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await requireChangeableRole(trx, user, body.id);
-    if (await repo.roleNameTaken(trx, body.name, body.id)) throw Errors.conflict('errors.role.nameTaken', { name: body.name });
-    await repo.updateRole(trx, body.id, { name: body.name, weight: body.weight, remark: body.remark });
-  });
+  await onUniqueViolation(
+    () =>
+      db.transaction().execute(async (trx) => {
+        await requireChangeableRole(trx, user, body.id);
+        if (await repo.roleNameTaken(trx, body.name, body.id)) throw nameTaken(body.name)();
+        await repo.updateRole(trx, body.id, { name: body.name, weight: body.weight, remark: body.remark });
+      }),
+    nameTaken(body.name),
+  );
 }
 
 export async function deleteRole(db: Db, user: AuthUser, id: number): Promise<void> {

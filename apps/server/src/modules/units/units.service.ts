@@ -12,6 +12,7 @@ import {
   type UnitUpdateRequest,
 } from '@bwc/protocol';
 import type { Db } from '../../db/connection';
+import { onUniqueViolation } from '../../db/unique';
 import type { UnitRow } from '../../db/types';
 import type { AuthUser } from '../../http/auth';
 import { AppError, Errors } from '../../http/errors';
@@ -133,12 +134,17 @@ export async function listUnits(db: Db, scope: UnitScope, keyword: string | unde
 }
 
 export async function addUnit(db: Db, user: AuthUser, scope: UnitScope, body: UnitAddRequest): Promise<number> {
-  return db.transaction().execute(async (trx) => {
-    const parent = await requireParent(trx, user, scope, body.pid);
-    assertCodeFits(parent, body.bh);
-    if ((await repo.codesTaken(trx, [body.bh])).length) throw Errors.conflict('errors.unit.codeTaken', { bh: body.bh });
-    return repo.insertUnit(trx, { pid: body.pid, bh: body.bh, name: body.name, sort: body.sort });
-  });
+  const taken = () => Errors.conflict('errors.unit.codeTaken', { bh: body.bh });
+  return onUniqueViolation(
+    () =>
+      db.transaction().execute(async (trx) => {
+        const parent = await requireParent(trx, user, scope, body.pid);
+        assertCodeFits(parent, body.bh);
+        if ((await repo.codesTaken(trx, [body.bh])).length) throw taken();
+        return repo.insertUnit(trx, { pid: body.pid, bh: body.bh, name: body.name, sort: body.sort });
+      }),
+    taken,
+  );
 }
 
 export async function updateUnit(db: Db, scope: UnitScope, body: UnitUpdateRequest): Promise<void> {

@@ -9,6 +9,7 @@ import type {
 } from '@bwc/protocol';
 import type { Db } from '../../db/connection';
 import { readSettings } from '../../db/settings';
+import { onUniqueViolation } from '../../db/unique';
 import type { AuthUser } from '../../http/auth';
 import { Errors } from '../../http/errors';
 import { assertInScope, unitSubtree, type UnitScope } from '../../http/scope';
@@ -59,19 +60,24 @@ export async function listAccounts(db: Db, scope: UnitScope, q: AccountListQuery
 
 export async function addAccount(db: Db, user: AuthUser, scope: UnitScope, body: AccountAddRequest): Promise<number> {
   const passwordHash = await hashPlainPassword(body.password);
-  return db.transaction().execute(async (trx) => {
-    await assertCanAssign(trx, user, scope, body);
-    if (await repo.usernameTaken(trx, body.username)) throw Errors.conflict('errors.user.taken', { username: body.username });
-    return repo.insertAccount(trx, {
-      username: body.username,
-      password_hash: passwordHash,
-      hostname: body.hostname,
-      phone: body.phone,
-      unit_id: body.unit_id,
-      role_id: body.role_id,
-      ifadmin: body.ifadmin,
-    });
-  });
+  const taken = () => Errors.conflict('errors.user.taken', { username: body.username });
+  return onUniqueViolation(
+    () =>
+      db.transaction().execute(async (trx) => {
+        await assertCanAssign(trx, user, scope, body);
+        if (await repo.usernameTaken(trx, body.username)) throw taken();
+        return repo.insertAccount(trx, {
+          username: body.username,
+          password_hash: passwordHash,
+          hostname: body.hostname,
+          phone: body.phone,
+          unit_id: body.unit_id,
+          role_id: body.role_id,
+          ifadmin: body.ifadmin,
+        });
+      }),
+    taken,
+  );
 }
 
 export async function updateAccount(db: Db, user: AuthUser, scope: UnitScope, body: AccountUpdateRequest): Promise<void> {

@@ -118,6 +118,42 @@ export const Api = {
   dictAdd: { method: 'POST', path: '/rest/system/dict/add', auth: menu(MenuId.DATA_DICTIONARY, 'add') },
   dictUpdate: { method: 'POST', path: '/rest/system/dict/update', auth: menu(MenuId.DATA_DICTIONARY, 'edit') },
   dictDelete: { method: 'POST', path: '/rest/system/dict/del', auth: menu(MenuId.DATA_DICTIONARY, 'edit') },
+
+  // devices (issue 4): recorder registry (ops centre), device API, dispatch map calls. Unit-scoped.
+  deviceList: { method: 'GET', path: '/rest/oam/recorder/get', auth: menu(MenuId.RECORDERS, 'view') },
+  deviceAdd: { method: 'POST', path: '/rest/oam/recorder/add', auth: menu(MenuId.RECORDERS, 'add') },
+  deviceUpdate: { method: 'POST', path: '/rest/oam/recorder/update', auth: menu(MenuId.RECORDERS, 'edit') },
+  deviceDelete: { method: 'POST', path: '/rest/oam/recorder/del', auth: menu(MenuId.RECORDERS, 'edit') },
+  /** a new device API secret, shown once */
+  deviceResetSecret: { method: 'POST', path: '/rest/oam/recorder/reset_secret', auth: menu(MenuId.RECORDERS, 'edit') },
+  deviceImport: { method: 'POST', path: '/rest/oam/recorder/import', auth: menu(MenuId.RECORDERS, 'add'), body: 'multipart' },
+  deviceSettingsGet: { method: 'GET', path: '/rest/oam/recorder/settings_get', auth: menu(MenuId.RECORDERS, 'view') },
+  deviceSettingsUpdate: { method: 'POST', path: '/rest/oam/recorder/settings_update', auth: menu(MenuId.RECORDERS, 'edit') },
+  modelList: { method: 'GET', path: '/rest/oam/recordermodel/get', auth: menu(MenuId.RECORDER_MODELS, 'view') },
+  modelAdd: { method: 'POST', path: '/rest/oam/recordermodel/add', auth: menu(MenuId.RECORDER_MODELS, 'add') },
+  modelUpdate: { method: 'POST', path: '/rest/oam/recordermodel/update', auth: menu(MenuId.RECORDER_MODELS, 'edit') },
+  modelDelete: { method: 'POST', path: '/rest/oam/recordermodel/del', auth: menu(MenuId.RECORDER_MODELS, 'edit') },
+
+  // device API: `public` here, the handler authenticates the DEVICE (bearer device token from
+  // deviceLogin, or HTTP Basic hostbody:secret); provision takes the provisioning key
+  deviceLogin: { method: 'POST', path: '/rest/device/api/login', auth: pub },
+  devicePositions: { method: 'POST', path: '/rest/device/api/positions', auth: pub },
+  deviceSos: { method: 'POST', path: '/rest/device/api/sos', auth: pub },
+  deviceState: { method: 'POST', path: '/rest/device/api/status', auth: pub },
+  deviceCommands: { method: 'GET', path: '/rest/device/api/commands', auth: pub },
+  deviceCommandAck: { method: 'POST', path: '/rest/device/api/commands/ack', auth: pub },
+  deviceConfig: { method: 'GET', path: '/rest/device/api/config', auth: pub },
+  deviceProvision: { method: 'POST', path: '/rest/device/api/provision', auth: pub },
+
+  // dispatch map: positions, status and commands (spec part 2 section 7.2 gismoni)
+  gisGetPoint: { method: 'POST', path: '/rest/gis/gismoni/get_point', auth: menu(MenuId.EMERGENCY, 'view') },
+  gisDeviceDetail: { method: 'POST', path: '/rest/gis/gismoni/get_devicedetail', auth: menu(MenuId.EMERGENCY, 'view') },
+  gisUnitDevicePoint: { method: 'POST', path: '/rest/gis/gismoni/getUnitDevicePoint', auth: menu(MenuId.EMERGENCY, 'view') },
+  gisStatus: { method: 'POST', path: '/rest/gis/gismoni/gisstatus', auth: menu(MenuId.EMERGENCY, 'view') },
+  gisSendRestart: { method: 'POST', path: '/rest/gis/gismoni/send_restart', auth: menu(MenuId.EMERGENCY, 'edit') },
+  gisSendCmd: { method: 'POST', path: '/rest/gis/gismoni/send_cmd', auth: menu(MenuId.EMERGENCY, 'edit') },
+  /** remote kill or wake `{imei, action: remote_kill | remote_wakeon}` */
+  gisRemoteKill: { method: 'POST', path: '/rest/gis/gismoni/remote_kill', auth: menu(MenuId.EMERGENCY, 'edit') },
 } as const satisfies Record<string, EndpointDef>;
 
 export type ApiName = keyof typeof Api;

@@ -19,3 +19,4 @@ export * from './schemas/home';
 export * from './schemas/org';
 export * from './schemas/oplog';
 export * from './schemas/dictionary';
+export * from './schemas/devices';

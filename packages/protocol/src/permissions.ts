@@ -144,6 +144,9 @@ export const MenuId = {
   UNITS: 10420,
   OPERATION_LOG: 10431,
   DATA_DICTIONARY: 10450,
+  EMERGENCY: 10101,
+  RECORDERS: 10311,
+  RECORDER_MODELS: 10314,
 } as const;
 
 /** A user's permissions: menu id -> user_auth. */

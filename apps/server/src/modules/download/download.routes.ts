@@ -4,12 +4,14 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { defineRoute } from '../../http/route';
 import { auditIds } from '../system/search';
-import { contentDisposition } from '../system/file-store';
+import { clearTemporary, contentDisposition } from '../system/file-store';
 import { parseRange } from './range';
 import * as downloads from './download.service';
 
 /** rest/system/download/*: download-center entries and their files. */
 export async function registerDownloadRoutes(app: FastifyInstance): Promise<void> {
+  await clearTemporary(app.config.dataDir, 'downloads');
+
   defineRoute(app, {
     api: 'downloadList',
     query: DownloadListQuery,

@@ -1,6 +1,9 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { imageMatchesExtension, sniffImage } from './background';
-import { contentDisposition, extensionOf, safeClientName, storedPath } from './file-store';
+import { clearTemporary, contentDisposition, extensionOf, safeClientName, storedPath } from './file-store';
 
 describe('file names', () => {
   it('keeps only the base name of a client file name, without control characters', () => {
@@ -45,5 +48,18 @@ describe('image sniffing', () => {
     expect(imageMatchesExtension(jpeg, 'jpeg')).toBe(true);
     expect(imageMatchesExtension(jpeg, 'png')).toBe(false);
     expect(imageMatchesExtension(Buffer.from('hello'), 'gif')).toBe(false);
+  });
+});
+
+describe('clearTemporary', () => {
+  it('removes what an interrupted upload left in the temporary folder, nothing else', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'bwc-store-'));
+    mkdirSync(join(dataDir, 'downloads', '.tmp'), { recursive: true });
+    writeFileSync(join(dataDir, 'downloads', '.tmp', 'half'), 'x');
+    writeFileSync(join(dataDir, 'downloads', 'kept.zip'), 'x');
+    await clearTemporary(dataDir, 'downloads');
+    expect(existsSync(join(dataDir, 'downloads', '.tmp'))).toBe(false);
+    expect(existsSync(join(dataDir, 'downloads', 'kept.zip'))).toBe(true);
+    rmSync(dataDir, { recursive: true, force: true });
   });
 });

@@ -60,6 +60,14 @@ export function extensionOf(name: string): string {
   return dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
 }
 
+/**
+ * Empty the area's temporary folder: at start no upload is in flight, so anything there was
+ * left by a process that stopped mid-upload.
+ */
+export async function clearTemporary(dataDir: string, area: StorageArea): Promise<void> {
+  await rm(join(areaDir(dataDir, area), '.tmp'), { recursive: true, force: true });
+}
+
 export async function removeQuietly(path: string | null | undefined): Promise<void> {
   if (path) await rm(path, { force: true });
 }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { Errors } from '../../http/errors';
 import { defineRoute } from '../../http/route';
 import { mimeOfExtension } from './background';
+import { clearTemporary } from './file-store';
 import { presentSettings } from './settings.presenter';
 import { readPlayConfig, readSettings, writePlayConfig } from './settings.repository';
 import {
@@ -21,6 +22,8 @@ const SettingsData = z.record(z.string(), z.unknown());
 
 /** rest/system/config/* and the public login background. */
 export async function registerSystemRoutes(app: FastifyInstance): Promise<void> {
+  await clearTemporary(app.config.dataDir, 'backgrounds');
+
   defineRoute(app, {
     api: 'settingsGet',
     query: SettingsTypeInput,

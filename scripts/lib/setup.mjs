@@ -106,6 +106,17 @@ function sqliteLoads() {
   return succeeds(process.execPath, ['-e', probe]);
 }
 
+/**
+ * node-gyp downloads Node's headers unless told where they are; Debian's and NodeSource's nodejs
+ * packages ship them next to the binary, so point it there (no download needed).
+ */
+function nativeBuildEnv() {
+  const env = { ...process.env };
+  const prefix = dirname(dirname(process.execPath));
+  if (!env.npm_config_nodedir && existsSync(join(prefix, 'include/node/node.h'))) env.npm_config_nodedir = prefix;
+  return env;
+}
+
 /** Installs dependencies when missing or stale and makes sure better-sqlite3 is built for this Node. */
 export async function ensureDependencies() {
   const reason = dependenciesStale();
@@ -118,7 +129,7 @@ export async function ensureDependencies() {
     ].filter(([cmd]) => !hasCommand(cmd));
     if (tools.length) await aptInstall(tools.map(([, pkg]) => pkg), 'building better-sqlite3 needs a C++ tool chain');
     say(`installing dependencies (${reason}): npm install`);
-    const code = await run('npm', ['install', '--no-audit', '--no-fund']);
+    const code = await run('npm', ['install', '--no-audit', '--no-fund'], { env: nativeBuildEnv() });
     if (code !== 0) throw new Error(`npm install failed (exit ${code})`);
     // npm leaves the hidden lockfile untouched when nothing changed; mark the install as current
     const now = new Date();
@@ -126,7 +137,7 @@ export async function ensureDependencies() {
   }
   if (!sqliteLoads()) {
     say('better-sqlite3 does not load for this Node: npm rebuild better-sqlite3 (compiles, about a minute)');
-    const code = await run('npm', ['rebuild', 'better-sqlite3']);
+    const code = await run('npm', ['rebuild', 'better-sqlite3'], { env: nativeBuildEnv() });
     if (code !== 0 || !sqliteLoads()) {
       throw new Error('better-sqlite3 cannot be built: it needs python3, make and g++ (apt-get install -y python3 make g++)');
     }

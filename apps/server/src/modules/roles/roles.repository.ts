@@ -47,6 +47,14 @@ export async function countRoleUsers(db: Db, roleId: number): Promise<number> {
   return Number(row.n);
 }
 
+/** Accounts holding the role whose unit is not one of `unitIds`. */
+export async function countRoleUsersOutside(db: Db, roleId: number, unitIds: number[]): Promise<number> {
+  let q = db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('role_id', '=', roleId);
+  if (unitIds.length) q = q.where('unit_id', 'not in', unitIds);
+  const row = await q.executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export interface PermissionRow {
   module_id: number;
   view: number;

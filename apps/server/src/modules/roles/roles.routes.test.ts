@@ -89,6 +89,16 @@ describe('POST rest/user/role/add, update, del', () => {
     expect(await roleRow(adminRole)).toEqual(before);
     expect(await roleRow(spare)).toBeDefined();
   });
+
+  it('keeps a non-administrator off roles held by accounts outside his unit scope', async () => {
+    const shared = await createRole(t.db, 'shared-auditor', [{ ids: [MenuId.OPERATION_LOG], actions: ['view'] }]);
+    await createUser(t.db, { roleId: shared, unitBh: '440303000000' });
+    const before = await perms(shared);
+    expect(await api(t.app, 'roleUpdate', unitadmin, { id: shared, name: 'renamed' })).toMatchObject({ code: 403, msg: '无权访问本单位及下级单位以外的数据' });
+    expect(await api(t.app, 'roleAuthUpdate', unitadmin, { id: shared, permissions: [] })).toMatchObject({ code: 403 });
+    expect(await perms(shared)).toEqual(before);
+    expect((await roleRow(shared))!.name).toBe('shared-auditor');
+  });
 });
 
 describe('permission distribution', () => {

@@ -16,7 +16,7 @@ import { onUniqueViolation } from '../../db/unique';
 import type { RoleRow } from '../../db/types';
 import type { AuthUser } from '../../http/auth';
 import { AppError, Errors } from '../../http/errors';
-import type { UnitScope } from '../../http/scope';
+import { unitScope, type UnitScope } from '../../http/scope';
 import { loadPermissions } from '../auth/permission.repository';
 import { grantableRights, rightsWithin, roleWithinCaller } from './roles.policy';
 import { presentPermissionTree, presentRole, presentRoleOption } from './roles.presenter';
@@ -30,10 +30,16 @@ async function requireRole(db: Db, id: number): Promise<RoleRow> {
   return role;
 }
 
-/** A non-administrator may only change roles whose rights are within his own. */
+/**
+ * A non-administrator may only change roles whose rights are within his own and whose accounts
+ * all belong to his unit scope (a change would otherwise reach accounts he does not manage).
+ */
 async function requireChangeableRole(db: Db, user: AuthUser, id: number): Promise<RoleRow> {
   const role = await requireRole(db, id);
+  if (user.ifadmin === 1) return role;
   if (!(await roleWithinCaller(db, user, id))) throw beyond();
+  const scope = await unitScope(db, user);
+  if (!scope.all && (await repo.countRoleUsersOutside(db, id, scope.ids)) > 0) throw Errors.outOfScope();
   return role;
 }
 

@@ -11,7 +11,8 @@ afterAll(async () => t.close());
 
 describe('unique violations', () => {
   it('recognises the database error of a duplicate and maps it', async () => {
-    const insert = () => t.db.insertInto('roles').values({ name: '调度员', weight: 0, remark: '', created: now() }).execute();
+    const insert = () =>
+      t.db.insertInto('roles').values({ name: '调度员', weight: 0, remark: '', created: now() }).execute();
     const err = await insert().catch((e: unknown) => e);
     expect(isUniqueViolation(err)).toBe(true);
     await expect(onUniqueViolation(insert, () => new Error('taken'))).rejects.toThrow('taken');

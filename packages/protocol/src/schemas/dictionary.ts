@@ -64,9 +64,18 @@ export const DictListQuery = z.object({ type: typeCode, enabled: optionalInput(F
 export type DictListQuery = z.infer<typeof DictListQuery>;
 
 const entryFields = {
-  label: z.string({ error: 'validation.required' }).trim().min(1, { error: 'validation.required' }).max(64, { error: 'validation.tooLong' }),
+  label: z
+    .string({ error: 'validation.required' })
+    .trim()
+    .min(1, { error: 'validation.required' })
+    .max(64, { error: 'validation.tooLong' }),
   label_en: z.string().trim().max(64, { error: 'validation.tooLong' }).default(''),
-  sort: z.coerce.number({ error: 'validation.number' }).int({ error: 'validation.integer' }).min(0, { error: 'validation.range' }).max(99_999, { error: 'validation.range' }).default(0),
+  sort: z.coerce
+    .number({ error: 'validation.number' })
+    .int({ error: 'validation.integer' })
+    .min(0, { error: 'validation.range' })
+    .max(99_999, { error: 'validation.range' })
+    .default(0),
   enabled: FlagInput.default(1),
 };
 /** POST rest/system/dict/add */
@@ -82,12 +91,22 @@ export const DictAddRequest = z.object({
 export type DictAddRequest = z.infer<typeof DictAddRequest>;
 /** POST rest/system/dict/update: label, label_en, sort, enabled (type and key are fixed). */
 export const DictUpdateRequest = z.object({
-  id: numberInput(z.number({ error: 'validation.required' }).int({ error: 'validation.integer' }).positive({ error: 'validation.range' })),
+  id: numberInput(
+    z
+      .number({ error: 'validation.required' })
+      .int({ error: 'validation.integer' })
+      .positive({ error: 'validation.range' }),
+  ),
   ...entryFields,
 });
 export type DictUpdateRequest = z.infer<typeof DictUpdateRequest>;
 /** POST rest/system/dict/del `{id}`: refused for builtin entries. */
 export const DictDeleteRequest = z.object({
-  id: numberInput(z.number({ error: 'validation.required' }).int({ error: 'validation.integer' }).positive({ error: 'validation.range' })),
+  id: numberInput(
+    z
+      .number({ error: 'validation.required' })
+      .int({ error: 'validation.integer' })
+      .positive({ error: 'validation.range' }),
+  ),
 });
 export type DictDeleteRequest = z.infer<typeof DictDeleteRequest>;

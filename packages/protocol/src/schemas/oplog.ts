@@ -18,9 +18,14 @@ export const OPLOG_RESULTS = ['success', 'failure'] as const;
 export const DateTimeInput = z
   .string()
   .trim()
-  .refine((s) => /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/.test(s) && !Number.isNaN(Date.parse(normaliseDateTime(s))), {
-    error: 'validation.datetime',
-  })
+  .refine(
+    (s) =>
+      /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/.test(s) &&
+      !Number.isNaN(Date.parse(normaliseDateTime(s))),
+    {
+      error: 'validation.datetime',
+    },
+  )
   .transform((s) => new Date(Date.parse(normaliseDateTime(s))).toISOString());
 
 function normaliseDateTime(s: string): string {
@@ -68,12 +73,17 @@ const filterFields = {
 const timeOrder = <T extends { start?: string; end?: string }>(q: T) => !q.start || !q.end || q.start <= q.end;
 
 /** GET rest/system/log/get: newest first. */
-export const OperationLogQuery = PageQuery.extend(filterFields).refine(timeOrder, { error: 'validation.timeRange', path: ['end'] });
+export const OperationLogQuery = PageQuery.extend(filterFields).refine(timeOrder, {
+  error: 'validation.timeRange',
+  path: ['end'],
+});
 export type OperationLogQuery = z.infer<typeof OperationLogQuery>;
 
 /**
  * GET rest/system/log/export: same filters, no paging; answers an .xlsx (content-disposition with
  * an RFC 5987 `filename*`), headers in the caller's language. Errors come as envelopes.
  */
-export const OperationLogExportQuery = z.object(filterFields).refine(timeOrder, { error: 'validation.timeRange', path: ['end'] });
+export const OperationLogExportQuery = z
+  .object(filterFields)
+  .refine(timeOrder, { error: 'validation.timeRange', path: ['end'] });
 export type OperationLogExportQuery = z.infer<typeof OperationLogExportQuery>;

@@ -29,14 +29,27 @@ describe('unit codes', () => {
 
 describe('org schemas', () => {
   it('checks unit code and name', () => {
-    expect(UnitAddRequest.safeParse({ pid: 1, bh: '4403', name: 'x' }).error?.issues[0]?.message).toBe('validation.unit.code');
-    expect(UnitAddRequest.parse({ pid: '1', bh: '440303010000', name: ' 东门 ' })).toEqual({ pid: 1, bh: '440303010000', name: '东门', sort: 0 });
+    expect(UnitAddRequest.safeParse({ pid: 1, bh: '4403', name: 'x' }).error?.issues[0]?.message).toBe(
+      'validation.unit.code',
+    );
+    expect(UnitAddRequest.parse({ pid: '1', bh: '440303010000', name: ' 东门 ' })).toEqual({
+      pid: 1,
+      bh: '440303010000',
+      name: '东门',
+      sort: 0,
+    });
   });
   it('applies the password rules to a new account', () => {
     const base = { username: 'zhang.san', hostname: '张三', unit_id: 1, role_id: 2 };
-    expect(AccountAddRequest.safeParse({ ...base, password: 'abc' }).error?.issues[0]?.message).toBe('validation.password.length');
-    expect(AccountAddRequest.safeParse({ ...base, password: 'abcdefgh1' }).error?.issues[0]?.message).toBe('validation.password.classes');
-    expect(AccountAddRequest.safeParse({ ...base, username: 'a b', password: 'Abc@1234' }).error?.issues[0]?.message).toBe('validation.username.format');
+    expect(AccountAddRequest.safeParse({ ...base, password: 'abc' }).error?.issues[0]?.message).toBe(
+      'validation.password.length',
+    );
+    expect(AccountAddRequest.safeParse({ ...base, password: 'abcdefgh1' }).error?.issues[0]?.message).toBe(
+      'validation.password.classes',
+    );
+    expect(
+      AccountAddRequest.safeParse({ ...base, username: 'a b', password: 'Abc@1234' }).error?.issues[0]?.message,
+    ).toBe('validation.username.format');
     expect(AccountAddRequest.parse({ ...base, password: 'Abc@1234' }).ifadmin).toBe(0);
   });
   it('normalises log times and refuses a reversed range', () => {
@@ -47,8 +60,14 @@ describe('org schemas', () => {
     expect(reversed.error?.issues[0]).toMatchObject({ message: 'validation.timeRange', path: ['end'] });
   });
   it('checks dictionary keys', () => {
-    expect(DictAddRequest.safeParse({ type: 'alarm_type', key: 'a b', label: 'x' }).error?.issues[0]?.message).toBe('validation.dict.key');
-    expect(DictAddRequest.parse({ type: 'alarm_type', key: '9', label: '其他' })).toMatchObject({ enabled: 1, sort: 0, label_en: '' });
+    expect(DictAddRequest.safeParse({ type: 'alarm_type', key: 'a b', label: 'x' }).error?.issues[0]?.message).toBe(
+      'validation.dict.key',
+    );
+    expect(DictAddRequest.parse({ type: 'alarm_type', key: '9', label: '其他' })).toMatchObject({
+      enabled: 1,
+      sort: 0,
+      label_en: '',
+    });
   });
 });
 
@@ -66,10 +85,19 @@ describe('catalogues', () => {
 describe('number inputs', () => {
   it('reports a missing id as required and a non-number as a number error', async () => {
     const { AccountIdRequest, AccountListQuery } = await import('./org');
-    expect(AccountIdRequest.safeParse({}, { reportInput: true }).error?.issues[0]).toMatchObject({ code: 'invalid_type', input: undefined, message: 'validation.required' });
+    expect(AccountIdRequest.safeParse({}, { reportInput: true }).error?.issues[0]).toMatchObject({
+      code: 'invalid_type',
+      input: undefined,
+      message: 'validation.required',
+    });
     expect(AccountIdRequest.parse({ id: '7' })).toEqual({ id: 7 });
     expect(AccountIdRequest.safeParse({ id: 'x' }).success).toBe(false);
-    expect(AccountListQuery.parse({ unit_id: '', status: '', role_id: '3' })).toMatchObject({ role_id: 3, page: 1, limit: 20, include_sub: 1 });
+    expect(AccountListQuery.parse({ unit_id: '', status: '', role_id: '3' })).toMatchObject({
+      role_id: 3,
+      page: 1,
+      limit: 20,
+      include_sub: 1,
+    });
     expect(AccountListQuery.parse({ unit_id: '', status: '' }).unit_id).toBeUndefined();
   });
 });

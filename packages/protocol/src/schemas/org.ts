@@ -15,18 +15,37 @@ import { NewPassword } from '../validators';
  * missing or empty value stays missing, so that the msg says "required" rather than "a number".
  */
 export function numberInput<T extends z.ZodType>(schema: T) {
-  return z.preprocess((v) => (v === undefined || v === null || v === '' ? undefined : typeof v === 'string' ? Number(v) : v), schema);
+  return z.preprocess(
+    (v) => (v === undefined || v === null || v === '' ? undefined : typeof v === 'string' ? Number(v) : v),
+    schema,
+  );
 }
-const id = numberInput(z.number({ error: 'validation.required' }).int({ error: 'validation.integer' }).positive({ error: 'validation.range' }));
+const id = numberInput(
+  z
+    .number({ error: 'validation.required' })
+    .int({ error: 'validation.integer' })
+    .positive({ error: 'validation.range' }),
+);
 /**
  * An optional filter of a query string: an empty value (an unset search field) counts as missing.
  */
 export function optionalInput<T extends z.ZodType>(schema: T) {
   return z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional()).optional();
 }
-export const optionalId = optionalInput(numberInput(z.number({ error: 'validation.number' }).int({ error: 'validation.integer' }).positive({ error: 'validation.range' })));
+export const optionalId = optionalInput(
+  numberInput(
+    z
+      .number({ error: 'validation.number' })
+      .int({ error: 'validation.integer' })
+      .positive({ error: 'validation.range' }),
+  ),
+);
 const text = (max: number) =>
-  z.string({ error: 'validation.required' }).trim().min(1, { error: 'validation.required' }).max(max, { error: 'validation.tooLong' });
+  z
+    .string({ error: 'validation.required' })
+    .trim()
+    .min(1, { error: 'validation.required' })
+    .max(max, { error: 'validation.tooLong' });
 const optionalText = (max: number) => z.string().trim().max(max, { error: 'validation.tooLong' });
 /** an optional search text: empty means no filter */
 const keyword = z.string().trim().max(100, { error: 'validation.tooLong' }).optional();
@@ -82,7 +101,11 @@ export const UnitCode = z
   .min(1, { error: 'validation.required' })
   .regex(/^\d{12}$/, { error: 'validation.unit.code' });
 export const UnitName = text(UNIT_NAME_MAX);
-const sort = z.coerce.number({ error: 'validation.number' }).int({ error: 'validation.integer' }).min(0, { error: 'validation.range' }).max(99_999, { error: 'validation.range' });
+const sort = z.coerce
+  .number({ error: 'validation.number' })
+  .int({ error: 'validation.integer' })
+  .min(0, { error: 'validation.range' })
+  .max(99_999, { error: 'validation.range' });
 
 /** One unit of the UnitAdmin screen (rest/user/unit/get). */
 export const Unit = z.object({
@@ -116,7 +139,12 @@ export type UnitListQuery = z.infer<typeof UnitListQuery>;
 /** POST rest/user/unit/add */
 export const UnitAddRequest = z.object({
   /** parent unit id; 0 creates a root unit (administrators only) */
-  pid: numberInput(z.number({ error: 'validation.required' }).int({ error: 'validation.integer' }).min(0, { error: 'validation.range' })),
+  pid: numberInput(
+    z
+      .number({ error: 'validation.required' })
+      .int({ error: 'validation.integer' })
+      .min(0, { error: 'validation.range' }),
+  ),
   bh: UnitCode,
   name: UnitName,
   sort: sort.default(0),
@@ -140,7 +168,12 @@ export type UnitUpdateRequest = z.infer<typeof UnitUpdateRequest>;
 export const UnitMoveRequest = z.object({
   id,
   /** new parent id; 0 makes it a root (administrators only) */
-  pid: numberInput(z.number({ error: 'validation.required' }).int({ error: 'validation.integer' }).min(0, { error: 'validation.range' })),
+  pid: numberInput(
+    z
+      .number({ error: 'validation.required' })
+      .int({ error: 'validation.integer' })
+      .min(0, { error: 'validation.range' }),
+  ),
   bh: UnitCode.optional(),
 });
 export type UnitMoveRequest = z.infer<typeof UnitMoveRequest>;
@@ -182,7 +215,10 @@ export const Username = z
   .regex(/^[A-Za-z0-9_.@-]{2,32}$/, { error: 'validation.username.format' });
 /** the person's display name */
 export const PersonName = text(50);
-export const Phone = z.string().trim().regex(/^[0-9+\- ]{0,20}$/, { error: 'validation.phone' });
+export const Phone = z
+  .string()
+  .trim()
+  .regex(/^[0-9+\- ]{0,20}$/, { error: 'validation.phone' });
 
 /** One account of the accountAdmin list. */
 export const Account = z.object({
@@ -304,7 +340,12 @@ export type RoleOption = z.infer<typeof RoleOption>;
 
 const roleFields = {
   name: text(ROLE_NAME_MAX),
-  weight: z.coerce.number({ error: 'validation.number' }).int({ error: 'validation.integer' }).min(0, { error: 'validation.range' }).max(9999, { error: 'validation.range' }).default(0),
+  weight: z.coerce
+    .number({ error: 'validation.number' })
+    .int({ error: 'validation.integer' })
+    .min(0, { error: 'validation.range' })
+    .max(9999, { error: 'validation.range' })
+    .default(0),
   remark: optionalText(255).default(''),
 };
 /** POST rest/user/role/add: a role starts without permissions. */

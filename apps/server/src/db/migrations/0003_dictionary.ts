@@ -98,7 +98,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const seed = db as Kysely<any>;
   const ts = now();
   for (const [i, type] of SEED.entries()) {
-    await seed.insertInto('dict_types').values({ code: type.code, name: type.name, name_en: type.name_en, sort: i }).execute();
+    await seed
+      .insertInto('dict_types')
+      .values({ code: type.code, name: type.name, name_en: type.name_en, sort: i })
+      .execute();
     await seed
       .insertInto('dict_entries')
       .values(

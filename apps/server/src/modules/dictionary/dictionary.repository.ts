@@ -32,7 +32,12 @@ export async function findEntry(db: Db, id: number): Promise<DictEntryRow | unde
 
 export async function keyTaken(db: Db, type: string, key: string): Promise<boolean> {
   return (
-    (await db.selectFrom('dict_entries').select('id').where('type', '=', type).where('key', '=', key).executeTakeFirst()) !== undefined
+    (await db
+      .selectFrom('dict_entries')
+      .select('id')
+      .where('type', '=', type)
+      .where('key', '=', key)
+      .executeTakeFirst()) !== undefined
   );
 }
 
@@ -49,8 +54,16 @@ export async function insertEntry(
   return row.id;
 }
 
-export async function updateEntry(db: Db, id: number, values: { label: string; label_en: string; sort: number; enabled: number }): Promise<void> {
-  await db.updateTable('dict_entries').set({ ...values, updated: now() }).where('id', '=', id).execute();
+export async function updateEntry(
+  db: Db,
+  id: number,
+  values: { label: string; label_en: string; sort: number; enabled: number },
+): Promise<void> {
+  await db
+    .updateTable('dict_entries')
+    .set({ ...values, updated: now() })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function deleteEntry(db: Db, id: number): Promise<void> {

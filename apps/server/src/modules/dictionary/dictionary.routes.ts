@@ -1,4 +1,12 @@
-import { DictAddRequest, DictDeleteRequest, DictEntry, DictListQuery, DictType, DictUpdateRequest, IdInput } from '@bwc/protocol';
+import {
+  DictAddRequest,
+  DictDeleteRequest,
+  DictEntry,
+  DictListQuery,
+  DictType,
+  DictUpdateRequest,
+  IdInput,
+} from '@bwc/protocol';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { defineRoute } from '../../http/route';

@@ -40,7 +40,12 @@ export async function addEntry(db: Db, body: DictAddRequest): Promise<number> {
 export async function updateEntry(db: Db, body: DictUpdateRequest): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await requireEntry(trx, body.id);
-    await repo.updateEntry(trx, body.id, { label: body.label, label_en: body.label_en, sort: body.sort, enabled: body.enabled });
+    await repo.updateEntry(trx, body.id, {
+      label: body.label,
+      label_en: body.label_en,
+      sort: body.sort,
+      enabled: body.enabled,
+    });
   });
 }
 

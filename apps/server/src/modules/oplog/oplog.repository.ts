@@ -37,6 +37,17 @@ export async function countOperationLog(db: Db, f: OperationLogFilter): Promise<
 }
 
 /** Newest first. */
-export async function listOperationLog(db: Db, f: OperationLogFilter, limit: number, offset = 0): Promise<OperationLogRow[]> {
-  return filtered(db, f).selectAll().orderBy('created', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+export async function listOperationLog(
+  db: Db,
+  f: OperationLogFilter,
+  limit: number,
+  offset = 0,
+): Promise<OperationLogRow[]> {
+  return filtered(db, f)
+    .selectAll()
+    .orderBy('created', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
 }

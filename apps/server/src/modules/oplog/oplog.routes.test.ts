@@ -14,11 +14,14 @@ beforeAll(async () => {
   admin = await login(t.app, DEMO.admin.username, DEMO.admin.password);
   unitadmin = await login(t.app, DEMO.unitadmin.username, DEMO.unitadmin.password);
   dispatcher = await login(t.app, DEMO.dispatcher.username, DEMO.dispatcher.password);
-  const futian = (await t.db.selectFrom('units').select('id').where('bh', '=', '440304000000').executeTakeFirstOrThrow()).id;
+  const futian = (
+    await t.db.selectFrom('units').select('id').where('bh', '=', '440304000000').executeTakeFirstOrThrow()
+  ).id;
   // a success by each administrator and a failure by the unit administrator
   await api(t.app, 'unitAdd', admin, { pid: futian, bh: '440304070000', name: '景田派出所' });
   await api(t.app, 'unitAdd', unitadmin, { pid: futian, bh: '440304080000', name: '沙头派出所' });
-  const luohu = (await t.db.selectFrom('units').select('id').where('bh', '=', '440303000000').executeTakeFirstOrThrow()).id;
+  const luohu = (await t.db.selectFrom('units').select('id').where('bh', '=', '440303000000').executeTakeFirstOrThrow())
+    .id;
   await api(t.app, 'unitAdd', unitadmin, { pid: luohu, bh: '440303070000', name: '越权' });
 });
 afterAll(async () => t.close());
@@ -50,7 +53,11 @@ describe('GET rest/system/log/get', () => {
       ['unitadmin', 'success'],
       ['admin', 'success'],
     ]);
-    expect(env.data.list[0]).toMatchObject({ unit_name: '福田分局', result_code: 403, msg: '无权访问本单位及下级单位以外的数据' });
+    expect(env.data.list[0]).toMatchObject({
+      unit_name: '福田分局',
+      result_code: 403,
+      msg: '无权访问本单位及下级单位以外的数据',
+    });
   });
 
   it('keeps a unit administrator to his unit scope', async () => {
@@ -58,31 +65,53 @@ describe('GET rest/system/log/get', () => {
     expect(env.data.total).toBeGreaterThan(0);
     expect(env.data.list.every((e) => e.unit_name === '福田分局')).toBe(true);
     const root = (await t.db.selectFrom('units').select('id').where('pid', '=', 0).executeTakeFirstOrThrow()).id;
-    expect(await api(t.app, 'logList', unitadmin, { unit_id: root })).toMatchObject({ code: 403, msg: '无权访问本单位及下级单位以外的数据' });
+    expect(await api(t.app, 'logList', unitadmin, { unit_id: root })).toMatchObject({
+      code: 403,
+      msg: '无权访问本单位及下级单位以外的数据',
+    });
   });
 
   it('filters by user, unit, action, result and time range', async () => {
-    const byUser = await api<Page<OperationLogEntry>>(t.app, 'logList', admin, { username: 'UNITADM', action: 'unit/add' });
+    const byUser = await api<Page<OperationLogEntry>>(t.app, 'logList', admin, {
+      username: 'UNITADM',
+      action: 'unit/add',
+    });
     expect(byUser.data.total).toBe(2);
-    const failures = await api<Page<OperationLogEntry>>(t.app, 'logList', admin, { result: 'failure', action: 'unit/add' });
+    const failures = await api<Page<OperationLogEntry>>(t.app, 'logList', admin, {
+      result: 'failure',
+      action: 'unit/add',
+    });
     expect(failures.data.list.map((e) => e.result_code)).toEqual([403]);
-    const futian = (await t.db.selectFrom('units').select('id').where('bh', '=', '440304000000').executeTakeFirstOrThrow()).id;
+    const futian = (
+      await t.db.selectFrom('units').select('id').where('bh', '=', '440304000000').executeTakeFirstOrThrow()
+    ).id;
     const byUnit = await api<Page<OperationLogEntry>>(t.app, 'logList', admin, { unit_id: futian, action: 'unit/add' });
     expect(byUnit.data.total).toBe(2);
     const future = await api<Page<OperationLogEntry>>(t.app, 'logList', admin, { start: '2999-01-01 00:00:00' });
     expect(future.data.total).toBe(0);
     const past = new Date(Date.now() - 3_600_000).toISOString();
-    const recent = await api<Page<OperationLogEntry>>(t.app, 'logList', admin, { start: past, end: new Date(Date.now() + 60_000).toISOString(), action: 'unit/add', result: '' });
+    const recent = await api<Page<OperationLogEntry>>(t.app, 'logList', admin, {
+      start: past,
+      end: new Date(Date.now() + 60_000).toISOString(),
+      action: 'unit/add',
+      result: '',
+    });
     expect(recent.data.total).toBe(3);
   });
 
   it('names bad filters', async () => {
-    expect(await api(t.app, 'logList', admin, { start: 'yesterday' })).toMatchObject({ code: 400, msg: '字段 start：时间格式不正确' });
+    expect(await api(t.app, 'logList', admin, { start: 'yesterday' })).toMatchObject({
+      code: 400,
+      msg: '字段 start：时间格式不正确',
+    });
     expect(await api(t.app, 'logList', admin, { start: '2026-02-01', end: '2026-01-01' })).toMatchObject({
       code: 400,
       msg: '字段 end：结束时间不能早于开始时间',
     });
-    expect(await api(t.app, 'logList', admin, { result: 'maybe' }, 'en-US')).toMatchObject({ code: 400, msg: 'Field result: is not one of the allowed choices' });
+    expect(await api(t.app, 'logList', admin, { result: 'maybe' }, 'en-US')).toMatchObject({
+      code: 400,
+      msg: 'Field result: is not one of the allowed choices',
+    });
   });
 });
 
@@ -96,13 +125,27 @@ describe('GET rest/system/log/export', () => {
     expect(decodeURIComponent(disposition.split("UTF-8''")[1]!)).toMatch(/^操作日志_\d{8}-\d{6}\.xlsx$/);
     const sheet = await readWorkbook(res.rawPayload);
     expect(sheet.name).toBe('操作日志');
-    expect(sheet.getRow(1).values).toEqual([undefined, '序号', '时间', '用户', '单位', '操作', '对象', '来源地址', '结果', '结果码', '信息']);
+    expect(sheet.getRow(1).values).toEqual([
+      undefined,
+      '序号',
+      '时间',
+      '用户',
+      '单位',
+      '操作',
+      '对象',
+      '来源地址',
+      '结果',
+      '结果码',
+      '信息',
+    ]);
     expect(sheet.rowCount).toBe(4);
     expect(sheet.getRow(2).getCell(3).value).toBe('unitadmin');
     expect(sheet.getRow(2).getCell(8).value).toBe('失败');
 
     const en = await callApi(t.app, 'logExport', admin, { action: 'unit/add' }, 'en-US');
-    expect(decodeURIComponent(String(en.headers['content-disposition']).split("UTF-8''")[1]!)).toMatch(/^operation-log_\d{8}-\d{6}\.xlsx$/);
+    expect(decodeURIComponent(String(en.headers['content-disposition']).split("UTF-8''")[1]!)).toMatch(
+      /^operation-log_\d{8}-\d{6}\.xlsx$/,
+    );
     const enSheet = await readWorkbook(en.rawPayload);
     expect(enSheet.getRow(1).getCell(2).value).toBe('Time');
     expect(enSheet.getRow(3).getCell(8).value).toBe('success');
@@ -120,7 +163,10 @@ describe('GET rest/system/log/export', () => {
     const units = new Set<unknown>();
     sheet.eachRow((row, n) => n > 1 && units.add(row.getCell(4).value));
     expect([...units]).toEqual(['福田分局']);
-    expect(await api(t.app, 'logExport', admin, { end: 'soon' })).toMatchObject({ code: 400, msg: '字段 end：时间格式不正确' });
+    expect(await api(t.app, 'logExport', admin, { end: 'soon' })).toMatchObject({
+      code: 400,
+      msg: '字段 end：时间格式不正确',
+    });
   });
 
   it('refuses a selection larger than the export limit', async () => {
@@ -137,7 +183,11 @@ describe('GET rest/system/log/export', () => {
       msg: '',
       created: ts,
     }));
-    for (let i = 0; i < rows.length; i += 500) await t.db.insertInto('operation_log').values(rows.slice(i, i + 500)).execute();
+    for (let i = 0; i < rows.length; i += 500)
+      await t.db
+        .insertInto('operation_log')
+        .values(rows.slice(i, i + 500))
+        .execute();
     expect(await api(t.app, 'logExport', admin, { action: '/bulk' })).toMatchObject({
       code: 400,
       msg: `符合条件的日志有 ${OPLOG_EXPORT_MAX + 1} 条，超过导出上限 ${OPLOG_EXPORT_MAX} 条，请缩小查询范围`,

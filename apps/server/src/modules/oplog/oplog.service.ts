@@ -19,7 +19,15 @@ async function filterOf(db: Db, scope: UnitScope, q: OperationLogExportQuery): P
     assertInScope(scope, q.unit_id);
     unitIds = q.include_sub ? (await unitSubtree(db, q.unit_id)).filter((id) => inScope(scope, id)) : [q.unit_id];
   }
-  return { unitIds, username: q.username, userId: q.user_id, action: q.action, start: q.start, end: q.end, result: q.result };
+  return {
+    unitIds,
+    username: q.username,
+    userId: q.user_id,
+    action: q.action,
+    start: q.start,
+    end: q.end,
+    result: q.result,
+  };
 }
 
 export async function listLog(db: Db, scope: UnitScope, q: OperationLogQuery): Promise<Page<OperationLogEntry>> {

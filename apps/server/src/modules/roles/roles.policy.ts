@@ -8,7 +8,9 @@ export const ALL_RIGHTS: PermissionMap = Object.fromEntries(MODULES.map((m) => [
 
 /** True when every action of `rights` is also in `ceiling`. */
 export function rightsWithin(rights: PermissionMap, ceiling: PermissionMap): boolean {
-  return Object.entries(rights).every(([id, auth]) => ACTIONS.every((a) => auth[a] !== 1 || can(ceiling, Number(id), a)));
+  return Object.entries(rights).every(([id, auth]) =>
+    ACTIONS.every((a) => auth[a] !== 1 || can(ceiling, Number(id), a)),
+  );
 }
 
 /** The ceiling of what the caller may grant: everything for an administrator, else his role's rights. */
@@ -17,7 +19,11 @@ export async function grantableRights(db: Db, user: Pick<AuthUser, 'ifadmin' | '
 }
 
 /** Whether the caller may assign the role to an account or change it: its rights are within his. */
-export async function roleWithinCaller(db: Db, user: Pick<AuthUser, 'ifadmin' | 'role_id'>, roleId: number): Promise<boolean> {
+export async function roleWithinCaller(
+  db: Db,
+  user: Pick<AuthUser, 'ifadmin' | 'role_id'>,
+  roleId: number,
+): Promise<boolean> {
   if (user.ifadmin === 1) return true;
   return rightsWithin(await loadPermissions(db, roleId), await loadPermissions(db, user.role_id));
 }

@@ -8,7 +8,10 @@ export interface RoleWithUsers extends RoleRow {
 /** Roles by weight (descending) then id, with their accounts counted within `unitIds` (all when null). */
 export async function listRoles(db: Db, unitIds: number[] | null): Promise<RoleWithUsers[]> {
   const roles = await db.selectFrom('roles').selectAll().orderBy('weight', 'desc').orderBy('id').execute();
-  let q = db.selectFrom('users').select(['role_id', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('role_id');
+  let q = db
+    .selectFrom('users')
+    .select(['role_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('role_id');
   if (unitIds) q = q.where('unit_id', 'in', unitIds.length ? unitIds : [-1]);
   const counts = new Map((await q.execute()).map((r) => [r.role_id, Number(r.n)]));
   return roles.map((r) => ({ ...r, users: counts.get(r.id) ?? 0 }));
@@ -33,7 +36,11 @@ export async function insertRole(db: Db, values: { name: string; weight: number;
   return row.id;
 }
 
-export async function updateRole(db: Db, id: number, values: { name: string; weight: number; remark: string }): Promise<void> {
+export async function updateRole(
+  db: Db,
+  id: number,
+  values: { name: string; weight: number; remark: string },
+): Promise<void> {
   await db.updateTable('roles').set(values).where('id', '=', id).execute();
 }
 
@@ -43,13 +50,20 @@ export async function deleteRole(db: Db, id: number): Promise<void> {
 }
 
 export async function countRoleUsers(db: Db, roleId: number): Promise<number> {
-  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('role_id', '=', roleId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('role_id', '=', roleId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 /** Accounts holding the role whose unit is not one of `unitIds`. */
 export async function countRoleUsersOutside(db: Db, roleId: number, unitIds: number[]): Promise<number> {
-  let q = db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('role_id', '=', roleId);
+  let q = db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('role_id', '=', roleId);
   if (unitIds.length) q = q.where('unit_id', 'not in', unitIds);
   const row = await q.executeTakeFirstOrThrow();
   return Number(row.n);
@@ -65,5 +79,9 @@ export interface PermissionRow {
 /** Replace the role's permissions (call inside a transaction). */
 export async function replacePermissions(db: Db, roleId: number, rows: PermissionRow[]): Promise<void> {
   await db.deleteFrom('role_permissions').where('role_id', '=', roleId).execute();
-  if (rows.length) await db.insertInto('role_permissions').values(rows.map((r) => ({ role_id: roleId, ...r }))).execute();
+  if (rows.length)
+    await db
+      .insertInto('role_permissions')
+      .values(rows.map((r) => ({ role_id: roleId, ...r })))
+      .execute();
 }

@@ -16,10 +16,16 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const roleId = async (name: string) => (await t.db.selectFrom('roles').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
+const roleId = async (name: string) =>
+  (await t.db.selectFrom('roles').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
 const roleRow = (id: number) => t.db.selectFrom('roles').selectAll().where('id', '=', id).executeTakeFirst();
 const perms = (id: number) =>
-  t.db.selectFrom('role_permissions').select(['module_id', 'view', 'edit', 'add']).where('role_id', '=', id).orderBy('module_id').execute();
+  t.db
+    .selectFrom('role_permissions')
+    .select(['module_id', 'view', 'edit', 'add'])
+    .where('role_id', '=', id)
+    .orderBy('module_id')
+    .execute();
 const flatten = (nodes: PermissionNode[]): PermissionNode[] => nodes.flatMap((n) => [n, ...flatten(n.children)]);
 
 describe('every role endpoint', () => {
@@ -50,32 +56,56 @@ describe('GET rest/user/role/get', () => {
 
 describe('POST rest/user/role/add, update, del', () => {
   it('creates, edits and deletes a role; the weight orders the list', async () => {
-    const added = await api<{ id: number }>(t.app, 'roleAdd', admin, { name: '值班员', weight: 60, remark: '夜间值班' });
+    const added = await api<{ id: number }>(t.app, 'roleAdd', admin, {
+      name: '值班员',
+      weight: 60,
+      remark: '夜间值班',
+    });
     expect(added).toMatchObject({ code: 200, msg: '新增成功' });
     expect(await roleRow(added.data.id)).toMatchObject({ name: '值班员', weight: 60, remark: '夜间值班' });
     const list = await api<Role[]>(t.app, 'roleList', admin);
     expect(list.data.map((r) => r.name).slice(0, 3)).toEqual(['管理员', '值班员', '调度员']);
-    expect(await api(t.app, 'roleUpdate', admin, { id: added.data.id, name: '值班长', weight: 5 })).toMatchObject({ code: 200, msg: '修改成功' });
+    expect(await api(t.app, 'roleUpdate', admin, { id: added.data.id, name: '值班长', weight: 5 })).toMatchObject({
+      code: 200,
+      msg: '修改成功',
+    });
     expect(await roleRow(added.data.id)).toMatchObject({ name: '值班长', weight: 5, remark: '' });
     expect(await api(t.app, 'roleDelete', admin, { id: added.data.id })).toMatchObject({ code: 200, msg: '删除成功' });
     expect(await roleRow(added.data.id)).toBeUndefined();
-    expect(await api(t.app, 'roleDelete', admin, { id: added.data.id })).toMatchObject({ code: 404, msg: '角色不存在' });
+    expect(await api(t.app, 'roleDelete', admin, { id: added.data.id })).toMatchObject({
+      code: 404,
+      msg: '角色不存在',
+    });
   });
 
   it('names bad input and refuses duplicate names, changing nothing', async () => {
     const before = await t.db.selectFrom('roles').selectAll().orderBy('id').execute();
     expect(await api(t.app, 'roleAdd', admin, { name: '' })).toMatchObject({ code: 400, msg: '字段 name：不能为空' });
-    expect(await api(t.app, 'roleAdd', admin, { name: 'x', weight: 'heavy' })).toMatchObject({ code: 400, msg: '字段 weight：必须是数字' });
-    expect(await api(t.app, 'roleAdd', admin, { name: 'x', weight: 10000 })).toMatchObject({ code: 400, msg: '字段 weight：超出允许范围' });
-    expect(await api(t.app, 'roleAdd', admin, { name: '调度员' })).toMatchObject({ code: 409, msg: '角色名称 调度员 已存在' });
-    expect(await api(t.app, 'roleUpdate', admin, { id: await roleId('审计员'), name: '调度员' })).toMatchObject({ code: 409 });
+    expect(await api(t.app, 'roleAdd', admin, { name: 'x', weight: 'heavy' })).toMatchObject({
+      code: 400,
+      msg: '字段 weight：必须是数字',
+    });
+    expect(await api(t.app, 'roleAdd', admin, { name: 'x', weight: 10000 })).toMatchObject({
+      code: 400,
+      msg: '字段 weight：超出允许范围',
+    });
+    expect(await api(t.app, 'roleAdd', admin, { name: '调度员' })).toMatchObject({
+      code: 409,
+      msg: '角色名称 调度员 已存在',
+    });
+    expect(await api(t.app, 'roleUpdate', admin, { id: await roleId('审计员'), name: '调度员' })).toMatchObject({
+      code: 409,
+    });
     expect(await api(t.app, 'roleUpdate', admin, { name: 'x' })).toMatchObject({ code: 400, msg: '字段 id：不能为空' });
     expect(await t.db.selectFrom('roles').selectAll().orderBy('id').execute()).toEqual(before);
   });
 
   it('refuses deleting a role still assigned', async () => {
     const id = await roleId('调度员');
-    expect(await api(t.app, 'roleDelete', admin, { id })).toMatchObject({ code: 409, msg: '该角色仍分配给 1 个账号，不能删除' });
+    expect(await api(t.app, 'roleDelete', admin, { id })).toMatchObject({
+      code: 409,
+      msg: '该角色仍分配给 1 个账号，不能删除',
+    });
     expect(await roleRow(id)).toBeDefined();
     expect((await perms(id)).length).toBeGreaterThan(0);
   });
@@ -83,7 +113,10 @@ describe('POST rest/user/role/add, update, del', () => {
   it('keeps a non-administrator off roles beyond his rights', async () => {
     const adminRole = await roleId('管理员');
     const before = await roleRow(adminRole);
-    expect(await api(t.app, 'roleUpdate', unitadmin, { id: adminRole, name: '管理员', weight: 0 })).toMatchObject({ code: 403, msg: '不能分配或修改超出自己权限的权限' });
+    expect(await api(t.app, 'roleUpdate', unitadmin, { id: adminRole, name: '管理员', weight: 0 })).toMatchObject({
+      code: 403,
+      msg: '不能分配或修改超出自己权限的权限',
+    });
     const spare = await createRole(t.db, 'spare-dispatch', [{ ids: [10101], actions: ['view'] }]);
     expect(await api(t.app, 'roleDelete', unitadmin, { id: spare })).toMatchObject({ code: 403 });
     expect(await roleRow(adminRole)).toEqual(before);
@@ -94,7 +127,10 @@ describe('POST rest/user/role/add, update, del', () => {
     const shared = await createRole(t.db, 'shared-auditor', [{ ids: [MenuId.OPERATION_LOG], actions: ['view'] }]);
     await createUser(t.db, { roleId: shared, unitBh: '440303000000' });
     const before = await perms(shared);
-    expect(await api(t.app, 'roleUpdate', unitadmin, { id: shared, name: 'renamed' })).toMatchObject({ code: 403, msg: '无权访问本单位及下级单位以外的数据' });
+    expect(await api(t.app, 'roleUpdate', unitadmin, { id: shared, name: 'renamed' })).toMatchObject({
+      code: 403,
+      msg: '无权访问本单位及下级单位以外的数据',
+    });
     expect(await api(t.app, 'roleAuthUpdate', unitadmin, { id: shared, permissions: [] })).toMatchObject({ code: 403 });
     expect(await perms(shared)).toEqual(before);
     expect((await roleRow(shared))!.name).toBe('shared-auditor');
@@ -146,12 +182,19 @@ describe('permission distribution', () => {
   it('refuses unknown modules and bad input, changing nothing', async () => {
     const auditor = await roleId('审计员');
     const before = await perms(auditor);
-    expect(await api(t.app, 'roleAuthUpdate', admin, { id: auditor, permissions: [{ module_id: 99, view: 1 }] })).toMatchObject({
+    expect(
+      await api(t.app, 'roleAuthUpdate', admin, { id: auditor, permissions: [{ module_id: 99, view: 1 }] }),
+    ).toMatchObject({
       code: 400,
       msg: '未知的模块编号 99',
     });
-    expect(await api(t.app, 'roleAuthUpdate', admin, { id: auditor, permissions: 'all' })).toMatchObject({ code: 400, msg: '字段 permissions：类型不正确' });
-    expect(await api(t.app, 'roleAuthUpdate', admin, { id: auditor, permissions: [{ module_id: 10431, view: 2 }] })).toMatchObject({
+    expect(await api(t.app, 'roleAuthUpdate', admin, { id: auditor, permissions: 'all' })).toMatchObject({
+      code: 400,
+      msg: '字段 permissions：类型不正确',
+    });
+    expect(
+      await api(t.app, 'roleAuthUpdate', admin, { id: auditor, permissions: [{ module_id: 10431, view: 2 }] }),
+    ).toMatchObject({
       code: 400,
       msg: '字段 permissions.0.view：不是允许的选项',
     });
@@ -160,18 +203,32 @@ describe('permission distribution', () => {
 
   it('lets a non-administrator distribute only what he holds', async () => {
     const role = await createRole(t.db, 'helper');
-    expect(await api(t.app, 'roleAuthUpdate', unitadmin, { id: role, permissions: [{ module_id: 10101, view: 1 }] })).toMatchObject({
+    expect(
+      await api(t.app, 'roleAuthUpdate', unitadmin, { id: role, permissions: [{ module_id: 10101, view: 1 }] }),
+    ).toMatchObject({
       code: 403,
       msg: '不能分配或修改超出自己权限的权限',
     });
     expect(await perms(role)).toEqual([]);
-    expect(await api(t.app, 'roleAuthUpdate', unitadmin, { id: role, permissions: [{ module_id: MenuId.ACCOUNTS, view: 1, edit: 1 }] })).toMatchObject({
+    expect(
+      await api(t.app, 'roleAuthUpdate', unitadmin, {
+        id: role,
+        permissions: [{ module_id: MenuId.ACCOUNTS, view: 1, edit: 1 }],
+      }),
+    ).toMatchObject({
       code: 200,
     });
-    expect((await perms(role)).find((p) => p.module_id === MenuId.ACCOUNTS)).toEqual({ module_id: MenuId.ACCOUNTS, view: 1, edit: 1, add: 0 });
+    expect((await perms(role)).find((p) => p.module_id === MenuId.ACCOUNTS)).toEqual({
+      module_id: MenuId.ACCOUNTS,
+      view: 1,
+      edit: 1,
+      add: 0,
+    });
     const adminRole = await roleId('管理员');
     const before = await perms(adminRole);
-    expect(await api(t.app, 'roleAuthUpdate', unitadmin, { id: adminRole, permissions: [] })).toMatchObject({ code: 403 });
+    expect(await api(t.app, 'roleAuthUpdate', unitadmin, { id: adminRole, permissions: [] })).toMatchObject({
+      code: 403,
+    });
     expect(await perms(adminRole)).toEqual(before);
   });
 });

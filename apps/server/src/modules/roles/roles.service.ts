@@ -127,7 +127,12 @@ export async function updateRoleAuth(db: Db, user: AuthUser, body: RoleAuthUpdat
     await repo.replacePermissions(
       trx,
       body.id,
-      Object.entries(perms).map(([id, auth]) => ({ module_id: Number(id), view: auth.view ?? 0, edit: auth.edit ?? 0, add: auth.add ?? 0 })),
+      Object.entries(perms).map(([id, auth]) => ({
+        module_id: Number(id),
+        view: auth.view ?? 0,
+        edit: auth.edit ?? 0,
+        add: auth.add ?? 0,
+      })),
     );
   });
 }

@@ -22,7 +22,10 @@ export async function codesTaken(db: Db, codes: string[], exceptIds: number[] = 
   return (await q.execute()).map((r) => r.bh);
 }
 
-export async function insertUnit(db: Db, values: { pid: number; bh: string; name: string; sort: number }): Promise<number> {
+export async function insertUnit(
+  db: Db,
+  values: { pid: number; bh: string; name: string; sort: number },
+): Promise<number> {
   const row = await db
     .insertInto('units')
     .values({ ...values, created: now() })
@@ -31,7 +34,11 @@ export async function insertUnit(db: Db, values: { pid: number; bh: string; name
   return row.id;
 }
 
-export async function updateUnit(db: Db, id: number, values: Partial<Pick<UnitRow, 'pid' | 'bh' | 'name' | 'sort'>>): Promise<void> {
+export async function updateUnit(
+  db: Db,
+  id: number,
+  values: Partial<Pick<UnitRow, 'pid' | 'bh' | 'name' | 'sort'>>,
+): Promise<void> {
   await db.updateTable('units').set(values).where('id', '=', id).execute();
 }
 
@@ -40,12 +47,20 @@ export async function deleteUnit(db: Db, id: number): Promise<void> {
 }
 
 export async function countChildUnits(db: Db, id: number): Promise<number> {
-  const row = await db.selectFrom('units').select((eb) => eb.fn.countAll<number>().as('n')).where('pid', '=', id).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('units')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('pid', '=', id)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 export async function countUnitUsers(db: Db, id: number): Promise<number> {
-  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('unit_id', '=', id).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('unit_id', '=', id)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -79,7 +94,9 @@ export async function deviceCountsByUnit(db: Db): Promise<Map<number, DeviceCoun
   const result = await sql<{ unit_id: number; total: number; online: number }>`
     select unit_id, count(*) as total, sum(case when lineon = 1 then 1 else 0 end) as online
     from devices group by unit_id`.execute(db);
-  return new Map(result.rows.map((r) => [Number(r.unit_id), { total: Number(r.total), online: Number(r.online ?? 0) }]));
+  return new Map(
+    result.rows.map((r) => [Number(r.unit_id), { total: Number(r.total), online: Number(r.online ?? 0) }]),
+  );
 }
 
 export interface DeviceLeaf {

@@ -32,7 +32,17 @@ async function snapshot() {
 }
 
 describe('every unit endpoint', () => {
-  const endpoints = ['unitGet', 'unitAdd', 'unitUpdate', 'unitMove', 'unitDelete', 'unitByCode', 'unitTree', 'unitTreeDevices', 'unitSearch'] as const;
+  const endpoints = [
+    'unitGet',
+    'unitAdd',
+    'unitUpdate',
+    'unitMove',
+    'unitDelete',
+    'unitByCode',
+    'unitTree',
+    'unitTreeDevices',
+    'unitSearch',
+  ] as const;
   it.each(endpoints)('%s refuses a caller without a session', async (name) => {
     // a valid input, so that only the missing session is wrong
     const input = { id: 1, pid: 1, bh: '440300990000', name: 'x' };
@@ -69,7 +79,10 @@ describe('GET rest/user/unit/get', () => {
   });
 
   it('names a bad query field', async () => {
-    expect(await api(t.app, 'unitGet', admin, { keyword: 'x'.repeat(101) })).toMatchObject({ code: 400, msg: '字段 keyword：长度超出限制' });
+    expect(await api(t.app, 'unitGet', admin, { keyword: 'x'.repeat(101) })).toMatchObject({
+      code: 400,
+      msg: '字段 keyword：长度超出限制',
+    });
   });
 });
 
@@ -84,30 +97,49 @@ describe('POST rest/user/unit/add', () => {
   it('refuses bad input, naming the field, and writes nothing', async () => {
     const before = await snapshot();
     const pid = await unitId(LUOHU);
-    expect(await api(t.app, 'unitAdd', admin, { pid, bh: '4403', name: 'x' })).toMatchObject({ code: 400, msg: '字段 bh：单位编号须为 12 位数字' });
-    expect(await api(t.app, 'unitAdd', admin, { pid, bh: '440303050000', name: '' })).toMatchObject({ code: 400, msg: '字段 name：不能为空' });
-    expect(await api(t.app, 'unitAdd', admin, { pid, bh: '440303050000', name: 'x'.repeat(51) }, 'en-US')).toMatchObject({
+    expect(await api(t.app, 'unitAdd', admin, { pid, bh: '4403', name: 'x' })).toMatchObject({
+      code: 400,
+      msg: '字段 bh：单位编号须为 12 位数字',
+    });
+    expect(await api(t.app, 'unitAdd', admin, { pid, bh: '440303050000', name: '' })).toMatchObject({
+      code: 400,
+      msg: '字段 name：不能为空',
+    });
+    expect(
+      await api(t.app, 'unitAdd', admin, { pid, bh: '440303050000', name: 'x'.repeat(51) }, 'en-US'),
+    ).toMatchObject({
       code: 400,
       msg: 'Field name: is too long',
     });
-    expect(await api(t.app, 'unitAdd', admin, { bh: '440303050000', name: 'x' })).toMatchObject({ code: 400, msg: '字段 pid：不能为空' });
+    expect(await api(t.app, 'unitAdd', admin, { bh: '440303050000', name: 'x' })).toMatchObject({
+      code: 400,
+      msg: '字段 pid：不能为空',
+    });
     expect(await api(t.app, 'unitAdd', admin, { pid, bh: '440304050000', name: 'x' })).toMatchObject({
       code: 400,
       msg: '单位编号 bh 须以上级单位编号的前缀 440303 开头并增加一级',
     });
     expect(await api(t.app, 'unitAdd', admin, { pid, bh: LUOHU, name: 'x' })).toMatchObject({ code: 400 });
-    expect(await api(t.app, 'unitAdd', admin, { pid: 99999, bh: '440303050000', name: 'x' })).toMatchObject({ code: 404, msg: '单位不存在' });
+    expect(await api(t.app, 'unitAdd', admin, { pid: 99999, bh: '440303050000', name: 'x' })).toMatchObject({
+      code: 404,
+      msg: '单位不存在',
+    });
     expect(await snapshot()).toEqual(before);
   });
 
   it('refuses a duplicate code', async () => {
     const pid = await unitId(ROOT);
-    expect(await api(t.app, 'unitAdd', admin, { pid, bh: NANSHAN, name: '重复' })).toMatchObject({ code: 409, msg: `单位编号 ${NANSHAN} 已存在` });
+    expect(await api(t.app, 'unitAdd', admin, { pid, bh: NANSHAN, name: '重复' })).toMatchObject({
+      code: 409,
+      msg: `单位编号 ${NANSHAN} 已存在`,
+    });
   });
 
   it('lets a unit administrator create only inside his subtree, never a root', async () => {
     const before = await snapshot();
-    expect(await api(t.app, 'unitAdd', unitadmin, { pid: await unitId(LUOHU), bh: '440303060000', name: 'x' })).toMatchObject({
+    expect(
+      await api(t.app, 'unitAdd', unitadmin, { pid: await unitId(LUOHU), bh: '440303060000', name: 'x' }),
+    ).toMatchObject({
       code: 403,
       msg: '无权访问本单位及下级单位以外的数据',
     });
@@ -116,7 +148,11 @@ describe('POST rest/user/unit/add', () => {
       msg: '只有管理员可以创建或移动顶级单位',
     });
     expect(await snapshot()).toEqual(before);
-    const ok = await api<{ id: number }>(t.app, 'unitAdd', unitadmin, { pid: await unitId(FUTIAN), bh: '440304040000', name: '梅林派出所' });
+    const ok = await api<{ id: number }>(t.app, 'unitAdd', unitadmin, {
+      pid: await unitId(FUTIAN),
+      bh: '440304040000',
+      name: '梅林派出所',
+    });
     expect(ok.code).toBe(200);
   });
 });
@@ -124,15 +160,24 @@ describe('POST rest/user/unit/add', () => {
 describe('POST rest/user/unit/update', () => {
   it('renames and re-sorts', async () => {
     const id = await unitId('440305010000');
-    expect(await api(t.app, 'unitUpdate', admin, { id, name: '蛇口街道派出所', sort: 7 })).toMatchObject({ code: 200, msg: '修改成功' });
+    expect(await api(t.app, 'unitUpdate', admin, { id, name: '蛇口街道派出所', sort: 7 })).toMatchObject({
+      code: 200,
+      msg: '修改成功',
+    });
     expect(await unitRow(id)).toMatchObject({ name: '蛇口街道派出所', sort: 7, bh: '440305010000' });
   });
 
   it('changes a code and rebases the sub-units onto it', async () => {
     const pid = await unitId(ROOT);
     const added = await api<{ id: number }>(t.app, 'unitAdd', admin, { pid, bh: '440308000000', name: '光明分局' });
-    const child = await api<{ id: number }>(t.app, 'unitAdd', admin, { pid: added.data.id, bh: '440308010000', name: '光明派出所' });
-    expect(await api(t.app, 'unitUpdate', admin, { id: added.data.id, name: '光明分局', bh: '440309000000' })).toMatchObject({ code: 200 });
+    const child = await api<{ id: number }>(t.app, 'unitAdd', admin, {
+      pid: added.data.id,
+      bh: '440308010000',
+      name: '光明派出所',
+    });
+    expect(
+      await api(t.app, 'unitUpdate', admin, { id: added.data.id, name: '光明分局', bh: '440309000000' }),
+    ).toMatchObject({ code: 200 });
     expect((await unitRow(added.data.id))!.bh).toBe('440309000000');
     expect((await unitRow(child.data.id))!.bh).toBe('440309010000');
   });
@@ -140,14 +185,21 @@ describe('POST rest/user/unit/update', () => {
   it('refuses a code taken by another unit, changing nothing', async () => {
     const before = await snapshot();
     const id = await unitId('440306000000');
-    expect(await api(t.app, 'unitUpdate', admin, { id, name: '宝安分局', bh: '440307000000' })).toMatchObject({ code: 409 });
+    expect(await api(t.app, 'unitUpdate', admin, { id, name: '宝安分局', bh: '440307000000' })).toMatchObject({
+      code: 409,
+    });
     expect(await snapshot()).toEqual(before);
   });
 
   it('refuses a unit out of scope and unknown ids', async () => {
-    expect(await api(t.app, 'unitUpdate', unitadmin, { id: await unitId(LUOHU), name: 'x' })).toMatchObject({ code: 403 });
+    expect(await api(t.app, 'unitUpdate', unitadmin, { id: await unitId(LUOHU), name: 'x' })).toMatchObject({
+      code: 403,
+    });
     expect(await api(t.app, 'unitUpdate', admin, { id: 99999, name: 'x' })).toMatchObject({ code: 404 });
-    expect(await api(t.app, 'unitUpdate', admin, { id: 'abc', name: 'x' })).toMatchObject({ code: 400, msg: '字段 id：必须是数字' });
+    expect(await api(t.app, 'unitUpdate', admin, { id: 'abc', name: 'x' })).toMatchObject({
+      code: 400,
+      msg: '字段 id：必须是数字',
+    });
   });
 });
 
@@ -178,35 +230,57 @@ describe('POST rest/user/unit/move', () => {
   it('moves a unit with a new code under another parent', async () => {
     const id = await unitId('440305030000');
     const pid = await unitId(LUOHU);
-    expect(await api(t.app, 'unitMove', admin, { id, pid, bh: '440303090000' })).toMatchObject({ code: 200, msg: '移动成功' });
+    expect(await api(t.app, 'unitMove', admin, { id, pid, bh: '440303090000' })).toMatchObject({
+      code: 200,
+      msg: '移动成功',
+    });
     expect(await unitRow(id)).toMatchObject({ pid, bh: '440303090000' });
   });
 
   it('keeps a unit administrator inside his subtree', async () => {
     const before = await snapshot();
     const own = await unitId('440304010000');
-    expect(await api(t.app, 'unitMove', unitadmin, { id: own, pid: await unitId(LUOHU), bh: '440303080000' })).toMatchObject({
+    expect(
+      await api(t.app, 'unitMove', unitadmin, { id: own, pid: await unitId(LUOHU), bh: '440303080000' }),
+    ).toMatchObject({
       code: 403,
       msg: '无权访问本单位及下级单位以外的数据',
     });
-    expect(await api(t.app, 'unitMove', unitadmin, { id: await unitId(LUOHU), pid: await unitId(FUTIAN), bh: '440304080000' })).toMatchObject({
+    expect(
+      await api(t.app, 'unitMove', unitadmin, {
+        id: await unitId(LUOHU),
+        pid: await unitId(FUTIAN),
+        bh: '440304080000',
+      }),
+    ).toMatchObject({
       code: 403,
     });
-    expect(await api(t.app, 'unitMove', unitadmin, { id: own, pid: 0 })).toMatchObject({ code: 403, msg: '只有管理员可以创建或移动顶级单位' });
+    expect(await api(t.app, 'unitMove', unitadmin, { id: own, pid: 0 })).toMatchObject({
+      code: 403,
+      msg: '只有管理员可以创建或移动顶级单位',
+    });
     expect(await snapshot()).toEqual(before);
     // inside the subtree: under a sibling station
-    expect(await api(t.app, 'unitMove', unitadmin, { id: own, pid: await unitId('440304020000'), bh: '440304020100' })).toMatchObject({ code: 200 });
+    expect(
+      await api(t.app, 'unitMove', unitadmin, { id: own, pid: await unitId('440304020000'), bh: '440304020100' }),
+    ).toMatchObject({ code: 200 });
   });
 
   it('names bad input', async () => {
-    expect(await api(t.app, 'unitMove', admin, { id: 1, pid: -1 })).toMatchObject({ code: 400, msg: '字段 pid：超出允许范围' });
+    expect(await api(t.app, 'unitMove', admin, { id: 1, pid: -1 })).toMatchObject({
+      code: 400,
+      msg: '字段 pid：超出允许范围',
+    });
   });
 });
 
 describe('POST rest/user/unit/del', () => {
   it('refuses while the unit has sub-units', async () => {
     const id = await unitId(ROOT);
-    expect(await api(t.app, 'unitDelete', admin, { id })).toMatchObject({ code: 409, msg: expect.stringMatching(/^该单位下还有 \d+ 个下级单位，不能删除$/) });
+    expect(await api(t.app, 'unitDelete', admin, { id })).toMatchObject({
+      code: 409,
+      msg: expect.stringMatching(/^该单位下还有 \d+ 个下级单位，不能删除$/),
+    });
     expect(await unitRow(id)).toBeDefined();
   });
 
@@ -235,17 +309,25 @@ describe('POST rest/user/unit/del', () => {
 describe('POST rest/user/unit/edit {bh}', () => {
   it('gives the unit with the code, within scope', async () => {
     const env = await api<UnitInfo>(t.app, 'unitByCode', unitadmin, { bh: '440304020000' });
-    expect(env).toMatchObject({ code: 200, data: { bh: '440304020000', dname: '莲花派出所', parent_name: '福田分局' } });
+    expect(env).toMatchObject({
+      code: 200,
+      data: { bh: '440304020000', dname: '莲花派出所', parent_name: '福田分局' },
+    });
     expect(await api(t.app, 'unitByCode', unitadmin, { bh: NANSHAN })).toMatchObject({ code: 403 });
     expect(await api(t.app, 'unitByCode', admin, { bh: '999999999999' })).toMatchObject({ code: 404 });
-    expect(await api(t.app, 'unitByCode', admin, { bh: 'x' })).toMatchObject({ code: 400, msg: '字段 bh：单位编号须为 12 位数字' });
+    expect(await api(t.app, 'unitByCode', admin, { bh: 'x' })).toMatchObject({
+      code: 400,
+      msg: '字段 bh：单位编号须为 12 位数字',
+    });
   });
 });
 
 describe('other/unitjson: gdlist, gdlist_dv, dweilist', () => {
   it('gdlist gives the roots of the caller scope, then children lazily', async () => {
     const roots = await api<TreeNode[]>(t.app, 'unitTree', admin, {});
-    expect(roots.data).toEqual([expect.objectContaining({ bh: ROOT, unitname: '深州市公安局', sub: 1, last: 0, treecate: 'unit' })]);
+    expect(roots.data).toEqual([
+      expect.objectContaining({ bh: ROOT, unitname: '深州市公安局', sub: 1, last: 0, treecate: 'unit' }),
+    ]);
     const level = await api<TreeNode[]>(t.app, 'unitTree', admin, { id: roots.data[0]!.id });
     expect(level.data.map((n) => n.bh)).toEqual(expect.arrayContaining([LUOHU, FUTIAN, NANSHAN]));
     const own = await api<TreeNode[]>(t.app, 'unitTree', unitadmin, {});
@@ -275,6 +357,9 @@ describe('other/unitjson: gdlist, gdlist_dv, dweilist', () => {
     expect(own.data.every((n) => n.bh!.startsWith('440304'))).toBe(true);
     const byKey = await api<TreeNode[]>(t.app, 'unitSearch', admin, { key: NANSHAN });
     expect(byKey.data.map((n) => n.bh)).toEqual([NANSHAN]);
-    expect(await api(t.app, 'unitSearch', admin, { text: 'x'.repeat(101) })).toMatchObject({ code: 400, msg: '字段 text：长度超出限制' });
+    expect(await api(t.app, 'unitSearch', admin, { text: 'x'.repeat(101) })).toMatchObject({
+      code: 400,
+      msg: '字段 text：长度超出限制',
+    });
   });
 });

@@ -52,7 +52,11 @@ export class UnitIndex {
   /** Ancestors from the parent up to the root. */
   ancestors(id: number): UnitRow[] {
     const out: UnitRow[] = [];
-    for (let p = this.byId.get(id)?.pid ?? 0; p && this.byId.has(p) && out.length < this.units.length; p = this.byId.get(p)!.pid)
+    for (
+      let p = this.byId.get(id)?.pid ?? 0;
+      p && this.byId.has(p) && out.length < this.units.length;
+      p = this.byId.get(p)!.pid
+    )
       out.push(this.byId.get(p)!);
     return out;
   }
@@ -87,7 +91,8 @@ async function requireParent(db: Db, user: AuthUser, scope: UnitScope, pid: numb
 }
 
 function assertCodeFits(parent: UnitRow | null, bh: string): void {
-  if (!unitCodeFitsParent(parent?.bh, bh)) throw Errors.invalid('errors.unit.codePrefix', { prefix: unitCodePrefix(parent!.bh) });
+  if (!unitCodeFitsParent(parent?.bh, bh))
+    throw Errors.invalid('errors.unit.codePrefix', { prefix: unitCodePrefix(parent!.bh) });
 }
 
 /**
@@ -129,7 +134,11 @@ export async function listUnits(db: Db, scope: UnitScope, keyword: string | unde
   const users = await repo.userCountsByUnit(db);
   const devices = await repo.deviceCountsByUnit(db);
   return units.map((u) =>
-    presentUnit(u, { children: index.children(u.id).length, users: users.get(u.id) ?? 0, devices: devices.get(u.id)?.total ?? 0 }),
+    presentUnit(u, {
+      children: index.children(u.id).length,
+      users: users.get(u.id) ?? 0,
+      devices: devices.get(u.id)?.total ?? 0,
+    }),
   );
 }
 
@@ -165,7 +174,8 @@ export async function moveUnit(db: Db, user: AuthUser, scope: UnitScope, body: U
     const unit = await requireUnit(trx, body.id);
     assertInScope(scope, unit.id);
     const index = await loadUnitIndex(trx);
-    if (body.pid !== 0 && index.subtree(unit.id).some((u) => u.id === body.pid)) throw Errors.invalid('errors.unit.cycle');
+    if (body.pid !== 0 && index.subtree(unit.id).some((u) => u.id === body.pid))
+      throw Errors.invalid('errors.unit.cycle');
     const parent = await requireParent(trx, user, scope, body.pid);
     const bh = body.bh ?? unit.bh;
     if (!unitCodeFitsParent(parent?.bh, bh)) {
@@ -216,7 +226,12 @@ async function treeParent(db: Db, scope: UnitScope, req: UnitTreeRequest): Promi
  * roots of the caller's scope. The device variant counts online devices below each unit
  * (lion_count) and lists the unit's own devices as leaves after its sub-units.
  */
-export async function unitTreeLevel(db: Db, scope: UnitScope, req: UnitTreeRequest, withDevices: boolean): Promise<TreeNode[]> {
+export async function unitTreeLevel(
+  db: Db,
+  scope: UnitScope,
+  req: UnitTreeRequest,
+  withDevices: boolean,
+): Promise<TreeNode[]> {
   const parent = await treeParent(db, scope, req);
   const index = await loadUnitIndex(db);
   const units = parent ? index.children(parent.id) : index.scopeRoots(scope);

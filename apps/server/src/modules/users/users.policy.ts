@@ -38,5 +38,6 @@ export async function assertCanAssign(
   assertInScope(scope, values.unit_id);
   if (!(await findRole(db, values.role_id))) throw Errors.notFound('role');
   if (values.ifadmin === 1 && user.ifadmin !== 1) throw new AppError(ResultCode.FORBIDDEN, 'errors.user.grantAdmin');
-  if (!(await roleWithinCaller(db, user, values.role_id))) throw new AppError(ResultCode.FORBIDDEN, 'errors.user.roleBeyond');
+  if (!(await roleWithinCaller(db, user, values.role_id)))
+    throw new AppError(ResultCode.FORBIDDEN, 'errors.user.roleBeyond');
 }

@@ -110,7 +110,15 @@ export async function usernameTaken(db: Db, username: string): Promise<boolean> 
 
 export async function insertAccount(
   db: Db,
-  values: { username: string; password_hash: string; hostname: string; phone: string; unit_id: number; role_id: number; ifadmin: number },
+  values: {
+    username: string;
+    password_hash: string;
+    hostname: string;
+    phone: string;
+    unit_id: number;
+    role_id: number;
+    ifadmin: number;
+  },
 ): Promise<number> {
   const ts = now();
   const row = await db
@@ -124,9 +132,21 @@ export async function insertAccount(
 export async function updateAccount(
   db: Db,
   id: number,
-  values: Partial<{ hostname: string; phone: string; unit_id: number; role_id: number; ifadmin: number; status: UserStatus; password_hash: string }>,
+  values: Partial<{
+    hostname: string;
+    phone: string;
+    unit_id: number;
+    role_id: number;
+    ifadmin: number;
+    status: UserStatus;
+    password_hash: string;
+  }>,
 ): Promise<void> {
-  await db.updateTable('users').set({ ...values, updated: now() }).where('id', '=', id).execute();
+  await db
+    .updateTable('users')
+    .set({ ...values, updated: now() })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function deleteAccount(db: Db, id: number): Promise<void> {
@@ -170,7 +190,12 @@ export interface OnlineRow {
 }
 
 /** Active sessions seen since `since`, newest login first. */
-export async function onlineSessions(db: Db, unitIds: number[] | null, keyword: string | undefined, since: string): Promise<OnlineRow[]> {
+export async function onlineSessions(
+  db: Db,
+  unitIds: number[] | null,
+  keyword: string | undefined,
+  since: string,
+): Promise<OnlineRow[]> {
   let q = db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')

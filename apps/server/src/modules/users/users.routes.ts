@@ -55,7 +55,10 @@ export async function registerUserRoutes(app: FastifyInstance): Promise<void> {
     handler: async ({ db, user, body, reply, t }) => {
       await users.setAccountStatus(db, user, await unitScope(db, user), body);
       // the success msg says which way the switch went
-      return sendEnvelope(reply, envelopeOf(200, t(body.status === 'enabled' ? 'success.enabled' : 'success.disabled'), null));
+      return sendEnvelope(
+        reply,
+        envelopeOf(200, t(body.status === 'enabled' ? 'success.enabled' : 'success.disabled'), null),
+      );
     },
   });
 

@@ -80,7 +80,12 @@ export async function addAccount(db: Db, user: AuthUser, scope: UnitScope, body:
   );
 }
 
-export async function updateAccount(db: Db, user: AuthUser, scope: UnitScope, body: AccountUpdateRequest): Promise<void> {
+export async function updateAccount(
+  db: Db,
+  user: AuthUser,
+  scope: UnitScope,
+  body: AccountUpdateRequest,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const target = await requireAccount(trx, body.id);
     await assertCanManage(trx, user, scope, target);
@@ -97,7 +102,12 @@ export async function updateAccount(db: Db, user: AuthUser, scope: UnitScope, bo
 }
 
 /** Enable or disable; a disabled account's sessions end at once. */
-export async function setAccountStatus(db: Db, user: AuthUser, scope: UnitScope, body: AccountStatusRequest): Promise<void> {
+export async function setAccountStatus(
+  db: Db,
+  user: AuthUser,
+  scope: UnitScope,
+  body: AccountStatusRequest,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const target = await requireAccount(trx, body.id);
     await assertCanManage(trx, user, scope, target);

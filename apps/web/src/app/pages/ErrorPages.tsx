@@ -25,10 +25,11 @@ export function NotFoundPage() {
   );
 }
 
-export function ServerErrorPage({ message }: { message?: string }) {
+/** 500: a page of its own at /500, or inside the shell when a page fails to render (`inline`). */
+export function ServerErrorPage({ message, inline = false }: { message?: string; inline?: boolean }) {
   const { t } = useTranslation('pages');
   return (
-    <div style={fullPage}>
+    <div style={inline ? undefined : fullPage}>
       <Result
         status="500"
         title={t('serverError.title')}

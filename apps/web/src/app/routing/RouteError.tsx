@@ -33,5 +33,5 @@ export function RouteError() {
   if (error instanceof ChunkLoadError) return <ChunkErrorResult error={error} />;
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
   if (error instanceof Error) console.error(error);
-  return <ServerErrorPage message={error instanceof Error ? error.message : undefined} />;
+  return <ServerErrorPage inline message={error instanceof Error ? error.message : undefined} />;
 }

@@ -1,4 +1,5 @@
-import { MenuId, type TreeNode, type Unit, type UnitInfo } from '@bwc/protocol';
+import { MenuId, unitCodePrefix, type TreeNode, type Unit, type UnitInfo } from '@bwc/protocol';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../../test/api';
 import { createRole, createTestApp, createUser, DEMO, login, type Session, type TestApp } from '../../../test/helpers';
@@ -342,11 +343,24 @@ describe('other/unitjson: gdlist, gdlist_dv, dweilist', () => {
     expect(await api(t.app, 'unitTree', admin, { id: 'x' })).toMatchObject({ code: 400, msg: '字段 id：必须是数字' });
   });
 
-  it('gdlist_dv adds the online device count (no devices yet)', async () => {
+  it('gdlist_dv adds the online device count below each unit', async () => {
     const env = await api<TreeNode[]>(t.app, 'unitTreeDevices', unitadmin, { id: await unitId(FUTIAN) });
     expect(env.code).toBe(200);
-    expect(env.data.length).toBeGreaterThan(0);
-    for (const node of env.data) expect(node).toMatchObject({ treecate: 'unit', lion_count: 0 });
+    const units = env.data.filter((n) => n.treecate === 'unit');
+    expect(units.length).toBeGreaterThan(0);
+    const hasDevices = (await t.db.introspection.getTables()).some((table) => table.name === 'devices');
+    for (const node of units) {
+      // online devices of the unit and its sub-units, counted independently of the service
+      const online = hasDevices
+        ? Number(
+            (
+              await sql<{ n: number }>`select count(*) as n from devices d join units u on u.id = d.unit_id
+                where d.lineon = 1 and u.bh like ${`${unitCodePrefix(node.bh!)}%`}`.execute(t.db)
+            ).rows[0]!.n,
+          )
+        : 0;
+      expect(node.lion_count).toBe(online);
+    }
     expect(await api(t.app, 'unitTreeDevices', unitadmin, { id: await unitId(LUOHU) })).toMatchObject({ code: 403 });
   });
 

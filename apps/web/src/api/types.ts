@@ -1,4 +1,15 @@
 import type {
+  Account,
+  DictEntry,
+  DictType,
+  OnlineUser,
+  OperationLogEntry,
+  Role,
+  RoleAuthTree,
+  RoleOption,
+  TreeNode,
+  Unit,
+  UnitInfo,
   Announcement,
   ApiName,
   DownloadEntry,
@@ -53,6 +64,24 @@ interface KnownData {
   announceUpdatePost: Announcement;
   downloadList: Page<DownloadEntry>;
   downloadCenter: DownloadEntry[];
+  // organisation (features/configcenter)
+  unitGet: Unit[];
+  unitAdd: { id: number };
+  unitByCode: UnitInfo;
+  unitTree: TreeNode[];
+  unitTreeDevices: TreeNode[];
+  unitSearch: TreeNode[];
+  accountList: Page<Account>;
+  accountAdd: { id: number };
+  onlineUsers: OnlineUser[];
+  roleList: Role[];
+  roleOptions: RoleOption[];
+  roleAdd: { id: number };
+  roleAuthGet: RoleAuthTree;
+  logList: Page<OperationLogEntry>;
+  dictTypes: DictType[];
+  dictList: DictEntry[];
+  dictAdd: { id: number };
 }
 
 export type ApiData = { [N in ApiName]: N extends keyof KnownData ? KnownData[N] : unknown };

@@ -1,5 +1,7 @@
 import { MODULES, MenuId, type ModuleDef } from '@bwc/protocol';
+import type { ReactNode } from 'react';
 import type { RouteObject } from 'react-router';
+import { configcenterPages } from '../../features/configcenter/routes';
 import { AreaLayout } from '../shell/AreaLayout';
 import { FirstAllowedChild, Lazy, ModuleGate } from './guards';
 import { lazyPage } from './lazyPage';
@@ -24,6 +26,9 @@ export function notBuiltNamed(nameKey: string): RouteObject['element'] {
   );
 }
 
+/** Built pages of catalogue modules by menu id; a module missing here shows "not built yet". */
+const MODULE_PAGES: Readonly<Record<number, ReactNode>> = { ...configcenterPages };
+
 function segmentOf(module: ModuleDef, parent: ModuleDef): string {
   return module.path.slice(parent.path.length + 1);
 }
@@ -34,7 +39,7 @@ function moduleRoute(module: ModuleDef, parent: ModuleDef): RouteObject {
   if (children.length === 0)
     return {
       path: segmentOf(module, parent),
-      element: <ModuleGate menuId={module.id}>{notBuilt(module.id)}</ModuleGate>,
+      element: <ModuleGate menuId={module.id}>{MODULE_PAGES[module.id] ?? notBuilt(module.id)}</ModuleGate>,
       handle: { menuId: module.id },
     };
   return {

@@ -1,0 +1,171 @@
+import { MenuId, USER_STATUSES, type Account } from '@bwc/protocol';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Card, Tabs, Tag } from 'antd';
+import { useCallback, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { call } from '../../../api/http';
+import { readLoggedIn } from '../../../api/session';
+import { useUserInfo } from '../../../app/session/queries';
+import { DataTable, type DataTableColumn } from '../../../components/data-table';
+import type { SearchItem } from '../../../components/search-bar';
+import { UnitTreeSelect } from '../../../components/unit-tree';
+import { configKeys, isUnitNode, loadUnitLevel } from '../configcenter.api';
+import { useUnits } from '../units/useUnits';
+import { AccountFormDialog } from './AccountFormDialog';
+import { OnlineUsersTab } from './OnlineUsersTab';
+
+const add = { menu: MenuId.ACCOUNTS, action: 'add' } as const;
+const edit = { menu: MenuId.ACCOUNTS, action: 'edit' } as const;
+const TABS = ['accounts', 'online'] as const;
+
+/** /configcenter/userAdmin/accountAdmin: accounts of the caller's scope, and the online users. */
+export function AccountAdminPage() {
+  const { t } = useTranslation('configcenter');
+  const [params, setParams] = useSearchParams();
+  const tab = params.get('tab') === 'online' ? 'online' : 'accounts';
+  return (
+    <Card title={t('accounts.title')}>
+      <Tabs
+        activeKey={tab}
+        destroyOnHidden
+        onChange={(key) => setParams(key === TABS[0] ? {} : { tab: key })}
+        items={[
+          { key: 'accounts', label: t('accounts.tab.accounts'), children: <AccountsTab /> },
+          { key: 'online', label: t('accounts.tab.online'), children: <OnlineUsersTab /> },
+        ]}
+      />
+    </Card>
+  );
+}
+
+function AccountsTab() {
+  const { t } = useTranslation('configcenter');
+  const client = useQueryClient();
+  const isAdmin = useUserInfo().data?.ifadmin === 1;
+  const me = readLoggedIn()?.username;
+  const [editing, setEditing] = useState<Account | 'new' | null>(null);
+  const units = useUnits(undefined);
+  const roles = useQuery({ queryKey: configKeys.roleOptions, queryFn: ({ signal }) => call('roleOptions', undefined, { signal }) });
+
+  const reload = useCallback(() => client.invalidateQueries({ queryKey: configKeys.all }), [client]);
+
+  const searchItems = useMemo<SearchItem[]>(
+    () => [
+      { type: 'text', name: 'keyword', label: t('accounts.filter.keyword'), placeholder: t('accounts.filter.keywordPlaceholder') },
+      {
+        type: 'custom',
+        name: 'unit_id',
+        label: t('accounts.filter.unit'),
+        render: ({ value, onChange }) => (
+          <UnitTreeSelect loader={loadUnitLevel} value={value} onChange={(next) => onChange(next)} selectableNode={isUnitNode} />
+        ),
+      },
+      {
+        type: 'select',
+        name: 'role_id',
+        label: t('accounts.filter.role'),
+        options: (roles.data ?? []).map((role) => ({ value: role.id, label: role.name })),
+        width: 160,
+      },
+      {
+        type: 'select',
+        name: 'status',
+        label: t('accounts.filter.status'),
+        options: USER_STATUSES.map((status) => ({ value: status, label: t(`accounts.status.${status}`) })),
+        width: 120,
+      },
+      { type: 'button', key: 'add', label: t('accounts.action.add'), primary: true, onClick: () => setEditing('new'), permission: add },
+    ],
+    [t, roles.data],
+  );
+
+  const columns = useMemo<DataTableColumn<Account>[]>(
+    () => [
+      { title: t('accounts.column.username'), dataIndex: 'username', key: 'username', width: 140 },
+      { title: t('accounts.column.hostname'), dataIndex: 'hostname', key: 'hostname', width: 120 },
+      { title: t('accounts.column.unit'), dataIndex: 'dname', key: 'dname', ellipsis: true },
+      {
+        title: t('accounts.column.role'),
+        dataIndex: 'group_name',
+        key: 'group_name',
+        width: 140,
+        render: (name: string, row) => (
+          <>
+            {name}
+            {row.ifadmin === 1 && (
+              <Tag color="gold" style={{ marginInlineStart: 6 }}>
+                {t('accounts.adminTag')}
+              </Tag>
+            )}
+          </>
+        ),
+      },
+      { title: t('accounts.column.phone'), dataIndex: 'phone', key: 'phone', width: 130 },
+      {
+        title: t('accounts.column.online'),
+        dataIndex: 'online',
+        key: 'online',
+        width: 90,
+        align: 'center',
+        render: (online: number) => (online === 1 ? <Tag color="green">{t('accounts.online.yes')}</Tag> : <Tag>{t('accounts.online.no')}</Tag>),
+      },
+      {
+        kind: 'switch',
+        key: 'status',
+        title: t('accounts.column.enabled'),
+        width: 90,
+        isOn: (row) => row.status === 'enabled',
+        onToggle: (row, on) => call('accountStatus', { id: row.id, status: on ? 'enabled' : 'disabled' }, { success: true }),
+        // one cannot lock oneself out
+        disabled: (row) => row.username === me,
+        permission: edit,
+      },
+      {
+        kind: 'operation',
+        width: 230,
+        actions: [
+          { key: 'edit', label: t('accounts.action.edit'), onClick: (row) => setEditing(row), permission: edit },
+          {
+            key: 'reset',
+            label: t('accounts.action.resetPassword'),
+            confirm: t('accounts.confirm.resetPassword'),
+            onClick: (row) => call('accountResetPassword', { id: row.id }, { success: true }),
+            permission: edit,
+          },
+          {
+            key: 'delete',
+            label: t('accounts.action.delete'),
+            danger: true,
+            confirm: t('accounts.confirm.delete'),
+            onClick: (row) => call('accountDelete', { id: row.id }, { success: true }).then(reload),
+            hidden: (row) => row.username === me,
+            permission: edit,
+          },
+        ],
+      },
+    ],
+    [t, me, reload],
+  );
+
+  return (
+    <>
+      <DataTable<Account>
+        queryKey={configKeys.accounts}
+        fetch={({ page, limit, filters }) => call('accountList', { page, limit, ...filters })}
+        columns={columns}
+        searchItems={searchItems}
+      />
+      <AccountFormDialog
+        editing={editing}
+        units={units.tree}
+        isAdmin={isAdmin}
+        onClose={() => setEditing(null)}
+        onSaved={() => {
+          setEditing(null);
+          void reload();
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,131 @@
+import { PASSWORD_SET_MAX, type Account } from '@bwc/protocol';
+import { useQuery } from '@tanstack/react-query';
+import { Form, Input, Modal, Select, Switch } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { call } from '../../../api/http';
+import { validateWith, zodRules } from '../../../app/forms/zodRules';
+import { configKeys } from '../configcenter.api';
+import { UnitPicker } from '../units/UnitPicker';
+import type { UnitRow } from '../units/unitTree';
+import { AccountAddForm, AccountEditForm, addRequestOf, editValuesOf } from './accountForm';
+
+interface AccountFormDialogProps {
+  /** 'new' to add, an account to edit, null when closed */
+  editing: Account | 'new' | null;
+  units: readonly UnitRow[];
+  /** only an administrator may make administrators */
+  isAdmin: boolean;
+  onClose: () => void;
+  onSaved: () => void;
+}
+
+const addRules = zodRules(AccountAddForm);
+const editRules = zodRules(AccountEditForm);
+
+/** Add an account (login name, password twice, person, phone, unit, role) or edit one (not its name or password). */
+export function AccountFormDialog({ editing, units, isAdmin, onClose, onSaved }: AccountFormDialogProps) {
+  const { t } = useTranslation('configcenter');
+  const [form] = Form.useForm();
+  const [saving, setSaving] = useState(false);
+  const adding = editing === 'new';
+  const rules = adding ? addRules : editRules;
+  const roles = useQuery({
+    queryKey: configKeys.roleOptions,
+    queryFn: ({ signal }) => call('roleOptions', undefined, { signal }),
+    enabled: editing !== null,
+  });
+
+  useEffect(() => {
+    if (!editing) return;
+    form.resetFields();
+    form.setFieldsValue(editing === 'new' ? { ifadmin: 0, phone: '' } : editValuesOf(editing));
+  }, [editing, form]);
+
+  const submit = async () => {
+    setSaving(true);
+    try {
+      if (editing === 'new') {
+        const values = await validateWith(form, AccountAddForm);
+        await call('accountAdd', addRequestOf(values), { success: true });
+      } else if (editing) {
+        const values = await validateWith(form, AccountEditForm);
+        await call('accountUpdate', { id: editing.id, ...values }, { success: true });
+      }
+      onSaved();
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={editing !== null}
+      title={adding ? t('accounts.form.addTitle') : t('accounts.form.editTitle', { name: editing ? editing.username : '' })}
+      onCancel={onClose}
+      onOk={() => void submit().catch(() => undefined)}
+      okText={t('action.save')}
+      confirmLoading={saving}
+      width={560}
+      destroyOnHidden
+      forceRender
+    >
+      <Form form={form} layout="vertical" disabled={saving} name="account-form" autoComplete="off">
+        {adding && (
+          <>
+            <Form.Item name="username" label={t('accounts.form.username')} rules={rules('username')} required extra={t('accounts.form.usernameHelp')}>
+              <Input autoComplete="off" />
+            </Form.Item>
+            <Form.Item
+              name="password"
+              label={t('accounts.form.password')}
+              rules={rules('password')}
+              required
+              extra={t('accounts.form.passwordHelp')}
+            >
+              <Input.Password autoComplete="new-password" maxLength={PASSWORD_SET_MAX} />
+            </Form.Item>
+            <Form.Item
+              name="confirm_password"
+              label={t('accounts.form.confirmPassword')}
+              rules={rules('confirm_password')}
+              dependencies={['password']}
+              required
+            >
+              <Input.Password autoComplete="new-password" maxLength={PASSWORD_SET_MAX} />
+            </Form.Item>
+          </>
+        )}
+        <Form.Item name="hostname" label={t('accounts.form.hostname')} rules={rules('hostname')} required>
+          <Input maxLength={50} />
+        </Form.Item>
+        <Form.Item name="phone" label={t('accounts.form.phone')} rules={rules('phone')}>
+          <Input maxLength={20} />
+        </Form.Item>
+        <Form.Item name="unit_id" label={t('accounts.form.unit')} rules={rules('unit_id')} required>
+          <UnitPicker units={units} />
+        </Form.Item>
+        <Form.Item name="role_id" label={t('accounts.form.role')} rules={rules('role_id')} required>
+          <Select
+            loading={roles.isFetching}
+            placeholder={t('accounts.form.pickRole')}
+            options={(roles.data ?? []).map((role) => ({ value: role.id, label: role.name }))}
+            showSearch
+            optionFilterProp="label"
+          />
+        </Form.Item>
+        {isAdmin && (
+          <Form.Item
+            name="ifadmin"
+            label={t('accounts.form.ifadmin')}
+            extra={t('accounts.form.ifadminHelp')}
+            getValueProps={(value) => ({ checked: value === 1 })}
+            getValueFromEvent={(checked: boolean) => (checked ? 1 : 0)}
+          >
+            <Switch />
+          </Form.Item>
+        )}
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,188 @@
+import { MenuId, type DictEntry, type DictType } from '@bwc/protocol';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Badge, Card, Empty, Menu, Skeleton, Tag } from 'antd';
+import dayjs from 'dayjs';
+import { useCallback, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { call } from '../../../api/http';
+import { DataTable, type DataTableColumn } from '../../../components/data-table';
+import type { FilterValues, SearchItem } from '../../../components/search-bar';
+import { configKeys } from '../configcenter.api';
+import { QueryError } from '../QueryError';
+import { DictEntryDialog } from './DictEntryDialog';
+import './dictionary.css';
+
+const add = { menu: MenuId.DATA_DICTIONARY, action: 'add' } as const;
+const edit = { menu: MenuId.DATA_DICTIONARY, action: 'edit' } as const;
+
+/** Label of a type or an entry in the console's language (English falls back to Chinese when empty). */
+export function localized(zh: string, en: string, language: string): string {
+  return language.startsWith('en') && en ? en : zh;
+}
+
+function matches(row: DictEntry, filters: FilterValues): boolean {
+  const keyword = typeof filters.keyword === 'string' ? filters.keyword.trim().toLowerCase() : '';
+  if (keyword && ![row.key, row.label, row.label_en].some((f) => f.toLowerCase().includes(keyword))) return false;
+  if (filters.enabled !== undefined && String(row.enabled) !== filters.enabled) return false;
+  return true;
+}
+
+/** /configcenter/DataDictionary: dictionary types on the left, the chosen type's entries on the right. */
+export function DataDictionaryPage() {
+  const { t, i18n } = useTranslation('configcenter');
+  const client = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const [editing, setEditing] = useState<DictEntry | 'new' | null>(null);
+
+  const types = useQuery({ queryKey: configKeys.dictTypes, queryFn: ({ signal }) => call('dictTypes', undefined, { signal }) });
+  const code = params.get('type') ?? types.data?.[0]?.code ?? null;
+  const type: DictType | null = types.data?.find((item) => item.code === code) ?? null;
+  const entries = useQuery({
+    queryKey: [...configKeys.dict, code],
+    queryFn: ({ signal }) => call('dictList', { type: code! }, { signal }),
+    enabled: code !== null,
+  });
+  const reload = useCallback(
+    () => Promise.all([client.invalidateQueries({ queryKey: configKeys.dict }), client.invalidateQueries({ queryKey: configKeys.dictTypes })]),
+    [client],
+  );
+
+  const searchItems = useMemo<SearchItem[]>(
+    () => [
+      { type: 'text', name: 'keyword', label: t('dict.filter.keyword'), placeholder: t('dict.filter.keywordPlaceholder') },
+      {
+        type: 'select',
+        name: 'enabled',
+        label: t('dict.filter.enabled'),
+        options: [
+          { value: 1, label: t('dict.state.enabled') },
+          { value: 0, label: t('dict.state.disabled') },
+        ],
+        width: 110,
+      },
+      { type: 'button', key: 'add', label: t('dict.action.add'), primary: true, onClick: () => setEditing('new'), permission: add },
+    ],
+    [t],
+  );
+
+  const columns = useMemo<DataTableColumn<DictEntry>[]>(
+    () => [
+      { title: t('dict.column.key'), dataIndex: 'key', key: 'key', width: 110 },
+      { title: t('dict.column.label'), dataIndex: 'label', key: 'label', width: 180 },
+      { title: t('dict.column.labelEn'), dataIndex: 'label_en', key: 'label_en', width: 200 },
+      { title: t('dict.column.sort'), dataIndex: 'sort', key: 'sort', width: 80, align: 'center' },
+      {
+        title: t('dict.column.builtin'),
+        dataIndex: 'builtin',
+        key: 'builtin',
+        width: 90,
+        align: 'center',
+        render: (builtin: number) => (builtin === 1 ? <Tag color="blue">{t('dict.builtin')}</Tag> : null),
+      },
+      {
+        kind: 'switch',
+        key: 'enabled',
+        title: t('dict.column.enabled'),
+        width: 80,
+        isOn: (row) => row.enabled === 1,
+        onToggle: (row, on) =>
+          call(
+            'dictUpdate',
+            { id: row.id, label: row.label, label_en: row.label_en, sort: row.sort, enabled: on ? 1 : 0 },
+            { success: true },
+          ).then(reload),
+        permission: edit,
+      },
+      {
+        title: t('dict.column.updated'),
+        dataIndex: 'updated',
+        key: 'updated',
+        render: (value: string) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm') : ''),
+      },
+      {
+        kind: 'operation',
+        width: 140,
+        actions: [
+          { key: 'edit', label: t('dict.action.edit'), onClick: (row) => setEditing(row), permission: edit },
+          {
+            key: 'delete',
+            label: t('dict.action.delete'),
+            danger: true,
+            confirm: t('dict.confirm.delete'),
+            onClick: (row) => call('dictDelete', { id: row.id }, { success: true }).then(reload),
+            hidden: (row) => row.builtin === 1,
+            permission: edit,
+          },
+        ],
+      },
+    ],
+    [t, reload],
+  );
+
+  if (types.isError && !types.data)
+    return (
+      <Card title={t('dict.title')}>
+        <QueryError error={types.error} onRetry={() => void types.refetch()} />
+      </Card>
+    );
+
+  return (
+    <Card title={t('dict.title')}>
+      <div className="bwc-dict">
+        <div className="bwc-dict-types">
+          <div className="bwc-dict-types-title">{t('dict.types')}</div>
+          {types.isPending ? (
+            <Skeleton active />
+          ) : (types.data ?? []).length === 0 ? (
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('dict.noTypes')} />
+          ) : (
+            <Menu
+              mode="inline"
+              selectedKeys={code ? [code] : []}
+              onClick={({ key }) => setParams({ type: key })}
+              items={(types.data ?? []).map((item) => ({
+                key: item.code,
+                label: (
+                  <span className="bwc-dict-type">
+                    <span>{localized(item.name, item.name_en, i18n.language)}</span>
+                    <Badge count={item.entries} showZero color="#8c8c8c" overflowCount={999} />
+                  </span>
+                ),
+              }))}
+            />
+          )}
+        </div>
+        <div className="bwc-dict-entries">
+          {type && (
+            <div className="bwc-dict-heading">
+              {localized(type.name, type.name_en, i18n.language)} <Tag>{type.code}</Tag>
+            </div>
+          )}
+          {entries.isError && !entries.data ? (
+            <QueryError error={entries.error} onRetry={() => void entries.refetch()} />
+          ) : (
+            <DataTable<DictEntry>
+              key={code ?? ''}
+              urlKey="entries"
+              columns={columns}
+              dataSource={entries.data ?? []}
+              loading={entries.isFetching || types.isPending}
+              clientFilter={matches}
+              searchItems={searchItems}
+            />
+          )}
+        </div>
+      </div>
+      <DictEntryDialog
+        type={type}
+        editing={editing}
+        onClose={() => setEditing(null)}
+        onSaved={() => {
+          setEditing(null);
+          void reload();
+        }}
+      />
+    </Card>
+  );
+}

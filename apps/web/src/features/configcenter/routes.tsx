@@ -1,0 +1,42 @@
+import { MenuId } from '@bwc/protocol';
+import type { ReactNode } from 'react';
+import { Lazy } from '../../app/routing/guards';
+import { lazyPage } from '../../app/routing/lazyPage';
+
+const UnitAdminPage = lazyPage(() => import('./units/UnitAdminPage'), 'UnitAdminPage');
+const AccountAdminPage = lazyPage(() => import('./accounts/AccountAdminPage'), 'AccountAdminPage');
+const RoleAdminPage = lazyPage(() => import('./roles/RoleAdminPage'), 'RoleAdminPage');
+const OperationLogPage = lazyPage(() => import('./oplog/OperationLogPage'), 'OperationLogPage');
+const DataDictionaryPage = lazyPage(() => import('./dictionary/DataDictionaryPage'), 'DataDictionaryPage');
+
+/**
+ * Built pages of /configcenter by menu id. `app/routing/moduleRoutes.tsx` puts each in place of
+ * the module's "not built yet" page, inside its `<ModuleGate>`.
+ */
+export const configcenterPages: Readonly<Record<number, ReactNode>> = {
+  [MenuId.UNITS]: (
+    <Lazy>
+      <UnitAdminPage />
+    </Lazy>
+  ),
+  [MenuId.ACCOUNTS]: (
+    <Lazy>
+      <AccountAdminPage />
+    </Lazy>
+  ),
+  [MenuId.ROLES]: (
+    <Lazy>
+      <RoleAdminPage />
+    </Lazy>
+  ),
+  [MenuId.OPERATION_LOG]: (
+    <Lazy>
+      <OperationLogPage />
+    </Lazy>
+  ),
+  [MenuId.DATA_DICTIONARY]: (
+    <Lazy>
+      <DataDictionaryPage />
+    </Lazy>
+  ),
+};

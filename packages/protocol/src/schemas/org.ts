@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FlagInput, PageQuery } from '../envelope';
-import { UserAuth } from '../permissions';
+import { MODULE_BY_ID, UserAuth } from '../permissions';
 import { NewPassword } from '../validators';
 
 /**
@@ -404,7 +404,12 @@ export type RoleAuthTree = z.infer<typeof RoleAuthTree>;
 /** One module's actions in a permission distribution. */
 export const PermissionGrant = z.object({
   /** menu id of the catalogue (MODULES) */
-  module_id: numberInput(z.number({ error: 'validation.required' }).int({ error: 'validation.integer' })),
+  module_id: numberInput(
+    z
+      .number({ error: 'validation.required' })
+      .int({ error: 'validation.integer' })
+      .refine((id) => MODULE_BY_ID.has(id), { error: 'validation.module' }),
+  ),
   view: FlagInput.default(0),
   edit: FlagInput.default(0),
   add: FlagInput.default(0),

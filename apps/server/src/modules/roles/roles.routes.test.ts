@@ -183,10 +183,16 @@ describe('permission distribution', () => {
     const auditor = await roleId('审计员');
     const before = await perms(auditor);
     expect(
-      await api(t.app, 'roleAuthUpdate', admin, { id: auditor, permissions: [{ module_id: 99, view: 1 }] }),
+      await api(t.app, 'roleAuthUpdate', admin, {
+        id: auditor,
+        permissions: [
+          { module_id: MenuId.OPERATION_LOG, view: 1 },
+          { module_id: 99, view: 1 },
+        ],
+      }),
     ).toMatchObject({
       code: 400,
-      msg: '未知的模块编号 99',
+      msg: '字段 permissions.1.module_id：不是已知的模块编号',
     });
     expect(await api(t.app, 'roleAuthUpdate', admin, { id: auditor, permissions: 'all' })).toMatchObject({
       code: 400,

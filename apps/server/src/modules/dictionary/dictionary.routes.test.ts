@@ -141,6 +141,11 @@ describe('editing', () => {
       code: 400,
       msg: '字段 enabled：不是允许的选项',
     });
+    expect(await api(t.app, 'dictDelete', admin, {})).toMatchObject({ code: 400, msg: '字段 id：不能为空' });
+    expect(await api(t.app, 'dictUpdate', admin, { id: 0, label: 'x' })).toMatchObject({
+      code: 400,
+      msg: '字段 id：超出允许范围',
+    });
     expect(await entries()).toEqual(before);
   });
 

@@ -97,6 +97,10 @@ describe('POST rest/user/role/add, update, del', () => {
       code: 409,
     });
     expect(await api(t.app, 'roleUpdate', admin, { name: 'x' })).toMatchObject({ code: 400, msg: '字段 id：不能为空' });
+    expect(await api(t.app, 'roleDelete', admin, { id: 'all' })).toMatchObject({
+      code: 400,
+      msg: '字段 id：必须是数字',
+    });
     expect(await t.db.selectFrom('roles').selectAll().orderBy('id').execute()).toEqual(before);
   });
 

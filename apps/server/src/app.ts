@@ -8,6 +8,7 @@ import { MB, UPLOAD_LIMIT_MB } from '@bwc/protocol';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
+import { EventBus } from './bus';
 import { createDb, type Db } from './db/connection';
 import { migrateToLatest } from './db/migrate';
 import { seedDemo } from './db/seed/demo';
@@ -38,6 +39,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   const db = createDb(config.database);
   app.decorate('db', db);
+  app.decorate('bus', new EventBus((err, event) => app.log.error({ err, event }, 'domain event listener failed')));
   app.decorate('config', config);
   app.decorate('sessionGates', [] as SessionGate[]);
   app.decorateRequest('auth', null);

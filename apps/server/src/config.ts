@@ -37,6 +37,13 @@ const EnvSchema = z
     GB_MODE: flag01.default(false),
     WEB_DIST: z.string().min(1).optional(),
     SEED: flag01.default(false),
+    OSMAND_PORT: z.coerce
+      .number({ error: 'must be a port number from 0 to 65535 (0 disables)' })
+      .int({ error: 'must be a port number from 0 to 65535 (0 disables)' })
+      .min(0, { error: 'must be a port number from 0 to 65535 (0 disables)' })
+      .max(65535, { error: 'must be a port number from 0 to 65535 (0 disables)' })
+      .default(5055),
+    DEVICE_PROVISION_KEY: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.TEST_CAPTCHA !== undefined && env.NODE_ENV !== 'test') {
@@ -66,6 +73,10 @@ export interface Config {
   webDist: string | null;
   /** run the idempotent demo seed at start (DEMO=1 implies it) */
   seed: boolean;
+  /** OsmAnd (Traccar Client) HTTP ingest port; 0 or absent: off (modules/devices/osmand.ts) */
+  osmandPort?: number;
+  /** key of the device provisioning call; demo mode generates one in DATA_DIR when absent */
+  deviceProvisionKey?: string;
 }
 
 export class ConfigError extends Error {}
@@ -154,5 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     gbMode: e.GB_MODE,
     webDist,
     seed: e.SEED || e.DEMO,
+    osmandPort: e.OSMAND_PORT,
+    deviceProvisionKey: e.DEVICE_PROVISION_KEY,
   };
 }

@@ -185,6 +185,89 @@ export interface DictEntryTable {
   updated: string;
 }
 
+/** A body-worn camera (recorder); latest state and position kept on the row (WGS-84). */
+export interface DeviceTable {
+  id: Id;
+  /** host body number, also `did` on the wire */
+  hostbody: string;
+  imei: string;
+  hostcode: string;
+  hostname: string;
+  jq_hostcode: string;
+  unit_id: number;
+  model_id: number | null;
+  owner_id: number | null;
+  remark: string;
+  /** JSON array [category, flag1, flag2, flag3] */
+  typecate: string;
+  lineon: number;
+  remote_kill: number;
+  lat: number | null;
+  lng: number | null;
+  speed: number | null;
+  course: number | null;
+  accuracy: number | null;
+  battery: number | null;
+  gps_time: string | null;
+  last_seen: string | null;
+  /** sha256 hex of the device API secret (a random 256-bit value) */
+  secret_hash: string;
+  /** sha256 hex of the current device token, null before the first device login */
+  token_hash: string | null;
+  created: string;
+  updated: string;
+}
+
+export interface RecorderModelTable {
+  id: Id;
+  name: string;
+  vendor: string;
+  remark: string;
+  created: string;
+  updated: string;
+}
+
+export interface PositionTable {
+  id: Id;
+  device_id: number;
+  /** fix time, ISO */
+  time: string;
+  lat: number;
+  lng: number;
+  speed: number | null;
+  course: number | null;
+  accuracy: number | null;
+  battery: number | null;
+  received: string;
+}
+
+export interface DeviceEventTable {
+  id: Id;
+  device_id: number;
+  unit_id: number;
+  /** sos | online | offline | remote_kill | remote_wakeon */
+  type: string;
+  time: string;
+  lat: number | null;
+  lng: number | null;
+  /** JSON */
+  payload: string;
+  created: string;
+}
+
+export interface DeviceCommandTable {
+  id: Id;
+  device_id: number;
+  type: string;
+  /** pending (not yet acknowledged) | ok | failed */
+  status: string;
+  user_id: number | null;
+  result_msg: string;
+  created: string;
+  delivered: string | null;
+  acked: string | null;
+}
+
 export interface Database {
   units: UnitTable;
   roles: RoleTable;
@@ -201,6 +284,11 @@ export interface Database {
   downloads: DownloadTable;
   dict_types: DictTypeTable;
   dict_entries: DictEntryTable;
+  recorder_models: RecorderModelTable;
+  devices: DeviceTable;
+  positions: PositionTable;
+  device_events: DeviceEventTable;
+  device_commands: DeviceCommandTable;
 }
 
 export type UnitRow = Selectable<UnitTable>;
@@ -213,3 +301,4 @@ export type OperationLogRow = Selectable<OperationLogTable>;
 export type AnnouncementRow = Selectable<AnnouncementTable>;
 export type DownloadRow = Selectable<DownloadTable>;
 export type Timestamp = ColumnType<string, string, string>;
+export type DeviceRow = Selectable<DeviceTable>;

@@ -11,6 +11,7 @@ import { registerUserRoutes } from './users/users.routes';
 import { registerRoleRoutes } from './roles/roles.routes';
 import { registerOplogRoutes } from './oplog/oplog.routes';
 import { registerDictionaryRoutes } from './dictionary/dictionary.routes';
+import { registerDevices } from './devices/devices.module';
 
 /**
  * Every domain module, in registration order. A module exports `register<Domain>(app)` which
@@ -29,4 +30,5 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await registerRoleRoutes(app);
   await registerOplogRoutes(app);
   await registerDictionaryRoutes(app);
+  await registerDevices(app);
 }

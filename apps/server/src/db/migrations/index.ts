@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as m0001 from './0001_foundation';
 import * as m0002 from './0002_announcements_downloads';
 import * as m0003 from './0003_dictionary';
+import * as m0004 from './0004_devices';
 
 /**
  * Every migration, by name. Kysely runs them in name order, once each, on SQLite and PostgreSQL.
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_announcements_downloads': m0002,
   '0003_dictionary': m0003,
+  '0004_devices': m0004,
 };

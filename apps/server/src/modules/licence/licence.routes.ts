@@ -4,6 +4,7 @@ import { readSettings } from '../../db/settings';
 import { Errors } from '../../http/errors';
 import { defineRoute } from '../../http/route';
 import { countActiveSessions } from '../auth/session.repository';
+import { countDevices } from '../devices/devices.repository';
 import { productVersion } from '../index/version';
 import { LicenceService, type LicenceStatus } from './licence.service';
 
@@ -59,8 +60,7 @@ export async function registerLicence(app: FastifyInstance): Promise<void> {
         workstation_nums: payload?.workstations ?? 0,
         use_workstation_nums: await workstationsInUse(app),
         device_nums: payload?.devices ?? 0,
-        // no devices table yet (a later issue brings devices)
-        use_device_nums: 0,
+        use_device_nums: await countDevices(app.db),
         mac_code: service.macCode,
         regist_code: status.state === 'unregistered' ? '' : status.code,
         play_versiton: app.config.gbMode ? 'GB' : 'GIS',

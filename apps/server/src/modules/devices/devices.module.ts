@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import { registerDeviceApiRoutes } from './device-api.routes';
+import { registerDeviceAdminRoutes } from './devices.routes';
+import { registerGismoniRoutes } from './gismoni.routes';
+import { buildOsmandServer } from './osmand';
+import { DeviceRuntime } from './runtime';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** live device state: credentials cache, position ingest, state, commands (modules/devices/runtime.ts) */
+    devices: DeviceRuntime;
+  }
+}
+
+/**
+ * Devices (issue 4): registry and models, the device API, the dispatch map calls, the silence
+ * sweeper (started once the server listens) and the OsmAnd listener on OSMAND_PORT.
+ */
+export async function registerDevices(app: FastifyInstance): Promise<void> {
+  const runtime = new DeviceRuntime(app);
+  app.decorate('devices', runtime);
+  await registerDeviceAdminRoutes(app);
+  await registerDeviceApiRoutes(app);
+  await registerGismoniRoutes(app);
+
+  let osmand: FastifyInstance | null = null;
+  app.addHook('onListen', async () => {
+    runtime.start();
+    const port = app.config.osmandPort ?? 0;
+    if (port > 0 && !osmand) {
+      const server = await buildOsmandServer(app);
+      try {
+        await server.listen({ port, host: app.config.host });
+        osmand = server;
+        app.log.info({ port }, 'OsmAnd (Traccar Client) ingest listening');
+      } catch (err) {
+        await server.close();
+        app.log.error({ err, port }, `OsmAnd ingest cannot listen on port ${port}; set OSMAND_PORT (0 disables)`);
+      }
+    }
+  });
+  app.addHook('onClose', async () => {
+    await runtime.stop();
+    await osmand?.close();
+  });
+}

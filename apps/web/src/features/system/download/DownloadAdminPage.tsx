@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/http';
 import { DataTable, type DataTableColumn } from '../../../components/data-table';
 import type { SearchItem } from '../../../components/search-bar';
+import { formatTime } from '../../home/formatTime';
 import { downloadEntryFile } from '../../home/home.api';
 import { formatFileSize } from '../upload/uploadCheck';
 import { DownloadFormDialog } from './DownloadFormDialog';
@@ -37,7 +38,7 @@ export function DownloadAdminPage() {
         width: 110,
         render: (size: number) => formatFileSize(size),
       },
-      { title: t('download.column.create_time'), dataIndex: 'create_time', key: 'create_time', width: 180 },
+      { title: t('download.column.create_time'), dataIndex: 'create_time', key: 'create_time', width: 180, render: formatTime },
       {
         kind: 'switch',
         key: 'is_index',

@@ -7,6 +7,7 @@ import { call } from '../../../api/http';
 import { DataTable, type DataTableColumn } from '../../../components/data-table';
 import type { SearchItem } from '../../../components/search-bar';
 import { AnnouncementDialog } from '../../home/AnnouncementDialog';
+import { formatTime } from '../../home/formatTime';
 import { AnnouncementFormDialog } from './AnnouncementFormDialog';
 
 export const ANNOUNCE_LIST_KEY = ['announcements', 'list'] as const;
@@ -38,13 +39,13 @@ export function NoticeEditPage() {
           status === PUBLISHED ? <Tag color="green">{t('notice.status.published')}</Tag> : <Tag>{t('notice.status.draft')}</Tag>,
       },
       { title: t('notice.column.author'), dataIndex: 'author', key: 'author', width: 130 },
-      { title: t('notice.column.update_time'), dataIndex: 'update_time', key: 'update_time', width: 180 },
+      { title: t('notice.column.update_time'), dataIndex: 'update_time', key: 'update_time', width: 180, render: formatTime },
       {
         title: t('notice.column.publish_time'),
         dataIndex: 'publish_time',
         key: 'publish_time',
         width: 180,
-        render: (value: string | null) => value ?? '—',
+        render: formatTime,
       },
       {
         kind: 'operation',

@@ -21,7 +21,7 @@ export function CloudStoragePage() {
             />
           </Form.Item>
           <Form.Item name="keep_days" label={t('cloudstorage.field.keep_days')} rules={numberRules(rules, 'keep_days')} validateFirst extra={t('settings.range', { min: 1, max: 3650 })}>
-            <InputNumber min={1} max={3650} precision={0} addonAfter={t('settings.unit.days')} />
+            <InputNumber min={1} max={3650} precision={0} suffix={t('settings.unit.days')} />
           </Form.Item>
         </>
       )}

@@ -28,7 +28,7 @@ export function NormalSetFields({ rules }: { rules: SettingsRules }) {
         validateFirst
         extra={t('normalset.help.login_fail_limit', { min: 1, max: 20 })}
       >
-        <InputNumber min={1} max={20} precision={0} addonAfter={t('settings.unit.times')} />
+        <InputNumber min={1} max={20} precision={0} suffix={t('settings.unit.times')} />
       </Form.Item>
       <Form.Item
         name="login_lock_minutes"
@@ -37,7 +37,7 @@ export function NormalSetFields({ rules }: { rules: SettingsRules }) {
         validateFirst
         extra={t('normalset.help.login_lock_minutes', { min: 1, max: 1440 })}
       >
-        <InputNumber min={1} max={1440} precision={0} addonAfter={t('settings.unit.minutes')} />
+        <InputNumber min={1} max={1440} precision={0} suffix={t('settings.unit.minutes')} />
       </Form.Item>
       <Form.Item
         name="default_password"
@@ -55,7 +55,7 @@ export function NormalSetFields({ rules }: { rules: SettingsRules }) {
         validateFirst
         extra={t('settings.range', { min: 5, max: 1440 })}
       >
-        <InputNumber min={5} max={1440} precision={0} addonAfter={t('settings.unit.minutes')} />
+        <InputNumber min={5} max={1440} precision={0} suffix={t('settings.unit.minutes')} />
       </Form.Item>
     </>
   );

@@ -17,7 +17,7 @@ export function StatisticSetPage() {
             validateFirst
             extra={t('statisticset.help.stat_day_start')}
           >
-            <InputNumber min={0} max={23} precision={0} addonAfter={t('settings.unit.hour')} />
+            <InputNumber min={0} max={23} precision={0} suffix={t('settings.unit.hour')} />
           </Form.Item>
           <Form.Item
             name="stat_cycle_days"
@@ -26,7 +26,7 @@ export function StatisticSetPage() {
             validateFirst
             extra={t('settings.range', { min: 1, max: 31 })}
           >
-            <InputNumber min={1} max={31} precision={0} addonAfter={t('settings.unit.days')} />
+            <InputNumber min={1} max={31} precision={0} suffix={t('settings.unit.days')} />
           </Form.Item>
           <Form.Item
             name="count_offline_devices"

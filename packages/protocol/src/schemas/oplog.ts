@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { FlagInput, PageQuery } from '../envelope';
-import { optionalId, optionalInput } from './org';
+import { PageQuery } from '../envelope';
+import { flagInput, optionalId, optionalInput } from './org';
 
 /**
  * Operation log (LogAudit/OperationLog, menu 10431): what the audit hook of the server writes for
@@ -61,7 +61,7 @@ const filterFields = {
   user_id: optionalId,
   unit_id: optionalId,
   /** with unit_id: 1 (default) also its sub-units */
-  include_sub: FlagInput.default(1),
+  include_sub: flagInput(1),
   /** part of the endpoint path */
   action: z.string().trim().max(255, { error: 'validation.tooLong' }).optional(),
   /** from (inclusive) */

@@ -99,5 +99,8 @@ describe('number inputs', () => {
       include_sub: 1,
     });
     expect(AccountListQuery.parse({ unit_id: '', status: '' }).unit_id).toBeUndefined();
+    expect(AccountListQuery.parse({ include_sub: '' }).include_sub).toBe(1);
+    expect(AccountListQuery.parse({ include_sub: '0' }).include_sub).toBe(0);
+    expect(AccountListQuery.safeParse({ include_sub: '2' }).success).toBe(false);
   });
 });

@@ -32,6 +32,10 @@ const id = numberInput(
 export function optionalInput<T extends z.ZodType>(schema: T) {
   return z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional()).optional();
 }
+/** A 0/1 query flag with a default; an empty value (an unset control) takes the default. */
+export function flagInput(fallback: 0 | 1) {
+  return z.preprocess((v) => (v === '' || v === null ? undefined : v), FlagInput.default(fallback));
+}
 export const optionalId = optionalInput(
   numberInput(
     z
@@ -251,7 +255,7 @@ export const AccountListQuery = PageQuery.extend({
   keyword,
   unit_id: optionalId,
   /** with unit_id: 1 (default) also the accounts of its sub-units */
-  include_sub: FlagInput.default(1),
+  include_sub: flagInput(1),
   role_id: optionalId,
   status: optionalInput(UserStatus),
 });

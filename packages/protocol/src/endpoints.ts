@@ -154,6 +154,50 @@ export const Api = {
   gisSendCmd: { method: 'POST', path: '/rest/gis/gismoni/send_cmd', auth: menu(MenuId.EMERGENCY, 'edit') },
   /** remote kill or wake `{imei, action: remote_kill | remote_wakeon}` */
   gisRemoteKill: { method: 'POST', path: '/rest/gis/gismoni/remote_kill', auth: menu(MenuId.EMERGENCY, 'edit') },
+
+  // geo (issue 4): electronic fences and zones (configcenter MapConfig), history track, talk
+  // groups of the dispatch map, maps (offline file, tiles, style, basemap, reverse geocoding)
+  fenceList: { method: 'GET', path: '/rest/config/fence/get', auth: menu(MenuId.ELECTRONIC_FENCE, 'view') },
+  fenceAdd: { method: 'POST', path: '/rest/config/fence/add', auth: menu(MenuId.ELECTRONIC_FENCE, 'add') },
+  fenceUpdate: { method: 'POST', path: '/rest/config/fence/update', auth: menu(MenuId.ELECTRONIC_FENCE, 'edit') },
+  fenceDelete: { method: 'POST', path: '/rest/config/fence/del', auth: menu(MenuId.ELECTRONIC_FENCE, 'edit') },
+  /** crossings, newest first */
+  fenceEvents: { method: 'GET', path: '/rest/config/fence/events', auth: menu(MenuId.ELECTRONIC_FENCE, 'view') },
+  zoneList: { method: 'GET', path: '/rest/config/zone/get', auth: menu(MenuId.ZONES, 'view') },
+  zoneAdd: { method: 'POST', path: '/rest/config/zone/add', auth: menu(MenuId.ZONES, 'add') },
+  zoneUpdate: { method: 'POST', path: '/rest/config/zone/update', auth: menu(MenuId.ZONES, 'edit') },
+  zoneDelete: { method: 'POST', path: '/rest/config/zone/del', auth: menu(MenuId.ZONES, 'edit') },
+
+  /** positions of devices over a range, stops and gaps (gismoni history) */
+  trackHistory: { method: 'POST', path: '/rest/gis/gismoni/history', auth: menu(MenuId.TRACK, 'view') },
+  /** stops, gaps and device/fence events to mark on the timeline (gismoni history_mark) */
+  trackMarks: { method: 'POST', path: '/rest/gis/gismoni/history_mark', auth: menu(MenuId.TRACK, 'view') },
+  /** GPX 1.1 or KML 2.2 file */
+  trackExport: { method: 'GET', path: '/rest/gis/track/export', auth: menu(MenuId.TRACK, 'view'), file: true },
+
+  /** create group (spec 7.1): {channel_name, cate, remark, device: jq_hostcode list, bh} -> {groupid} */
+  groupAdd: { method: 'POST', path: '/rest/gis/gischanneladd/add', auth: menu(MenuId.EMERGENCY, 'add') },
+  /** temporary group from devices selected on the map */
+  groupFromDevices: { method: 'POST', path: '/rest/gis/gischanneladd/addgroup', auth: menu(MenuId.EMERGENCY, 'add') },
+  /** edit group (spec 7.1): {channel_id, channel_name, cate, remark, device: hostid list, bh} */
+  groupEdit: { method: 'POST', path: '/rest/gis/gischanneledit/edit', auth: menu(MenuId.EMERGENCY, 'edit') },
+  groupGet: { method: 'POST', path: '/rest/gis/gischanneledit/get', auth: menu(MenuId.EMERGENCY, 'view') },
+  groupList: { method: 'POST', path: '/rest/gis/gischannel/grouplist', auth: menu(MenuId.EMERGENCY, 'view') },
+  groupDelete: { method: 'POST', path: '/rest/gis/gischannel/del_group', auth: menu(MenuId.EMERGENCY, 'edit') },
+
+  /** MapLibre style the console loads (online source, our tiles, or the built-in basemap) */
+  mapStyle: { method: 'GET', path: '/rest/map/style', auth: session },
+  mapInfo: { method: 'GET', path: '/rest/map/info', auth: session },
+  /** tiles of the uploaded PMTiles/MBTiles file (`/rest/map/tiles/{z}/{x}/{y}` in the style) */
+  mapTile: { method: 'GET', path: '/rest/map/tiles/:z/:x/:y', auth: session, file: true },
+  /** built-in basemap layer as GeoJSON (`land` | `countries`) */
+  mapBasemap: { method: 'GET', path: '/rest/map/basemap/:name', auth: session, file: true },
+  mapUpload: { method: 'POST', path: '/rest/map/upload', auth: menu(MenuId.DISPATCH_CONFIG, 'edit'), body: 'multipart' },
+  mapFileDelete: { method: 'POST', path: '/rest/map/del', auth: menu(MenuId.DISPATCH_CONFIG, 'edit') },
+  /** reverse geocoding with cache (AddressLocation) */
+  mapGeocode: { method: 'GET', path: '/rest/map/geocode', auth: session },
+  geocodeSettingsGet: { method: 'GET', path: '/rest/map/geocode_settings_get', auth: menu(MenuId.DISPATCH_CONFIG, 'view') },
+  geocodeSettingsUpdate: { method: 'POST', path: '/rest/map/geocode_settings_update', auth: menu(MenuId.DISPATCH_CONFIG, 'edit') },
 } as const satisfies Record<string, EndpointDef>;
 
 export type ApiName = keyof typeof Api;

@@ -20,3 +20,8 @@ export * from './schemas/org';
 export * from './schemas/oplog';
 export * from './schemas/dictionary';
 export * from './schemas/devices';
+export * from './schemas/fences';
+export * from './schemas/tracks';
+export * from './schemas/maps';
+export * from './schemas/groups';
+export * from './geo';

@@ -147,6 +147,9 @@ export const MenuId = {
   EMERGENCY: 10101,
   RECORDERS: 10311,
   RECORDER_MODELS: 10314,
+  TRACK: 10153,
+  ELECTRONIC_FENCE: 10441,
+  ZONES: 10442,
 } as const;
 
 /** A user's permissions: menu id -> user_auth. */

@@ -20,8 +20,9 @@ const data: TreeItem[] = [
   { id: 7, name: 'South district', itemtype: '2', hasChildren: true },
 ];
 
+/** Titles of the rows shown (filtered-out rows stay in the DOM, hidden by a class). */
 function treeTitles(): string[] {
-  return [...document.querySelectorAll('.ant-tree-title')].map((node) => node.textContent ?? '');
+  return [...document.querySelectorAll('.ant-tree-treenode:not(.bwc-tree-hidden) .ant-tree-title')].map((node) => node.textContent ?? '');
 }
 
 function rowOf(title: string): HTMLElement {
@@ -63,6 +64,26 @@ describe('Tree', () => {
     await waitFor(() => expect(treeTitles()).toEqual(['North district', 'Gate camera']));
     await userEvent.clear(screen.getByPlaceholderText('输入关键字过滤'));
     await waitFor(() => expect(treeTitles()).toEqual(['North district', 'South district']));
+  });
+
+  it('checks only the visible match while filtering; its hidden sibling and the parent stay unchecked', async () => {
+    const onCheck = vi.fn();
+    await renderWidget(<Tree data={data} checkable filterable onCheck={onCheck} />);
+    await userEvent.type(screen.getByPlaceholderText('输入关键字过滤'), 'camera');
+    await waitFor(() => expect(treeTitles()).toEqual(['North district', 'Gate camera']));
+    fireEvent.click(rowOf('Gate camera').querySelector('.ant-tree-checkbox')!);
+    expect(onCheck).toHaveBeenLastCalledWith(['c-1'], [data[0]!.children![0]]);
+    expect(rowOf('North district').querySelector('.ant-tree-checkbox')!.className).toContain('ant-tree-checkbox-indeterminate');
+    await userEvent.clear(screen.getByPlaceholderText('输入关键字过滤'));
+    fireEvent.click(rowOf('North district').querySelector('.ant-tree-switcher')!);
+    await waitFor(() => expect(treeTitles()).toEqual(['North district', 'Gate camera', 'Hall recorder', 'South district']));
+    expect(rowOf('Hall recorder').querySelector('.ant-tree-checkbox')!.className).not.toContain('ant-tree-checkbox-checked');
+  });
+
+  it('says so when nothing matches', async () => {
+    await renderWidget(<Tree data={data} filterable />);
+    await userEvent.type(screen.getByPlaceholderText('输入关键字过滤'), 'zzz');
+    expect(await screen.findByText('暂无数据')).toBeTruthy();
   });
 
   it('turns checkboxes on and off with the switch and reports checked items by devgbid or id', async () => {

@@ -51,6 +51,8 @@ function defaultIcon(item: TreeItem): ReactNode {
   return item.itemtype === CAMERA_ITEM_TYPE ? <VideoCameraOutlined data-itemtype="camera" /> : <ClusterOutlined data-itemtype="group" />;
 }
 
+const HIDDEN_ROW_CLASS = 'bwc-tree-hidden';
+
 function parentKeys(items: readonly TreeItem[]): Key[] {
   return items.flatMap((item) => (item.children?.length ? [treeItemKey(item), ...parentKeys(item.children)] : []));
 }
@@ -95,10 +97,27 @@ export function Tree<T extends TreeItem>(props: TreeProps<T>) {
     return { shaped: shape(data), byKey: index };
   }, [data, loaded, icon]);
 
-  const filtered = useMemo(
-    () => (filter.trim() ? filterTree(shaped, (node) => labelIncludes(node.item.name, filter)) : null),
-    [shaped, filter],
-  );
+  // Filtering hides rows instead of dropping them: checkbox conduction must still see every child,
+  // or a parent whose only visible child is checked would count as fully checked.
+  const filtered = useMemo(() => {
+    if (!filter.trim()) return null;
+    const { nodes, expandedKeys } = filterTree(shaped, (node) => labelIncludes(node.item.name, filter));
+    const visible = new Set<Key>();
+    const collect = (list: Shaped<T>[]) => {
+      for (const node of list) {
+        visible.add(node.key);
+        if (node.children) collect(node.children);
+      }
+    };
+    collect(nodes);
+    const mark = (list: Shaped<T>[]): Shaped<T>[] =>
+      list.map((node) => ({
+        ...node,
+        className: visible.has(node.key) ? undefined : HIDDEN_ROW_CLASS,
+        children: node.children && mark(node.children),
+      }));
+    return { nodes: mark(shaped), expandedKeys, empty: visible.size === 0 };
+  }, [shaped, filter]);
 
   const loadData = useCallback(
     async (node: { key: Key }) => {
@@ -140,7 +159,7 @@ export function Tree<T extends TreeItem>(props: TreeProps<T>) {
           )}
         </div>
       )}
-      {treeData.length === 0 ? (
+      {treeData.length === 0 || filtered?.empty ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('tree.empty')} />
       ) : (
         <AntTree<Shaped<T>>

@@ -258,9 +258,13 @@ export type DeviceLoginAnswer = z.infer<typeof DeviceLoginAnswer>;
 
 /** One position of a batch. `time` is ISO-8601 or epoch milliseconds. */
 export const PositionInput = z.object({
-  time: z.union([z.number({ error: 'validation.datetime' }).int().positive(), z.string().min(1).max(40)], { error: 'validation.datetime' }).refine(
-    (t) => Number.isFinite(typeof t === 'number' ? t : Date.parse(t)),
-    { error: 'validation.datetime' },
+  /** ISO-8601 string or epoch milliseconds; parsed to epoch milliseconds */
+  time: z.preprocess(
+    (v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : Date.parse(v)) : v),
+    z
+      .number({ error: (issue) => (issue.input === undefined || issue.input === null ? 'validation.required' : 'validation.datetime') })
+      .int({ error: 'validation.datetime' })
+      .positive({ error: 'validation.datetime' }),
   ),
   lat: Latitude,
   lng: Longitude,

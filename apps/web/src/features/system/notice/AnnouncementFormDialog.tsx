@@ -1,6 +1,6 @@
 import { ANNOUNCE_CONTENT_MAX, ANNOUNCE_TITLE_MAX, AnnounceAddRequest, type Announcement } from '@bwc/protocol';
 import { Form, Input, Modal, Skeleton } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/http';
 import { validateWith, zodRules } from '../../../app/forms/zodRules';
@@ -21,6 +21,9 @@ export function AnnouncementFormDialog({ editing, onClose, onSaved }: Announceme
   const [loading, setLoading] = useState(false);
   const [saving, setSaving] = useState(false);
   const id = editing && editing !== 'new' ? editing.id : null;
+  // the parent's callback may change on every render; loading must not restart because of it
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
 
   useEffect(() => {
     if (!editing) return;
@@ -30,10 +33,10 @@ export function AnnouncementFormDialog({ editing, onClose, onSaved }: Announceme
     setLoading(true);
     call('announceUpdateGet', { id }, { signal: controller.signal })
       .then((row) => form.setFieldsValue({ title: row.title, content: row.content }))
-      .catch(() => (controller.signal.aborted ? undefined : onClose()))
+      .catch(() => (controller.signal.aborted ? undefined : closeRef.current()))
       .finally(() => setLoading(false));
     return () => controller.abort();
-  }, [editing, id, form, onClose]);
+  }, [editing, id, form]);
 
   const submit = async () => {
     const values = await validateWith(form, AnnounceAddRequest);

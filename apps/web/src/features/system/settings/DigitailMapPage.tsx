@@ -1,7 +1,7 @@
 import { MenuId, PlayConfig, SPLIT_SCREEN_CHOICES } from '@bwc/protocol';
 import { Form, Input, InputNumber, Radio, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { SettingsCard, numberRules } from './SettingsCard';
+import { SettingsCard, NUMBER_INPUT_STYLE, numberRules } from './SettingsCard';
 import { SettingsTypePage } from './SettingsTypePage';
 import { usePlayConfig, useSavePlayConfig } from './useSettings';
 
@@ -25,10 +25,10 @@ export function DigitailMapPage() {
               />
             </Form.Item>
             <Form.Item name="gpscenter_lon" label={t('digitailmap.field.gpscenter_lon')} rules={numberRules(rules, 'gpscenter_lon')} validateFirst extra={t('digitailmap.help.gpscenter_lon')}>
-              <InputNumber step={0.0001} />
+              <InputNumber style={NUMBER_INPUT_STYLE} step={0.0001} />
             </Form.Item>
             <Form.Item name="gpscenter_lat" label={t('digitailmap.field.gpscenter_lat')} rules={numberRules(rules, 'gpscenter_lat')} validateFirst extra={t('digitailmap.help.gpscenter_lat')}>
-              <InputNumber step={0.0001} />
+              <InputNumber style={NUMBER_INPUT_STYLE} step={0.0001} />
             </Form.Item>
             <Form.Item name="map_url" label={t('digitailmap.field.map_url')} rules={rules('map_url')} extra={t('digitailmap.help.map_url')}>
               <Input placeholder="https://tiles.example.org/{z}/{x}/{y}.png" />

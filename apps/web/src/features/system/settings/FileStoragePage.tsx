@@ -1,6 +1,6 @@
 import { Form, Input, InputNumber } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { numberRules } from './SettingsCard';
+import { NUMBER_INPUT_STYLE, numberRules } from './SettingsCard';
 import { SettingsTypePage } from './SettingsTypePage';
 
 /** /system/systemset/filestorage: evidence storage folder, retention, disk warning threshold. */
@@ -14,7 +14,7 @@ export function FileStoragePage() {
             <Input />
           </Form.Item>
           <Form.Item name="keep_days" label={t('filestorage.field.keep_days')} rules={numberRules(rules, 'keep_days')} validateFirst extra={t('settings.range', { min: 1, max: 3650 })}>
-            <InputNumber min={1} max={3650} precision={0} suffix={t('settings.unit.days')} />
+            <InputNumber style={NUMBER_INPUT_STYLE} min={1} max={3650} precision={0} suffix={t('settings.unit.days')} />
           </Form.Item>
           <Form.Item
             name="disk_warn_percent"
@@ -23,7 +23,7 @@ export function FileStoragePage() {
             validateFirst
             extra={t('filestorage.help.disk_warn_percent', { min: 50, max: 99 })}
           >
-            <InputNumber min={50} max={99} precision={0} suffix="%" />
+            <InputNumber style={NUMBER_INPUT_STYLE} min={50} max={99} precision={0} suffix="%" />
           </Form.Item>
         </>
       )}

@@ -1,7 +1,7 @@
 import { PASSWORD_SET_MAX, PASSWORD_SET_MIN } from '@bwc/protocol';
 import { Form, Input, InputNumber } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { numberRules, type SettingsRules } from './SettingsCard';
+import { NUMBER_INPUT_STYLE, numberRules, type SettingsRules } from './SettingsCard';
 import { SettingsTypePage } from './SettingsTypePage';
 
 /**
@@ -28,7 +28,7 @@ export function NormalSetFields({ rules }: { rules: SettingsRules }) {
         validateFirst
         extra={t('normalset.help.login_fail_limit', { min: 1, max: 20 })}
       >
-        <InputNumber min={1} max={20} precision={0} suffix={t('settings.unit.times')} />
+        <InputNumber style={NUMBER_INPUT_STYLE} min={1} max={20} precision={0} suffix={t('settings.unit.times')} />
       </Form.Item>
       <Form.Item
         name="login_lock_minutes"
@@ -37,7 +37,7 @@ export function NormalSetFields({ rules }: { rules: SettingsRules }) {
         validateFirst
         extra={t('normalset.help.login_lock_minutes', { min: 1, max: 1440 })}
       >
-        <InputNumber min={1} max={1440} precision={0} suffix={t('settings.unit.minutes')} />
+        <InputNumber style={NUMBER_INPUT_STYLE} min={1} max={1440} precision={0} suffix={t('settings.unit.minutes')} />
       </Form.Item>
       <Form.Item
         name="default_password"
@@ -55,7 +55,7 @@ export function NormalSetFields({ rules }: { rules: SettingsRules }) {
         validateFirst
         extra={t('settings.range', { min: 5, max: 1440 })}
       >
-        <InputNumber min={5} max={1440} precision={0} suffix={t('settings.unit.minutes')} />
+        <InputNumber style={NUMBER_INPUT_STYLE} min={5} max={1440} precision={0} suffix={t('settings.unit.minutes')} />
       </Form.Item>
     </>
   );

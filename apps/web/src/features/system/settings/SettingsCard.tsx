@@ -31,6 +31,9 @@ export function numberRules(rules: Rules, field: string): FormRule[] {
   return [{ required: true, message: translateKey('validation.required') }, ...rules(field)];
 }
 
+/** Width of numeric inputs (antd puts the style on the outer wrapper, unit suffix included). */
+export const NUMBER_INPUT_STYLE = { width: 200 } as const;
+
 /** Form props mapping a 0/1 flag to a switch. */
 export const flagSwitchProps = {
   valuePropName: 'checked',
@@ -78,7 +81,7 @@ export function SettingsCard<V extends object>({ title, description, schema, men
           layout="horizontal"
           labelCol={{ flex: '180px' }}
           labelWrap
-          wrapperCol={{ flex: 1 }}
+          wrapperCol={{ flex: '1 1 0' }}
           disabled={!canEdit || save.isPending}
           initialValues={data}
           onFinish={() => void submit().catch(() => undefined)}

@@ -1,6 +1,6 @@
 import { Form, InputNumber, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { flagSwitchProps, numberRules } from './SettingsCard';
+import { flagSwitchProps, NUMBER_INPUT_STYLE, numberRules } from './SettingsCard';
 import { SettingsTypePage } from './SettingsTypePage';
 
 /** /system/systemset/statisticset: when a statistics day starts, the cycle, offline devices counted. */
@@ -17,7 +17,7 @@ export function StatisticSetPage() {
             validateFirst
             extra={t('statisticset.help.stat_day_start')}
           >
-            <InputNumber min={0} max={23} precision={0} suffix={t('settings.unit.hour')} />
+            <InputNumber style={NUMBER_INPUT_STYLE} min={0} max={23} precision={0} suffix={t('settings.unit.hour')} />
           </Form.Item>
           <Form.Item
             name="stat_cycle_days"
@@ -26,7 +26,7 @@ export function StatisticSetPage() {
             validateFirst
             extra={t('settings.range', { min: 1, max: 31 })}
           >
-            <InputNumber min={1} max={31} precision={0} suffix={t('settings.unit.days')} />
+            <InputNumber style={NUMBER_INPUT_STYLE} min={1} max={31} precision={0} suffix={t('settings.unit.days')} />
           </Form.Item>
           <Form.Item
             name="count_offline_devices"

@@ -1,6 +1,8 @@
 import { defineConfig } from '@playwright/test';
 
 const port = process.env.E2E_PORT || '18084';
+/** runs on another port (parallel runs while developing) keep their own output folder */
+const suffix = port === '18084' ? '' : `-${port}`;
 export const TEST_CAPTCHA = process.env.TEST_CAPTCHA || '1234';
 
 /**
@@ -10,7 +12,7 @@ export const TEST_CAPTCHA = process.env.TEST_CAPTCHA || '1234';
  */
 export default defineConfig({
   testDir: './specs',
-  outputDir: './artifacts/test-output',
+  outputDir: `./artifacts/test-output${suffix}`,
   fullyParallel: false,
   workers: 1,
   forbidOnly: true,

@@ -24,7 +24,7 @@ delete env.DATABASE_URL;
 // the server's pino log goes to a file kept with the screenshots as a CI artifact
 const artifacts = join(ROOT, 'e2e/artifacts');
 mkdirSync(artifacts, { recursive: true });
-const log = openSync(join(artifacts, 'server.log'), 'w');
+const log = openSync(join(artifacts, env.PORT === '18084' ? 'server.log' : `server-${env.PORT}.log`), 'w');
 const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', log, 'inherit'] });
 server.on('exit', (code) => {
   rmSync(dataDir, { recursive: true, force: true });

@@ -38,7 +38,13 @@ export interface DomainEvents {
   /** a device went offline: silence timeout, its own status message, or a remote kill */
   'device.offline': DeviceRef & { time: string; reason: 'silence' | 'device' | 'killed' };
   /** remote kill / wake applied by a console user */
-  'device.remote': DeviceRef & { action: 'remote_kill' | 'remote_wakeon'; remote_kill: number; lineon: number; typecate: number[]; user_id: number };
+  'device.remote': DeviceRef & {
+    action: 'remote_kill' | 'remote_wakeon';
+    remote_kill: number;
+    lineon: number;
+    typecate: number[];
+    user_id: number;
+  };
   /** device record created, changed or deleted (caches, map) */
   'device.changed': { device_id: number; kind: 'created' | 'updated' | 'deleted' };
 }

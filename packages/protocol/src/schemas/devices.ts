@@ -37,10 +37,20 @@ export const DEVICE_CATEGORY = { bodyCamera: 1, vehicle: 2, handheld: 3 } as con
 // Field rules
 // ---------------------------------------------------------------------------------------------
 
-const id = numberInput(z.number({ error: 'validation.required' }).int({ error: 'validation.integer' }).positive({ error: 'validation.range' }));
+const id = numberInput(
+  z
+    .number({ error: 'validation.required' })
+    .int({ error: 'validation.integer' })
+    .positive({ error: 'validation.range' }),
+);
 const text = (max: number) =>
-  z.string({ error: 'validation.required' }).trim().min(1, { error: 'validation.required' }).max(max, { error: 'validation.tooLong' });
-const optionalText = (max: number) => z.string({ error: 'validation.type' }).trim().max(max, { error: 'validation.tooLong' });
+  z
+    .string({ error: 'validation.required' })
+    .trim()
+    .min(1, { error: 'validation.required' })
+    .max(max, { error: 'validation.tooLong' });
+const optionalText = (max: number) =>
+  z.string({ error: 'validation.type' }).trim().max(max, { error: 'validation.tooLong' });
 const keyword = z.string().trim().max(100, { error: 'validation.tooLong' }).optional();
 
 /** Luhn check digit of a 15-digit IMEI. */
@@ -78,14 +88,27 @@ export const Hostbody = z
   .regex(/^[A-Za-z0-9_-]{1,32}$/, { error: 'validation.device.hostbody' });
 /** typecate: 4 integers, position 0 the category, 1 to 3 capability flags 0/1. */
 export const Typecate = z
-  .array(z.coerce.number({ error: 'validation.number' }).int({ error: 'validation.integer' }).min(0, { error: 'validation.range' }).max(99, { error: 'validation.range' }), {
-    error: 'validation.type',
-  })
+  .array(
+    z.coerce
+      .number({ error: 'validation.number' })
+      .int({ error: 'validation.integer' })
+      .min(0, { error: 'validation.range' })
+      .max(99, { error: 'validation.range' }),
+    {
+      error: 'validation.type',
+    },
+  )
   .length(4, { error: 'validation.device.typecate' })
   .refine((a) => a.slice(1).every((f) => f === 0 || f === 1), { error: 'validation.device.typecate' });
 
-export const Latitude = z.number({ error: 'validation.number' }).min(-90, { error: 'validation.latitude' }).max(90, { error: 'validation.latitude' });
-export const Longitude = z.number({ error: 'validation.number' }).min(-180, { error: 'validation.longitude' }).max(180, { error: 'validation.longitude' });
+export const Latitude = z
+  .number({ error: 'validation.number' })
+  .min(-90, { error: 'validation.latitude' })
+  .max(90, { error: 'validation.latitude' });
+export const Longitude = z
+  .number({ error: 'validation.number' })
+  .min(-180, { error: 'validation.longitude' })
+  .max(180, { error: 'validation.longitude' });
 
 // ---------------------------------------------------------------------------------------------
 // Device records (recorderAdmin 10311)
@@ -154,8 +177,22 @@ const deviceFields = {
   hostcode: optionalText(32).default(''),
   jq_hostcode: optionalText(32).default(''),
   unit_id: id,
-  model_id: optionalInput(numberInput(z.number({ error: 'validation.number' }).int({ error: 'validation.integer' }).positive({ error: 'validation.range' })).nullable()),
-  owner_id: optionalInput(numberInput(z.number({ error: 'validation.number' }).int({ error: 'validation.integer' }).positive({ error: 'validation.range' })).nullable()),
+  model_id: optionalInput(
+    numberInput(
+      z
+        .number({ error: 'validation.number' })
+        .int({ error: 'validation.integer' })
+        .positive({ error: 'validation.range' }),
+    ).nullable(),
+  ),
+  owner_id: optionalInput(
+    numberInput(
+      z
+        .number({ error: 'validation.number' })
+        .int({ error: 'validation.integer' })
+        .positive({ error: 'validation.range' }),
+    ).nullable(),
+  ),
   typecate: Typecate.optional(),
   remark: optionalText(255).default(''),
 };
@@ -253,7 +290,12 @@ export const RecorderModelIdRequest = z.object({ id });
  */
 export const DeviceLoginRequest = z.object({ device: text(32), secret: text(128) });
 export type DeviceLoginRequest = z.infer<typeof DeviceLoginRequest>;
-export const DeviceLoginAnswer = z.object({ token: z.string(), id: z.number().int(), hostbody: z.string(), imei: z.string() });
+export const DeviceLoginAnswer = z.object({
+  token: z.string(),
+  id: z.number().int(),
+  hostbody: z.string(),
+  imei: z.string(),
+});
 export type DeviceLoginAnswer = z.infer<typeof DeviceLoginAnswer>;
 
 /** One position of a batch. `time` is ISO-8601 or epoch milliseconds. */
@@ -262,20 +304,39 @@ export const PositionInput = z.object({
   time: z.preprocess(
     (v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : Date.parse(v)) : v),
     z
-      .number({ error: (issue) => (issue.input === undefined || issue.input === null ? 'validation.required' : 'validation.datetime') })
+      .number({
+        error: (issue) =>
+          issue.input === undefined || issue.input === null ? 'validation.required' : 'validation.datetime',
+      })
       .int({ error: 'validation.datetime' })
       .positive({ error: 'validation.datetime' }),
   ),
   lat: Latitude,
   lng: Longitude,
   /** km/h */
-  speed: z.number({ error: 'validation.number' }).min(0, { error: 'validation.range' }).max(1000, { error: 'validation.range' }).optional(),
+  speed: z
+    .number({ error: 'validation.number' })
+    .min(0, { error: 'validation.range' })
+    .max(1000, { error: 'validation.range' })
+    .optional(),
   /** degrees from north, 0 to 360 */
-  course: z.number({ error: 'validation.number' }).min(0, { error: 'validation.range' }).max(360, { error: 'validation.range' }).optional(),
+  course: z
+    .number({ error: 'validation.number' })
+    .min(0, { error: 'validation.range' })
+    .max(360, { error: 'validation.range' })
+    .optional(),
   /** metres */
-  accuracy: z.number({ error: 'validation.number' }).min(0, { error: 'validation.range' }).max(100_000, { error: 'validation.range' }).optional(),
+  accuracy: z
+    .number({ error: 'validation.number' })
+    .min(0, { error: 'validation.range' })
+    .max(100_000, { error: 'validation.range' })
+    .optional(),
   /** percent */
-  battery: z.number({ error: 'validation.number' }).min(0, { error: 'validation.range' }).max(100, { error: 'validation.range' }).optional(),
+  battery: z
+    .number({ error: 'validation.number' })
+    .min(0, { error: 'validation.range' })
+    .max(100, { error: 'validation.range' })
+    .optional(),
 });
 export type PositionInput = z.infer<typeof PositionInput>;
 
@@ -309,12 +370,25 @@ export type SosRequest = z.infer<typeof SosRequest>;
 /** POST rest/device/api/status: the device says it goes online or offline. */
 export const DeviceStateRequest = z.object({
   state: z.enum(['online', 'offline'], { error: 'validation.choice' }),
-  battery: z.number({ error: 'validation.number' }).min(0, { error: 'validation.range' }).max(100, { error: 'validation.range' }).optional(),
+  battery: z
+    .number({ error: 'validation.number' })
+    .min(0, { error: 'validation.range' })
+    .max(100, { error: 'validation.range' })
+    .optional(),
 });
 export type DeviceStateRequest = z.infer<typeof DeviceStateRequest>;
 
 /** Commands the console sends a device (gismoni send_cmd types, restart, kill, wake). */
-export const SEND_CMD_TYPES = ['turnleft', 'turnright', 'takephoto', 'startvideo', 'startaudio', 'stopaudio', 'startmute', 'stopmute'] as const;
+export const SEND_CMD_TYPES = [
+  'turnleft',
+  'turnright',
+  'takephoto',
+  'startvideo',
+  'startaudio',
+  'stopaudio',
+  'startmute',
+  'stopmute',
+] as const;
 export const DEVICE_COMMAND_TYPES = [...SEND_CMD_TYPES, 'restart', 'remote_kill', 'remote_wakeon'] as const;
 export type DeviceCommandType = (typeof DEVICE_COMMAND_TYPES)[number];
 export const DeviceCommand = z.object({
@@ -329,7 +403,13 @@ export type DeviceCommand = z.infer<typeof DeviceCommand>;
  * `wait` > 0 the call is held until a command arrives or the wait ends (long poll).
  */
 export const DeviceCommandsQuery = z.object({
-  wait: numberInput(z.number({ error: 'validation.number' }).int({ error: 'validation.integer' }).min(0, { error: 'validation.range' }).max(DEVICE_COMMAND_WAIT_MAX_S, { error: 'validation.range' })).default(0),
+  wait: numberInput(
+    z
+      .number({ error: 'validation.number' })
+      .int({ error: 'validation.integer' })
+      .min(0, { error: 'validation.range' })
+      .max(DEVICE_COMMAND_WAIT_MAX_S, { error: 'validation.range' }),
+  ).default(0),
 });
 /** POST rest/device/api/commands/ack `{id, result}` */
 export const DeviceCommandAck = z.object({
@@ -363,7 +443,11 @@ export const ProvisionRequest = z.object({
         hostname: text(50),
         hostcode: optionalText(32).default(''),
         jq_hostcode: optionalText(32).default(''),
-        unit_bh: z.string().trim().regex(/^\d{12}$/, { error: 'validation.unit.code' }).optional(),
+        unit_bh: z
+          .string()
+          .trim()
+          .regex(/^\d{12}$/, { error: 'validation.unit.code' })
+          .optional(),
       }),
     )
     .min(1, { error: 'validation.required' })
@@ -405,7 +489,15 @@ export type DevicePoint = z.infer<typeof DevicePoint>;
 /** ids of devices (Device.id); unknown or out-of-scope ids are left out of the answer list. */
 export const DeviceIdsRequest = z.object({
   ids: z
-    .array(numberInput(z.number({ error: 'validation.number' }).int({ error: 'validation.integer' }).positive({ error: 'validation.range' })), { error: 'validation.required' })
+    .array(
+      numberInput(
+        z
+          .number({ error: 'validation.number' })
+          .int({ error: 'validation.integer' })
+          .positive({ error: 'validation.range' }),
+      ),
+      { error: 'validation.required' },
+    )
     .min(1, { error: 'validation.required' })
     .max(10_000, { error: 'validation.tooLong' }),
 });
@@ -435,7 +527,10 @@ export type DeviceStatus = z.infer<typeof DeviceStatus>;
 /** send_restart {imei, hostbody}: both must name the same device. */
 export const SendRestartRequest = z.object({ imei: Imei, hostbody: Hostbody });
 /** send_cmd {imei, type} */
-export const SendCmdRequest = z.object({ imei: Imei, type: z.enum(SEND_CMD_TYPES, { error: 'validation.device.cmdType' }) });
+export const SendCmdRequest = z.object({
+  imei: Imei,
+  type: z.enum(SEND_CMD_TYPES, { error: 'validation.device.cmdType' }),
+});
 export type SendCmdRequest = z.infer<typeof SendCmdRequest>;
 /** Answer of send_restart / send_cmd: the queued command. */
 export const CommandQueued = z.object({ command_id: z.number().int(), type: z.string() });
@@ -446,7 +541,10 @@ export const CommandQueued = z.object({ command_id: z.number().int(), type: z.st
  * also queued for the device.
  */
 export const REMOTE_ACTIONS = ['remote_kill', 'remote_wakeon'] as const;
-export const RemoteKillRequest = z.object({ imei: Imei, action: z.enum(REMOTE_ACTIONS, { error: 'validation.device.action' }) });
+export const RemoteKillRequest = z.object({
+  imei: Imei,
+  action: z.enum(REMOTE_ACTIONS, { error: 'validation.device.action' }),
+});
 export type RemoteKillRequest = z.infer<typeof RemoteKillRequest>;
 export const RemoteKillAnswer = z.object({
   id: z.number().int(),

@@ -19,7 +19,16 @@ export class CommandQueue {
   async insert(db: Db, deviceId: number, type: DeviceCommandType, userId: number | null): Promise<number> {
     const row = await db
       .insertInto('device_commands')
-      .values({ device_id: deviceId, type, status: 'pending', user_id: userId, result_msg: '', created: now(), delivered: null, acked: null })
+      .values({
+        device_id: deviceId,
+        type,
+        status: 'pending',
+        user_id: userId,
+        result_msg: '',
+        created: now(),
+        delivered: null,
+        acked: null,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
@@ -88,10 +97,19 @@ export class CommandQueue {
 
   /** Acknowledge a command of this device; acknowledging twice is harmless. */
   async ack(db: Db, deviceId: number, id: number, result: 'ok' | 'failed', message: string): Promise<void> {
-    const row = await db.selectFrom('device_commands').select(['id', 'device_id', 'status']).where('id', '=', id).executeTakeFirst();
-    if (!row || row.device_id !== deviceId) throw new AppError(ResultCode.NOT_FOUND, 'errors.device.commandNotFound', { id });
+    const row = await db
+      .selectFrom('device_commands')
+      .select(['id', 'device_id', 'status'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row || row.device_id !== deviceId)
+      throw new AppError(ResultCode.NOT_FOUND, 'errors.device.commandNotFound', { id });
     if (row.status !== 'pending') return;
-    await db.updateTable('device_commands').set({ status: result, result_msg: message, acked: now() }).where('id', '=', id).execute();
+    await db
+      .updateTable('device_commands')
+      .set({ status: result, result_msg: message, acked: now() })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Release every long poll (server closing). */

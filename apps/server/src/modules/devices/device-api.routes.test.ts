@@ -22,7 +22,12 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 async function post<T>(url: string, payload: unknown, headers: Record<string, string> = {}): Promise<Envelope<T>> {
-  const res = await t.app.inject({ method: 'POST', url, payload: payload as Record<string, unknown>, headers: { 'x-lang': 'en-US', ...headers } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url,
+    payload: payload as Record<string, unknown>,
+    headers: { 'x-lang': 'en-US', ...headers },
+  });
   expect(res.statusCode).toBe(200);
   return res.json() as Envelope<T>;
 }
@@ -31,7 +36,10 @@ async function get<T>(url: string, headers: Record<string, string> = {}): Promis
   return res.json() as Envelope<T>;
 }
 
-function collect<K extends keyof DomainEvents>(app: FastifyInstance, event: K): { list: DomainEvents[K][]; off: () => void } {
+function collect<K extends keyof DomainEvents>(
+  app: FastifyInstance,
+  event: K,
+): { list: DomainEvents[K][]; off: () => void } {
   const list: DomainEvents[K][] = [];
   const off = app.bus.on(event, (p) => list.push(p));
   return { list, off };
@@ -48,8 +56,16 @@ describe('device credentials', () => {
   it('refuses a wrong secret, an unknown device and calls without credentials', async () => {
     expect(await post('/rest/device/api/login', { device: d.hostbody, secret: 'wrong' })).toMatchObject(CREDENTIALS);
     expect(await post('/rest/device/api/login', { device: 'NOSUCH', secret: d.secret })).toMatchObject(CREDENTIALS);
-    expect(await post('/rest/device/api/positions', { positions: [{ time: Date.now(), lat: 1, lng: 1 }] })).toMatchObject(CREDENTIALS);
-    expect(await post('/rest/device/api/positions', { positions: [{ time: Date.now(), lat: 1, lng: 1 }] }, { authorization: 'Bearer nope' })).toMatchObject(CREDENTIALS);
+    expect(
+      await post('/rest/device/api/positions', { positions: [{ time: Date.now(), lat: 1, lng: 1 }] }),
+    ).toMatchObject(CREDENTIALS);
+    expect(
+      await post(
+        '/rest/device/api/positions',
+        { positions: [{ time: Date.now(), lat: 1, lng: 1 }] },
+        { authorization: 'Bearer nope' },
+      ),
+    ).toMatchObject(CREDENTIALS);
     const badBasic = `Basic ${Buffer.from(`${d.hostbody}:wrong`).toString('base64')}`;
     expect(await post('/rest/device/api/sos', {}, { authorization: badBasic })).toMatchObject(CREDENTIALS);
     expect(await get('/rest/device/api/commands', { authorization: badBasic })).toMatchObject(CREDENTIALS);
@@ -61,7 +77,10 @@ describe('device credentials', () => {
 
   it('logs in by hostbody or imei; a new login replaces the old token; Basic works too', async () => {
     const first = await deviceLogin(t.app, d);
-    const byImei = await post<{ token: string; id: number }>('/rest/device/api/login', { device: d.imei, secret: d.secret });
+    const byImei = await post<{ token: string; id: number }>('/rest/device/api/login', {
+      device: d.imei,
+      secret: d.secret,
+    });
     expect(byImei).toMatchObject({ code: 200, data: { id: d.id, hostbody: d.hostbody, imei: d.imei } });
     expect(await get('/rest/device/api/config', first)).toMatchObject(CREDENTIALS);
     expect(await get('/rest/device/api/config', { authorization: `Bearer ${byImei.data.token}` })).toMatchObject({
@@ -112,7 +131,13 @@ describe('positions', () => {
       ['2026-01-01T08:00:02.000Z', 22.501, 114.051, null, 79],
     ]);
     const dev = await deviceRow(t.db, d.id);
-    expect(dev).toMatchObject({ lat: 22.501, lng: 114.051, gps_time: '2026-01-01T08:00:02.000Z', battery: 79, lineon: 1 });
+    expect(dev).toMatchObject({
+      lat: 22.501,
+      lng: 114.051,
+      gps_time: '2026-01-01T08:00:02.000Z',
+      battery: 79,
+      lineon: 1,
+    });
     expect(dev.last_seen).not.toBeNull();
     expect(events.list.flatMap((e) => e.positions).filter((p) => p.device_id === d.id)).toHaveLength(2);
     expect(online.list.map((e) => e.device_id)).toContain(d.id);
@@ -124,11 +149,25 @@ describe('positions', () => {
   it('refuses a malformed batch as a whole with a named field (never a 500)', async () => {
     const d = await addDevice(t.app, admin, futian);
     const auth = await deviceLogin(t.app, d);
-    expect(await post('/rest/device/api/positions', {}, auth)).toMatchObject({ code: 400, msg: 'Field positions: is required' });
-    expect(await post('/rest/device/api/positions', { positions: [] }, auth)).toMatchObject({ code: 400, msg: 'Field positions: is required' });
+    expect(await post('/rest/device/api/positions', {}, auth)).toMatchObject({
+      code: 400,
+      msg: 'Field positions: is required',
+    });
+    expect(await post('/rest/device/api/positions', { positions: [] }, auth)).toMatchObject({
+      code: 400,
+      msg: 'Field positions: is required',
+    });
     const many = Array.from({ length: 501 }, () => ({ time: Date.now(), lat: 1, lng: 1 }));
-    expect(await post('/rest/device/api/positions', { positions: many }, auth)).toMatchObject({ code: 400, msg: 'Field positions: is too long' });
-    const res = await t.app.inject({ method: 'POST', url: '/rest/device/api/positions', payload: '{bad', headers: { ...auth, 'content-type': 'application/json', 'x-lang': 'en-US' } });
+    expect(await post('/rest/device/api/positions', { positions: many }, auth)).toMatchObject({
+      code: 400,
+      msg: 'Field positions: is too long',
+    });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/rest/device/api/positions',
+      payload: '{bad',
+      headers: { ...auth, 'content-type': 'application/json', 'x-lang': 'en-US' },
+    });
     expect(res.json()).toMatchObject({ code: 400 });
   });
 
@@ -141,7 +180,13 @@ describe('positions', () => {
         [0, 1, 2].map((k) =>
           post<PositionBatchAnswer>(
             '/rest/device/api/positions',
-            { positions: Array.from({ length: 10 }, (_, j) => ({ time: Date.parse('2026-02-01T00:00:00Z') + (k * 10 + j) * 1000, lat: 22 + i / 100, lng: 114 + j / 1000 })) },
+            {
+              positions: Array.from({ length: 10 }, (_, j) => ({
+                time: Date.parse('2026-02-01T00:00:00Z') + (k * 10 + j) * 1000,
+                lat: 22 + i / 100,
+                lng: 114 + j / 1000,
+              })),
+            },
             auth,
           ),
         ),
@@ -171,10 +216,26 @@ describe('SOS, online/offline and the silence timeout', () => {
     const sos = t.app.bus.once('device.sos');
     const env = await post<{ event_id: number }>('/rest/device/api/sos', { message: 'help' }, auth);
     expect(env.code).toBe(200);
-    expect(await sos).toMatchObject({ device_id: d.id, unit_id: futian, hostbody: d.hostbody, imei: d.imei, event_id: env.data.event_id, lat: 22.6, lng: 114.1, message: 'help' });
-    const row = await t.db.selectFrom('device_events').selectAll().where('id', '=', env.data.event_id).executeTakeFirstOrThrow();
+    expect(await sos).toMatchObject({
+      device_id: d.id,
+      unit_id: futian,
+      hostbody: d.hostbody,
+      imei: d.imei,
+      event_id: env.data.event_id,
+      lat: 22.6,
+      lng: 114.1,
+      message: 'help',
+    });
+    const row = await t.db
+      .selectFrom('device_events')
+      .selectAll()
+      .where('id', '=', env.data.event_id)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ device_id: d.id, type: 'sos', lat: 22.6, lng: 114.1 });
-    expect(await post('/rest/device/api/sos', { lat: 95 }, auth)).toMatchObject({ code: 400, msg: 'Field lat: latitude must be between -90 and 90' });
+    expect(await post('/rest/device/api/sos', { lat: 95 }, auth)).toMatchObject({
+      code: 400,
+      msg: 'Field lat: latitude must be between -90 and 90',
+    });
   });
 
   it('follows the device status messages', async () => {
@@ -187,8 +248,16 @@ describe('SOS, online/offline and the silence timeout', () => {
     expect(await deviceRow(t.db, d.id)).toMatchObject({ lineon: 0, battery: 12 });
     expect(await post('/rest/device/api/status', { state: 'online' }, auth)).toMatchObject({ code: 200 });
     expect((await deviceRow(t.db, d.id)).lineon).toBe(1);
-    expect(await post('/rest/device/api/status', { state: 'asleep' }, auth)).toMatchObject({ code: 400, msg: 'Field state: is not one of the allowed choices' });
-    const types = await t.db.selectFrom('device_events').select('type').where('device_id', '=', d.id).orderBy('id').execute();
+    expect(await post('/rest/device/api/status', { state: 'asleep' }, auth)).toMatchObject({
+      code: 400,
+      msg: 'Field state: is not one of the allowed choices',
+    });
+    const types = await t.db
+      .selectFrom('device_events')
+      .select('type')
+      .where('device_id', '=', d.id)
+      .orderBy('id')
+      .execute();
     expect(types.map((r) => r.type)).toEqual(['online', 'offline', 'online']);
   });
 
@@ -225,32 +294,51 @@ describe('commands', () => {
     expect(got.data).toEqual([{ id: sent.data.command_id, type: 'takephoto', created: expect.any(String) }]);
     // delivered, not acknowledged: not handed out again at once
     expect((await get<DeviceCommand[]>('/rest/device/api/commands', auth)).data).toEqual([]);
-    expect(await post('/rest/device/api/commands/ack', { id: sent.data.command_id, result: 'ok' }, auth)).toMatchObject({ code: 200 });
-    const row = await t.db.selectFrom('device_commands').selectAll().where('id', '=', sent.data.command_id).executeTakeFirstOrThrow();
+    expect(await post('/rest/device/api/commands/ack', { id: sent.data.command_id, result: 'ok' }, auth)).toMatchObject(
+      { code: 200 },
+    );
+    const row = await t.db
+      .selectFrom('device_commands')
+      .selectAll()
+      .where('id', '=', sent.data.command_id)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: 'ok', type: 'takephoto' });
     expect(row.acked).not.toBeNull();
     // another device cannot acknowledge it
     const other = await addDevice(t.app, admin, futian);
-    expect(await post('/rest/device/api/commands/ack', { id: sent.data.command_id }, await deviceLogin(t.app, other))).toMatchObject({
+    expect(
+      await post('/rest/device/api/commands/ack', { id: sent.data.command_id }, await deviceLogin(t.app, other)),
+    ).toMatchObject({
       code: 404,
       msg: `command ${sent.data.command_id} does not exist or belongs to another device`,
     });
-    expect(await get('/rest/device/api/commands?wait=99', auth)).toMatchObject({ code: 400, msg: 'Field wait: is out of the allowed range' });
+    expect(await get('/rest/device/api/commands?wait=99', auth)).toMatchObject({
+      code: 400,
+      msg: 'Field wait: is out of the allowed range',
+    });
   });
 
   it('a killed device gets its positions refused until woken', async () => {
     const d = await addDevice(t.app, admin, futian);
     const auth = await deviceLogin(t.app, d);
-    expect(await api(t.app, 'gisRemoteKill', admin, { imei: d.imei, action: 'remote_kill' })).toMatchObject({ code: 200 });
-    expect(await post('/rest/device/api/positions', { positions: [{ time: Date.now(), lat: 1, lng: 1 }] }, auth)).toMatchObject({
+    expect(await api(t.app, 'gisRemoteKill', admin, { imei: d.imei, action: 'remote_kill' })).toMatchObject({
+      code: 200,
+    });
+    expect(
+      await post('/rest/device/api/positions', { positions: [{ time: Date.now(), lat: 1, lng: 1 }] }, auth),
+    ).toMatchObject({
       code: 423,
       msg: 'the device is remotely killed and accepts no data until it is woken',
     });
     const cmds = await get<DeviceCommand[]>('/rest/device/api/commands', auth);
     expect(cmds.data.map((c) => c.type)).toEqual(['remote_kill']);
     expect((await deviceRow(t.db, d.id)).lineon).toBe(0);
-    expect(await api(t.app, 'gisRemoteKill', admin, { imei: d.imei, action: 'remote_wakeon' })).toMatchObject({ code: 200 });
-    expect(await post('/rest/device/api/positions', { positions: [{ time: Date.now(), lat: 1, lng: 1 }] }, auth)).toMatchObject({ code: 200 });
+    expect(await api(t.app, 'gisRemoteKill', admin, { imei: d.imei, action: 'remote_wakeon' })).toMatchObject({
+      code: 200,
+    });
+    expect(
+      await post('/rest/device/api/positions', { positions: [{ time: Date.now(), lat: 1, lng: 1 }] }, auth),
+    ).toMatchObject({ code: 200 });
   });
 });
 
@@ -258,18 +346,33 @@ describe('provisioning', () => {
   it('needs the provisioning key (demo: generated in DATA_DIR)', async () => {
     const key = readFileSync(join(t.config.dataDir, PROVISION_KEY_FILE), 'utf8').trim();
     const body = { devices: [{ hostbody: 'SIM90001', imei: testImei(), hostname: 'sim 1' }] };
-    expect(await post('/rest/device/api/provision', body)).toMatchObject({ code: 401, msg: 'wrong device provisioning key' });
-    expect(await post('/rest/device/api/provision', body, { authorization: 'Bearer wrong-key' })).toMatchObject({ code: 401 });
+    expect(await post('/rest/device/api/provision', body)).toMatchObject({
+      code: 401,
+      msg: 'wrong device provisioning key',
+    });
+    expect(await post('/rest/device/api/provision', body, { authorization: 'Bearer wrong-key' })).toMatchObject({
+      code: 401,
+    });
     const ok = await post<ProvisionAnswer>('/rest/device/api/provision', body, { authorization: `Bearer ${key}` });
     expect(ok).toMatchObject({ code: 200, data: { config: { gpscenter_lon: 114.0579 } } });
     const [first] = ok.data.devices;
     expect(first).toMatchObject({ hostbody: 'SIM90001' });
-    expect(await post('/rest/device/api/login', { device: 'SIM90001', secret: first!.secret })).toMatchObject({ code: 200 });
+    expect(await post('/rest/device/api/login', { device: 'SIM90001', secret: first!.secret })).toMatchObject({
+      code: 200,
+    });
     // again: same device, new secret
     const again = await post<ProvisionAnswer>('/rest/device/api/provision', body, { authorization: `Bearer ${key}` });
     expect(again.data.devices[0]!.id).toBe(first!.id);
-    expect(await post('/rest/device/api/login', { device: 'SIM90001', secret: first!.secret })).toMatchObject(CREDENTIALS);
-    expect(await post('/rest/device/api/provision', { devices: [{ hostbody: 'SIM90002', imei: '1', hostname: 'x' }] }, { authorization: `Bearer ${key}` })).toMatchObject({
+    expect(await post('/rest/device/api/login', { device: 'SIM90001', secret: first!.secret })).toMatchObject(
+      CREDENTIALS,
+    );
+    expect(
+      await post(
+        '/rest/device/api/provision',
+        { devices: [{ hostbody: 'SIM90002', imei: '1', hostname: 'x' }] },
+        { authorization: `Bearer ${key}` },
+      ),
+    ).toMatchObject({
       code: 400,
       msg: 'Field devices.0.imei: the IMEI must be 15 digits with a valid check digit',
     });
@@ -284,7 +387,10 @@ describe('provisioning', () => {
         payload: { devices: [{ hostbody: 'SIMX', imei: testImei(), hostname: 'x' }] },
         headers: { authorization: 'Bearer anything-at-all', 'x-lang': 'en-US' },
       });
-      expect(res.json()).toMatchObject({ code: 403, msg: 'device provisioning is off (no provisioning key configured)' });
+      expect(res.json()).toMatchObject({
+        code: 403,
+        msg: 'device provisioning is off (no provisioning key configured)',
+      });
     } finally {
       await other.close();
     }
@@ -300,14 +406,27 @@ describe('OsmAnd (Traccar Client)', () => {
 
   it('stores a GET fix by imei and a POST fix by hostbody (speed knots -> km/h)', async () => {
     const d = await addDevice(t.app, admin, futian);
-    const res = await osmand.inject({ method: 'GET', url: `/?id=${d.imei}&lat=22.55&lon=114.06&timestamp=1767225600&speed=10&bearing=45&batt=66&accuracy=8` });
+    const res = await osmand.inject({
+      method: 'GET',
+      url: `/?id=${d.imei}&lat=22.55&lon=114.06&timestamp=1767225600&speed=10&bearing=45&batt=66&accuracy=8`,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe('');
-    const post2 = await osmand.inject({ method: 'POST', url: `/?id=${d.hostbody}&lat=22.56&lon=114.07&timestamp=2026-01-01%2000:00:10` });
+    const post2 = await osmand.inject({
+      method: 'POST',
+      url: `/?id=${d.hostbody}&lat=22.56&lon=114.07&timestamp=2026-01-01%2000:00:10`,
+    });
     expect(post2.statusCode).toBe(200);
     const rows = await t.db.selectFrom('positions').selectAll().where('device_id', '=', d.id).orderBy('time').execute();
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toMatchObject({ time: '2026-01-01T00:00:00.000Z', lat: 22.55, lng: 114.06, course: 45, battery: 66, accuracy: 8 });
+    expect(rows[0]).toMatchObject({
+      time: '2026-01-01T00:00:00.000Z',
+      lat: 22.55,
+      lng: 114.06,
+      course: 45,
+      battery: 66,
+      accuracy: 8,
+    });
     expect(rows[0]!.speed).toBeCloseTo(18.52, 5);
     expect(rows[1]).toMatchObject({ time: '2026-01-01T00:00:10.000Z', lat: 22.56 });
     expect(await deviceRow(t.db, d.id)).toMatchObject({ lineon: 1, lat: 22.56, lng: 114.07 });
@@ -318,21 +437,43 @@ describe('OsmAnd (Traccar Client)', () => {
     const res = await osmand.inject({
       method: 'POST',
       url: '/',
-      payload: { device_id: d.imei, location: { timestamp: '2026-01-02T00:00:00Z', coords: { latitude: 22.5, longitude: 114, speed: 2, heading: 180, accuracy: 4 }, battery: { level: 0.5 } } },
+      payload: {
+        device_id: d.imei,
+        location: {
+          timestamp: '2026-01-02T00:00:00Z',
+          coords: { latitude: 22.5, longitude: 114, speed: 2, heading: 180, accuracy: 4 },
+          battery: { level: 0.5 },
+        },
+      },
     });
     expect(res.statusCode).toBe(200);
     const row = await t.db.selectFrom('positions').selectAll().where('device_id', '=', d.id).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ time: '2026-01-02T00:00:00.000Z', lat: 22.5, lng: 114, speed: 7.2, course: 180, battery: 50 });
+    expect(row).toMatchObject({
+      time: '2026-01-02T00:00:00.000Z',
+      lat: 22.5,
+      lng: 114,
+      speed: 7.2,
+      course: 180,
+      battery: 50,
+    });
   });
 
   it('answers 400 for latitude 91 or no id, 404 for an unknown id, 423 when killed', async () => {
     const d = await addDevice(t.app, admin, futian);
-    const bad = await osmand.inject({ method: 'GET', url: `/?id=${d.imei}&lat=91&lon=114`, headers: { 'x-lang': 'en-US' } });
+    const bad = await osmand.inject({
+      method: 'GET',
+      url: `/?id=${d.imei}&lat=91&lon=114`,
+      headers: { 'x-lang': 'en-US' },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toBe('Field lat: latitude must be between -90 and 90');
     const noId = await osmand.inject({ method: 'GET', url: '/?lat=1&lon=1', headers: { 'x-lang': 'en-US' } });
     expect([noId.statusCode, noId.body]).toEqual([400, 'Field id: is required']);
-    const unknown = await osmand.inject({ method: 'GET', url: '/?id=000000&lat=1&lon=1', headers: { 'x-lang': 'en-US' } });
+    const unknown = await osmand.inject({
+      method: 'GET',
+      url: '/?id=000000&lat=1&lon=1',
+      headers: { 'x-lang': 'en-US' },
+    });
     expect([unknown.statusCode, unknown.body]).toEqual([404, 'device not found']);
     await api(t.app, 'gisRemoteKill', admin, { imei: d.imei, action: 'remote_kill' });
     const killed = await osmand.inject({ method: 'GET', url: `/?id=${d.imei}&lat=1&lon=1` });

@@ -156,7 +156,8 @@ export async function registerDeviceApiRoutes(app: FastifyInstance): Promise<voi
       if (!key) throw new AppError(ResultCode.FORBIDDEN, 'errors.device.provisionDisabled');
       const header = req.headers.authorization ?? '';
       const given = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
-      if (!given || !sameHash(sha256Hex(given), sha256Hex(key))) throw new AppError(ResultCode.UNAUTHENTICATED, 'errors.device.provisionKey');
+      if (!given || !sameHash(sha256Hex(given), sha256Hex(key)))
+        throw new AppError(ResultCode.UNAUTHENTICATED, 'errors.device.provisionKey');
       req.audit.actor = { username: 'device-provisioning' };
       req.audit.target = body.devices.length;
       const devices = await provision(app, body.devices);

@@ -39,6 +39,8 @@ export async function registerDevices(app: FastifyInstance): Promise<void> {
       }
     }
   });
+  // release long polls before the server waits for in-flight requests
+  app.addHook('preClose', async () => runtime.commands.close());
   app.addHook('onClose', async () => {
     await runtime.stop();
     await osmand?.close();

@@ -111,6 +111,17 @@ export function presentStatus(row: DeviceRow, pending: number): DeviceStatus {
   };
 }
 
-export function presentModel(row: { id: number; name: string; vendor: string; remark: string; created: string; updated: string }, devices: number): RecorderModel {
-  return { id: row.id, name: row.name, vendor: row.vendor, remark: row.remark, devices, created: row.created, updated: row.updated };
+export function presentModel(
+  row: { id: number; name: string; vendor: string; remark: string; created: string; updated: string },
+  devices: number,
+): RecorderModel {
+  return {
+    id: row.id,
+    name: row.name,
+    vendor: row.vendor,
+    remark: row.remark,
+    devices,
+    created: row.created,
+    updated: row.updated,
+  };
 }

@@ -34,7 +34,9 @@ function filterSql(f: DeviceFilter): RawBuilder<SqlBool> {
   if (f.unitIds) parts.push(f.unitIds.length ? sql`d.unit_id in (${sql.join(f.unitIds)})` : sql`1 = 0`);
   if (f.keyword) {
     const like = `%${escapeLike(f.keyword.toLowerCase())}%`;
-    const cols = ['hostname', 'hostbody', 'imei', 'hostcode', 'jq_hostcode'].map((c) => sql`lower(${sql.ref(`d.${c}`)}) like ${like} escape '\\'`);
+    const cols = ['hostname', 'hostbody', 'imei', 'hostcode', 'jq_hostcode'].map(
+      (c) => sql`lower(${sql.ref(`d.${c}`)}) like ${like} escape '\\'`,
+    );
     parts.push(sql`(${sql.join(cols, sql` or `)})`);
   }
   if (f.modelId !== undefined) parts.push(sql`d.model_id = ${f.modelId}`);
@@ -42,7 +44,11 @@ function filterSql(f: DeviceFilter): RawBuilder<SqlBool> {
   return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
 }
 
-export async function listDevices(db: Db, f: DeviceFilter, page: Pick<DeviceListQuery, 'page' | 'limit'>): Promise<{ total: number; rows: DeviceJoined[] }> {
+export async function listDevices(
+  db: Db,
+  f: DeviceFilter,
+  page: Pick<DeviceListQuery, 'page' | 'limit'>,
+): Promise<{ total: number; rows: DeviceJoined[] }> {
   const where = filterSql(f);
   const countRow = await db
     .selectFrom('devices as d')
@@ -87,7 +93,10 @@ export async function findDeviceByIdent(db: Db, ident: string) {
 }
 
 export async function countDevices(db: Db): Promise<number> {
-  const row = await db.selectFrom('devices').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  const row = await db
+    .selectFrom('devices')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 
@@ -108,7 +117,24 @@ export async function deleteDevice(db: Db, id: number): Promise<void> {
 export async function devicePoints(db: Db, unitIds: number[] | null, ids?: number[], locatedOnly = false) {
   let q = db
     .selectFrom('devices')
-    .select(['id', 'hostbody', 'imei', 'hostname', 'hostcode', 'jq_hostcode', 'unit_id', 'lineon', 'remote_kill', 'typecate', 'lat', 'lng', 'speed', 'course', 'battery', 'gps_time']);
+    .select([
+      'id',
+      'hostbody',
+      'imei',
+      'hostname',
+      'hostcode',
+      'jq_hostcode',
+      'unit_id',
+      'lineon',
+      'remote_kill',
+      'typecate',
+      'lat',
+      'lng',
+      'speed',
+      'course',
+      'battery',
+      'gps_time',
+    ]);
   if (unitIds) q = unitIds.length ? q.where('unit_id', 'in', unitIds) : q.where(sql<SqlBool>`1 = 0`);
   if (ids) q = ids.length ? q.where('id', 'in', ids) : q.where(sql<SqlBool>`1 = 0`);
   if (locatedOnly) q = q.where('lat', 'is not', null);

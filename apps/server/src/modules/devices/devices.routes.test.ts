@@ -1,4 +1,11 @@
-import { MenuId, type Device, type DeviceImportResult, type Page, type RecorderModel, type VersionInfo } from '@bwc/protocol';
+import {
+  MenuId,
+  type Device,
+  type DeviceImportResult,
+  type Page,
+  type RecorderModel,
+  type VersionInfo,
+} from '@bwc/protocol';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../../test/api';
@@ -23,7 +30,9 @@ beforeAll(async () => {
   t = await createTestApp();
   admin = await login(t.app, DEMO.admin.username, DEMO.admin.password);
   dispatcher = await login(t.app, DEMO.dispatcher.username, DEMO.dispatcher.password);
-  const role = await createRole(t.db, 'recorder admins', [{ ids: [MenuId.RECORDERS, MenuId.RECORDER_MODELS], actions: ['view', 'edit', 'add'] }]);
+  const role = await createRole(t.db, 'recorder admins', [
+    { ids: [MenuId.RECORDERS, MenuId.RECORDER_MODELS], actions: ['view', 'edit', 'add'] },
+  ]);
   const u = await createUser(t.db, { roleId: role, unitBh: FUTIAN });
   futianAdmin = await login(t.app, u.username, u.password);
   root = await unitIdOf(t.db, ROOT);
@@ -32,11 +41,27 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const registry = ['deviceList', 'deviceAdd', 'deviceUpdate', 'deviceDelete', 'deviceResetSecret', 'deviceSettingsGet', 'deviceSettingsUpdate'] as const;
+const registry = [
+  'deviceList',
+  'deviceAdd',
+  'deviceUpdate',
+  'deviceDelete',
+  'deviceResetSecret',
+  'deviceSettingsGet',
+  'deviceSettingsUpdate',
+] as const;
 const models = ['modelList', 'modelAdd', 'modelUpdate', 'modelDelete'] as const;
 
 /** a valid input for every endpoint, so that only the caller is wrong */
-const VALID = () => ({ id: 1, hostbody: 'AUTH01', imei: '490154203237518', hostname: 'x', unit_id: 1, name: 'x', silence_timeout_s: 60 });
+const VALID = () => ({
+  id: 1,
+  hostbody: 'AUTH01',
+  imei: '490154203237518',
+  hostname: 'x',
+  unit_id: 1,
+  name: 'x',
+  silence_timeout_s: 60,
+});
 
 describe('auth of every registry endpoint', () => {
   it.each([...registry, ...models, 'deviceImport'] as const)('%s: 401 without a session', async (name) => {
@@ -112,17 +137,36 @@ describe('device records', () => {
       code: 400,
       msg: 'Field typecate: typecate must be 4 integers, positions 2 to 4 being 0 or 1',
     });
-    expect(await api(t.app, 'deviceAdd', admin, { ...base, hostname: '' }, 'en-US')).toMatchObject({ code: 400, msg: 'Field hostname: is required' });
+    expect(await api(t.app, 'deviceAdd', admin, { ...base, hostname: '' }, 'en-US')).toMatchObject({
+      code: 400,
+      msg: 'Field hostname: is required',
+    });
     expect(await t.db.selectFrom('devices').select('id').where('hostbody', '=', 'BWC0002').execute()).toHaveLength(0);
   });
 
   it('refuses a taken hostbody or imei', async () => {
     const d = await addDevice(t.app, admin, futian);
-    expect(await api(t.app, 'deviceAdd', admin, { hostbody: d.hostbody, imei: testImei(), hostname: 'x', unit_id: futian }, 'en-US')).toMatchObject({
+    expect(
+      await api(
+        t.app,
+        'deviceAdd',
+        admin,
+        { hostbody: d.hostbody, imei: testImei(), hostname: 'x', unit_id: futian },
+        'en-US',
+      ),
+    ).toMatchObject({
       code: 409,
       msg: `the device number ${d.hostbody} already exists`,
     });
-    expect(await api(t.app, 'deviceAdd', admin, { hostbody: 'FRESH01', imei: d.imei, hostname: 'x', unit_id: futian }, 'en-US')).toMatchObject({
+    expect(
+      await api(
+        t.app,
+        'deviceAdd',
+        admin,
+        { hostbody: 'FRESH01', imei: d.imei, hostname: 'x', unit_id: futian },
+        'en-US',
+      ),
+    ).toMatchObject({
       code: 409,
       msg: `the IMEI ${d.imei} is already used by another device`,
     });
@@ -136,10 +180,24 @@ describe('device records', () => {
     expect(list.data.list.every((d) => d.unit_id !== luohu && d.unit_id !== root)).toBe(true);
     const outOfScope = { code: 403, msg: 'this data belongs to a unit outside your unit and its sub-units' };
     expect(await api(t.app, 'deviceList', futianAdmin, { unit_id: luohu }, 'en-US')).toMatchObject(outOfScope);
-    expect(await api(t.app, 'deviceAdd', futianAdmin, { hostbody: 'OUT01', imei: testImei(), hostname: 'x', unit_id: luohu }, 'en-US')).toMatchObject(outOfScope);
+    expect(
+      await api(
+        t.app,
+        'deviceAdd',
+        futianAdmin,
+        { hostbody: 'OUT01', imei: testImei(), hostname: 'x', unit_id: luohu },
+        'en-US',
+      ),
+    ).toMatchObject(outOfScope);
     const row = await deviceRow(t.db, inLuohu.id);
     expect(
-      await api(t.app, 'deviceUpdate', futianAdmin, { id: inLuohu.id, hostbody: row.hostbody, imei: row.imei, hostname: 'mine', unit_id: futian }, 'en-US'),
+      await api(
+        t.app,
+        'deviceUpdate',
+        futianAdmin,
+        { id: inLuohu.id, hostbody: row.hostbody, imei: row.imei, hostname: 'mine', unit_id: futian },
+        'en-US',
+      ),
     ).toMatchObject(outOfScope);
     expect(await api(t.app, 'deviceDelete', futianAdmin, { id: inLuohu.id }, 'en-US')).toMatchObject(outOfScope);
     expect(await api(t.app, 'deviceResetSecret', futianAdmin, { id: inLuohu.id }, 'en-US')).toMatchObject(outOfScope);
@@ -147,7 +205,13 @@ describe('device records', () => {
     const luohuUser = await createUser(t.db, { unitBh: LUOHU });
     const own = await deviceRow(t.db, inFutian.id);
     expect(
-      await api(t.app, 'deviceUpdate', futianAdmin, { id: own.id, hostbody: own.hostbody, imei: own.imei, hostname: 'x', unit_id: futian, owner_id: luohuUser.id }, 'en-US'),
+      await api(
+        t.app,
+        'deviceUpdate',
+        futianAdmin,
+        { id: own.id, hostbody: own.hostbody, imei: own.imei, hostname: 'x', unit_id: futian, owner_id: luohuUser.id },
+        'en-US',
+      ),
     ).toMatchObject({ code: 400, msg: 'the device user is outside your unit and its sub-units' });
     expect((await deviceRow(t.db, inLuohu.id)).hostname).toBe(row.hostname);
   });
@@ -166,21 +230,38 @@ describe('device records', () => {
       owner_id: owner.id,
       typecate: [2, 1, 0, 1],
     });
-    expect(upd).toMatchObject({ code: 200, data: { hostname: 'renamed', model_name: 'DSJ-X1', owner_name: '赵六', typecate: [2, 1, 0, 1] } });
+    expect(upd).toMatchObject({
+      code: 200,
+      data: { hostname: 'renamed', model_name: 'DSJ-X1', owner_name: '赵六', typecate: [2, 1, 0, 1] },
+    });
     const filtered = await api<Page<Device>>(t.app, 'deviceList', admin, { model_id: modelId });
     expect(filtered.data.list.map((x) => x.id)).toEqual([d.id]);
     const reset = await api<{ secret: string }>(t.app, 'deviceResetSecret', admin, { id: d.id });
     expect(reset.code).toBe(200);
     expect(reset.data.secret).not.toBe(d.secret);
-    const oldLogin = await t.app.inject({ method: 'POST', url: '/rest/device/api/login', payload: { device: d.hostbody, secret: d.secret } });
+    const oldLogin = await t.app.inject({
+      method: 'POST',
+      url: '/rest/device/api/login',
+      payload: { device: d.hostbody, secret: d.secret },
+    });
     expect(oldLogin.json()).toMatchObject({ code: 401 });
     expect(await api(t.app, 'deviceDelete', admin, { id: d.id })).toMatchObject({ code: 200, msg: '删除成功' });
     expect(await t.db.selectFrom('devices').select('id').where('id', '=', d.id).execute()).toHaveLength(0);
-    expect(await api(t.app, 'deviceDelete', admin, { id: d.id }, 'en-US')).toMatchObject({ code: 404, msg: 'device not found' });
+    expect(await api(t.app, 'deviceDelete', admin, { id: d.id }, 'en-US')).toMatchObject({
+      code: 404,
+      msg: 'device not found',
+    });
   });
 
   it('counts devices in the licence info and refuses one beyond the licence', async () => {
-    const used = Number((await t.db.selectFrom('devices').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const used = Number(
+      (
+        await t.db
+          .selectFrom('devices')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     const info = await api<VersionInfo>(t.app, 'versionInfo', admin);
     expect(info.data).toMatchObject({ device_nums: 500, use_device_nums: used });
     // fill up to the demo licence's 500 devices
@@ -200,8 +281,20 @@ describe('device records', () => {
       created: ts,
       updated: ts,
     }));
-    for (let i = 0; i < fill.length; i += 100) await t.db.insertInto('devices').values(fill.slice(i, i + 100)).execute();
-    expect(await api(t.app, 'deviceAdd', admin, { hostbody: 'OVER1', imei: testImei(), hostname: 'x', unit_id: root }, 'en-US')).toMatchObject({
+    for (let i = 0; i < fill.length; i += 100)
+      await t.db
+        .insertInto('devices')
+        .values(fill.slice(i, i + 100))
+        .execute();
+    expect(
+      await api(
+        t.app,
+        'deviceAdd',
+        admin,
+        { hostbody: 'OVER1', imei: testImei(), hostname: 'x', unit_id: root },
+        'en-US',
+      ),
+    ).toMatchObject({
       code: 409,
       msg: 'the number of devices has reached the licensed limit (500)',
     });
@@ -227,19 +320,30 @@ describe('recorder models', () => {
   it('adds, lists with device counts, edits, refuses duplicates and deleting one in use', async () => {
     const add = await api<{ id: number }>(t.app, 'modelAdd', admin, { name: 'M-100', vendor: 'V', remark: 'r' });
     expect(add).toMatchObject({ code: 200 });
-    expect(await api(t.app, 'modelAdd', admin, { name: 'M-100' }, 'en-US')).toMatchObject({ code: 409, msg: 'the model name M-100 already exists' });
-    expect(await api(t.app, 'modelAdd', admin, { name: '' }, 'en-US')).toMatchObject({ code: 400, msg: 'Field name: is required' });
+    expect(await api(t.app, 'modelAdd', admin, { name: 'M-100' }, 'en-US')).toMatchObject({
+      code: 409,
+      msg: 'the model name M-100 already exists',
+    });
+    expect(await api(t.app, 'modelAdd', admin, { name: '' }, 'en-US')).toMatchObject({
+      code: 400,
+      msg: 'Field name: is required',
+    });
     const d = await addDevice(t.app, admin, futian, { model_id: add.data.id });
     const list = await api<RecorderModel[]>(t.app, 'modelList', futianAdmin, { keyword: 'm-1' });
     expect(list.data.find((m) => m.id === add.data.id)).toMatchObject({ name: 'M-100', vendor: 'V', devices: 1 });
-    expect(await api(t.app, 'modelUpdate', admin, { id: add.data.id, name: 'M-101', vendor: 'V2' })).toMatchObject({ code: 200 });
+    expect(await api(t.app, 'modelUpdate', admin, { id: add.data.id, name: 'M-101', vendor: 'V2' })).toMatchObject({
+      code: 200,
+    });
     expect(await api(t.app, 'modelDelete', admin, { id: add.data.id }, 'en-US')).toMatchObject({
       code: 409,
       msg: '1 devices still use this model, it cannot be deleted',
     });
     await api(t.app, 'deviceDelete', admin, { id: d.id });
     expect(await api(t.app, 'modelDelete', admin, { id: add.data.id })).toMatchObject({ code: 200 });
-    expect(await api(t.app, 'modelUpdate', admin, { id: add.data.id, name: 'gone' }, 'en-US')).toMatchObject({ code: 404, msg: 'device model not found' });
+    expect(await api(t.app, 'modelUpdate', admin, { id: add.data.id, name: 'gone' }, 'en-US')).toMatchObject({
+      code: 404,
+      msg: 'device model not found',
+    });
   });
 });
 
@@ -253,13 +357,23 @@ async function workbook(rows: (string | number)[][]): Promise<Buffer> {
 function multipart(file: Buffer, fileName: string, fields: Record<string, string> = {}) {
   const boundary = '----bwc' + Math.random().toString(16).slice(2);
   const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
+  for (const [k, v] of Object.entries(fields))
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  parts.push(
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
+  );
   parts.push(file, Buffer.from(`\r\n--${boundary}--\r\n`));
   return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
-async function importFile(session: Session | null, file: Buffer, fileName: string, fields: Record<string, string> = {}) {
+async function importFile(
+  session: Session | null,
+  file: Buffer,
+  fileName: string,
+  fields: Record<string, string> = {},
+) {
   const body = multipart(file, fileName, fields);
   const res = await t.app.inject({
     method: 'POST',
@@ -294,7 +408,11 @@ describe('import from .xlsx', () => {
       { row: 7, field: 'dwbh', msg: `the unit code ${LUOHU} does not exist or is outside your scope` },
     ]);
     expect(env.data.secrets).toHaveLength(1);
-    const rows = await t.db.selectFrom('devices').select(['hostbody', 'unit_id']).where('hostbody', 'like', 'IMP%').execute();
+    const rows = await t.db
+      .selectFrom('devices')
+      .select(['hostbody', 'unit_id'])
+      .where('hostbody', 'like', 'IMP%')
+      .execute();
     expect(rows).toEqual([{ hostbody: 'IMP001', unit_id: futian }]);
   });
 
@@ -304,11 +422,23 @@ describe('import from .xlsx', () => {
       code: 400,
       msg: 'Field file: legacy .xls files (Excel 97-2003) are not supported: save the sheet as .xlsx in Excel and import that',
     });
-    expect(await importFile(admin, Buffer.from('a,b\n1,2\n'), 'devices.csv')).toMatchObject({ code: 400, msg: 'Field file: only .xlsx files can be imported' });
-    const noImei = await workbook([['设备编号', '使用人'], ['X1', 'a']]);
-    expect(await importFile(admin, noImei, 'x.xlsx')).toMatchObject({ code: 400, msg: 'Field file: a required column is missing: IMEI (imei)' });
+    expect(await importFile(admin, Buffer.from('a,b\n1,2\n'), 'devices.csv')).toMatchObject({
+      code: 400,
+      msg: 'Field file: only .xlsx files can be imported',
+    });
+    const noImei = await workbook([
+      ['设备编号', '使用人'],
+      ['X1', 'a'],
+    ]);
+    expect(await importFile(admin, noImei, 'x.xlsx')).toMatchObject({
+      code: 400,
+      msg: 'Field file: a required column is missing: IMEI (imei)',
+    });
     const big = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(5 * 1024 * 1024 + 10)]);
-    expect(await importFile(admin, big, 'big.xlsx')).toMatchObject({ code: 400, msg: 'Field file: the file must not be larger than 5 MB' });
+    expect(await importFile(admin, big, 'big.xlsx')).toMatchObject({
+      code: 400,
+      msg: 'Field file: the file must not be larger than 5 MB',
+    });
     expect(await importFile(dispatcher, noImei, 'x.xlsx')).toMatchObject({ code: 403 });
   });
 });

@@ -94,7 +94,8 @@ export async function registerDeviceAdminRoutes(app: FastifyInstance): Promise<v
           }
         }
       } catch (err) {
-        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw Errors.field('file', 'validation.file.size', { mb: limitMb });
+        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+          throw Errors.field('file', 'validation.file.size', { mb: limitMb });
         throw err;
       }
       if (!buffer || !buffer.length) throw Errors.field('file', 'validation.file.required');

@@ -19,11 +19,18 @@ import { newSecret, sha256Hex } from './credentials';
 import { presentDevice, presentModel } from './devices.presenter';
 import * as repo from './devices.repository';
 
-export const deviceNotFound = () => new AppError(ResultCode.NOT_FOUND, 'errors.notFound', { what: 'errors.what.device' });
-export const modelNotFound = () => new AppError(ResultCode.NOT_FOUND, 'errors.notFound', { what: 'errors.what.deviceModel' });
+export const deviceNotFound = () =>
+  new AppError(ResultCode.NOT_FOUND, 'errors.notFound', { what: 'errors.what.device' });
+export const modelNotFound = () =>
+  new AppError(ResultCode.NOT_FOUND, 'errors.notFound', { what: 'errors.what.deviceModel' });
 
 /** Unit ids a filter may use: the scope, narrowed to a unit (and its sub-units) when asked. */
-export async function scopedUnitIds(db: Db, scope: UnitScope, unitId?: number, includeSub = true): Promise<number[] | null> {
+export async function scopedUnitIds(
+  db: Db,
+  scope: UnitScope,
+  unitId?: number,
+  includeSub = true,
+): Promise<number[] | null> {
   if (unitId === undefined) return scope.all ? null : scope.ids;
   assertInScope(scope, unitId);
   if (!includeSub) return [unitId];
@@ -78,12 +85,14 @@ async function checkFields(db: Db, scope: UnitScope, input: FieldsInput, selfId?
     if (!inScope(scope, ownerUnit)) throw Errors.invalid('errors.device.ownerOutOfScope');
   }
   const byBody = await repo.findDeviceByHostbody(db, input.hostbody);
-  if (byBody && byBody.id !== selfId) throw Errors.conflict('errors.device.hostbodyTaken', { hostbody: input.hostbody });
+  if (byBody && byBody.id !== selfId)
+    throw Errors.conflict('errors.device.hostbodyTaken', { hostbody: input.hostbody });
   const byImei = await repo.findDeviceByImei(db, input.imei);
   if (byImei && byImei.id !== selfId) throw Errors.conflict('errors.device.imeiTaken', { imei: input.imei });
 }
 
-const uniqueConflict = (input: { hostbody: string }) => () => Errors.conflict('errors.device.hostbodyTaken', { hostbody: input.hostbody });
+const uniqueConflict = (input: { hostbody: string }) => () =>
+  Errors.conflict('errors.device.hostbodyTaken', { hostbody: input.hostbody });
 
 export interface NewDeviceValues {
   hostbody: string;
@@ -134,7 +143,11 @@ export async function addDevice(app: FastifyInstance, scope: UnitScope, input: D
   return { device: presentDevice((await repo.findDevice(app.db, id))!), secret };
 }
 
-export async function updateDevice(app: FastifyInstance, scope: UnitScope, input: DeviceUpdateRequest): Promise<Device> {
+export async function updateDevice(
+  app: FastifyInstance,
+  scope: UnitScope,
+  input: DeviceUpdateRequest,
+): Promise<Device> {
   await app.db.transaction().execute(async (trx) => {
     await deviceInScope(trx, scope, input.id);
     await checkFields(trx, scope, input, input.id);
@@ -227,7 +240,10 @@ export async function provision(app: FastifyInstance, items: ProvisionItem[]) {
       }
       const byImei = await repo.findDeviceByImei(trx, item.imei);
       if (byImei) throw Errors.conflict('errors.device.imeiTaken', { imei: item.imei });
-      const { id, secret } = await onUniqueViolation(() => insertNewDevice(trx, { ...item, unit_id: unitId }), uniqueConflict(item));
+      const { id, secret } = await onUniqueViolation(
+        () => insertNewDevice(trx, { ...item, unit_id: unitId }),
+        uniqueConflict(item),
+      );
       result.push({ id, hostbody: item.hostbody, imei: item.imei, secret });
     }
     return result;
@@ -256,7 +272,8 @@ export async function updateModel(db: Db, input: RecorderModelUpdateRequest): Pr
   const other = await repo.findModelByName(db, input.name);
   if (other && other.id !== input.id) throw modelTaken(input.name)();
   await onUniqueViolation(
-    () => repo.updateModel(db, input.id, { name: input.name, vendor: input.vendor, remark: input.remark, updated: now() }),
+    () =>
+      repo.updateModel(db, input.id, { name: input.name, vendor: input.vendor, remark: input.remark, updated: now() }),
     modelTaken(input.name),
   );
 }

@@ -1,7 +1,16 @@
 import { MenuId, type Device, type DevicePoint, type DeviceStatus, type RemoteKillAnswer } from '@bwc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../../test/api';
-import { auditRows, createRole, createTestApp, createUser, DEMO, login, type Session, type TestApp } from '../../../test/helpers';
+import {
+  auditRows,
+  createRole,
+  createTestApp,
+  createUser,
+  DEMO,
+  login,
+  type Session,
+  type TestApp,
+} from '../../../test/helpers';
 import { addDevice, deviceLogin, deviceRow, unitIdOf, type CreatedDevice } from './test-support';
 
 let t: TestApp;
@@ -35,30 +44,56 @@ beforeAll(async () => {
   // give both a position
   for (const d of [inFutian, inLuohu]) {
     const auth = await deviceLogin(t.app, d);
-    await t.app.inject({ method: 'POST', url: '/rest/device/api/positions', headers: auth, payload: { positions: [{ time: Date.now(), lat: 22.54, lng: 114.05, speed: 3, course: 10, battery: 70 }] } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/rest/device/api/positions',
+      headers: auth,
+      payload: { positions: [{ time: Date.now(), lat: 22.54, lng: 114.05, speed: 3, course: 10, battery: 70 }] },
+    });
   }
 });
 afterAll(async () => t.close());
 
 const reads = ['gisGetPoint', 'gisDeviceDetail', 'gisUnitDevicePoint', 'gisStatus'] as const;
 const writes = ['gisSendRestart', 'gisSendCmd', 'gisRemoteKill'] as const;
-const valid = () => ({ ids: [inFutian.id], imei: inFutian.imei, hostbody: inFutian.hostbody, type: 'takephoto', action: 'remote_wakeon' });
+const valid = () => ({
+  ids: [inFutian.id],
+  imei: inFutian.imei,
+  hostbody: inFutian.hostbody,
+  type: 'takephoto',
+  action: 'remote_wakeon',
+});
 
 describe('auth of every gismoni endpoint', () => {
   it.each([...reads, ...writes])('%s: 401 without a session', async (name) => {
     expect(await api(t.app, name, null, valid(), 'en-US')).toMatchObject({ code: 401, msg: 'please log in first' });
   });
   it.each([...reads, ...writes])('%s: 403 without menu 10101', async (name) => {
-    expect(await api(t.app, name, nobody, valid(), 'en-US')).toMatchObject({ code: 403, msg: 'permission denied: this needs "view" on menu 10101'.replace('view', reads.includes(name as never) ? 'view' : 'edit') });
+    expect(await api(t.app, name, nobody, valid(), 'en-US')).toMatchObject({
+      code: 403,
+      msg: 'permission denied: this needs "view" on menu 10101'.replace(
+        'view',
+        reads.includes(name as never) ? 'view' : 'edit',
+      ),
+    });
   });
   it.each(writes)('%s: 403 with view only', async (name) => {
-    expect(await api(t.app, name, viewer, valid(), 'en-US')).toMatchObject({ code: 403, msg: 'permission denied: this needs "edit" on menu 10101' });
+    expect(await api(t.app, name, viewer, valid(), 'en-US')).toMatchObject({
+      code: 403,
+      msg: 'permission denied: this needs "edit" on menu 10101',
+    });
   });
-  it.each(['gisStatus', 'gisSendRestart', 'gisSendCmd', 'gisRemoteKill'] as const)('%s: 403 for a device outside the unit scope', async (name) => {
-    const input = { imei: inLuohu.imei, hostbody: inLuohu.hostbody, type: 'takephoto', action: 'remote_kill' };
-    expect(await api(t.app, name, futianDispatcher, input, 'en-US')).toMatchObject({ code: 403, msg: 'this data belongs to a unit outside your unit and its sub-units' });
-    expect((await deviceRow(t.db, inLuohu.id)).remote_kill).toBe(0);
-  });
+  it.each(['gisStatus', 'gisSendRestart', 'gisSendCmd', 'gisRemoteKill'] as const)(
+    '%s: 403 for a device outside the unit scope',
+    async (name) => {
+      const input = { imei: inLuohu.imei, hostbody: inLuohu.hostbody, type: 'takephoto', action: 'remote_kill' };
+      expect(await api(t.app, name, futianDispatcher, input, 'en-US')).toMatchObject({
+        code: 403,
+        msg: 'this data belongs to a unit outside your unit and its sub-units',
+      });
+      expect((await deviceRow(t.db, inLuohu.id)).remote_kill).toBe(0);
+    },
+  );
 });
 
 describe('positions and details', () => {
@@ -66,17 +101,40 @@ describe('positions and details', () => {
     const all = await api<DevicePoint[]>(t.app, 'gisGetPoint', dispatcher, { ids: [inFutian.id, inLuohu.id, 999999] });
     expect(all.code).toBe(200);
     expect(all.data.map((p) => p.id)).toEqual([inFutian.id, inLuohu.id]);
-    expect(all.data[0]).toMatchObject({ did: inFutian.hostbody, imei: inFutian.imei, lat: 22.54, lng: 114.05, lineon: 1, remote_kill: 0, typecate: [1, 1, 1, 1], speed: 3, course: 10, battery: 70 });
+    expect(all.data[0]).toMatchObject({
+      did: inFutian.hostbody,
+      imei: inFutian.imei,
+      lat: 22.54,
+      lng: 114.05,
+      lineon: 1,
+      remote_kill: 0,
+      typecate: [1, 1, 1, 1],
+      speed: 3,
+      course: 10,
+      battery: 70,
+    });
     const scoped = await api<DevicePoint[]>(t.app, 'gisGetPoint', futianDispatcher, { ids: [inFutian.id, inLuohu.id] });
     expect(scoped.data.map((p) => p.id)).toEqual([inFutian.id]);
-    expect(await api(t.app, 'gisGetPoint', dispatcher, { ids: [] }, 'en-US')).toMatchObject({ code: 400, msg: 'Field ids: is required' });
-    expect(await api(t.app, 'gisGetPoint', dispatcher, { ids: ['x'] }, 'en-US')).toMatchObject({ code: 400, msg: 'Field ids.0: must be a number' });
+    expect(await api(t.app, 'gisGetPoint', dispatcher, { ids: [] }, 'en-US')).toMatchObject({
+      code: 400,
+      msg: 'Field ids: is required',
+    });
+    expect(await api(t.app, 'gisGetPoint', dispatcher, { ids: ['x'] }, 'en-US')).toMatchObject({
+      code: 400,
+      msg: 'Field ids.0: must be a number',
+    });
   });
 
   it('get_devicedetail answers full device records in scope', async () => {
     const env = await api<Device[]>(t.app, 'gisDeviceDetail', futianDispatcher, { ids: [inFutian.id, inLuohu.id] });
     expect(env.data).toHaveLength(1);
-    expect(env.data[0]).toMatchObject({ id: inFutian.id, hostbody: inFutian.hostbody, hostid: inFutian.id, unit_id: futian, dwbh: '440304000000' });
+    expect(env.data[0]).toMatchObject({
+      id: inFutian.id,
+      hostbody: inFutian.hostbody,
+      hostid: inFutian.id,
+      unit_id: futian,
+      dwbh: '440304000000',
+    });
     const both = await api<Device[]>(t.app, 'gisDeviceDetail', admin, { ids: [inLuohu.id] });
     expect(both.data[0]).toMatchObject({ jq_hostcode: '7001' });
   });
@@ -89,43 +147,76 @@ describe('positions and details', () => {
     const below = await api<DevicePoint[]>(t.app, 'gisUnitDevicePoint', dispatcher, { unit_id: futian, located: 1 });
     expect(below.data.map((p) => p.id)).toEqual([inFutian.id]);
     const luohu = await unitIdOf(t.db, '440303000000');
-    expect(await api(t.app, 'gisUnitDevicePoint', futianDispatcher, { unit_id: luohu }, 'en-US')).toMatchObject({ code: 403 });
+    expect(await api(t.app, 'gisUnitDevicePoint', futianDispatcher, { unit_id: luohu }, 'en-US')).toMatchObject({
+      code: 403,
+    });
   });
 
   it('gisstatus answers the state by imei; a bad imei is refused by name', async () => {
     const env = await api<DeviceStatus>(t.app, 'gisStatus', dispatcher, { imei: inFutian.imei });
-    expect(env).toMatchObject({ code: 200, data: { id: inFutian.id, lineon: 1, remote_kill: 0, battery: 70, pending_commands: 0 } });
-    expect(await api(t.app, 'gisStatus', dispatcher, { imei: '86123' }, 'en-US')).toMatchObject({ code: 400, msg: 'Field imei: the IMEI must be 15 digits with a valid check digit' });
-    expect(await api(t.app, 'gisStatus', dispatcher, { imei: '490154203237518' }, 'en-US')).toMatchObject({ code: 404, msg: 'device not found' });
+    expect(env).toMatchObject({
+      code: 200,
+      data: { id: inFutian.id, lineon: 1, remote_kill: 0, battery: 70, pending_commands: 0 },
+    });
+    expect(await api(t.app, 'gisStatus', dispatcher, { imei: '86123' }, 'en-US')).toMatchObject({
+      code: 400,
+      msg: 'Field imei: the IMEI must be 15 digits with a valid check digit',
+    });
+    expect(await api(t.app, 'gisStatus', dispatcher, { imei: '490154203237518' }, 'en-US')).toMatchObject({
+      code: 404,
+      msg: 'device not found',
+    });
   });
 });
 
 describe('commands', () => {
   it('send_cmd queues a known type; an unknown type is refused naming the field', async () => {
-    const env = await api<{ command_id: number }>(t.app, 'gisSendCmd', dispatcher, { imei: inFutian.imei, type: 'startvideo' }, 'en-US');
+    const env = await api<{ command_id: number }>(
+      t.app,
+      'gisSendCmd',
+      dispatcher,
+      { imei: inFutian.imei, type: 'startvideo' },
+      'en-US',
+    );
     expect(env).toMatchObject({ code: 200, msg: 'command sent', data: { type: 'startvideo' } });
-    expect(await api(t.app, 'gisSendCmd', dispatcher, { imei: inFutian.imei, type: 'selfdestruct' }, 'en-US')).toMatchObject({
+    expect(
+      await api(t.app, 'gisSendCmd', dispatcher, { imei: inFutian.imei, type: 'selfdestruct' }, 'en-US'),
+    ).toMatchObject({
       code: 400,
       msg: 'Field type: unknown command type; allowed: turnleft, turnright, takephoto, startvideo, startaudio, stopaudio, startmute, stopmute',
     });
-    expect((await api<DeviceStatus>(t.app, 'gisStatus', dispatcher, { imei: inFutian.imei })).data.pending_commands).toBe(1);
+    expect(
+      (await api<DeviceStatus>(t.app, 'gisStatus', dispatcher, { imei: inFutian.imei })).data.pending_commands,
+    ).toBe(1);
     expect((await auditRows(t.db, '/rest/gis/gismoni/send_cmd'))[0]).toMatchObject({ result_code: 400 });
   });
 
   it('send_restart needs imei and hostbody of the same device', async () => {
-    expect(await api(t.app, 'gisSendRestart', dispatcher, { imei: inFutian.imei, hostbody: inLuohu.hostbody }, 'en-US')).toMatchObject({
+    expect(
+      await api(t.app, 'gisSendRestart', dispatcher, { imei: inFutian.imei, hostbody: inLuohu.hostbody }, 'en-US'),
+    ).toMatchObject({
       code: 400,
       msg: `the IMEI ${inFutian.imei} and the device number ${inLuohu.hostbody} are not the same device`,
     });
-    const ok = await api<{ command_id: number; type: string }>(t.app, 'gisSendRestart', futianDispatcher, { imei: inFutian.imei, hostbody: inFutian.hostbody });
+    const ok = await api<{ command_id: number; type: string }>(t.app, 'gisSendRestart', futianDispatcher, {
+      imei: inFutian.imei,
+      hostbody: inFutian.hostbody,
+    });
     expect(ok).toMatchObject({ code: 200, data: { type: 'restart' } });
-    const row = await t.db.selectFrom('device_commands').selectAll().where('id', '=', ok.data.command_id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('device_commands')
+      .selectAll()
+      .where('id', '=', ok.data.command_id)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ device_id: inFutian.id, type: 'restart', status: 'pending' });
   });
 
   it('remote kill then wake changes the flags as the spec says (code 200)', async () => {
     const remote = t.app.bus.once('device.remote');
-    const kill = await api<RemoteKillAnswer>(t.app, 'gisRemoteKill', futianDispatcher, { imei: inFutian.imei, action: 'remote_kill' });
+    const kill = await api<RemoteKillAnswer>(t.app, 'gisRemoteKill', futianDispatcher, {
+      imei: inFutian.imei,
+      action: 'remote_kill',
+    });
     expect(String(kill.code)).toBe('200');
     expect(kill.data).toMatchObject({ remote_kill: 1, lineon: 0, typecate: [1, 0, 0, 0] });
     expect(await remote).toMatchObject({ device_id: inFutian.id, action: 'remote_kill' });
@@ -133,15 +224,30 @@ describe('commands', () => {
     const point = (await api<DevicePoint[]>(t.app, 'gisGetPoint', dispatcher, { ids: [inFutian.id] })).data[0];
     expect(point).toMatchObject({ remote_kill: 1, lineon: 0, typecate: [1, 0, 0, 0] });
 
-    const wake = await api<RemoteKillAnswer>(t.app, 'gisRemoteKill', futianDispatcher, { imei: inFutian.imei, action: 'remote_wakeon' });
+    const wake = await api<RemoteKillAnswer>(t.app, 'gisRemoteKill', futianDispatcher, {
+      imei: inFutian.imei,
+      action: 'remote_wakeon',
+    });
     expect(String(wake.code)).toBe('200');
     expect(wake.data).toMatchObject({ remote_kill: 0, lineon: 1, typecate: [1, 1, 1, 1] });
     expect(await deviceRow(t.db, inFutian.id)).toMatchObject({ remote_kill: 0, lineon: 1, typecate: '[1,1,1,1]' });
-    const types = await t.db.selectFrom('device_commands').select('type').where('device_id', '=', inFutian.id).orderBy('id').execute();
+    const types = await t.db
+      .selectFrom('device_commands')
+      .select('type')
+      .where('device_id', '=', inFutian.id)
+      .orderBy('id')
+      .execute();
     expect(types.map((r) => r.type).slice(-2)).toEqual(['remote_kill', 'remote_wakeon']);
-    const events = await t.db.selectFrom('device_events').select('type').where('device_id', '=', inFutian.id).orderBy('id').execute();
+    const events = await t.db
+      .selectFrom('device_events')
+      .select('type')
+      .where('device_id', '=', inFutian.id)
+      .orderBy('id')
+      .execute();
     expect(events.map((e) => e.type).slice(-2)).toEqual(['remote_kill', 'remote_wakeon']);
-    expect(await api(t.app, 'gisRemoteKill', dispatcher, { imei: inFutian.imei, action: 'explode' }, 'en-US')).toMatchObject({
+    expect(
+      await api(t.app, 'gisRemoteKill', dispatcher, { imei: inFutian.imei, action: 'explode' }, 'en-US'),
+    ).toMatchObject({
       code: 400,
       msg: 'Field action: action must be remote_kill or remote_wakeon',
     });

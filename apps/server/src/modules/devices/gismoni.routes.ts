@@ -91,7 +91,8 @@ export async function registerGismoniRoutes(app: FastifyInstance): Promise<void>
     msg: 'success.device.commandSent',
     handler: async ({ db, user, body, req }) => {
       const row = await byImei(db, await unitScope(db, user), body.imei);
-      if (row.hostbody !== body.hostbody) throw new AppError(ResultCode.INVALID, 'errors.device.mismatch', { imei: body.imei, hostbody: body.hostbody });
+      if (row.hostbody !== body.hostbody)
+        throw new AppError(ResultCode.INVALID, 'errors.device.mismatch', { imei: body.imei, hostbody: body.hostbody });
       req.audit.target = row.id;
       return { command_id: await runtime.sendCommand(row.id, 'restart', user.id), type: 'restart' };
     },

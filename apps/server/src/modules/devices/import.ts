@@ -1,4 +1,10 @@
-import { DEVICE_IMPORT_COLUMNS, DEVICE_IMPORT_MAX_ROWS, DeviceAddRequest, type DeviceImportResult, type Language } from '@bwc/protocol';
+import {
+  DEVICE_IMPORT_COLUMNS,
+  DEVICE_IMPORT_MAX_ROWS,
+  DeviceAddRequest,
+  type DeviceImportResult,
+  type Language,
+} from '@bwc/protocol';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import { Errors } from '../../http/errors';
@@ -35,7 +41,9 @@ function cellText(value: ExcelJS.CellValue): string {
 }
 
 /** Rows of the first sheet as objects keyed by column key; row numbers are the sheet's. */
-export async function readSheet(buffer: Buffer): Promise<{ rows: { row: number; values: Partial<Record<ColumnKey, string>> }[] }> {
+export async function readSheet(
+  buffer: Buffer,
+): Promise<{ rows: { row: number; values: Partial<Record<ColumnKey, string>> }[] }> {
   const wb = new ExcelJS.Workbook();
   try {
     await wb.xlsx.load(buffer as unknown as ArrayBuffer);
@@ -52,7 +60,8 @@ export async function readSheet(buffer: Buffer): Promise<{ rows: { row: number; 
     if (def) columns.set(col, def.key);
   });
   for (const def of DEVICE_IMPORT_COLUMNS) {
-    if (def.required && ![...columns.values()].includes(def.key)) throw Errors.field('file', 'errors.device.importColumn', { column: `${def.zh} (${def.key})` });
+    if (def.required && ![...columns.values()].includes(def.key))
+      throw Errors.field('file', 'errors.device.importColumn', { column: `${def.zh} (${def.key})` });
   }
   const rows: { row: number; values: Partial<Record<ColumnKey, string>> }[] = [];
   sheet.eachRow((row, rowNumber) => {
@@ -62,7 +71,8 @@ export async function readSheet(buffer: Buffer): Promise<{ rows: { row: number; 
     if (Object.values(values).some((v) => v)) rows.push({ row: rowNumber, values });
   });
   if (!rows.length) throw Errors.field('file', 'errors.device.importEmpty');
-  if (rows.length > DEVICE_IMPORT_MAX_ROWS) throw Errors.field('file', 'errors.device.importTooMany', { n: rows.length, max: DEVICE_IMPORT_MAX_ROWS });
+  if (rows.length > DEVICE_IMPORT_MAX_ROWS)
+    throw Errors.field('file', 'errors.device.importTooMany', { n: rows.length, max: DEVICE_IMPORT_MAX_ROWS });
   return { rows };
 }
 

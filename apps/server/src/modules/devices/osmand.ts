@@ -37,7 +37,11 @@ export function osmandTime(v: unknown): string | number | undefined {
 export function parseOsmand(query: Record<string, unknown>, body: unknown): OsmandFix | null {
   if (body && typeof body === 'object' && 'location' in body) {
     const b = body as { device_id?: unknown; location?: Record<string, unknown> };
-    const loc = (b.location ?? {}) as { timestamp?: unknown; coords?: Record<string, unknown>; battery?: { level?: unknown } };
+    const loc = (b.location ?? {}) as {
+      timestamp?: unknown;
+      coords?: Record<string, unknown>;
+      battery?: { level?: unknown };
+    };
     const coords = loc.coords ?? {};
     const id = String(b.device_id ?? query.id ?? query.deviceid ?? '').trim();
     if (!id) return null;
@@ -50,7 +54,8 @@ export function parseOsmand(query: Record<string, unknown>, body: unknown): Osma
         lat: num(coords.latitude),
         lng: num(coords.longitude),
         speed: speed === undefined || speed < 0 ? undefined : speed * MS_TO_KMH,
-        course: num(coords.heading) !== undefined && (num(coords.heading) as number) < 0 ? undefined : num(coords.heading),
+        course:
+          num(coords.heading) !== undefined && (num(coords.heading) as number) < 0 ? undefined : num(coords.heading),
         accuracy: num(coords.accuracy),
         battery: level === undefined ? undefined : level <= 1 ? level * 100 : level,
       }),
@@ -91,9 +96,12 @@ export async function buildOsmandServer(app: FastifyInstance): Promise<FastifyIn
   });
   server.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body || null));
   const handle = async (req: FastifyRequest) => {
-    const lang = pickLanguage((req.headers['x-lang'] as string | undefined) ?? (req.headers['accept-language'] as string | undefined));
+    const lang = pickLanguage(
+      (req.headers['x-lang'] as string | undefined) ?? (req.headers['accept-language'] as string | undefined),
+    );
     const fix = parseOsmand((req.query ?? {}) as Record<string, unknown>, req.body);
-    if (!fix) return { status: 400, text: t(lang, 'validation.field', { field: 'id', message: 'validation.required' }) };
+    if (!fix)
+      return { status: 400, text: t(lang, 'validation.field', { field: 'id', message: 'validation.required' }) };
     const device = await app.devices.findByIdent(fix.id);
     if (!device) return { status: 404, text: t(lang, 'errors.notFound', { what: 'errors.what.device' }) };
     if (device.remote_kill === 1) return { status: 423, text: t(lang, 'errors.device.killed') };

@@ -200,7 +200,13 @@ export class DeviceRuntime {
 
   // ---- state ------------------------------------------------------------------------------
 
-  private async event(db: Db, device: CachedDevice, type: string, time: string, extra: { lat?: number | null; lng?: number | null; payload?: unknown } = {}) {
+  private async event(
+    db: Db,
+    device: CachedDevice,
+    type: string,
+    time: string,
+    extra: { lat?: number | null; lng?: number | null; payload?: unknown } = {},
+  ) {
     const row = await db
       .insertInto('device_events')
       .values({
@@ -245,7 +251,8 @@ export class DeviceRuntime {
     const ts = now();
     device.lastTouch = Date.now();
     if (state === 'online') {
-      if (battery !== undefined) await this.db.updateTable('devices').set({ battery }).where('id', '=', device.id).execute();
+      if (battery !== undefined)
+        await this.db.updateTable('devices').set({ battery }).where('id', '=', device.id).execute();
       await this.touch(device);
       return;
     }
@@ -263,12 +270,19 @@ export class DeviceRuntime {
   }
 
   /** An SOS: a device event, the domain event `device.sos` (the alarms module raises the alarm). */
-  async sos(device: CachedDevice, input: { time?: string | number; lat?: number; lng?: number; message?: string }): Promise<number> {
+  async sos(
+    device: CachedDevice,
+    input: { time?: string | number; lat?: number; lng?: number; message?: string },
+  ): Promise<number> {
     const time = (input.time !== undefined ? toIsoTime(input.time) : null) ?? now();
     let lat = input.lat ?? null;
     let lng = input.lng ?? null;
     if (lat === null || lng === null) {
-      const last = await this.db.selectFrom('devices').select(['lat', 'lng']).where('id', '=', device.id).executeTakeFirst();
+      const last = await this.db
+        .selectFrom('devices')
+        .select(['lat', 'lng'])
+        .where('id', '=', device.id)
+        .executeTakeFirst();
       lat = last?.lat ?? null;
       lng = last?.lng ?? null;
     }
@@ -285,7 +299,11 @@ export class DeviceRuntime {
    * Check each item of a batch alone: the valid ones become rows, each bad one a rejection
    * whose msg names the field (`positions.3.lat`).
    */
-  validateBatch(device: CachedDevice, items: unknown[], lang: Language): { rows: NewPosition[]; rejected: RejectedItem[] } {
+  validateBatch(
+    device: CachedDevice,
+    items: unknown[],
+    lang: Language,
+  ): { rows: NewPosition[]; rejected: RejectedItem[] } {
     const rows: NewPosition[] = [];
     const rejected: RejectedItem[] = [];
     const received = now();
@@ -365,7 +383,10 @@ export class DeviceRuntime {
     try {
       await this.db.transaction().execute(async (trx) => {
         for (let i = 0; i < all.length; i += INSERT_CHUNK) {
-          await trx.insertInto('positions').values(all.slice(i, i + INSERT_CHUNK)).execute();
+          await trx
+            .insertInto('positions')
+            .values(all.slice(i, i + INSERT_CHUNK))
+            .execute();
         }
         for (const { device, row } of newest.values()) {
           const fresher = device.gps_time === null || row.time > device.gps_time;
@@ -376,7 +397,15 @@ export class DeviceRuntime {
               last_seen: seenAt,
               ...(online ? { lineon: 1 } : {}),
               ...(fresher
-                ? { lat: row.lat, lng: row.lng, speed: row.speed, course: row.course, accuracy: row.accuracy, gps_time: row.time, ...(row.battery !== null ? { battery: row.battery } : {}) }
+                ? {
+                    lat: row.lat,
+                    lng: row.lng,
+                    speed: row.speed,
+                    course: row.course,
+                    accuracy: row.accuracy,
+                    gps_time: row.time,
+                    ...(row.battery !== null ? { battery: row.battery } : {}),
+                  }
                 : {}),
             })
             .where('id', '=', device.id)
@@ -463,7 +492,15 @@ export class DeviceRuntime {
     for (const r of silent) {
       const entry = this.byId.get(r.id);
       if (entry) entry.lineon = 0;
-      this.app.bus.emit('device.offline', { device_id: r.id, unit_id: r.unit_id, hostbody: r.hostbody, imei: r.imei, hostname: r.hostname, time: ts, reason: 'silence' });
+      this.app.bus.emit('device.offline', {
+        device_id: r.id,
+        unit_id: r.unit_id,
+        hostbody: r.hostbody,
+        imei: r.imei,
+        hostname: r.hostname,
+        time: ts,
+        reason: 'silence',
+      });
     }
     return silent.map((r) => r.id);
   }
@@ -486,7 +523,13 @@ export class DeviceRuntime {
     const commandId = await this.db.transaction().execute(async (trx) => {
       await trx
         .updateTable('devices')
-        .set({ remote_kill: state.remote_kill, lineon: state.lineon, typecate: JSON.stringify(typecate), updated: ts, ...(kill ? {} : { last_seen: ts }) })
+        .set({
+          remote_kill: state.remote_kill,
+          lineon: state.lineon,
+          typecate: JSON.stringify(typecate),
+          updated: ts,
+          ...(kill ? {} : { last_seen: ts }),
+        })
         .where('id', '=', deviceId)
         .execute();
       await this.event(trx, device, action, ts, { payload: { user_id: userId } });
@@ -499,7 +542,13 @@ export class DeviceRuntime {
       entry.lineon = state.lineon;
       entry.lastTouch = Date.now();
     }
-    const ref = refOf({ id: row.id, unit_id: row.unit_id, hostbody: row.hostbody, imei: row.imei, hostname: row.hostname });
+    const ref = refOf({
+      id: row.id,
+      unit_id: row.unit_id,
+      hostbody: row.hostbody,
+      imei: row.imei,
+      hostname: row.hostname,
+    });
     this.app.bus.emit('device.remote', { ...ref, action, ...state, user_id: userId });
     if (kill && row.lineon === 1) this.app.bus.emit('device.offline', { ...ref, time: ts, reason: 'killed' });
     if (!kill && row.lineon === 0) this.app.bus.emit('device.online', { ...ref, time: ts });

@@ -6,7 +6,11 @@ import { writeSettings } from '../../db/settings';
 export const DEVICE_SETTINGS_TYPE = 'devices';
 
 export async function readDeviceSettings(db: Db): Promise<DeviceSettings> {
-  const row = await db.selectFrom('settings').select('value').where('type', '=', DEVICE_SETTINGS_TYPE).executeTakeFirst();
+  const row = await db
+    .selectFrom('settings')
+    .select('value')
+    .where('type', '=', DEVICE_SETTINGS_TYPE)
+    .executeTakeFirst();
   if (!row) return DEVICE_SETTINGS_DEFAULTS;
   try {
     const parsed = DeviceSettings.safeParse({ ...DEVICE_SETTINGS_DEFAULTS, ...(JSON.parse(row.value) as object) });

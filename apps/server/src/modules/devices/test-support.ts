@@ -26,7 +26,12 @@ export interface CreatedDevice {
 }
 
 /** Create a device through rest/oam/recorder/add as `session`. */
-export async function addDevice(app: FastifyInstance, session: Session, unitId: number, extra: Record<string, unknown> = {}): Promise<CreatedDevice> {
+export async function addDevice(
+  app: FastifyInstance,
+  session: Session,
+  unitId: number,
+  extra: Record<string, unknown> = {},
+): Promise<CreatedDevice> {
   const imei = testImei();
   const hostbody = `T${imei.slice(-9)}`;
   const env = await api<{ device: { id: number }; secret: string }>(app, 'deviceAdd', session, {
@@ -43,7 +48,11 @@ export async function addDevice(app: FastifyInstance, session: Session, unitId: 
 
 /** Device login through the device API; answers the Authorization header. */
 export async function deviceLogin(app: FastifyInstance, d: CreatedDevice): Promise<Record<string, string>> {
-  const res = await app.inject({ method: 'POST', url: '/rest/device/api/login', payload: { device: d.hostbody, secret: d.secret } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/rest/device/api/login',
+    payload: { device: d.hostbody, secret: d.secret },
+  });
   const env = res.json() as Envelope<{ token: string }>;
   if (env.code !== 200) throw new Error(`device login failed: ${env.code} ${env.msg}`);
   return { authorization: `Bearer ${env.data.token}` };

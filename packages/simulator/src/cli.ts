@@ -1,0 +1,80 @@
+import { parseArgs } from 'node:util';
+import { startSimulator } from './fleet';
+import { findProvisionKey, parseInterval } from './options';
+
+const USAGE = `usage: npm run sim -- --devices 200 [--server http://127.0.0.1:8080] [--interval 1-5s]
+       [--provision-key KEY] [--prefix SIM] [--no-commands] [--seed N]`;
+
+function fail(message: string): never {
+  console.error(`${message}\n${USAGE}`);
+  process.exit(2);
+}
+
+let values: Record<string, string | boolean | undefined>;
+try {
+  ({ values } = parseArgs({
+    args: process.argv.slice(2),
+    strict: true,
+    options: {
+      devices: { type: 'string', default: '200' },
+      server: { type: 'string', default: process.env.SIM_SERVER ?? 'http://127.0.0.1:8080' },
+      interval: { type: 'string', default: '1-5s' },
+      'provision-key': { type: 'string' },
+      prefix: { type: 'string', default: 'SIM' },
+      'no-commands': { type: 'boolean', default: false },
+      seed: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  }));
+} catch (err) {
+  fail((err as Error).message);
+}
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const devices = Number(values.devices);
+if (!Number.isInteger(devices) || devices < 1 || devices > 100_000)
+  fail('--devices must be a whole number from 1 to 100000');
+if (!/^[A-Za-z0-9_-]{1,20}$/.test(String(values.prefix))) fail('--prefix must be 1 to 20 letters, digits, _ or -');
+let intervalS: [number, number];
+let provisionKey: string;
+try {
+  intervalS = parseInterval(String(values.interval));
+  provisionKey = findProvisionKey(values['provision-key'] as string | undefined);
+} catch (err) {
+  fail((err as Error).message);
+}
+
+const log = (line: string) => console.log(`[sim ${new Date().toISOString().slice(11, 19)}] ${line}`);
+const stop = await startSimulator({
+  server: String(values.server),
+  devices,
+  provisionKey,
+  intervalS,
+  prefix: String(values.prefix),
+  commands: !values['no-commands'],
+  seed: values.seed === undefined ? undefined : Number(values.seed),
+  log,
+}).catch((err: unknown) => fail(`cannot start: ${(err as Error).message}`));
+
+log(
+  `running ${devices} devices against ${values.server}, uploads every ${intervalS[0]}-${intervalS[1]} s; Ctrl+C stops`,
+);
+let last = 0;
+const report = setInterval(() => {
+  const s = stop.stats;
+  log(
+    `online ${s.online}/${s.devices}, killed ${s.killed}, positions ${s.positions} (+${s.positions - last}), batches ${s.batches}, sos ${s.sos}, offline spells ${s.offlineSpells}, commands ${s.commands}, errors ${s.errors}${s.lastError ? ` (last: ${s.lastError})` : ''}`,
+  );
+  last = s.positions;
+}, 10_000);
+
+async function shutdown(): Promise<void> {
+  clearInterval(report);
+  log('stopping');
+  await stop();
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown());
+process.on('SIGTERM', () => void shutdown());

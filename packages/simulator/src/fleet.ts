@@ -1,0 +1,349 @@
+import { imeiWithCheckDigit, type DeviceCommand } from '@bwc/protocol';
+import { DeviceApiError, DeviceClient, provisionDevices, Transport, type Position } from './client';
+import { rng, StreetWalker } from './path';
+
+export interface SimulatorOptions {
+  /** server base URL, e.g. http://127.0.0.1:8080 */
+  server: string;
+  /** number of devices */
+  devices: number;
+  /** the server's device provisioning key (DEVICE_PROVISION_KEY or DATA_DIR/device-provision.key) */
+  provisionKey: string;
+  /** seconds between uploads, drawn per upload in [min, max] (default 1 to 5) */
+  intervalS?: [number, number];
+  /** hostbody prefix (default SIM): devices are <prefix>00001... */
+  prefix?: string;
+  /** chance per upload that a device goes offline for a while (default 0.002) */
+  offlineRate?: number;
+  /** how long an offline spell lasts, seconds (default 20 to 90) */
+  offlineS?: [number, number];
+  /** chance per upload of an SOS (default 0.0003) */
+  sosRate?: number;
+  /** long-poll and obey commands (kill, wake, restart, camera commands); default true */
+  commands?: boolean;
+  /** movers stay within this distance of the map centre, metres (default 3000) */
+  radiusM?: number;
+  /** seed of the random movements (default: random) */
+  seed?: number;
+  /** sockets for uploads (default 64) */
+  maxSockets?: number;
+  /** progress lines (default: none) */
+  log?: (line: string) => void;
+}
+
+export interface SimulatorStats {
+  devices: number;
+  online: number;
+  killed: number;
+  batches: number;
+  positions: number;
+  rejected: number;
+  sos: number;
+  offlineSpells: number;
+  commands: number;
+  errors: number;
+  lastError: string;
+}
+
+export type StopSimulator = (() => Promise<void>) & { stats: SimulatorStats };
+
+const SURNAMES = [
+  '王',
+  '李',
+  '张',
+  '刘',
+  '陈',
+  '杨',
+  '黄',
+  '赵',
+  '吴',
+  '周',
+  '徐',
+  '孙',
+  '马',
+  '朱',
+  '胡',
+  '郭',
+  '何',
+  '林',
+  '高',
+  '罗',
+];
+const GIVEN = [
+  '伟',
+  '芳',
+  '娜',
+  '敏',
+  '静',
+  '强',
+  '磊',
+  '军',
+  '洋',
+  '勇',
+  '艳',
+  '杰',
+  '涛',
+  '明',
+  '超',
+  '秀英',
+  '华',
+  '平',
+  '刚',
+  '桂英',
+];
+
+function prefixNumber(prefix: string): number {
+  let h = 2166136261;
+  for (const c of prefix) h = Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0;
+  return h % 1_000_000;
+}
+
+/** The identity of simulated device `index` (1-based) under `prefix`: stable across runs. */
+export function simulatedIdentity(prefix: string, index: number) {
+  const n = String(index).padStart(5, '0');
+  return {
+    hostbody: `${prefix}${n}`,
+    imei: imeiWithCheckDigit(`86${String(prefixNumber(prefix)).padStart(6, '0')}${String(index).padStart(6, '0')}`),
+    hostname: `${SURNAMES[index % SURNAMES.length]}${GIVEN[Math.floor(index / SURNAMES.length) % GIVEN.length]}`,
+    hostcode: String(100000 + index),
+    // most devices can join trunked talk groups, some cannot
+    jq_hostcode: index % 10 < 7 ? String(80000 + index) : '',
+  };
+}
+
+class Sleeper {
+  private readonly timers = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
+  stopped = false;
+
+  sleep(ms: number): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      const entry = {
+        timer: setTimeout(() => {
+          this.timers.delete(entry);
+          resolve();
+        }, ms),
+        resolve,
+      };
+      this.timers.add(entry);
+    });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const e of this.timers) {
+      clearTimeout(e.timer);
+      e.resolve();
+    }
+    this.timers.clear();
+  }
+}
+
+/** How long a restarted device stays away, ms */
+const RESTART_PAUSE_MS: [number, number] = [3_000, 8_000];
+
+class SimDevice {
+  killed = false;
+  online = false;
+  offlineUntil = 0;
+  battery: number;
+  lastSend = Date.now();
+
+  constructor(
+    readonly client: DeviceClient,
+    readonly walker: StreetWalker,
+    private readonly random: () => number,
+  ) {
+    this.battery = 40 + 60 * random();
+  }
+
+  /** Fixes for the time since the last upload, one per second (a 1 Hz GPS). */
+  samples(nowMs: number): Position[] {
+    const elapsedS = Math.max(1, Math.min(10, Math.round((nowMs - this.lastSend) / 1000)));
+    const out: Position[] = [];
+    for (let i = elapsedS - 1; i >= 0; i--) {
+      const fix = this.walker.step(1);
+      this.battery -= 0.01;
+      if (this.battery < 8) this.battery = 100;
+      out.push({
+        time: nowMs - i * 1000,
+        lat: round(fix.lat, 7),
+        lng: round(fix.lng, 7),
+        speed: fix.speed,
+        course: fix.course,
+        accuracy: round(3 + 12 * this.random(), 1),
+        battery: Math.round(this.battery),
+      });
+    }
+    this.lastSend = nowMs;
+    return out;
+  }
+}
+
+function round(v: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(v * f) / f;
+}
+
+async function inBatches<T>(items: T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(work));
+}
+
+/**
+ * Provision and log in `devices` simulated cameras, then move them along streets around the
+ * configured map centre, uploading batches every 1-5 s, going offline and back now and then,
+ * raising an occasional SOS and obeying commands. Speaks only the device API. Resolves once
+ * every device is logged in, with the stop function.
+ */
+export async function startSimulator(options: SimulatorOptions): Promise<StopSimulator> {
+  const prefix = options.prefix ?? 'SIM';
+  const [minS, maxS] = options.intervalS ?? [1, 5];
+  const offlineRate = options.offlineRate ?? 0.002;
+  const [offMin, offMax] = options.offlineS ?? [20, 90];
+  const sosRate = options.sosRate ?? 0.0003;
+  const withCommands = options.commands ?? true;
+  const random = rng(options.seed ?? Math.floor(Math.random() * 2 ** 31));
+  const log = options.log ?? (() => {});
+  const transport = new Transport({ server: options.server, maxSockets: options.maxSockets });
+  const sleeper = new Sleeper();
+  const stats: SimulatorStats = {
+    devices: 0,
+    online: 0,
+    killed: 0,
+    batches: 0,
+    positions: 0,
+    rejected: 0,
+    sos: 0,
+    offlineSpells: 0,
+    commands: 0,
+    errors: 0,
+    lastError: '',
+  };
+  const fail = (err: unknown) => {
+    stats.errors += 1;
+    stats.lastError = err instanceof Error ? err.message : String(err);
+  };
+
+  // provision in chunks (the server takes up to 1000 per call)
+  const identities = Array.from({ length: options.devices }, (_, i) => simulatedIdentity(prefix, i + 1));
+  const secrets = new Map<string, string>();
+  let centre = { lat: 0, lng: 0 };
+  for (let i = 0; i < identities.length; i += 500) {
+    const answer = await provisionDevices(transport, options.provisionKey, identities.slice(i, i + 500));
+    for (const d of answer.devices) secrets.set(d.hostbody, d.secret);
+    centre = { lat: answer.config.gpscenter_lat, lng: answer.config.gpscenter_lon };
+  }
+  log(`provisioned ${identities.length} devices around ${centre.lat.toFixed(5)}, ${centre.lng.toFixed(5)}`);
+
+  const devices = identities.map(
+    (id) =>
+      new SimDevice(
+        new DeviceClient(transport, id.hostbody, secrets.get(id.hostbody)!),
+        new StreetWalker({ centre, radiusM: options.radiusM, random }),
+        random,
+      ),
+  );
+  await inBatches(devices, 50, async (d) => {
+    await d.client.login();
+    d.online = true;
+  });
+  stats.devices = devices.length;
+  log(`logged in ${devices.length} devices`);
+
+  const between = (lo: number, hi: number) => lo + (hi - lo) * random();
+
+  async function handle(d: SimDevice, cmd: DeviceCommand): Promise<void> {
+    stats.commands += 1;
+    switch (cmd.type) {
+      case 'remote_kill':
+        d.killed = true;
+        break;
+      case 'remote_wakeon':
+        d.killed = false;
+        break;
+      case 'restart':
+        await d.client.ack(cmd.id, 'ok', 'restarting');
+        d.offlineUntil = Date.now() + between(...RESTART_PAUSE_MS);
+        await d.client.status('offline', Math.round(d.battery)).catch(fail);
+        d.online = false;
+        return;
+      default:
+        break;
+    }
+    await d.client.ack(cmd.id, 'ok');
+  }
+
+  async function commandLoop(d: SimDevice): Promise<void> {
+    while (!sleeper.stopped) {
+      try {
+        if (!d.client.loggedIn || Date.now() < d.offlineUntil) {
+          await sleeper.sleep(1000);
+          continue;
+        }
+        for (const cmd of await d.client.commands(25)) await handle(d, cmd);
+      } catch (err) {
+        if (sleeper.stopped) return;
+        if (err instanceof DeviceApiError && err.code === 401) await d.client.login().catch(fail);
+        else fail(err);
+        await sleeper.sleep(3000);
+      }
+    }
+  }
+
+  async function uploadLoop(d: SimDevice): Promise<void> {
+    // spread the first uploads over one interval
+    await sleeper.sleep(between(0, maxS) * 1000);
+    d.lastSend = Date.now();
+    while (!sleeper.stopped) {
+      await sleeper.sleep(between(minS, maxS) * 1000);
+      if (sleeper.stopped) return;
+      try {
+        const nowMs = Date.now();
+        if (d.offlineUntil) {
+          if (nowMs < d.offlineUntil) continue;
+          d.offlineUntil = 0;
+          await d.client.login();
+          await d.client.status('online', Math.round(d.battery));
+          d.online = true;
+          d.lastSend = nowMs - 1000;
+        }
+        const batch = d.samples(nowMs);
+        if (d.killed) continue;
+        const answer = await d.client.sendPositions(batch);
+        stats.batches += 1;
+        stats.positions += answer.accepted;
+        stats.rejected += answer.rejected.length;
+        if (random() < sosRate) {
+          const last = batch[batch.length - 1]!;
+          await d.client.sos({ lat: last.lat, lng: last.lng });
+          stats.sos += 1;
+        }
+        if (random() < offlineRate) {
+          await d.client.status('offline', Math.round(d.battery));
+          d.online = false;
+          d.offlineUntil = Date.now() + between(offMin, offMax) * 1000;
+          stats.offlineSpells += 1;
+        }
+      } catch (err) {
+        if (sleeper.stopped) return;
+        if (err instanceof DeviceApiError && err.code === 423) d.killed = true;
+        else if (err instanceof DeviceApiError && err.code === 401) await d.client.login().catch(fail);
+        else fail(err);
+      }
+    }
+  }
+
+  const loops = devices.flatMap((d) => [uploadLoop(d), ...(withCommands ? [commandLoop(d)] : [])]);
+  const refresh = setInterval(() => {
+    stats.online = devices.filter((d) => d.online && !d.killed).length;
+    stats.killed = devices.filter((d) => d.killed).length;
+  }, 1000);
+
+  const stop = async () => {
+    clearInterval(refresh);
+    sleeper.stop();
+    transport.close();
+    await Promise.allSettled(loops);
+  };
+  return Object.assign(stop, { stats });
+}

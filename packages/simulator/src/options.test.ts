@@ -1,0 +1,46 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { imeiIsValid } from '@bwc/protocol';
+import { describe, expect, it } from 'vitest';
+import { simulatedIdentity } from './fleet';
+import { findProvisionKey, parseInterval } from './options';
+
+describe('parseInterval', () => {
+  it('reads seconds and milliseconds', () => {
+    expect(parseInterval('1-5s')).toEqual([1, 5]);
+    expect(parseInterval('2s')).toEqual([2, 2]);
+    expect(parseInterval('500ms-2s')).toEqual([0.5, 2]);
+    expect(parseInterval('200-800ms')).toEqual([0.2, 0.8]);
+    expect(parseInterval('3')).toEqual([3, 3]);
+  });
+  it('refuses nonsense', () => {
+    expect(() => parseInterval('fast')).toThrow(/not an interval/);
+    expect(() => parseInterval('5-1s')).toThrow(/min <= max/);
+    expect(() => parseInterval('0s')).toThrow(/positive/);
+  });
+});
+
+describe('findProvisionKey', () => {
+  it('takes the flag, then the environment, then DATA_DIR/device-provision.key', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-key-'));
+    writeFileSync(join(dir, 'device-provision.key'), 'from-file\n');
+    expect(findProvisionKey('flag', { DEVICE_PROVISION_KEY: 'env', DATA_DIR: dir })).toBe('flag');
+    expect(findProvisionKey(undefined, { DEVICE_PROVISION_KEY: 'env', DATA_DIR: dir })).toBe('env');
+    expect(findProvisionKey(undefined, { DATA_DIR: dir })).toBe('from-file');
+    expect(() => findProvisionKey(undefined, { DATA_DIR: join(dir, 'none') })).toThrow(/no device provisioning key/);
+  });
+});
+
+describe('simulatedIdentity', () => {
+  it('is stable, unique and valid', () => {
+    const ids = Array.from({ length: 2000 }, (_, i) => simulatedIdentity('SIM', i + 1));
+    expect(simulatedIdentity('SIM', 7)).toEqual(ids[6]);
+    expect(new Set(ids.map((d) => d.imei)).size).toBe(2000);
+    expect(new Set(ids.map((d) => d.hostbody)).size).toBe(2000);
+    expect(ids.every((d) => imeiIsValid(d.imei) && /^SIM\d{5}$/.test(d.hostbody))).toBe(true);
+    expect(simulatedIdentity('OTHER', 1).imei).not.toBe(ids[0]!.imei);
+    // some devices lack a trunk code (temporary groups must cope)
+    expect(ids.filter((d) => d.jq_hostcode === '').length).toBeGreaterThan(0);
+  });
+});

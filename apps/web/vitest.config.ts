@@ -7,6 +7,7 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
-    testTimeout: 20_000,
+    // antd forms are slow in jsdom when the machine is busy (CI, parallel suites)
+    testTimeout: 60_000,
   },
 });

@@ -31,14 +31,18 @@ async function renderTitleSet(permission: typeof EDIT | typeof VIEW, language: '
 }
 
 /** antd validates asynchronously; the machine running CI may be slow */
-const find = (text: string) => screen.findByText(text, undefined, { timeout: 5000 });
+const WAIT = { timeout: 15_000 };
+const find = (text: string) => screen.findByText(text, undefined, WAIT);
 
 function submitTitle(value: string, language: 'zh-CN' | 'en-US' = 'zh-CN') {
   fireEvent.change(screen.getByLabelText(language === 'zh-CN' ? '系统标题' : 'System title'), { target: { value } });
   fireEvent.click(screen.getByRole('button', { name: language === 'zh-CN' ? '保 存' : 'Save' }));
 }
 
-describe('titleset form', () => {
+// antd forms in jsdom are slow on a loaded CI machine
+const SLOW = { timeout: 60_000 };
+
+describe('titleset form', SLOW, () => {
   it('refuses 18 characters with the length message and does not save', async () => {
     const { save } = await renderTitleSet(EDIT);
     submitTitle('一二三四五六七八九十一二三四五六七八');
@@ -54,15 +58,15 @@ describe('titleset form', () => {
   });
 
   // every character is covered by the protocol's validator tests; here the form shows the message
-  it('refuses forbidden characters', { timeout: 60_000 }, async () => {
+  it('refuses forbidden characters', { timeout: 120_000 }, async () => {
     const { save } = await renderTitleSet(EDIT);
     for (const title of ['a\\b', 'a’b', 'a>b']) {
       submitTitle('ok');
-      await waitFor(() => expect(screen.queryByText('标题不能包含以下字符：\\ / : * ? < | ’ % >')).toBeNull());
+      await waitFor(() => expect(screen.queryByText('标题不能包含以下字符：\\ / : * ? < | ’ % >')).toBeNull(), WAIT);
       submitTitle(title);
       expect(await find('标题不能包含以下字符：\\ / : * ? < | ’ % >')).toBeTruthy();
     }
-    await waitFor(() => expect(save.mutateAsync).toHaveBeenCalledTimes(3));
+    await waitFor(() => expect(save.mutateAsync).toHaveBeenCalledTimes(3), WAIT);
     expect(save.mutateAsync.mock.calls.every(([values]) => values.title === 'ok')).toBe(true);
   });
 
@@ -75,7 +79,7 @@ describe('titleset form', () => {
   it('saves 17 characters, trimmed by the schema', async () => {
     const { save } = await renderTitleSet(EDIT);
     submitTitle('  一二三四五六七八九十一二三四五六七  ');
-    await waitFor(() => expect(save.mutateAsync).toHaveBeenCalledWith({ title: '一二三四五六七八九十一二三四五六七', support_text: '' }));
+    await waitFor(() => expect(save.mutateAsync).toHaveBeenCalledWith({ title: '一二三四五六七八九十一二三四五六七', support_text: '' }), WAIT);
   });
 
   it('is read-only without the edit action', async () => {
@@ -88,7 +92,7 @@ describe('titleset form', () => {
   });
 });
 
-describe('normalset form', () => {
+describe('normalset form', SLOW, () => {
   const stored: Settings<'normalset'> = { login_fail_limit: 5, login_lock_minutes: 10, default_password: 'Bwc@2024', session_timeout_minutes: 120 };
 
   async function submitPassword(password: string) {
@@ -130,6 +134,6 @@ describe('normalset form', () => {
 
   it('saves a password with three classes together with the numbers', async () => {
     const save = await submitPassword('abcdefg1X');
-    await waitFor(() => expect(save.mutateAsync).toHaveBeenCalledWith({ ...stored, default_password: 'abcdefg1X' }));
+    await waitFor(() => expect(save.mutateAsync).toHaveBeenCalledWith({ ...stored, default_password: 'abcdefg1X' }), WAIT);
   });
 });

@@ -18,11 +18,12 @@ export function artifact(name: string): string {
 
 /**
  * Accessible name of an antd button: antd puts a space between two Chinese characters ("确 定"),
- * so the label matches with optional white space between its characters.
+ * and an icon adds its own name in front ("download 下 载"), so the label matches with optional
+ * white space between its characters after an optional icon name.
  */
 export function buttonName(label: string): RegExp {
   const chars = [...label].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`^\\s*${chars.join('\\s*')}\\s*$`);
+  return new RegExp(`^\\s*(?:[a-z-]+\\s+)?${chars.join('\\s*')}\\s*$`);
 }
 
 /** Fills the login form (captcha included) and submits it; does not wait for the outcome. */

@@ -1,6 +1,5 @@
 import { GROUP_DIALOG_WIDTH, type TreeNode } from '@bwc/protocol';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWidget } from '../test-utils';
 import type { UnitTreeLoader } from '../unit-tree';
@@ -52,7 +51,7 @@ describe('GroupMemberPicker', () => {
     fireEvent.click(send());
     expect(await screen.findByText('请输入群组名称', { selector: '.ant-form-item-explain-error' })).toBeTruthy();
     expect(onSend).not.toHaveBeenCalled();
-    await userEvent.type(screen.getByPlaceholderText('请输入群组名称'), ' Patrol 1 ');
+    fireEvent.change(screen.getByPlaceholderText('请输入群组名称'), { target: { value: ' Patrol 1 ' } });
     fireEvent.click(send());
     expect(onSend).toHaveBeenCalledWith([online], 'Patrol 1');
   });

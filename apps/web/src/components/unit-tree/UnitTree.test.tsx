@@ -113,4 +113,20 @@ describe('UnitTreeSelect', () => {
     fireEvent.click(screen.getByText('Camera A'));
     expect(onChange).toHaveBeenLastCalledWith('device:10', [expect.objectContaining({ id: 10 })]);
   });
+
+  it('shows the name of a unit picked earlier when the value comes back from the URL before the tree reaches it', async () => {
+    const unknown = await renderWidget(<UnitTreeSelect loader={treeLoader()} value={'2'} onChange={vi.fn()} />);
+    // never picked in this session and not loaded: only the id is known
+    expect(document.querySelector('.ant-select-selection-item')?.textContent).toBe('2');
+    unknown.unmount();
+    const onChange = vi.fn();
+    const first = await renderWidget(<UnitTreeSelect loader={treeLoader()} onChange={onChange} />);
+    fireEvent.mouseDown(document.querySelector('.ant-select-selector')!);
+    await expand('City bureau');
+    fireEvent.click(await screen.findByText('North station'));
+    expect(onChange).toHaveBeenCalledWith('2', [expect.objectContaining({ id: 2 })]);
+    first.unmount();
+    await renderWidget(<UnitTreeSelect loader={treeLoader()} value={'2'} onChange={vi.fn()} />);
+    await waitFor(() => expect(document.querySelector('.ant-select-selection-item')?.textContent).toBe('North station'));
+  });
 });

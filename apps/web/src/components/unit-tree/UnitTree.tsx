@@ -1,5 +1,5 @@
 import { ApartmentOutlined, MobileOutlined } from '@ant-design/icons';
-import type { TreeNode } from '@bwc/protocol';
+import { PRODUCT_PREFIX, type TreeNode } from '@bwc/protocol';
 import { Empty, Input, Spin, Switch, Tree, TreeSelect } from 'antd';
 import type { TreeDataNode } from 'antd';
 import { useMemo, useState, type Key, type ReactNode } from 'react';
@@ -144,6 +144,30 @@ export interface UnitTreeSelectProps {
   width?: number;
 }
 
+/** Names of picked units for this session (logout clears session storage), so a reload shows names, not ids. */
+const LABEL_STORAGE_KEY = `${PRODUCT_PREFIX}unit_picker_labels`;
+
+function storedLabels(): Record<string, string> {
+  try {
+    return JSON.parse(sessionStorage.getItem(LABEL_STORAGE_KEY) ?? '{}') as Record<string, string>;
+  } catch {
+    return {};
+  }
+}
+
+function rememberedLabel(value: string): string | undefined {
+  return storedLabels()[value];
+}
+
+function rememberLabels(entries: [string, string][]): void {
+  if (entries.length === 0) return;
+  try {
+    sessionStorage.setItem(LABEL_STORAGE_KEY, JSON.stringify({ ...storedLabels(), ...Object.fromEntries(entries) }));
+  } catch {
+    // storage unavailable: ids are shown after a reload
+  }
+}
+
 function defaultNodeValue(node: TreeNode): string {
   return isTerminal(node) ? unitNodeKey(node) : String(node.id);
 }
@@ -187,7 +211,13 @@ export function UnitTreeSelect({ loader, value, onChange, multiple = false, sele
     ? tree.filterExpandedKeys.map((key) => valueOfKey.get(String(key))).filter((value): value is string => value !== undefined)
     : expanded;
 
-  const selected = multiple ? (Array.isArray(value) ? value : value ? [value] : []) : typeof value === 'string' ? value : undefined;
+  // A value from the URL may name a unit deeper than what is loaded: show the name picked earlier.
+  const labelled = (v: string) => {
+    const node = nodeByValue.get(v);
+    return { value: v, label: node ? unitNodeLabel(node) : (rememberedLabel(v) ?? v) };
+  };
+  const values = Array.isArray(value) ? value : value ? [value] : [];
+  const selected = multiple ? values.map(labelled) : values[0] === undefined ? undefined : labelled(values[0]);
   return (
     <TreeSelect
       allowClear
@@ -199,6 +229,7 @@ export function UnitTreeSelect({ loader, value, onChange, multiple = false, sele
       popupMatchSelectWidth={false}
       treeData={treeData}
       treeNodeLabelProp="label"
+      labelInValue
       value={selected}
       multiple={multiple}
       treeCheckable={multiple}
@@ -220,12 +251,13 @@ export function UnitTreeSelect({ loader, value, onChange, multiple = false, sele
         </>
       )}
       onChange={(next: unknown) => {
-        // treeCheckStrictly answers {label, value} objects
-        const values = (Array.isArray(next) ? next : next === undefined || next === null ? [] : [next]).map((item) =>
+        // labelInValue: {label, value} objects
+        const picked = (Array.isArray(next) ? next : next === undefined || next === null ? [] : [next]).map((item) =>
           typeof item === 'object' && item !== null && 'value' in item ? String((item as { value: unknown }).value) : String(item),
         );
-        const nodes = values.map((v) => nodeByValue.get(v)).filter((node): node is TreeNode => node !== undefined);
-        onChange?.(multiple ? values : values[0], nodes);
+        const nodes = picked.map((v) => nodeByValue.get(v)).filter((node): node is TreeNode => node !== undefined);
+        rememberLabels(nodes.map((node) => [nodeValue(node), unitNodeLabel(node)]));
+        onChange?.(multiple ? picked : picked[0], nodes);
       }}
     />
   );

@@ -39,7 +39,7 @@ describe('SearchBar', () => {
   it('searches a text input on Enter only', async () => {
     const onSearch = vi.fn();
     await renderWidget(<SearchBar items={[{ type: 'text', name: 'keyword', label: 'kw' }]} values={{}} onSearch={onSearch} />);
-    const input = screen.getByPlaceholderText('请输入');
+    const input = screen.getByRole('textbox', { name: 'kw' });
     await userEvent.type(input, 'abc');
     expect(onSearch).not.toHaveBeenCalled();
     await userEvent.type(input, '{Enter}');
@@ -51,6 +51,7 @@ describe('SearchBar', () => {
     const items: SearchItem[] = [{ type: 'select', name: 'type', label: 'type', options: typeOptions }];
     const first = await renderWidget(<SearchBar items={items} values={{}} onSearch={onSearch} />);
     expect(screen.getByText('不限')).toBeTruthy();
+    expect(screen.getByRole('combobox', { name: 'type' })).toBeTruthy();
     await pick(itemContaining('type'), 'three');
     expect(onSearch).toHaveBeenLastCalledWith({ type: '3' });
     first.unmount();

@@ -79,12 +79,15 @@ export function SearchBar({ items, values, onSearch, resetValues, extra }: Searc
 
   const renderFilter = (item: FilterItem): ReactNode => {
     const width = item.width;
+    // the visible label names the control for assistive technology and for end-to-end tests
+    const ariaLabel = typeof item.label === 'string' ? item.label : undefined;
     switch (item.type) {
       case 'text': {
         const value = draft[item.name];
         return (
           <Input
             allowClear
+            aria-label={ariaLabel}
             style={{ width: width ?? DEFAULT_CONTROL_WIDTH }}
             placeholder={item.placeholder ?? t('search.inputPlaceholder')}
             value={typeof value === 'string' ? value : ''}
@@ -100,6 +103,7 @@ export function SearchBar({ items, values, onSearch, resetValues, extra }: Searc
         const [startName, endName] = item.names;
         return (
           <DatePicker.RangePicker
+            aria-label={ariaLabel}
             style={{ width: width ?? RANGE_CONTROL_WIDTH }}
             showTime={withTime}
             format={format}
@@ -123,6 +127,7 @@ export function SearchBar({ items, values, onSearch, resetValues, extra }: Searc
         return (
           <Select
             allowClear
+            aria-label={ariaLabel}
             style={{ width: width ?? DEFAULT_CONTROL_WIDTH }}
             placeholder={item.placeholder ?? t('search.unlimited')}
             options={item.options.map((option) => ({ value: String(option.value), label: option.label }))}
@@ -140,6 +145,7 @@ export function SearchBar({ items, values, onSearch, resetValues, extra }: Searc
             allowClear
             showSearch
             treeNodeFilterProp="title"
+            aria-label={ariaLabel}
             style={{ width: width ?? DEFAULT_CONTROL_WIDTH }}
             placeholder={item.placeholder ?? t('search.selectPlaceholder')}
             treeData={stringify(item.treeData)}

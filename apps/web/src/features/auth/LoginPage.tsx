@@ -58,7 +58,10 @@ export function LoginPage() {
   const background = pageInfo?.background_path
     ? `url("${Api.background.path}?v=${encodeURIComponent(pageInfo.background_path)}")`
     : undefined;
-  const registered = captcha.data?.registered !== false && failure?.code !== ResultCode.UNREGISTERED;
+  // the captcha answer says whether the installation is registered; it is fetched again after
+  // every failed login, so a 460 for an unregistered installation brings the registration step,
+  // while a 460 for a licence limit (workstations) stays an error on the form
+  const registered = captcha.data?.registered !== false;
 
   return (
     <div className="login-page" style={background ? { backgroundImage: background } : undefined}>

@@ -103,6 +103,7 @@ export class Transport {
           res.on('error', reject);
         },
       );
+      req.on('socket', (socket) => socket.setNoDelay(true));
       req.on('timeout', () => req.destroy(new Error(`${path}: timeout`)));
       req.on('error', reject);
       if (payload) req.write(payload);

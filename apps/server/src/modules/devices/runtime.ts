@@ -13,6 +13,7 @@ import { newToken, sameHash, sha256Hex } from './credentials';
 import { findDeviceByIdent } from './devices.repository';
 import { parseTypecate } from './devices.presenter';
 import { readDeviceSettings } from './settings';
+import { BusyError, SqlitePositionWriter, type LatestUpdate } from './sqlite-writer';
 
 /** What the ingest path keeps of a device between requests (one process owns the state). */
 export interface CachedDevice {
@@ -46,6 +47,9 @@ const INSERT_CHUNK = 1_000;
 /** group commit: wait this long for more batches before writing, unless FLUSH_ROWS are queued */
 const FLUSH_DELAY_MS = 5;
 const FLUSH_ROWS = 5_000;
+/** the SQLite write path retries this often while another transaction holds the lock (~10 s) */
+const BUSY_RETRIES = 5_000;
+const BUSY_RETRY_MS = 2;
 /** how often the silence sweeper runs */
 export const SWEEP_INTERVAL_MS = 5_000;
 /** a fix more than this far in the future is refused */
@@ -105,7 +109,14 @@ export class DeviceRuntime {
   /** totals since start (bench, diagnostics) */
   readonly stats = { positions: 0, flushes: 0, rejected: 0 };
 
-  constructor(private readonly app: FastifyInstance) {}
+  /** SQLite file databases get the prepared-statement write path; PostgreSQL and :memory: use Kysely */
+  private readonly sqlite: SqlitePositionWriter | null;
+
+  constructor(private readonly app: FastifyInstance) {
+    const database = app.config.database;
+    this.sqlite =
+      database.kind === 'sqlite' && database.path !== ':memory:' ? new SqlitePositionWriter(database.path) : null;
+  }
 
   private get db(): Db {
     return this.app.db;
@@ -379,43 +390,16 @@ export class DeviceRuntime {
         if (!cur || row.time > cur.row.time) newest.set(job.device.id, { device: job.device, row });
       }
     }
-    const cameOnline: CachedDevice[] = [];
+    const updates: LatestUpdate[] = [...newest.values()].map(({ device, row }) => ({
+      id: device.id,
+      unit_id: device.unit_id,
+      online: device.lineon === 0 && device.remote_kill === 0 ? 1 : 0,
+      fresher: device.gps_time === null || row.time > device.gps_time,
+      row,
+    }));
+    const cameOnline = updates.filter((u) => u.online).map((u) => newest.get(u.id)!.device);
     try {
-      await this.db.transaction().execute(async (trx) => {
-        for (let i = 0; i < all.length; i += INSERT_CHUNK) {
-          await trx
-            .insertInto('positions')
-            .values(all.slice(i, i + INSERT_CHUNK))
-            .execute();
-        }
-        for (const { device, row } of newest.values()) {
-          const fresher = device.gps_time === null || row.time > device.gps_time;
-          const online = device.lineon === 0 && device.remote_kill === 0;
-          await trx
-            .updateTable('devices')
-            .set({
-              last_seen: seenAt,
-              ...(online ? { lineon: 1 } : {}),
-              ...(fresher
-                ? {
-                    lat: row.lat,
-                    lng: row.lng,
-                    speed: row.speed,
-                    course: row.course,
-                    accuracy: row.accuracy,
-                    gps_time: row.time,
-                    ...(row.battery !== null ? { battery: row.battery } : {}),
-                  }
-                : {}),
-            })
-            .where('id', '=', device.id)
-            .execute();
-          if (online) {
-            await this.event(trx, device, 'online', seenAt);
-            cameOnline.push(device);
-          }
-        }
-      });
+      await this.write(all, updates, seenAt);
     } catch (err) {
       for (const job of jobs) job.reject(err);
       return;
@@ -446,6 +430,66 @@ export class DeviceRuntime {
       }));
       this.app.bus.emit('positions', { positions });
     }
+  }
+
+  /** One flush: the SQLite fast path (prepared statements, retried while locked) or Kysely. */
+  private async write(rows: NewPosition[], updates: LatestUpdate[], seenAt: string): Promise<void> {
+    if (this.sqlite) {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          this.sqlite.write(rows, updates, seenAt);
+          return;
+        } catch (err) {
+          if (!(err instanceof BusyError) || attempt >= BUSY_RETRIES) throw err;
+          await new Promise((r) => setTimeout(r, BUSY_RETRY_MS));
+        }
+      }
+    }
+    await this.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+        await trx
+          .insertInto('positions')
+          .values(rows.slice(i, i + INSERT_CHUNK))
+          .execute();
+      }
+      for (const u of updates) {
+        const r = u.row;
+        await trx
+          .updateTable('devices')
+          .set({
+            last_seen: seenAt,
+            ...(u.online ? { lineon: 1 } : {}),
+            ...(u.fresher
+              ? {
+                  lat: r.lat,
+                  lng: r.lng,
+                  speed: r.speed,
+                  course: r.course,
+                  accuracy: r.accuracy,
+                  gps_time: r.time,
+                  ...(r.battery !== null && r.battery !== undefined ? { battery: r.battery } : {}),
+                }
+              : {}),
+          })
+          .where('id', '=', u.id)
+          .execute();
+        if (u.online) {
+          await trx
+            .insertInto('device_events')
+            .values({
+              device_id: u.id,
+              unit_id: u.unit_id,
+              type: 'online',
+              time: seenAt,
+              lat: null,
+              lng: null,
+              payload: '{}',
+              created: seenAt,
+            })
+            .execute();
+        }
+      }
+    });
   }
 
   /** Resolves when everything queued so far is written. */
@@ -575,5 +619,6 @@ export class DeviceRuntime {
     this.sweeper = null;
     this.commands.close();
     await this.drain().catch(() => {});
+    this.sqlite?.close();
   }
 }

@@ -46,19 +46,32 @@ function AccountsTab() {
   const me = readLoggedIn()?.username;
   const [editing, setEditing] = useState<Account | 'new' | null>(null);
   const units = useUnits(undefined);
-  const roles = useQuery({ queryKey: configKeys.roleOptions, queryFn: ({ signal }) => call('roleOptions', undefined, { signal }) });
+  const roles = useQuery({
+    queryKey: configKeys.roleOptions,
+    queryFn: ({ signal }) => call('roleOptions', undefined, { signal }),
+  });
 
   const reload = useCallback(() => client.invalidateQueries({ queryKey: configKeys.all }), [client]);
 
   const searchItems = useMemo<SearchItem[]>(
     () => [
-      { type: 'text', name: 'keyword', label: t('accounts.filter.keyword'), placeholder: t('accounts.filter.keywordPlaceholder') },
+      {
+        type: 'text',
+        name: 'keyword',
+        label: t('accounts.filter.keyword'),
+        placeholder: t('accounts.filter.keywordPlaceholder'),
+      },
       {
         type: 'custom',
         name: 'unit_id',
         label: t('accounts.filter.unit'),
         render: ({ value, onChange }) => (
-          <UnitTreeSelect loader={loadUnitLevel} value={value} onChange={(next) => onChange(next)} selectableNode={isUnitNode} />
+          <UnitTreeSelect
+            loader={loadUnitLevel}
+            value={value}
+            onChange={(next) => onChange(next)}
+            selectableNode={isUnitNode}
+          />
         ),
       },
       {
@@ -75,7 +88,14 @@ function AccountsTab() {
         options: USER_STATUSES.map((status) => ({ value: status, label: t(`accounts.status.${status}`) })),
         width: 120,
       },
-      { type: 'button', key: 'add', label: t('accounts.action.add'), primary: true, onClick: () => setEditing('new'), permission: add },
+      {
+        type: 'button',
+        key: 'add',
+        label: t('accounts.action.add'),
+        primary: true,
+        onClick: () => setEditing('new'),
+        permission: add,
+      },
     ],
     [t, roles.data],
   );
@@ -108,7 +128,8 @@ function AccountsTab() {
         key: 'online',
         width: 90,
         align: 'center',
-        render: (online: number) => (online === 1 ? <Tag color="green">{t('accounts.online.yes')}</Tag> : <Tag>{t('accounts.online.no')}</Tag>),
+        render: (online: number) =>
+          online === 1 ? <Tag color="green">{t('accounts.online.yes')}</Tag> : <Tag>{t('accounts.online.no')}</Tag>,
       },
       {
         kind: 'switch',
@@ -116,7 +137,8 @@ function AccountsTab() {
         title: t('accounts.column.enabled'),
         width: 90,
         isOn: (row) => row.status === 'enabled',
-        onToggle: (row, on) => call('accountStatus', { id: row.id, status: on ? 'enabled' : 'disabled' }, { success: true }),
+        onToggle: (row, on) =>
+          call('accountStatus', { id: row.id, status: on ? 'enabled' : 'disabled' }, { success: true }),
         // one cannot lock oneself out
         disabled: (row) => row.username === me,
         permission: edit,

@@ -1,7 +1,7 @@
 import { PASSWORD_SET_MAX, type Account } from '@bwc/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { Form, Input, Modal, Select, Switch } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/http';
 import { validateWith, zodRules } from '../../../app/forms/zodRules';
@@ -28,7 +28,12 @@ export function AccountFormDialog({ editing, units, isAdmin, onClose, onSaved }:
   const { t } = useTranslation('configcenter');
   const [form] = Form.useForm();
   const [saving, setSaving] = useState(false);
-  const adding = editing === 'new';
+  // while the dialog closes it keeps showing what it showed
+  const last = useRef(editing);
+  if (editing !== null) last.current = editing;
+  const shown = last.current;
+  const adding = shown === 'new';
+  const shownAccount = shown !== null && shown !== 'new' ? shown : null;
   const rules = adding ? addRules : editRules;
   const roles = useQuery({
     queryKey: configKeys.roleOptions,
@@ -43,15 +48,15 @@ export function AccountFormDialog({ editing, units, isAdmin, onClose, onSaved }:
   }, [editing, form]);
 
   const submit = async () => {
+    if (!editing) return;
+    // validate first: the dialog is busy only while the server works
+    const request =
+      editing === 'new'
+        ? { api: 'accountAdd' as const, body: addRequestOf(await validateWith(form, AccountAddForm)) }
+        : { api: 'accountUpdate' as const, body: { id: editing.id, ...(await validateWith(form, AccountEditForm)) } };
     setSaving(true);
     try {
-      if (editing === 'new') {
-        const values = await validateWith(form, AccountAddForm);
-        await call('accountAdd', addRequestOf(values), { success: true });
-      } else if (editing) {
-        const values = await validateWith(form, AccountEditForm);
-        await call('accountUpdate', { id: editing.id, ...values }, { success: true });
-      }
+      await call(request.api, request.body, { success: true });
       onSaved();
     } finally {
       setSaving(false);
@@ -61,7 +66,9 @@ export function AccountFormDialog({ editing, units, isAdmin, onClose, onSaved }:
   return (
     <Modal
       open={editing !== null}
-      title={adding ? t('accounts.form.addTitle') : t('accounts.form.editTitle', { name: editing ? editing.username : '' })}
+      title={
+        adding ? t('accounts.form.addTitle') : t('accounts.form.editTitle', { name: shownAccount?.username ?? '' })
+      }
       onCancel={onClose}
       onOk={() => void submit().catch(() => undefined)}
       okText={t('action.save')}
@@ -73,7 +80,13 @@ export function AccountFormDialog({ editing, units, isAdmin, onClose, onSaved }:
       <Form form={form} layout="vertical" disabled={saving} name="account-form" autoComplete="off">
         {adding && (
           <>
-            <Form.Item name="username" label={t('accounts.form.username')} rules={rules('username')} required extra={t('accounts.form.usernameHelp')}>
+            <Form.Item
+              name="username"
+              label={t('accounts.form.username')}
+              rules={rules('username')}
+              required
+              extra={t('accounts.form.usernameHelp')}
+            >
               <Input autoComplete="off" />
             </Form.Item>
             <Form.Item

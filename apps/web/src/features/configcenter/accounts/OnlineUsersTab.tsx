@@ -25,11 +25,19 @@ const time = (value: string) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm:s
 export function OnlineUsersTab() {
   const { t } = useTranslation('configcenter');
   const me = readLoggedIn()?.username;
-  const online = useQuery({ queryKey: configKeys.online, queryFn: ({ signal }) => call('onlineUsers', {}, { signal }) });
+  const online = useQuery({
+    queryKey: configKeys.online,
+    queryFn: ({ signal }) => call('onlineUsers', {}, { signal }),
+  });
 
   const searchItems = useMemo<SearchItem[]>(
     () => [
-      { type: 'text', name: 'keyword', label: t('online.filter.keyword'), placeholder: t('online.filter.keywordPlaceholder') },
+      {
+        type: 'text',
+        name: 'keyword',
+        label: t('online.filter.keyword'),
+        placeholder: t('online.filter.keywordPlaceholder'),
+      },
       { type: 'button', key: 'refresh', label: t('online.action.refresh'), onClick: () => void online.refetch() },
     ],
     [t, online],

@@ -38,7 +38,9 @@ describe('account form', () => {
   it('applies the password rules with their exact messages', () => {
     expect(messagesOf({ ...valid, password: '', confirm_password: '' }).password).toBe('请输入密码');
     expect(messagesOf({ ...valid, password: 'Ab@1', confirm_password: 'Ab@1' }).password).toBe('密码长度为 8 到 12 位');
-    expect(messagesOf({ ...valid, password: 'Abc@12345678x', confirm_password: 'Abc@12345678x' }).password).toBe('密码长度为 8 到 12 位');
+    expect(messagesOf({ ...valid, password: 'Abc@12345678x', confirm_password: 'Abc@12345678x' }).password).toBe(
+      '密码长度为 8 到 12 位',
+    );
     expect(messagesOf({ ...valid, password: 'abcdefgh1', confirm_password: 'abcdefgh1' }).password).toBe(
       '密码须包含大写字母、小写字母、数字、特殊字符中的至少三种',
     );

@@ -6,8 +6,13 @@ import { z } from 'zod';
  * with the same messages as the change-password dialog (spec part 1 section 5).
  */
 export const AccountAddForm = AccountAddRequest.extend({
-  confirm_password: z.string({ error: 'validation.password.confirmRequired' }).min(1, { error: 'validation.password.confirmRequired' }),
-}).refine((v) => v.password === v.confirm_password, { error: 'validation.password.mismatch', path: ['confirm_password'] });
+  confirm_password: z
+    .string({ error: 'validation.password.confirmRequired' })
+    .min(1, { error: 'validation.password.confirmRequired' }),
+}).refine((v) => v.password === v.confirm_password, {
+  error: 'validation.password.mismatch',
+  path: ['confirm_password'],
+});
 export type AccountAddForm = z.infer<typeof AccountAddForm>;
 
 export const AccountEditForm = AccountUpdateRequest.omit({ id: true });

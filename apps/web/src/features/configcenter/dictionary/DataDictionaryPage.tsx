@@ -35,7 +35,10 @@ export function DataDictionaryPage() {
   const [params, setParams] = useSearchParams();
   const [editing, setEditing] = useState<DictEntry | 'new' | null>(null);
 
-  const types = useQuery({ queryKey: configKeys.dictTypes, queryFn: ({ signal }) => call('dictTypes', undefined, { signal }) });
+  const types = useQuery({
+    queryKey: configKeys.dictTypes,
+    queryFn: ({ signal }) => call('dictTypes', undefined, { signal }),
+  });
   const code = params.get('type') ?? types.data?.[0]?.code ?? null;
   const type: DictType | null = types.data?.find((item) => item.code === code) ?? null;
   const entries = useQuery({
@@ -44,13 +47,22 @@ export function DataDictionaryPage() {
     enabled: code !== null,
   });
   const reload = useCallback(
-    () => Promise.all([client.invalidateQueries({ queryKey: configKeys.dict }), client.invalidateQueries({ queryKey: configKeys.dictTypes })]),
+    () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: configKeys.dict }),
+        client.invalidateQueries({ queryKey: configKeys.dictTypes }),
+      ]),
     [client],
   );
 
   const searchItems = useMemo<SearchItem[]>(
     () => [
-      { type: 'text', name: 'keyword', label: t('dict.filter.keyword'), placeholder: t('dict.filter.keywordPlaceholder') },
+      {
+        type: 'text',
+        name: 'keyword',
+        label: t('dict.filter.keyword'),
+        placeholder: t('dict.filter.keywordPlaceholder'),
+      },
       {
         type: 'select',
         name: 'enabled',
@@ -61,7 +73,14 @@ export function DataDictionaryPage() {
         ],
         width: 110,
       },
-      { type: 'button', key: 'add', label: t('dict.action.add'), primary: true, onClick: () => setEditing('new'), permission: add },
+      {
+        type: 'button',
+        key: 'add',
+        label: t('dict.action.add'),
+        primary: true,
+        onClick: () => setEditing('new'),
+        permission: add,
+      },
     ],
     [t],
   );

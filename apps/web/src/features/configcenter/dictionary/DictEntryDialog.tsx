@@ -1,6 +1,6 @@
 import { DictAddRequest, DictUpdateRequest, type DictEntry, type DictType } from '@bwc/protocol';
 import { Form, Input, InputNumber, Modal, Switch } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/http';
 import { validateWith, zodRules } from '../../../app/forms/zodRules';
@@ -23,7 +23,12 @@ export function DictEntryDialog({ type, editing, onClose, onSaved }: DictEntryDi
   const { t } = useTranslation('configcenter');
   const [form] = Form.useForm();
   const [saving, setSaving] = useState(false);
-  const adding = editing === 'new';
+  // while the dialog closes it keeps showing what it showed
+  const last = useRef(editing);
+  if (editing !== null) last.current = editing;
+  const shown = last.current;
+  const adding = shown === 'new';
+  const shownEntry = shown !== null && shown !== 'new' ? shown : null;
   const rules = adding ? addRules : editRules;
 
   useEffect(() => {
@@ -37,16 +42,15 @@ export function DictEntryDialog({ type, editing, onClose, onSaved }: DictEntryDi
   }, [editing, form]);
 
   const submit = async () => {
-    if (!type) return;
+    if (!type || !editing) return;
+    // validate first: the dialog is busy only while the server works
+    const request =
+      editing === 'new'
+        ? { api: 'dictAdd' as const, body: { type: type.code, ...(await validateWith(form, AddForm)) } }
+        : { api: 'dictUpdate' as const, body: { id: editing.id, ...(await validateWith(form, EditForm)) } };
     setSaving(true);
     try {
-      if (editing === 'new') {
-        const values = await validateWith(form, AddForm);
-        await call('dictAdd', { type: type.code, ...values }, { success: true });
-      } else if (editing) {
-        const values = await validateWith(form, EditForm);
-        await call('dictUpdate', { id: editing.id, ...values }, { success: true });
-      }
+      await call(request.api, request.body, { success: true });
       onSaved();
     } finally {
       setSaving(false);
@@ -71,13 +75,18 @@ export function DictEntryDialog({ type, editing, onClose, onSaved }: DictEntryDi
           </Form.Item>
         ) : (
           <Form.Item label={t('dict.form.key')}>
-            <Input value={editing ? editing.key : ''} disabled />
+            <Input value={shownEntry?.key ?? ''} disabled />
           </Form.Item>
         )}
         <Form.Item name="label" label={t('dict.form.label')} rules={rules('label')} required>
           <Input maxLength={64} />
         </Form.Item>
-        <Form.Item name="label_en" label={t('dict.form.labelEn')} rules={rules('label_en')} extra={t('dict.form.labelEnHelp')}>
+        <Form.Item
+          name="label_en"
+          label={t('dict.form.labelEn')}
+          rules={rules('label_en')}
+          extra={t('dict.form.labelEnHelp')}
+        >
           <Input maxLength={64} />
         </Form.Item>
         <Form.Item name="sort" label={t('dict.form.sort')} rules={rules('sort')} extra={t('dict.form.sortHelp')}>

@@ -20,13 +20,24 @@ export function OperationLogPage() {
 
   const searchItems = useMemo<SearchItem[]>(
     () => [
-      { type: 'text', name: 'username', label: t('oplog.filter.user'), placeholder: t('oplog.filter.userPlaceholder'), width: 150 },
+      {
+        type: 'text',
+        name: 'username',
+        label: t('oplog.filter.user'),
+        placeholder: t('oplog.filter.userPlaceholder'),
+        width: 150,
+      },
       {
         type: 'custom',
         name: 'unit_id',
         label: t('oplog.filter.unit'),
         render: ({ value, onChange }) => (
-          <UnitTreeSelect loader={loadUnitLevel} value={value} onChange={(next) => onChange(next)} selectableNode={isUnitNode} />
+          <UnitTreeSelect
+            loader={loadUnitLevel}
+            value={value}
+            onChange={(next) => onChange(next)}
+            selectableNode={isUnitNode}
+          />
         ),
       },
       {
@@ -55,16 +66,16 @@ export function OperationLogPage() {
         title: t('oplog.column.time'),
         dataIndex: 'created',
         key: 'created',
-        width: 170,
+        width: 160,
         render: (value: string) => dayjs(value).format('YYYY-MM-DD HH:mm:ss'),
       },
-      { title: t('oplog.column.user'), dataIndex: 'username', key: 'username', width: 120 },
-      { title: t('oplog.column.unit'), dataIndex: 'unit_name', key: 'unit_name', width: 160, ellipsis: true },
+      { title: t('oplog.column.user'), dataIndex: 'username', key: 'username', width: 110 },
+      { title: t('oplog.column.unit'), dataIndex: 'unit_name', key: 'unit_name', width: 140, ellipsis: true },
       {
         title: t('oplog.column.action'),
         dataIndex: 'action',
         key: 'action',
-        width: 200,
+        width: 170,
         render: (path: string) => {
           const key = actionLabelKey(path);
           return key ? (
@@ -76,13 +87,13 @@ export function OperationLogPage() {
           );
         },
       },
-      { title: t('oplog.column.target'), dataIndex: 'target', key: 'target', width: 90 },
-      { title: t('oplog.column.ip'), dataIndex: 'ip', key: 'ip', width: 130 },
+      { title: t('oplog.column.target'), dataIndex: 'target', key: 'target', width: 70 },
+      { title: t('oplog.column.ip'), dataIndex: 'ip', key: 'ip', width: 120 },
       {
         title: t('oplog.column.result'),
         dataIndex: 'result',
         key: 'result',
-        width: 90,
+        width: 80,
         align: 'center',
         render: (result: OperationLogEntry['result'], row) => (
           <Tooltip title={t('oplog.column.code', { code: row.result_code })}>
@@ -90,7 +101,7 @@ export function OperationLogPage() {
           </Tooltip>
         ),
       },
-      { title: t('oplog.column.msg'), dataIndex: 'msg', key: 'msg', ellipsis: true },
+      { title: t('oplog.column.msg'), dataIndex: 'msg', key: 'msg', ellipsis: { showTitle: true } },
     ],
     [t],
   );
@@ -111,7 +122,12 @@ export function OperationLogPage() {
       title={t('oplog.title')}
       extra={
         canView && (
-          <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void exportExcel()} data-testid="oplog-export">
+          <Button
+            icon={<DownloadOutlined />}
+            loading={exporting}
+            onClick={() => void exportExcel()}
+            data-testid="oplog-export"
+          >
             {t('oplog.action.export')}
           </Button>
         )

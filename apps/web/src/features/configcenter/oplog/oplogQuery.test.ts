@@ -5,7 +5,13 @@ import { actionLabelKey, actionPath, oplogQuery } from './oplogQuery';
 
 describe('operation log query', () => {
   it('sends picked local times as UTC instants the protocol accepts', () => {
-    const query = oplogQuery({ username: 'adm', start: '2026-11-01 00:00:00', end: '2026-11-20 23:59:59', result: 'failure', unit_id: '' });
+    const query = oplogQuery({
+      username: 'adm',
+      start: '2026-11-01 00:00:00',
+      end: '2026-11-20 23:59:59',
+      result: 'failure',
+      unit_id: '',
+    });
     expect(query.username).toBe('adm');
     expect(query.result).toBe('failure');
     expect(query.unit_id).toBeUndefined();

@@ -111,7 +111,10 @@ export function PermissionDialog({ role, onClose }: PermissionDialogProps) {
     try {
       await call('roleAuthUpdate', { id: role.id, permissions: toPayload(grants, rows) }, { success: true });
       // the caller's own menu may have changed too
-      await Promise.all([client.invalidateQueries({ queryKey: configKeys.all }), client.invalidateQueries({ queryKey: sessionKeys.userContext })]);
+      await Promise.all([
+        client.invalidateQueries({ queryKey: configKeys.all }),
+        client.invalidateQueries({ queryKey: sessionKeys.userContext }),
+      ]);
       onClose();
     } finally {
       setSaving(false);

@@ -31,8 +31,20 @@ export function RoleAdminPage() {
 
   const searchItems = useMemo<SearchItem[]>(
     () => [
-      { type: 'text', name: 'keyword', label: t('roles.filter.keyword'), placeholder: t('roles.filter.keywordPlaceholder') },
-      { type: 'button', key: 'add', label: t('roles.action.add'), primary: true, onClick: () => setEditing('new'), permission: add },
+      {
+        type: 'text',
+        name: 'keyword',
+        label: t('roles.filter.keyword'),
+        placeholder: t('roles.filter.keywordPlaceholder'),
+      },
+      {
+        type: 'button',
+        key: 'add',
+        label: t('roles.action.add'),
+        primary: true,
+        onClick: () => setEditing('new'),
+        permission: add,
+      },
     ],
     [t],
   );

@@ -1,6 +1,6 @@
 import { ROLE_NAME_MAX, RoleAddRequest, type Role } from '@bwc/protocol';
 import { Form, Input, InputNumber, Modal } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/http';
 import { validateWith, zodRules } from '../../../app/forms/zodRules';
@@ -18,11 +18,18 @@ export function RoleFormDialog({ editing, onClose, onSaved }: RoleFormDialogProp
   const { t } = useTranslation('configcenter');
   const [form] = Form.useForm();
   const [saving, setSaving] = useState(false);
+  // while the dialog closes it keeps showing what it showed
+  const last = useRef(editing);
+  if (editing !== null) last.current = editing;
 
   useEffect(() => {
     if (!editing) return;
     form.resetFields();
-    form.setFieldsValue(editing === 'new' ? { weight: 0, remark: '' } : { name: editing.name, weight: editing.weight, remark: editing.remark });
+    form.setFieldsValue(
+      editing === 'new'
+        ? { weight: 0, remark: '' }
+        : { name: editing.name, weight: editing.weight, remark: editing.remark },
+    );
   }, [editing, form]);
 
   const submit = async () => {
@@ -40,7 +47,7 @@ export function RoleFormDialog({ editing, onClose, onSaved }: RoleFormDialogProp
   return (
     <Modal
       open={editing !== null}
-      title={t(editing === 'new' ? 'roles.form.addTitle' : 'roles.form.editTitle')}
+      title={t(last.current === 'new' ? 'roles.form.addTitle' : 'roles.form.editTitle')}
       onCancel={onClose}
       onOk={() => void submit().catch(() => undefined)}
       okText={t('action.save')}
@@ -52,7 +59,12 @@ export function RoleFormDialog({ editing, onClose, onSaved }: RoleFormDialogProp
         <Form.Item name="name" label={t('roles.form.name')} rules={rules('name')} required>
           <Input count={{ show: true, max: ROLE_NAME_MAX }} />
         </Form.Item>
-        <Form.Item name="weight" label={t('roles.form.weight')} rules={rules('weight')} extra={t('roles.form.weightHelp')}>
+        <Form.Item
+          name="weight"
+          label={t('roles.form.weight')}
+          rules={rules('weight')}
+          extra={t('roles.form.weightHelp')}
+        >
           <InputNumber min={0} max={9999} precision={0} style={{ width: 160 }} />
         </Form.Item>
         <Form.Item name="remark" label={t('roles.form.remark')} rules={rules('remark')}>

@@ -15,7 +15,9 @@ import {
 } from './permissionTree';
 
 /** The whole catalogue as auth_get answers it, with the given actions. */
-function catalogueTree(actions: Record<number, Partial<Record<'view' | 'edit' | 'add', 0 | 1>>> = {}): PermissionNode[] {
+function catalogueTree(
+  actions: Record<number, Partial<Record<'view' | 'edit' | 'add', 0 | 1>>> = {},
+): PermissionNode[] {
   const make = (pid: number): PermissionNode[] =>
     MODULES.filter((m) => m.pid === pid).map((m) => ({
       id: m.id,

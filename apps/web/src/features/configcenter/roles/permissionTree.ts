@@ -91,7 +91,13 @@ export function setRow(map: GrantMap, row: PermissionRow, on: boolean, grantable
 }
 
 /** A column header's checkbox: one action on every module. */
-export function setColumn(map: GrantMap, rows: readonly PermissionRow[], action: Action, on: boolean, grantable: Grantable): GrantMap {
+export function setColumn(
+  map: GrantMap,
+  rows: readonly PermissionRow[],
+  action: Action,
+  on: boolean,
+  grantable: Grantable,
+): GrantMap {
   let next = map;
   for (const r of flattenRows(rows)) next = setAction(next, r.id, action, on, grantable);
   return next;

@@ -30,8 +30,21 @@ export function UnitAdminPage() {
 
   const searchItems = useMemo<SearchItem[]>(
     () => [
-      { type: 'text', name: 'keyword', label: t('units.filter.keyword'), placeholder: t('units.filter.keywordPlaceholder'), width: 240 },
-      { type: 'button', key: 'add', label: t('units.action.add'), primary: true, onClick: () => setEditing({ mode: 'add' }), permission: add },
+      {
+        type: 'text',
+        name: 'keyword',
+        label: t('units.filter.keyword'),
+        placeholder: t('units.filter.keywordPlaceholder'),
+        width: 240,
+      },
+      {
+        type: 'button',
+        key: 'add',
+        label: t('units.action.add'),
+        primary: true,
+        onClick: () => setEditing({ mode: 'add' }),
+        permission: add,
+      },
     ],
     [t],
   );
@@ -60,8 +73,18 @@ export function UnitAdminPage() {
         kind: 'operation',
         width: 300,
         actions: [
-          { key: 'addChild', label: t('units.action.addChild'), onClick: (row) => setEditing({ mode: 'add', parent: row }), permission: add },
-          { key: 'edit', label: t('units.action.edit'), onClick: (row) => setEditing({ mode: 'edit', unit: row }), permission: edit },
+          {
+            key: 'addChild',
+            label: t('units.action.addChild'),
+            onClick: (row) => setEditing({ mode: 'add', parent: row }),
+            permission: add,
+          },
+          {
+            key: 'edit',
+            label: t('units.action.edit'),
+            onClick: (row) => setEditing({ mode: 'edit', unit: row }),
+            permission: edit,
+          },
           { key: 'move', label: t('units.action.move'), onClick: (row) => setMoving(row), permission: edit },
           {
             key: 'delete',

@@ -1,6 +1,6 @@
 import { UNIT_CODE_LENGTH, UNIT_NAME_MAX, UnitAddRequest, UnitUpdateRequest } from '@bwc/protocol';
 import { Button, Form, Input, InputNumber, Modal, Space } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/http';
 import { validateWith, zodRules } from '../../../app/forms/zodRules';
@@ -30,36 +30,49 @@ export function UnitFormDialog({ editing, units, flat, isAdmin, onClose, onSaved
   const { t } = useTranslation('configcenter');
   const [form] = Form.useForm();
   const [saving, setSaving] = useState(false);
-  const adding = editing?.mode === 'add';
+  // while the dialog closes it keeps showing what it showed
+  const last = useRef(editing);
+  if (editing !== null) last.current = editing;
+  const adding = last.current?.mode === 'add';
   const rules = adding ? addRules : editRules;
   const pid = Form.useWatch('pid', form) as number | undefined;
 
+  // the form starts over only when the dialog opens for another unit, not when the unit list reloads
+  const defaults = useRef({ isAdmin, firstUnit: flat[0] });
+  defaults.current = { isAdmin, firstUnit: flat[0] };
   useEffect(() => {
     if (!editing) return;
     form.resetFields();
-    if (editing.mode === 'edit') form.setFieldsValue({ name: editing.unit.name, bh: editing.unit.bh, sort: editing.unit.sort });
+    if (editing.mode === 'edit')
+      form.setFieldsValue({ name: editing.unit.name, bh: editing.unit.bh, sort: editing.unit.sort });
     else {
-      const parent = editing.parent ?? (isAdmin ? undefined : flat[0]);
-      form.setFieldsValue({ pid: parent?.id ?? (isAdmin ? ROOT_UNIT : undefined), sort: 0 });
+      const { isAdmin: admin, firstUnit } = defaults.current;
+      const parent = editing.parent ?? (admin ? undefined : firstUnit);
+      form.setFieldsValue({ pid: parent?.id ?? (admin ? ROOT_UNIT : undefined), sort: 0 });
     }
-  }, [editing, form, isAdmin, flat]);
+  }, [editing, form]);
 
   const suggestion = useMemo(() => {
     if (!adding || pid === undefined) return null;
     const parent = flat.find((u) => u.id === pid);
-    return parent ? suggestChildCode(parent.bh, flat.map((u) => u.bh)) : null;
+    return parent
+      ? suggestChildCode(
+          parent.bh,
+          flat.map((u) => u.bh),
+        )
+      : null;
   }, [adding, pid, flat]);
 
   const submit = async () => {
+    if (!editing) return;
+    // validate first: the dialog is busy only while the server works
+    const request =
+      editing.mode === 'add'
+        ? { api: 'unitAdd' as const, body: await validateWith(form, UnitAddRequest) }
+        : { api: 'unitUpdate' as const, body: { id: editing.unit.id, ...(await validateWith(form, EditForm)) } };
     setSaving(true);
     try {
-      if (editing?.mode === 'add') {
-        const values = await validateWith(form, UnitAddRequest);
-        await call('unitAdd', values, { success: true });
-      } else if (editing?.mode === 'edit') {
-        const values = await validateWith(form, EditForm);
-        await call('unitUpdate', { id: editing.unit.id, ...values }, { success: true });
-      }
+      await call(request.api, request.body, { success: true });
       onSaved();
     } finally {
       setSaving(false);
@@ -89,7 +102,9 @@ export function UnitFormDialog({ editing, units, flat, isAdmin, onClose, onSaved
         <Form.Item
           label={t('units.form.code')}
           required
-          extra={t(pid === ROOT_UNIT && adding ? 'units.form.codeHelpRoot' : 'units.form.codeHelp', { n: UNIT_CODE_LENGTH })}
+          extra={t(pid === ROOT_UNIT && adding ? 'units.form.codeHelpRoot' : 'units.form.codeHelp', {
+            n: UNIT_CODE_LENGTH,
+          })}
         >
           <Space.Compact style={{ width: '100%' }}>
             <Form.Item name="bh" rules={rules('bh')} noStyle>

@@ -1,6 +1,6 @@
 import { UNIT_CODE_LENGTH, UnitCode, UnitMoveRequest, optionalInput } from '@bwc/protocol';
 import { Alert, Button, Form, Input, Modal, Space } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/http';
 import { validateWith, zodRules } from '../../../app/forms/zodRules';
@@ -29,6 +29,9 @@ export function UnitMoveDialog({ unit, units, flat, isAdmin, onClose, onSaved }:
   const [form] = Form.useForm();
   const [saving, setSaving] = useState(false);
   const pid = Form.useWatch('pid', form) as number | undefined;
+  // while the dialog closes it keeps its title
+  const last = useRef(unit);
+  if (unit !== null) last.current = unit;
 
   useEffect(() => {
     if (!unit) return;
@@ -40,7 +43,12 @@ export function UnitMoveDialog({ unit, units, flat, isAdmin, onClose, onSaved }:
   const suggestion = useMemo(() => {
     if (!unit || pid === undefined) return null;
     const parent = flat.find((u) => u.id === pid);
-    return parent ? suggestChildCode(parent.bh, flat.map((u) => u.bh)) : null;
+    return parent
+      ? suggestChildCode(
+          parent.bh,
+          flat.map((u) => u.bh),
+        )
+      : null;
   }, [unit, pid, flat]);
 
   const submit = async () => {
@@ -48,7 +56,11 @@ export function UnitMoveDialog({ unit, units, flat, isAdmin, onClose, onSaved }:
     const values = await validateWith(form, MoveForm);
     setSaving(true);
     try {
-      await call('unitMove', { id: unit.id, pid: values.pid, ...(values.bh ? { bh: values.bh } : {}) }, { success: true });
+      await call(
+        'unitMove',
+        { id: unit.id, pid: values.pid, ...(values.bh ? { bh: values.bh } : {}) },
+        { success: true },
+      );
       onSaved();
     } finally {
       setSaving(false);
@@ -58,7 +70,7 @@ export function UnitMoveDialog({ unit, units, flat, isAdmin, onClose, onSaved }:
   return (
     <Modal
       open={unit !== null}
-      title={t('units.move.title', { name: unit?.name ?? '' })}
+      title={t('units.move.title', { name: last.current?.name ?? '' })}
       onCancel={onClose}
       onOk={() => void submit().catch(() => undefined)}
       okText={t('units.move.ok')}
@@ -71,17 +83,18 @@ export function UnitMoveDialog({ unit, units, flat, isAdmin, onClose, onSaved }:
         <Form.Item name="pid" label={t('units.move.parent')} rules={rules('pid')} required>
           <UnitPicker units={units} withRoot={isAdmin} disabledIds={self} />
         </Form.Item>
-        <Form.Item label={t('units.move.code')} extra={t('units.move.codeHelp', { n: UNIT_CODE_LENGTH, code: unit?.bh ?? '' })}>
+        <Form.Item
+          label={t('units.move.code')}
+          extra={t('units.move.codeHelp', { n: UNIT_CODE_LENGTH, code: last.current?.bh ?? '' })}
+        >
           <Space.Compact style={{ width: '100%' }}>
-            <Form.Item
-              name="bh"
-              noStyle
-              rules={rules('bh')}
-            >
+            <Form.Item name="bh" noStyle rules={rules('bh')}>
               <Input maxLength={UNIT_CODE_LENGTH} placeholder={unit?.bh} aria-label={t('units.move.code')} />
             </Form.Item>
             {suggestion && pid !== ROOT_UNIT && (
-              <Button onClick={() => form.setFieldsValue({ bh: suggestion })}>{t('units.form.suggest', { code: suggestion })}</Button>
+              <Button onClick={() => form.setFieldsValue({ bh: suggestion })}>
+                {t('units.form.suggest', { code: suggestion })}
+              </Button>
             )}
           </Space.Compact>
         </Form.Item>

@@ -30,7 +30,16 @@ interface Option {
  * Unit picker of the configuration forms: every unit of the caller's scope (already loaded by
  * `unit/get`), so that a saved value always shows its name. Filters by name or code as one types.
  */
-export function UnitPicker({ units, value, onChange, withRoot, disabledIds, loading, placeholder, id }: UnitPickerProps) {
+export function UnitPicker({
+  units,
+  value,
+  onChange,
+  withRoot,
+  disabledIds,
+  loading,
+  placeholder,
+  id,
+}: UnitPickerProps) {
   const { t } = useTranslation('configcenter');
   const treeData = useMemo(() => {
     const shape = (rows: readonly UnitRow[]): Option[] =>

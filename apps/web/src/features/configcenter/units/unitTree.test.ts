@@ -8,7 +8,12 @@ function unit(id: number, pid: number, bh: string, name = `u${id}`): Unit {
 
 describe('buildUnitTree', () => {
   it('nests units under their parents in the server order and numbers depths', () => {
-    const tree = buildUnitTree([unit(1, 0, '440300000000'), unit(3, 1, '440302000000'), unit(2, 1, '440301000000'), unit(4, 2, '440301010000')]);
+    const tree = buildUnitTree([
+      unit(1, 0, '440300000000'),
+      unit(3, 1, '440302000000'),
+      unit(2, 1, '440301000000'),
+      unit(4, 2, '440301010000'),
+    ]);
     expect(tree.map((r) => r.id)).toEqual([1]);
     expect(tree[0]!.subunits!.map((r) => r.id)).toEqual([3, 2]);
     expect(tree[0]!.subunits![1]!.subunits![0]!.depth).toBe(2);

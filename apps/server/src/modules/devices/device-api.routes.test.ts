@@ -208,6 +208,35 @@ describe('positions', () => {
   });
 });
 
+describe('positions while another transaction holds the database', () => {
+  it('waits for it (no error, no deadlock) and stores everything once it commits', async () => {
+    const d = await addDevice(t.app, admin, futian);
+    const auth = await deviceLogin(t.app, d);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const held = t.db.transaction().execute(async (trx) => {
+      await trx.updateTable('devices').set({ remark: 'held' }).where('id', '=', d.id).execute();
+      await gate;
+    });
+    await new Promise((r) => setTimeout(r, 30));
+    let answered = false;
+    const upload = post<PositionBatchAnswer>(
+      '/rest/device/api/positions',
+      { positions: [{ time: Date.now(), lat: 22.7, lng: 114.2 }] },
+      auth,
+    ).then((env) => {
+      answered = true;
+      return env;
+    });
+    await new Promise((r) => setTimeout(r, 150));
+    expect(answered).toBe(false);
+    release();
+    await held;
+    expect(await upload).toMatchObject({ code: 200, data: { accepted: 1 } });
+    expect(await deviceRow(t.db, d.id)).toMatchObject({ remark: 'held', lat: 22.7, lng: 114.2 });
+  });
+});
+
 describe('SOS, online/offline and the silence timeout', () => {
   it('records an SOS as a device event and emits device.sos with the last position', async () => {
     const d = await addDevice(t.app, admin, futian);

@@ -35,8 +35,10 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   });
 }
 
-const url = `http://localhost:${port}`;
-if (await waitForHttp(`http://127.0.0.1:${port}/`, 120_000, () => !exited)) {
+const host = process.env.HOST;
+const local = !host || host === '0.0.0.0' || host === '::';
+const url = `http://${local ? 'localhost' : host}:${port}`;
+if (await waitForHttp(`http://${local ? '127.0.0.1' : host}:${port}/`, 120_000, () => !exited)) {
   const width = Math.max(...DEMO_ACCOUNTS.map((a) => a.username.length));
   console.log(
     [

@@ -12,6 +12,9 @@ import { registerRoleRoutes } from './roles/roles.routes';
 import { registerOplogRoutes } from './oplog/oplog.routes';
 import { registerDictionaryRoutes } from './dictionary/dictionary.routes';
 import { registerDevices } from './devices/devices.module';
+import { registerFences } from './fences/fences.routes';
+import { registerTracks } from './tracks/tracks.routes';
+import { registerGroups } from './groups/groups.routes';
 
 /**
  * Every domain module, in registration order. A module exports `register<Domain>(app)` which
@@ -31,4 +34,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await registerOplogRoutes(app);
   await registerDictionaryRoutes(app);
   await registerDevices(app);
+  await registerFences(app);
+  await registerTracks(app);
+  await registerGroups(app);
 }

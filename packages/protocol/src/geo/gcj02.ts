@@ -7,7 +7,7 @@ import type { LngLat } from './geometry';
  * on such a map are converted back with gcj02ToWgs84 before saving.
  */
 const A = 6378245.0;
-const EE = 0.00669342162296594323;
+const EE = 0.006693421622965943;
 
 /** The rough box in which the GCJ-02 offset applies. */
 export function outOfChina(p: LngLat): boolean {

@@ -84,7 +84,9 @@ describe('polygon', () => {
     expect(ringSelfIntersects([P(0, 0), P(10, 10), P(10, 0), P(0, 10)])).toBe(true);
     expect(ringSelfIntersects(square)).toBe(false);
     expect(ringSelfIntersects([...square, P(0, 0)])).toBe(false);
-    expect(ringSelfIntersects([P(0, 0), P(10, 0), P(10, 10), P(7, 10), P(7, 3), P(3, 3), P(3, 10), P(0, 10)])).toBe(false);
+    expect(ringSelfIntersects([P(0, 0), P(10, 0), P(10, 10), P(7, 10), P(7, 3), P(3, 3), P(3, 10), P(0, 10)])).toBe(
+      false,
+    );
     expect(ringSelfIntersects([P(0, 0), P(10, 0), P(5, 5), P(10, 10), P(0, 10), P(5, 5)])).toBe(true);
   });
   it('area: square 100, collinear 0', () => {

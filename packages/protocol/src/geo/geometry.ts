@@ -70,18 +70,24 @@ function onSegment(p: LngLat, a: LngLat, b: LngLat): boolean {
 }
 
 /** Inside the outer ring and not strictly inside any hole (a hole's edge belongs to the polygon). */
-export function pointInPolygon(p: LngLat, outer: readonly LngLat[], holes: readonly (readonly LngLat[])[] = []): boolean {
+export function pointInPolygon(
+  p: LngLat,
+  outer: readonly LngLat[],
+  holes: readonly (readonly LngLat[])[] = [],
+): boolean {
   assertPoint(p, 'pointInPolygon');
   if (!pointInRing(p, outer)) return false;
   for (const hole of holes) {
-    if (pointInRing(p, hole) && !hole.some((_, i) => onSegment(p, hole[i]!, hole[(i + 1) % hole.length]!))) return false;
+    if (pointInRing(p, hole) && !hole.some((_, i) => onSegment(p, hole[i]!, hole[(i + 1) % hole.length]!)))
+      return false;
   }
   return true;
 }
 
 /** Within `radiusM` metres (great circle) of the centre. */
 export function pointInCircle(p: LngLat, center: LngLat, radiusM: number): boolean {
-  if (!(radiusM > 0) || !Number.isFinite(radiusM)) throw new RangeError(`pointInCircle: radius must be > 0 (${radiusM})`);
+  if (!(radiusM > 0) || !Number.isFinite(radiusM))
+    throw new RangeError(`pointInCircle: radius must be > 0 (${radiusM})`);
   return haversineMeters(p, center) <= radiusM;
 }
 
@@ -105,7 +111,10 @@ function segmentsCross(a: LngLat, b: LngLat, c: LngLat, d: LngLat): boolean {
   const d4 = cross(a, b, d);
   if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return true;
   return (
-    (d1 === 0 && onSegment(a, c, d)) || (d2 === 0 && onSegment(b, c, d)) || (d3 === 0 && onSegment(c, a, b)) || (d4 === 0 && onSegment(d, a, b))
+    (d1 === 0 && onSegment(a, c, d)) ||
+    (d2 === 0 && onSegment(b, c, d)) ||
+    (d3 === 0 && onSegment(c, a, b)) ||
+    (d4 === 0 && onSegment(d, a, b))
   );
 }
 

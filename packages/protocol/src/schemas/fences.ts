@@ -56,14 +56,19 @@ export const FenceShape = z.discriminatedUnion(
       .object({
         type: z.literal('polygon'),
         points: ring('validation.fence.points'),
-        holes: z.array(ring('validation.fence.holePoints'), { error: 'validation.type' }).max(FENCE_HOLES_MAX, { error: 'validation.tooLong' }).default([]),
+        holes: z
+          .array(ring('validation.fence.holePoints'), { error: 'validation.type' })
+          .max(FENCE_HOLES_MAX, { error: 'validation.tooLong' })
+          .default([]),
       })
       .superRefine((s, ctx) => {
         const rings = [{ path: ['points'], pts: s.points }, ...s.holes.map((h, i) => ({ path: ['holes', i], pts: h }))];
         for (const r of rings) {
           if (!r.pts.every(isValidLngLat)) return;
-          if (ringSelfIntersects(r.pts)) ctx.addIssue({ code: 'custom', path: r.path, message: 'validation.fence.selfIntersect' });
-          else if (ringArea(r.pts) === 0) ctx.addIssue({ code: 'custom', path: r.path, message: 'validation.fence.degenerate' });
+          if (ringSelfIntersects(r.pts))
+            ctx.addIssue({ code: 'custom', path: r.path, message: 'validation.fence.selfIntersect' });
+          else if (ringArea(r.pts) === 0)
+            ctx.addIssue({ code: 'custom', path: r.path, message: 'validation.fence.degenerate' });
         }
       }),
     z.object({
@@ -88,7 +93,10 @@ export const FenceShape = z.discriminatedUnion(
 export type FenceShape = z.infer<typeof FenceShape>;
 
 /** `HH:mm`, 00:00 to 23:59. */
-export const ClockTime = z.string({ error: 'validation.fence.clock' }).trim().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'validation.fence.clock' });
+export const ClockTime = z
+  .string({ error: 'validation.fence.clock' })
+  .trim()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'validation.fence.clock' });
 
 /**
  * Daily time window in the server's local time: crossings count from `time_start` to `time_end`
@@ -101,7 +109,15 @@ const windowFields = {
 const windowComplete = (f: { time_start: string; time_end: string }) => (f.time_start === '') === (f.time_end === '');
 
 const idList = z
-  .array(numberInput(z.number({ error: 'validation.number' }).int({ error: 'validation.integer' }).positive({ error: 'validation.range' })), { error: 'validation.type' })
+  .array(
+    numberInput(
+      z
+        .number({ error: 'validation.number' })
+        .int({ error: 'validation.integer' })
+        .positive({ error: 'validation.range' }),
+    ),
+    { error: 'validation.type' },
+  )
   .max(FENCE_TARGETS_MAX, { error: 'validation.tooLong' })
   .default([]);
 const name = z
@@ -110,7 +126,12 @@ const name = z
   .min(1, { error: 'validation.required' })
   .max(FENCE_NAME_MAX, { error: 'validation.tooLong' });
 const remark = z.string({ error: 'validation.type' }).trim().max(255, { error: 'validation.tooLong' }).default('');
-const id = numberInput(z.number({ error: 'validation.required' }).int({ error: 'validation.integer' }).positive({ error: 'validation.range' }));
+const id = numberInput(
+  z
+    .number({ error: 'validation.required' })
+    .int({ error: 'validation.integer' })
+    .positive({ error: 'validation.range' }),
+);
 
 const fenceFields = {
   name,
@@ -128,10 +149,14 @@ const fenceFields = {
 };
 
 /** POST rest/config/fence/add */
-export const FenceAddRequest = z.object(fenceFields).refine(windowComplete, { error: 'validation.fence.window', path: ['time_end'] });
+export const FenceAddRequest = z
+  .object(fenceFields)
+  .refine(windowComplete, { error: 'validation.fence.window', path: ['time_end'] });
 export type FenceAddRequest = z.infer<typeof FenceAddRequest>;
 /** POST rest/config/fence/update: every field (a full replace); the crossing state of the fence is reset. */
-export const FenceUpdateRequest = z.object({ id, ...fenceFields }).refine(windowComplete, { error: 'validation.fence.window', path: ['time_end'] });
+export const FenceUpdateRequest = z
+  .object({ id, ...fenceFields })
+  .refine(windowComplete, { error: 'validation.fence.window', path: ['time_end'] });
 export type FenceUpdateRequest = z.infer<typeof FenceUpdateRequest>;
 /** POST rest/config/fence/del, rest/config/zone/del */
 export const GeoIdRequest = z.object({ id });
@@ -200,7 +225,10 @@ export type ZoneAddRequest = z.infer<typeof ZoneAddRequest>;
 export const ZoneUpdateRequest = z.object({ id, ...zoneFields });
 export type ZoneUpdateRequest = z.infer<typeof ZoneUpdateRequest>;
 /** GET rest/config/zone/get */
-export const ZoneListQuery = z.object({ keyword: z.string().trim().max(100, { error: 'validation.tooLong' }).optional(), unit_id: optionalId });
+export const ZoneListQuery = z.object({
+  keyword: z.string().trim().max(100, { error: 'validation.tooLong' }).optional(),
+  unit_id: optionalId,
+});
 export type ZoneListQuery = z.infer<typeof ZoneListQuery>;
 export const Zone = z.object({
   id: z.number().int(),

@@ -24,11 +24,22 @@ export const GROUP_CATES = ['0', '1'] as const;
 /** External group ids starting with this prefix belong to another system and cannot be edited. */
 export const GROUP_EXTERNAL_PREFIX = 'jg_';
 
-const cate = z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.enum(GROUP_CATES, { error: 'validation.group.cate' }));
+const cate = z.preprocess(
+  (v) => (typeof v === 'number' ? String(v) : v),
+  z.enum(GROUP_CATES, { error: 'validation.group.cate' }),
+);
 const groupName = z.string({ error: 'validation.type' }).trim().max(GROUP_NAME_MAX, { error: 'validation.tooLong' });
 const remark = z.string({ error: 'validation.type' }).trim().max(255, { error: 'validation.tooLong' }).default('');
-const bh = z.string({ error: 'validation.required' }).trim().regex(/^\d{12}$/, { error: 'validation.unit.code' });
-const positiveId = numberInput(z.number({ error: 'validation.required' }).int({ error: 'validation.integer' }).positive({ error: 'validation.range' }));
+const bh = z
+  .string({ error: 'validation.required' })
+  .trim()
+  .regex(/^\d{12}$/, { error: 'validation.unit.code' });
+const positiveId = numberInput(
+  z
+    .number({ error: 'validation.required' })
+    .int({ error: 'validation.integer' })
+    .positive({ error: 'validation.range' }),
+);
 
 /**
  * POST rest/gis/gischanneladd/add (spec create group): `device` is the list of cluster numbers
@@ -41,14 +52,25 @@ export const GroupAddRequest = z
     cate: cate.default('0'),
     remark,
     device: z
-      .array(z.string({ error: 'validation.type' }).trim().min(1, { error: 'validation.required' }).max(32, { error: 'validation.tooLong' }), { error: 'validation.required' })
+      .array(
+        z
+          .string({ error: 'validation.type' })
+          .trim()
+          .min(1, { error: 'validation.required' })
+          .max(32, { error: 'validation.tooLong' }),
+        { error: 'validation.required' },
+      )
       .min(1, { error: 'validation.required' })
       .max(GROUP_MEMBERS_MAX, { error: 'validation.tooLong' }),
     bh,
   })
-  .refine((g) => g.cate === '0' || g.channel_name !== '', { error: 'validation.required', path: ['channel_name'] });
+  .refine((g) => g.cate === '0' || g.channel_name !== '', { error: 'validation.group.name', path: ['channel_name'] });
 export type GroupAddRequest = z.infer<typeof GroupAddRequest>;
-export const GroupAddAnswer = z.object({ groupid: z.number().int(), tg_name: z.string(), expires: z.string().nullable() });
+export const GroupAddAnswer = z.object({
+  groupid: z.number().int(),
+  tg_name: z.string(),
+  expires: z.string().nullable(),
+});
 export type GroupAddAnswer = z.infer<typeof GroupAddAnswer>;
 
 /**
@@ -60,7 +82,15 @@ export type GroupAddAnswer = z.infer<typeof GroupAddAnswer>;
  */
 export const GroupFromDevicesRequest = z.object({
   ids: z
-    .array(numberInput(z.number({ error: 'validation.number' }).int({ error: 'validation.integer' }).positive({ error: 'validation.range' })), { error: 'validation.required' })
+    .array(
+      numberInput(
+        z
+          .number({ error: 'validation.number' })
+          .int({ error: 'validation.integer' })
+          .positive({ error: 'validation.range' }),
+      ),
+      { error: 'validation.required' },
+    )
     .min(1, { error: 'validation.required' })
     .max(GROUP_MEMBERS_MAX, { error: 'validation.tooLong' }),
   confirm: FlagInput.default(0),
@@ -69,7 +99,13 @@ export const GroupFromDevicesRequest = z.object({
   bh: bh.optional(),
 });
 export type GroupFromDevicesRequest = z.infer<typeof GroupFromDevicesRequest>;
-const DeviceBrief = z.object({ id: z.number().int(), hostbody: z.string(), hostname: z.string(), hostcode: z.string(), jq_hostcode: z.string() });
+const DeviceBrief = z.object({
+  id: z.number().int(),
+  hostbody: z.string(),
+  hostname: z.string(),
+  hostcode: z.string(),
+  jq_hostcode: z.string(),
+});
 export const GroupFromDevicesAnswer = z.object({
   /** null when nothing was created (confirmation needed) */
   groupid: z.number().int().nullable(),
@@ -92,12 +128,20 @@ export const GroupEditRequest = z
     cate,
     remark,
     device: z
-      .array(numberInput(z.number({ error: 'validation.number' }).int({ error: 'validation.integer' }).positive({ error: 'validation.range' })), { error: 'validation.required' })
+      .array(
+        numberInput(
+          z
+            .number({ error: 'validation.number' })
+            .int({ error: 'validation.integer' })
+            .positive({ error: 'validation.range' }),
+        ),
+        { error: 'validation.required' },
+      )
       .min(1, { error: 'validation.required' })
       .max(GROUP_MEMBERS_MAX, { error: 'validation.tooLong' }),
     bh,
   })
-  .refine((g) => g.channel_name !== '', { error: 'validation.required', path: ['channel_name'] });
+  .refine((g) => g.channel_name !== '', { error: 'validation.group.name', path: ['channel_name'] });
 export type GroupEditRequest = z.infer<typeof GroupEditRequest>;
 
 /** POST rest/gis/gischanneledit/get and rest/gis/gischannel/del_group `{channel_id}` */

@@ -79,7 +79,9 @@ export const GeocodeSettings = z.object({
     .string({ error: 'validation.required' })
     .trim()
     .max(500, { error: 'validation.tooLong' })
-    .refine((u) => u === '' || (/^https?:\/\//.test(u) && u.includes('{lat}') && u.includes('{lng}')), { error: 'validation.map.geocodeUrl' }),
+    .refine((u) => u === '' || (/^https?:\/\//.test(u) && u.includes('{lat}') && u.includes('{lng}')), {
+      error: 'validation.map.geocodeUrl',
+    }),
   address_field: z
     .string({ error: 'validation.required' })
     .trim()

@@ -29,7 +29,15 @@ export type TrackExportFormat = (typeof TRACK_EXPORT_FORMATS)[number];
 const idsInput = z.preprocess(
   (v) => (typeof v === 'string' ? (v.trim() === '' ? [] : v.split(',')) : typeof v === 'number' ? [v] : v),
   z
-    .array(numberInput(z.number({ error: 'validation.number' }).int({ error: 'validation.integer' }).positive({ error: 'validation.range' })), { error: 'validation.required' })
+    .array(
+      numberInput(
+        z
+          .number({ error: 'validation.number' })
+          .int({ error: 'validation.integer' })
+          .positive({ error: 'validation.range' }),
+      ),
+      { error: 'validation.required' },
+    )
     .min(1, { error: 'validation.required' })
     .max(TRACK_DEVICES_MAX, { error: 'validation.track.tooManyDevices' }),
 );
@@ -112,7 +120,17 @@ export type TrackAnswer = z.infer<typeof TrackAnswer>;
 
 /** POST rest/gis/gismoni/history_mark `{ids, start, end}`: what to mark on the timeline, oldest first. */
 export const TrackMarkQuery = TrackQuery;
-export const TRACK_MARK_TYPES = ['stop', 'gap', 'sos', 'online', 'offline', 'remote_kill', 'remote_wakeon', 'fence_enter', 'fence_exit'] as const;
+export const TRACK_MARK_TYPES = [
+  'stop',
+  'gap',
+  'sos',
+  'online',
+  'offline',
+  'remote_kill',
+  'remote_wakeon',
+  'fence_enter',
+  'fence_exit',
+] as const;
 export const TrackMark = z.object({
   device_id: z.number().int(),
   type: z.enum(TRACK_MARK_TYPES),

@@ -3,6 +3,7 @@ import * as m0001 from './0001_foundation';
 import * as m0002 from './0002_announcements_downloads';
 import * as m0003 from './0003_dictionary';
 import * as m0004 from './0004_devices';
+import * as m0005 from './0005_geo';
 
 /**
  * Every migration, by name. Kysely runs them in name order, once each, on SQLite and PostgreSQL.
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '0002_announcements_downloads': m0002,
   '0003_dictionary': m0003,
   '0004_devices': m0004,
+  '0005_geo': m0005,
 };

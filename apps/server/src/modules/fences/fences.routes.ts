@@ -1,0 +1,131 @@
+import {
+  Fence,
+  FenceAddRequest,
+  FenceEvent,
+  FenceEventQuery,
+  FenceListQuery,
+  FenceUpdateRequest,
+  GeoIdRequest,
+  pageOf,
+  Zone,
+  ZoneAddRequest,
+  ZoneListQuery,
+  ZoneUpdateRequest,
+} from '@bwc/protocol';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { defineRoute } from '../../http/route';
+import { assertInScope, unitScope } from '../../http/scope';
+import { FenceEngine } from './fence-engine';
+import * as repo from './fences.repository';
+import * as fences from './fences.service';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** fence crossing detection (modules/fences/fence-engine.ts) */
+    fences: FenceEngine;
+  }
+}
+
+/** Electronic fences (menu 10441) and zones (menu 10442), crossing detection on positions. */
+export async function registerFences(app: FastifyInstance): Promise<void> {
+  const engine = new FenceEngine(app);
+  app.decorate('fences', engine);
+  const off = engine.start();
+  app.addHook('onClose', async () => {
+    off();
+    await engine.idle();
+  });
+
+  defineRoute(app, {
+    api: 'fenceList',
+    query: FenceListQuery,
+    data: z.array(Fence),
+    handler: async ({ db, user, query }) => fences.listFences(db, user, query),
+  });
+  defineRoute(app, {
+    api: 'fenceAdd',
+    body: FenceAddRequest,
+    data: Fence,
+    msg: 'success.added',
+    handler: async ({ user, body, req }) => {
+      const fence = await fences.addFence(app, user, body);
+      req.audit.target = fence.id;
+      return fence;
+    },
+  });
+  defineRoute(app, {
+    api: 'fenceUpdate',
+    body: FenceUpdateRequest,
+    data: Fence,
+    msg: 'success.updated',
+    handler: async ({ user, body }) => fences.updateFence(app, user, body),
+  });
+  defineRoute(app, {
+    api: 'fenceDelete',
+    body: GeoIdRequest,
+    msg: 'success.deleted',
+    handler: async ({ user, body }) => {
+      await fences.deleteGeo(app, user, 'fence', body.id);
+      return null;
+    },
+  });
+  defineRoute(app, {
+    api: 'fenceEvents',
+    query: FenceEventQuery,
+    data: pageOf(FenceEvent),
+    handler: async ({ db, user, query }) => {
+      const scope = await unitScope(db, user);
+      const unitIds = scope.all ? null : scope.ids;
+      if (query.device_id !== undefined) {
+        const [d] = await repo.devicesByIds(db, [query.device_id]);
+        if (d) assertInScope(scope, d.unit_id);
+      }
+      const { total, rows } = await repo.listFenceEvents(
+        db,
+        { unitIds, fenceId: query.fence_id, deviceId: query.device_id },
+        query,
+      );
+      return {
+        total,
+        page: query.page,
+        limit: query.limit,
+        list: rows.map((r) => ({ ...r, direction: r.direction as 'enter' | 'exit' })),
+      };
+    },
+  });
+
+  defineRoute(app, {
+    api: 'zoneList',
+    query: ZoneListQuery,
+    data: z.array(Zone),
+    handler: async ({ db, user, query }) => fences.listZones(db, user, query),
+  });
+  defineRoute(app, {
+    api: 'zoneAdd',
+    body: ZoneAddRequest,
+    data: Zone,
+    msg: 'success.added',
+    handler: async ({ db, user, body, req }) => {
+      const zone = await fences.addZone(db, user, body);
+      req.audit.target = zone.id;
+      return zone;
+    },
+  });
+  defineRoute(app, {
+    api: 'zoneUpdate',
+    body: ZoneUpdateRequest,
+    data: Zone,
+    msg: 'success.updated',
+    handler: async ({ db, user, body }) => fences.updateZone(db, user, body),
+  });
+  defineRoute(app, {
+    api: 'zoneDelete',
+    body: GeoIdRequest,
+    msg: 'success.deleted',
+    handler: async ({ user, body }) => {
+      await fences.deleteGeo(app, user, 'zone', body.id);
+      return null;
+    },
+  });
+}

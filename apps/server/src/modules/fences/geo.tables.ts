@@ -1,0 +1,112 @@
+import type { Generated, Selectable } from 'kysely';
+
+/**
+ * Tables of the geo modules (migration 0005_geo), merged into the `Database` interface of
+ * db/types.ts by declaration merging so that the shared file stays untouched.
+ */
+export interface GeoFenceTable {
+  id: Generated<number>;
+  /** fence | zone */
+  kind: string;
+  name: string;
+  unit_id: number;
+  /** JSON FenceShape (WGS-84) */
+  shape: string;
+  /** enter | exit | both (zones: both, unused) */
+  rule: string;
+  time_start: string;
+  time_end: string;
+  /** JSON number[] */
+  device_ids: string;
+  /** JSON number[] */
+  unit_ids: string;
+  enabled: number;
+  remark: string;
+  created: string;
+  updated: string;
+}
+
+export interface FenceStateTable {
+  fence_id: number;
+  device_id: number;
+  inside: number;
+  /** fix time of the position that set the state */
+  time: string;
+}
+
+export interface FenceEventTable {
+  id: Generated<number>;
+  fence_id: number;
+  fence_name: string;
+  device_id: number;
+  unit_id: number;
+  direction: string;
+  lat: number;
+  lng: number;
+  time: string;
+  created: string;
+}
+
+export interface TalkGroupTable {
+  id: Generated<number>;
+  name: string;
+  ext_tgid: string;
+  /** 1 fixed, 0 temporary */
+  preconfig: number;
+  unit_id: number;
+  remark: string;
+  created_by: number | null;
+  /** ISO; null for fixed groups */
+  expires: string | null;
+  created: string;
+  updated: string;
+}
+
+export interface TalkGroupMemberTable {
+  group_id: number;
+  device_id: number;
+}
+
+export interface MapFileTable {
+  id: Generated<number>;
+  name: string;
+  format: string;
+  /** stored file name under DATA_DIR/maps */
+  file: string;
+  size: number;
+  tile_type: string;
+  minzoom: number;
+  maxzoom: number;
+  /** JSON [w, s, e, n] or null */
+  bounds: string | null;
+  /** JSON [lng, lat, zoom] or null */
+  center: string | null;
+  /** JSON string[] */
+  vector_layers: string;
+  uploaded: string;
+}
+
+export interface GeocodeCacheTable {
+  /** `lat,lng` rounded to GEOCODE_ROUND_DECIMALS */
+  key: string;
+  lat: number;
+  lng: number;
+  address: string;
+  created: string;
+}
+
+declare module '../../db/types' {
+  interface Database {
+    geo_fences: GeoFenceTable;
+    fence_states: FenceStateTable;
+    fence_events: FenceEventTable;
+    talk_groups: TalkGroupTable;
+    talk_group_members: TalkGroupMemberTable;
+    map_files: MapFileTable;
+    geocode_cache: GeocodeCacheTable;
+  }
+}
+
+export type GeoFenceRow = Selectable<GeoFenceTable>;
+export type TalkGroupRow = Selectable<TalkGroupTable>;
+export type MapFileRow = Selectable<MapFileTable>;

@@ -1,0 +1,273 @@
+import { randomInt } from 'node:crypto';
+import {
+  GROUP_EXTERNAL_PREFIX,
+  GROUP_TEMP_TTL_H,
+  ResultCode,
+  type GroupAddAnswer,
+  type GroupAddRequest,
+  type GroupEditRequest,
+  type GroupFromDevicesAnswer,
+  type GroupFromDevicesRequest,
+  type GroupListRequest,
+  type TalkGroup,
+} from '@bwc/protocol';
+import { now, type Db } from '../../db/connection';
+import type { AuthUser } from '../../http/auth';
+import { AppError, Errors } from '../../http/errors';
+import { assertInScope, unitScope, type UnitScope } from '../../http/scope';
+import '../fences/geo.tables';
+import type { TalkGroupRow } from '../fences/geo.tables';
+
+const notFound = () => new AppError(ResultCode.NOT_FOUND, 'errors.group.notFound');
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+/** `<prefix><YYYYMMDDHHmmss><one random digit>` in the server's local time (spec part 2 section 9). */
+export function temporaryGroupName(prefix: string, at = new Date(), digit = randomInt(10)): string {
+  const stamp = `${at.getFullYear()}${pad(at.getMonth() + 1)}${pad(at.getDate())}${pad(at.getHours())}${pad(at.getMinutes())}${pad(at.getSeconds())}`;
+  return `${prefix}${stamp}${digit}`;
+}
+
+const expiryFromNow = () => new Date(Date.now() + GROUP_TEMP_TTL_H * 3600_000).toISOString();
+
+/** Delete temporary groups past their life; answers how many. */
+export async function sweepExpired(db: Db): Promise<number> {
+  const expired = await db
+    .selectFrom('talk_groups')
+    .select('id')
+    .where('expires', 'is not', null)
+    .where('expires', '<=', now())
+    .execute();
+  if (!expired.length) return 0;
+  const ids = expired.map((g) => g.id);
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('talk_group_members').where('group_id', 'in', ids).execute();
+    await trx.deleteFrom('talk_groups').where('id', 'in', ids).execute();
+  });
+  return ids.length;
+}
+
+async function unitOfCode(db: Db, scope: UnitScope, bh: string): Promise<{ id: number; bh: string }> {
+  const unit = await db.selectFrom('units').select(['id', 'bh']).where('bh', '=', bh).executeTakeFirst();
+  if (!unit) throw Errors.notFound('unit');
+  assertInScope(scope, unit.id);
+  return unit;
+}
+
+type Brief = { id: number; unit_id: number; hostbody: string; hostname: string; hostcode: string; jq_hostcode: string };
+const briefCols = ['id', 'unit_id', 'hostbody', 'hostname', 'hostcode', 'jq_hostcode'] as const;
+
+async function devicesOfIds(db: Db, scope: UnitScope, ids: number[], field: string): Promise<Brief[]> {
+  const unique = [...new Set(ids)];
+  const rows = await db
+    .selectFrom('devices')
+    .select([...briefCols])
+    .where('id', 'in', unique)
+    .execute();
+  const missing = unique.filter((id) => !rows.some((r) => r.id === id));
+  if (missing.length) throw Errors.field(field, 'errors.group.unknownDevices', { ids: missing.join(', ') });
+  assertInScope(scope, ...rows.map((r) => r.unit_id));
+  return unique.map((id) => rows.find((r) => r.id === id)!);
+}
+
+async function createGroup(
+  db: Db,
+  user: AuthUser,
+  g: { name: string; preconfig: number; unitId: number; remark: string; deviceIds: number[] },
+): Promise<{ id: number; expires: string | null }> {
+  const ts = now();
+  const expires = g.preconfig === 1 ? null : expiryFromNow();
+  const id = await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('talk_groups')
+      .values({
+        name: g.name,
+        ext_tgid: '',
+        preconfig: g.preconfig,
+        unit_id: g.unitId,
+        remark: g.remark,
+        created_by: user.id,
+        expires,
+        created: ts,
+        updated: ts,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    if (g.deviceIds.length)
+      await trx
+        .insertInto('talk_group_members')
+        .values(g.deviceIds.map((device_id) => ({ group_id: row.id, device_id })))
+        .execute();
+    return row.id;
+  });
+  return { id, expires };
+}
+
+/** Spec "create group": members by cluster number (jq_hostcode). */
+export async function addGroup(
+  db: Db,
+  user: AuthUser,
+  input: GroupAddRequest,
+  tempPrefix: string,
+): Promise<GroupAddAnswer> {
+  await sweepExpired(db);
+  const scope = await unitScope(db, user);
+  const unit = await unitOfCode(db, scope, input.bh);
+  const codes = [...new Set(input.device)];
+  let q = db.selectFrom('devices').select(['id', 'jq_hostcode']).where('jq_hostcode', 'in', codes);
+  if (!scope.all) q = q.where('unit_id', 'in', scope.ids);
+  const rows = await q.orderBy('id').execute();
+  const unknown = codes.filter((c) => !rows.some((r) => r.jq_hostcode === c));
+  if (unknown.length) throw Errors.field('device', 'errors.group.unknownCodes', { codes: unknown.join(', ') });
+  const name = input.channel_name || temporaryGroupName(tempPrefix);
+  const preconfig = input.cate === '1' ? 1 : 0;
+  const { id, expires } = await createGroup(db, user, {
+    name,
+    preconfig,
+    unitId: unit.id,
+    remark: input.remark,
+    deviceIds: rows.map((r) => r.id),
+  });
+  return { groupid: id, tg_name: name, expires };
+}
+
+/** A temporary group from devices selected on the map (spec part 2 section 5). */
+export async function groupFromDevices(
+  db: Db,
+  user: AuthUser,
+  input: GroupFromDevicesRequest,
+  tempPrefix: string,
+): Promise<GroupFromDevicesAnswer> {
+  await sweepExpired(db);
+  const scope = await unitScope(db, user);
+  const devices = await devicesOfIds(db, scope, input.ids, 'ids');
+  const strip = ({ unit_id: _, ...d }: Brief) => d;
+  const included = devices.filter((d) => d.jq_hostcode !== '');
+  const missing = devices.filter((d) => d.jq_hostcode === '');
+  if (!included.length)
+    throw Errors.invalid('errors.group.noTrunkCode', {
+      names: missing.map((d) => `${d.hostname} (${d.hostbody})`).join(', '),
+    });
+  if (missing.length && input.confirm !== 1)
+    return { groupid: null, tg_name: '', expires: null, included: included.map(strip), missing: missing.map(strip) };
+  const unitId = input.bh ? (await unitOfCode(db, scope, input.bh)).id : user.unit_id;
+  const name = input.channel_name || temporaryGroupName(tempPrefix);
+  const { id, expires } = await createGroup(db, user, {
+    name,
+    preconfig: 0,
+    unitId,
+    remark: input.remark,
+    deviceIds: included.map((d) => d.id),
+  });
+  return { groupid: id, tg_name: name, expires, included: included.map(strip), missing: missing.map(strip) };
+}
+
+async function loadGroup(db: Db, scope: UnitScope, id: number): Promise<TalkGroupRow> {
+  const row = await db.selectFrom('talk_groups').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row || (row.expires !== null && row.expires <= now())) throw notFound();
+  assertInScope(scope, row.unit_id);
+  return row;
+}
+
+/** Spec "edit group": members by hostid (Device.id). */
+export async function editGroup(db: Db, user: AuthUser, input: GroupEditRequest): Promise<void> {
+  await sweepExpired(db);
+  const scope = await unitScope(db, user);
+  const row = await loadGroup(db, scope, input.channel_id);
+  if (row.ext_tgid.startsWith(GROUP_EXTERNAL_PREFIX)) throw new AppError(ResultCode.FORBIDDEN, 'errors.group.external');
+  const unit = await unitOfCode(db, scope, input.bh);
+  const devices = await devicesOfIds(db, scope, input.device, 'device');
+  const preconfig = input.cate === '1' ? 1 : 0;
+  const expires = preconfig === 1 ? null : row.preconfig === 0 && row.expires ? row.expires : expiryFromNow();
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('talk_groups')
+      .set({ name: input.channel_name, preconfig, unit_id: unit.id, remark: input.remark, expires, updated: now() })
+      .where('id', '=', row.id)
+      .execute();
+    await trx.deleteFrom('talk_group_members').where('group_id', '=', row.id).execute();
+    await trx
+      .insertInto('talk_group_members')
+      .values(devices.map((d) => ({ group_id: row.id, device_id: d.id })))
+      .execute();
+  });
+}
+
+export async function deleteGroup(db: Db, user: AuthUser, id: number): Promise<void> {
+  const scope = await unitScope(db, user);
+  const row = await loadGroup(db, scope, id);
+  if (row.ext_tgid.startsWith(GROUP_EXTERNAL_PREFIX)) throw new AppError(ResultCode.FORBIDDEN, 'errors.group.external');
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('talk_group_members').where('group_id', '=', id).execute();
+    await trx.deleteFrom('talk_groups').where('id', '=', id).execute();
+  });
+}
+
+async function present(db: Db, rows: TalkGroupRow[], onlineOnly: boolean): Promise<TalkGroup[]> {
+  if (!rows.length) return [];
+  const members = await db
+    .selectFrom('talk_group_members as m')
+    .innerJoin('devices as d', 'd.id', 'm.device_id')
+    .select(['m.group_id', 'd.id', 'd.hostbody', 'd.hostname', 'd.hostcode', 'd.jq_hostcode', 'd.lineon'])
+    .where(
+      'm.group_id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .orderBy('d.hostname')
+    .execute();
+  const units = await db
+    .selectFrom('units')
+    .select(['id', 'bh'])
+    .where('id', 'in', [...new Set(rows.map((r) => r.unit_id))])
+    .execute();
+  return rows.map((r) => {
+    const own = members.filter((m) => m.group_id === r.id);
+    const shown = onlineOnly ? own.filter((m) => m.lineon === 1) : own;
+    return {
+      tgid: r.id,
+      ext_tgid: r.ext_tgid,
+      tg_name: r.name,
+      preconfig: r.preconfig,
+      uids: own.map((m) => m.id),
+      treecate: '1' as const,
+      lineonNum: own.filter((m) => m.lineon === 1).length,
+      total: own.length,
+      speak: false,
+      hear: false,
+      unit_id: r.unit_id,
+      bh: units.find((u) => u.id === r.unit_id)?.bh ?? '',
+      remark: r.remark,
+      expires: r.expires,
+      created: r.created,
+      children: shown.map((m) => ({
+        uid: m.id,
+        ext_id: m.jq_hostcode,
+        display_name: m.hostcode ? `${m.hostname}(${m.hostcode})` : m.hostname,
+        hostbody: m.hostbody,
+        hostcode: m.hostcode,
+        jq_hostcode: m.jq_hostcode,
+        lineon: m.lineon,
+        attachg: 0,
+        speaking: 0,
+        treecate: '0' as const,
+      })),
+    };
+  });
+}
+
+export async function getGroup(db: Db, user: AuthUser, id: number): Promise<TalkGroup> {
+  await sweepExpired(db);
+  const row = await loadGroup(db, await unitScope(db, user), id);
+  return (await present(db, [row], false))[0]!;
+}
+
+/** Groups of the caller's scope: fixed ones first, then temporary ones, newest first. */
+export async function listGroups(db: Db, user: AuthUser, q: GroupListRequest): Promise<TalkGroup[]> {
+  await sweepExpired(db);
+  const scope = await unitScope(db, user);
+  let query = db.selectFrom('talk_groups').selectAll();
+  if (!scope.all) query = query.where('unit_id', 'in', scope.ids);
+  let rows = await query.orderBy('preconfig', 'desc').orderBy('id', 'desc').execute();
+  if (q.keyword) rows = rows.filter((r) => r.name.toLowerCase().includes(q.keyword!.toLowerCase()));
+  return present(db, rows, q.online === 1);
+}

@@ -3,10 +3,15 @@ import { ACCOUNTS, artifact, buttonName, login } from '../support/console';
 import { text } from '../support/texts';
 
 /** A valid 1x1 PNG (the server sniffs image bytes, not only the extension). */
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 test.describe('settings screens', () => {
-  test('login security: the default reset password follows the password rules; a valid one is saved and kept', async ({ page }) => {
+  test('login security: the default reset password follows the password rules; a valid one is saved and kept', async ({
+    page,
+  }) => {
     await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
     await page.goto('/system/systemset/normalset');
     const password = page.getByLabel(text('zh-CN', 'system:normalset.field.default_password'), { exact: true });
@@ -38,25 +43,35 @@ test.describe('settings screens', () => {
     await expect(page).toHaveURL(/\/system\/player\/digitailmap$/);
     const split = page.locator('.ant-card').filter({ hasText: text('zh-CN', 'system:play.title') });
     await split.locator('.ant-select').click();
-    await page.locator('.ant-select-item-option').filter({ hasText: text('zh-CN', 'system:play.split', { count: 16 }) }).click();
+    await page
+      .locator('.ant-select-item-option')
+      .filter({ hasText: text('zh-CN', 'system:play.split', { count: 16 }) })
+      .click();
     await split.getByRole('button', { name: buttonName(text('zh-CN', 'system:settings.save')) }).click();
     await expect(page.getByText(text('zh-CN', 'success:saved')).first()).toBeVisible();
 
     await page.goto('/system/player/cloudstorage');
     // antd's radio buttons hide the input: click the button
-    await page.locator('label.ant-radio-button-wrapper').filter({ hasText: text('zh-CN', 'system:cloudstorage.minutes', { count: 60 }) }).click();
+    await page
+      .locator('label.ant-radio-button-wrapper')
+      .filter({ hasText: text('zh-CN', 'system:cloudstorage.minutes', { count: 60 }) })
+      .click();
     await page.getByRole('button', { name: buttonName(text('zh-CN', 'system:settings.save')) }).click();
     await expect(page.getByText(text('zh-CN', 'success:saved')).first()).toBeVisible();
 
     await page.reload();
-    await expect(page.getByRole('radio', { name: text('zh-CN', 'system:cloudstorage.minutes', { count: 60 }) })).toBeChecked();
+    await expect(
+      page.getByRole('radio', { name: text('zh-CN', 'system:cloudstorage.minutes', { count: 60 }) }),
+    ).toBeChecked();
     await page.goto('/system/player/digitailmap');
     await expect(page.locator('.ant-card').filter({ hasText: text('zh-CN', 'system:play.title') })).toContainText(
       text('zh-CN', 'system:play.split', { count: 16 }),
     );
   });
 
-  test('login background: a wrong type is refused before upload, an image is uploaded, previewed and removed again', async ({ page }) => {
+  test('login background: a wrong type is refused before upload, an image is uploaded, previewed and removed again', async ({
+    page,
+  }) => {
     await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
     await page.goto('/system/systemset/backset');
     const picker = page.locator('input[type=file]');

@@ -15,7 +15,9 @@ export function matchesKeyword(entry: DownloadEntry, filters: FilterValues): boo
   const raw = filters.keyword;
   const keyword = (Array.isArray(raw) ? raw[0] : raw)?.trim().toLowerCase();
   if (!keyword) return true;
-  return [entry.name, entry.description, entry.version, entry.file_name].some((field) => field.toLowerCase().includes(keyword));
+  return [entry.name, entry.description, entry.version, entry.file_name].some((field) =>
+    field.toLowerCase().includes(keyword),
+  );
 }
 
 /** /downloadCenter/download: every download entry with its download button. */
@@ -29,8 +31,20 @@ export function DownloadCenterPage() {
       { title: t('center.column.version'), dataIndex: 'version', key: 'version', width: 120 },
       { title: t('center.column.description'), dataIndex: 'description', key: 'description', ellipsis: true },
       { title: t('center.column.file_name'), dataIndex: 'file_name', key: 'file_name', ellipsis: true },
-      { title: t('center.column.file_size'), dataIndex: 'file_size', key: 'file_size', width: 110, render: (size: number) => formatFileSize(size) },
-      { title: t('center.column.create_time'), dataIndex: 'create_time', key: 'create_time', width: 180, render: formatTime },
+      {
+        title: t('center.column.file_size'),
+        dataIndex: 'file_size',
+        key: 'file_size',
+        width: 110,
+        render: (size: number) => formatFileSize(size),
+      },
+      {
+        title: t('center.column.create_time'),
+        dataIndex: 'create_time',
+        key: 'create_time',
+        width: 180,
+        render: formatTime,
+      },
       {
         kind: 'action',
         key: 'download',
@@ -47,7 +61,14 @@ export function DownloadCenterPage() {
     [t],
   );
   const searchItems = useMemo<SearchItem[]>(
-    () => [{ type: 'text', name: 'keyword', label: t('center.filter.keyword'), placeholder: t('center.filter.keywordPlaceholder') }],
+    () => [
+      {
+        type: 'text',
+        name: 'keyword',
+        label: t('center.filter.keyword'),
+        placeholder: t('center.filter.keywordPlaceholder'),
+      },
+    ],
     [t],
   );
 

@@ -31,7 +31,11 @@ export function EmergencyNoticePage() {
     <div className="home-section-page">
       <Card title={t('notice.title')}>
         {isError ? (
-          <Result status="warning" title={t('home.loadFailed')} extra={<Button onClick={() => void refetch()}>{t('home.retry')}</Button>} />
+          <Result
+            status="warning"
+            title={t('home.loadFailed')}
+            extra={<Button onClick={() => void refetch()}>{t('home.retry')}</Button>}
+          />
         ) : isPending ? (
           <Skeleton active paragraph={{ rows: 8 }} />
         ) : (

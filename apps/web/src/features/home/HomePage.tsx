@@ -74,7 +74,9 @@ export function AnnouncementList({ items, onOpen }: { items: readonly Announceme
           className="home-list-item"
           onClick={() => onOpen(item.id)}
           data-testid="announcement-item"
-          extra={<Typography.Text type="secondary">{formatTime(item.publish_time ?? item.update_time)}</Typography.Text>}
+          extra={
+            <Typography.Text type="secondary">{formatTime(item.publish_time ?? item.update_time)}</Typography.Text>
+          }
         >
           <List.Item.Meta
             title={
@@ -106,7 +108,12 @@ function DownloadList({ items }: { items: readonly DownloadEntry[] }) {
           key={item.id}
           data-testid="download-item"
           actions={[
-            <Button key="download" type="link" icon={<DownloadOutlined />} onClick={() => void downloadEntryFile(item).catch(() => undefined)}>
+            <Button
+              key="download"
+              type="link"
+              icon={<DownloadOutlined />}
+              onClick={() => void downloadEntryFile(item).catch(() => undefined)}
+            >
               {t('download.action')}
             </Button>,
           ]}

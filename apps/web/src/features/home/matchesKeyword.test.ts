@@ -21,7 +21,8 @@ describe('download center keyword filter', () => {
   });
 
   it('matches name, description, version and file name, ignoring case and spaces', () => {
-    for (const keyword of ['记录仪', 'usb DRIVER', ' v2.1 ', 'DRIVER.ZIP']) expect(matchesKeyword(entry, { keyword })).toBe(true);
+    for (const keyword of ['记录仪', 'usb DRIVER', ' v2.1 ', 'DRIVER.ZIP'])
+      expect(matchesKeyword(entry, { keyword })).toBe(true);
   });
 
   it('drops entries that do not contain the keyword', () => {

@@ -22,7 +22,11 @@ export function DownloadAdminPage() {
 
   // the home page and the download center read the entries too
   const reload = useCallback(
-    () => Promise.all([client.invalidateQueries({ queryKey: ['downloads'] }), client.invalidateQueries({ queryKey: ['home'] })]),
+    () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: ['downloads'] }),
+        client.invalidateQueries({ queryKey: ['home'] }),
+      ]),
     [client],
   );
 
@@ -38,21 +42,32 @@ export function DownloadAdminPage() {
         width: 110,
         render: (size: number) => formatFileSize(size),
       },
-      { title: t('download.column.create_time'), dataIndex: 'create_time', key: 'create_time', width: 180, render: formatTime },
+      {
+        title: t('download.column.create_time'),
+        dataIndex: 'create_time',
+        key: 'create_time',
+        width: 180,
+        render: formatTime,
+      },
       {
         kind: 'switch',
         key: 'is_index',
         title: t('download.column.is_index'),
         width: 120,
         isOn: (row) => row.is_index === 1,
-        onToggle: (row, on) => call('downloadIsIndex', { id: row.id, is_index: on ? 1 : 0 }, { success: true }).then(reload),
+        onToggle: (row, on) =>
+          call('downloadIsIndex', { id: row.id, is_index: on ? 1 : 0 }, { success: true }).then(reload),
         permission: edit,
       },
       {
         kind: 'operation',
         width: 220,
         actions: [
-          { key: 'download', label: t('download.action.download'), onClick: (row) => void downloadEntryFile(row).catch(() => undefined) },
+          {
+            key: 'download',
+            label: t('download.action.download'),
+            onClick: (row) => void downloadEntryFile(row).catch(() => undefined),
+          },
           { key: 'edit', label: t('download.action.edit'), onClick: (row) => setEditing(row), permission: edit },
           {
             key: 'delete',
@@ -70,7 +85,12 @@ export function DownloadAdminPage() {
 
   const searchItems = useMemo<SearchItem[]>(
     () => [
-      { type: 'text', name: 'keyword', label: t('download.filter.keyword'), placeholder: t('download.filter.keywordPlaceholder') },
+      {
+        type: 'text',
+        name: 'keyword',
+        label: t('download.filter.keyword'),
+        placeholder: t('download.filter.keywordPlaceholder'),
+      },
       {
         type: 'select',
         name: 'is_index',

@@ -66,7 +66,8 @@ export function DownloadFormDialog({ editing, onClose, onSaved }: DownloadFormDi
       closable={!busy}
       maskClosable={!busy}
       width={640}
-      destroyOnHidden
+      // the form stays mounted so that it can be filled before the dialog shows
+      forceRender
     >
       <Form form={form} layout="vertical" disabled={busy}>
         <Form.Item name="name" label={t('download.form.name')} rules={rules('name')} required>

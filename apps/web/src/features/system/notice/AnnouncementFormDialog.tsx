@@ -1,5 +1,5 @@
 import { ANNOUNCE_CONTENT_MAX, ANNOUNCE_TITLE_MAX, AnnounceAddRequest, type Announcement } from '@bwc/protocol';
-import { Form, Input, Modal, Skeleton } from 'antd';
+import { Form, Input, Modal, Spin } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/http';
@@ -60,12 +60,11 @@ export function AnnouncementFormDialog({ editing, onClose, onSaved }: Announceme
       confirmLoading={saving}
       okButtonProps={{ disabled: loading }}
       width={720}
-      destroyOnHidden
+      // the form stays mounted so that it can be filled before the dialog shows
+      forceRender
     >
-      {loading ? (
-        <Skeleton active />
-      ) : (
-        <Form form={form} layout="vertical" disabled={saving}>
+      <Spin spinning={loading}>
+        <Form form={form} layout="vertical" disabled={saving || loading}>
           <Form.Item name="title" label={t('notice.form.title')} rules={rules('title')} required>
             <Input count={{ show: true, max: ANNOUNCE_TITLE_MAX }} />
           </Form.Item>
@@ -73,7 +72,7 @@ export function AnnouncementFormDialog({ editing, onClose, onSaved }: Announceme
             <Input.TextArea rows={10} count={{ show: true, max: ANNOUNCE_CONTENT_MAX }} />
           </Form.Item>
         </Form>
-      )}
+      </Spin>
     </Modal>
   );
 }

@@ -23,7 +23,11 @@ export function NoticeEditPage() {
 
   // the home page and /emegencyNotice read announcements too
   const reload = useCallback(
-    () => Promise.all([client.invalidateQueries({ queryKey: ['announcements'] }), client.invalidateQueries({ queryKey: ['home'] })]),
+    () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: ['announcements'] }),
+        client.invalidateQueries({ queryKey: ['home'] }),
+      ]),
     [client],
   );
 
@@ -36,10 +40,20 @@ export function NoticeEditPage() {
         key: 'status',
         width: 110,
         render: (status: number) =>
-          status === PUBLISHED ? <Tag color="green">{t('notice.status.published')}</Tag> : <Tag>{t('notice.status.draft')}</Tag>,
+          status === PUBLISHED ? (
+            <Tag color="green">{t('notice.status.published')}</Tag>
+          ) : (
+            <Tag>{t('notice.status.draft')}</Tag>
+          ),
       },
       { title: t('notice.column.author'), dataIndex: 'author', key: 'author', width: 130 },
-      { title: t('notice.column.update_time'), dataIndex: 'update_time', key: 'update_time', width: 180, render: formatTime },
+      {
+        title: t('notice.column.update_time'),
+        dataIndex: 'update_time',
+        key: 'update_time',
+        width: 180,
+        render: formatTime,
+      },
       {
         title: t('notice.column.publish_time'),
         dataIndex: 'publish_time',
@@ -77,7 +91,12 @@ export function NoticeEditPage() {
 
   const searchItems = useMemo<SearchItem[]>(
     () => [
-      { type: 'text', name: 'keyword', label: t('notice.filter.keyword'), placeholder: t('notice.filter.keywordPlaceholder') },
+      {
+        type: 'text',
+        name: 'keyword',
+        label: t('notice.filter.keyword'),
+        placeholder: t('notice.filter.keywordPlaceholder'),
+      },
       {
         type: 'select',
         name: 'status',

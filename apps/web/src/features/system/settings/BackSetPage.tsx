@@ -67,19 +67,44 @@ export function BackSetPage() {
           data-testid="background-preview"
         />
       ) : (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t(previewFailed ? 'backset.previewFailed' : 'backset.usingDefault')} />
+        <Empty
+          image={Empty.PRESENTED_IMAGE_SIMPLE}
+          description={t(previewFailed ? 'backset.previewFailed' : 'backset.usingDefault')}
+        />
       )}
       <Typography.Title level={5} style={{ marginTop: 24 }}>
         {t('backset.upload')}
       </Typography.Title>
       <Space direction="vertical" style={{ width: '100%' }}>
-        <FilePicker rule={BACKGROUND_UPLOAD} value={file} onChange={setFile} disabled={!canEdit || progress !== undefined} progress={progress} />
-        {problem && <Alert type="error" showIcon message={translateKey(problem.key, problem.params)} data-testid="upload-problem" />}
+        <FilePicker
+          rule={BACKGROUND_UPLOAD}
+          value={file}
+          onChange={setFile}
+          disabled={!canEdit || progress !== undefined}
+          progress={progress}
+        />
+        {problem && (
+          <Alert
+            type="error"
+            showIcon
+            message={translateKey(problem.key, problem.params)}
+            data-testid="upload-problem"
+          />
+        )}
         <Space>
-          <Button type="primary" disabled={!canEdit || !file || !!problem} loading={progress !== undefined} onClick={() => void send()}>
+          <Button
+            type="primary"
+            disabled={!canEdit || !file || !!problem}
+            loading={progress !== undefined}
+            onClick={() => void send()}
+          >
             {t('backset.send')}
           </Button>
-          <Popconfirm title={t('backset.restoreConfirm')} onConfirm={() => void restoreDefault()} disabled={!canEdit || !path}>
+          <Popconfirm
+            title={t('backset.restoreConfirm')}
+            onConfirm={() => void restoreDefault()}
+            disabled={!canEdit || !path}
+          >
             <Button disabled={!canEdit || !path} loading={save.isPending}>
               {t('backset.restore')}
             </Button>

@@ -11,16 +11,37 @@ export function CloudStoragePage() {
     <SettingsTypePage type="cloudstorage">
       {(rules) => (
         <>
-          <Form.Item name="record_path" label={t('cloudstorage.field.record_path')} rules={rules('record_path')} required extra={t('cloudstorage.help.record_path')}>
+          <Form.Item
+            name="record_path"
+            label={t('cloudstorage.field.record_path')}
+            rules={rules('record_path')}
+            required
+            extra={t('cloudstorage.help.record_path')}
+          >
             <Input />
           </Form.Item>
-          <Form.Item name="record_minutes" label={t('cloudstorage.field.record_minutes')} rules={rules('record_minutes')} required extra={t('cloudstorage.help.record_minutes')}>
+          <Form.Item
+            name="record_minutes"
+            label={t('cloudstorage.field.record_minutes')}
+            rules={rules('record_minutes')}
+            required
+            extra={t('cloudstorage.help.record_minutes')}
+          >
             <Radio.Group
               optionType="button"
-              options={RECORDING_DURATIONS_MIN.map((m) => ({ value: m, label: t('cloudstorage.minutes', { count: m }) }))}
+              options={RECORDING_DURATIONS_MIN.map((m) => ({
+                value: m,
+                label: t('cloudstorage.minutes', { count: m }),
+              }))}
             />
           </Form.Item>
-          <Form.Item name="keep_days" label={t('cloudstorage.field.keep_days')} rules={numberRules(rules, 'keep_days')} validateFirst extra={t('settings.range', { min: 1, max: 3650 })}>
+          <Form.Item
+            name="keep_days"
+            label={t('cloudstorage.field.keep_days')}
+            rules={numberRules(rules, 'keep_days')}
+            validateFirst
+            extra={t('settings.range', { min: 1, max: 3650 })}
+          >
             <InputNumber style={NUMBER_INPUT_STYLE} min={1} max={3650} precision={0} suffix={t('settings.unit.days')} />
           </Form.Item>
         </>

@@ -15,7 +15,12 @@ export function DigitailMapPage() {
       <SettingsTypePage type="digitailmap">
         {(rules) => (
           <>
-            <Form.Item name="mapinfo" label={t('digitailmap.field.mapinfo')} rules={rules('mapinfo')} extra={t('digitailmap.help.mapinfo')}>
+            <Form.Item
+              name="mapinfo"
+              label={t('digitailmap.field.mapinfo')}
+              rules={rules('mapinfo')}
+              extra={t('digitailmap.help.mapinfo')}
+            >
               <Radio.Group
                 optionType="button"
                 options={[
@@ -24,17 +29,42 @@ export function DigitailMapPage() {
                 ]}
               />
             </Form.Item>
-            <Form.Item name="gpscenter_lon" label={t('digitailmap.field.gpscenter_lon')} rules={numberRules(rules, 'gpscenter_lon')} validateFirst extra={t('digitailmap.help.gpscenter_lon')}>
+            <Form.Item
+              name="gpscenter_lon"
+              label={t('digitailmap.field.gpscenter_lon')}
+              rules={numberRules(rules, 'gpscenter_lon')}
+              validateFirst
+              extra={t('digitailmap.help.gpscenter_lon')}
+            >
               <InputNumber style={NUMBER_INPUT_STYLE} step={0.0001} />
             </Form.Item>
-            <Form.Item name="gpscenter_lat" label={t('digitailmap.field.gpscenter_lat')} rules={numberRules(rules, 'gpscenter_lat')} validateFirst extra={t('digitailmap.help.gpscenter_lat')}>
+            <Form.Item
+              name="gpscenter_lat"
+              label={t('digitailmap.field.gpscenter_lat')}
+              rules={numberRules(rules, 'gpscenter_lat')}
+              validateFirst
+              extra={t('digitailmap.help.gpscenter_lat')}
+            >
               <InputNumber style={NUMBER_INPUT_STYLE} step={0.0001} />
             </Form.Item>
-            <Form.Item name="map_url" label={t('digitailmap.field.map_url')} rules={rules('map_url')} extra={t('digitailmap.help.map_url')}>
+            <Form.Item
+              name="map_url"
+              label={t('digitailmap.field.map_url')}
+              rules={rules('map_url')}
+              extra={t('digitailmap.help.map_url')}
+            >
               <Input placeholder="https://tiles.example.org/{z}/{x}/{y}.png" />
             </Form.Item>
-            <Form.Item name="map_crs" label={t('digitailmap.field.map_crs')} rules={rules('map_crs')} extra={t('digitailmap.help.map_crs')}>
-              <Select style={{ width: 200 }} options={MAP_CRS.map((crs) => ({ value: crs, label: t(`digitailmap.crs.${crs}`) }))} />
+            <Form.Item
+              name="map_crs"
+              label={t('digitailmap.field.map_crs')}
+              rules={rules('map_crs')}
+              extra={t('digitailmap.help.map_crs')}
+            >
+              <Select
+                style={{ width: 200 }}
+                options={MAP_CRS.map((crs) => ({ value: crs, label: t(`digitailmap.crs.${crs}`) }))}
+              />
             </Form.Item>
           </>
         )}
@@ -60,7 +90,10 @@ function PlayConfigCard() {
     >
       {(rules) => (
         <Form.Item name="video_live_num" label={t('play.field.video_live_num')} rules={rules('video_live_num')}>
-          <Select style={{ width: 200 }} options={SPLIT_SCREEN_CHOICES.map((n) => ({ value: n, label: t('play.split', { count: n }) }))} />
+          <Select
+            style={{ width: 200 }}
+            options={SPLIT_SCREEN_CHOICES.map((n) => ({ value: n, label: t('play.split', { count: n }) }))}
+          />
         </Form.Item>
       )}
     </SettingsCard>

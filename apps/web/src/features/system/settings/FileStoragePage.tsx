@@ -10,10 +10,22 @@ export function FileStoragePage() {
     <SettingsTypePage type="filestorage">
       {(rules) => (
         <>
-          <Form.Item name="storage_path" label={t('filestorage.field.storage_path')} rules={rules('storage_path')} required extra={t('filestorage.help.storage_path')}>
+          <Form.Item
+            name="storage_path"
+            label={t('filestorage.field.storage_path')}
+            rules={rules('storage_path')}
+            required
+            extra={t('filestorage.help.storage_path')}
+          >
             <Input />
           </Form.Item>
-          <Form.Item name="keep_days" label={t('filestorage.field.keep_days')} rules={numberRules(rules, 'keep_days')} validateFirst extra={t('settings.range', { min: 1, max: 3650 })}>
+          <Form.Item
+            name="keep_days"
+            label={t('filestorage.field.keep_days')}
+            rules={numberRules(rules, 'keep_days')}
+            validateFirst
+            extra={t('settings.range', { min: 1, max: 3650 })}
+          >
             <InputNumber style={NUMBER_INPUT_STYLE} min={1} max={3650} precision={0} suffix={t('settings.unit.days')} />
           </Form.Item>
           <Form.Item

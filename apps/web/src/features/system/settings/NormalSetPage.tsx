@@ -9,11 +9,7 @@ import { SettingsTypePage } from './SettingsTypePage';
  * server's lockout; the default reset password follows the password rules (never hard-coded).
  */
 export function NormalSetPage() {
-  return (
-    <SettingsTypePage type="normalset">
-      {(rules) => <NormalSetFields rules={rules} />}
-    </SettingsTypePage>
-  );
+  return <SettingsTypePage type="normalset">{(rules) => <NormalSetFields rules={rules} />}</SettingsTypePage>;
 }
 
 /** The fields of the form, validated with the protocol schema through `rules`. */

@@ -79,7 +79,14 @@ describe('titleset form', SLOW, () => {
   it('saves 17 characters, trimmed by the schema', async () => {
     const { save } = await renderTitleSet(EDIT);
     submitTitle('  一二三四五六七八九十一二三四五六七  ');
-    await waitFor(() => expect(save.mutateAsync).toHaveBeenCalledWith({ title: '一二三四五六七八九十一二三四五六七', support_text: '' }), WAIT);
+    await waitFor(
+      () =>
+        expect(save.mutateAsync).toHaveBeenCalledWith({
+          title: '一二三四五六七八九十一二三四五六七',
+          support_text: '',
+        }),
+      WAIT,
+    );
   });
 
   it('is read-only without the edit action', async () => {
@@ -93,7 +100,12 @@ describe('titleset form', SLOW, () => {
 });
 
 describe('normalset form', SLOW, () => {
-  const stored: Settings<'normalset'> = { login_fail_limit: 5, login_lock_minutes: 10, default_password: 'Bwc@2024', session_timeout_minutes: 120 };
+  const stored: Settings<'normalset'> = {
+    login_fail_limit: 5,
+    login_lock_minutes: 10,
+    default_password: 'Bwc@2024',
+    session_timeout_minutes: 120,
+  };
 
   async function submitPassword(password: string) {
     const save = { mutateAsync: vi.fn(async (v: Settings<'normalset'>) => v), isPending: false };
@@ -134,6 +146,9 @@ describe('normalset form', SLOW, () => {
 
   it('saves a password with three classes together with the numbers', async () => {
     const save = await submitPassword('abcdefg1X');
-    await waitFor(() => expect(save.mutateAsync).toHaveBeenCalledWith({ ...stored, default_password: 'abcdefg1X' }), WAIT);
+    await waitFor(
+      () => expect(save.mutateAsync).toHaveBeenCalledWith({ ...stored, default_password: 'abcdefg1X' }),
+      WAIT,
+    );
   });
 });

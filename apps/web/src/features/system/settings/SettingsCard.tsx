@@ -45,7 +45,16 @@ export const flagSwitchProps = {
  * One settings form: loads its values, validates on the client with the protocol schema
  * (translated messages), saves, and is read-only without the `edit` action.
  */
-export function SettingsCard<V extends object>({ title, description, schema, menuId, query, save, children, extra }: SettingsCardProps<V>) {
+export function SettingsCard<V extends object>({
+  title,
+  description,
+  schema,
+  menuId,
+  query,
+  save,
+  children,
+  extra,
+}: SettingsCardProps<V>) {
   const { t } = useTranslation('system');
   const [form] = Form.useForm<V>();
   const canEdit = usePermission(menuId, 'edit');
@@ -92,7 +101,10 @@ export function SettingsCard<V extends object>({ title, description, schema, men
               <Button type="primary" htmlType="submit" loading={save.isPending} disabled={!canEdit}>
                 {t('settings.save')}
               </Button>
-              <Button onClick={() => form.setFieldsValue(data as Parameters<typeof form.setFieldsValue>[0])} disabled={!canEdit}>
+              <Button
+                onClick={() => form.setFieldsValue(data as Parameters<typeof form.setFieldsValue>[0])}
+                disabled={!canEdit}
+              >
                 {t('settings.reset')}
               </Button>
             </Space>

@@ -8,11 +8,7 @@ const SUPPORT_TEXT_MAX = 100;
 
 /** /system/systemset/titleset: system title (1 to 17 characters, no forbidden character) and support text. */
 export function TitleSetPage() {
-  return (
-    <SettingsTypePage type="titleset">
-      {(rules) => <TitleSetFields rules={rules} />}
-    </SettingsTypePage>
-  );
+  return <SettingsTypePage type="titleset">{(rules) => <TitleSetFields rules={rules} />}</SettingsTypePage>;
 }
 
 /** The fields of the form, validated with the protocol schema through `rules`. */
@@ -29,7 +25,12 @@ export function TitleSetFields({ rules }: { rules: SettingsRules }) {
       >
         <Input count={{ show: true, max: TITLE_MAX }} />
       </Form.Item>
-      <Form.Item name="support_text" label={t('titleset.field.support_text')} rules={rules('support_text')} extra={t('titleset.help.support_text')}>
+      <Form.Item
+        name="support_text"
+        label={t('titleset.field.support_text')}
+        rules={rules('support_text')}
+        extra={t('titleset.help.support_text')}
+      >
         <Input.TextArea rows={3} count={{ show: true, max: SUPPORT_TEXT_MAX }} />
       </Form.Item>
     </>

@@ -8,7 +8,8 @@ describe('checkUpload', () => {
   });
 
   it('accepts the background image types in any case and refuses others', () => {
-    for (const name of ['a.jpg', 'b.PNG', 'c.gif', 'd.Jpeg']) expect(checkUpload({ name, size: 10 }, BACKGROUND_UPLOAD)).toBeNull();
+    for (const name of ['a.jpg', 'b.PNG', 'c.gif', 'd.Jpeg'])
+      expect(checkUpload({ name, size: 10 }, BACKGROUND_UPLOAD)).toBeNull();
     for (const name of ['a.bmp', 'b.svg', 'c.exe', 'noext', 'png']) {
       expect(checkUpload({ name, size: 10 }, BACKGROUND_UPLOAD)).toEqual({ key: 'validation.file.type' });
     }

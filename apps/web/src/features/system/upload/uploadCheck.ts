@@ -27,7 +27,10 @@ export function extensionOf(name: string): string {
 }
 
 /** Checks a chosen file against a rule before any byte is uploaded; null when it may go. */
-export function checkUpload(file: { name: string; size: number } | null | undefined, rule: UploadRule): UploadProblem | null {
+export function checkUpload(
+  file: { name: string; size: number } | null | undefined,
+  rule: UploadRule,
+): UploadProblem | null {
   if (!file) return { key: 'validation.file.required' };
   if (!rule.extensions.includes(extensionOf(file.name))) return { key: 'validation.file.type' };
   if (file.size > rule.maxMb * MB) return { key: 'validation.file.size', params: { mb: rule.maxMb } };

@@ -127,6 +127,8 @@ export const Api = {
   /** a new device API secret, shown once */
   deviceResetSecret: { method: 'POST', path: '/rest/oam/recorder/reset_secret', auth: menu(MenuId.RECORDERS, 'edit') },
   deviceImport: { method: 'POST', path: '/rest/oam/recorder/import', auth: menu(MenuId.RECORDERS, 'add'), body: 'multipart' },
+  /** empty .xlsx with the import columns (zh-CN headers, en-US: column keys) */
+  deviceImportTemplate: { method: 'GET', path: '/rest/oam/recorder/import_template', auth: menu(MenuId.RECORDERS, 'view'), file: true },
   deviceSettingsGet: { method: 'GET', path: '/rest/oam/recorder/settings_get', auth: menu(MenuId.RECORDERS, 'view') },
   deviceSettingsUpdate: { method: 'POST', path: '/rest/oam/recorder/settings_update', auth: menu(MenuId.RECORDERS, 'edit') },
   modelList: { method: 'GET', path: '/rest/oam/recordermodel/get', auth: menu(MenuId.RECORDER_MODELS, 'view') },

@@ -416,6 +416,39 @@ describe('import from .xlsx', () => {
     expect(rows).toEqual([{ hostbody: 'IMP001', unit_id: futian }]);
   });
 
+  it('offers a template whose headers the import reads back', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/rest/oam/recorder/import_template',
+      headers: { ...futianAdmin.headers, 'x-lang': 'zh-CN' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toBe('attachment; filename="device-import-template.xlsx"');
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const sheet = wb.worksheets[0]!;
+    expect(sheet.getRow(1).values).toEqual([
+      undefined,
+      '设备编号',
+      'IMEI',
+      '使用人',
+      '警号',
+      '集群号',
+      '单位编号',
+      '型号',
+      '备注',
+    ]);
+    sheet.addRow(['TPL001', testImei(), '模板', '', '', FUTIAN]);
+    const env = await importFile(futianAdmin, Buffer.from(await wb.xlsx.writeBuffer()), 'filled.xlsx');
+    expect(env.data).toMatchObject({ total: 1, created: 1, failed: 0 });
+    const denied = await t.app.inject({
+      method: 'GET',
+      url: '/rest/oam/recorder/import_template',
+      headers: dispatcher.headers,
+    });
+    expect(denied.json()).toMatchObject({ code: 403 });
+  });
+
   it('refuses legacy .xls with a clear message, other files, a missing column and files over 5 MB', async () => {
     const ole = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512)]);
     expect(await importFile(admin, ole, 'old.xls')).toMatchObject({

@@ -23,7 +23,7 @@ import { Errors } from '../../http/errors';
 import { defineRoute } from '../../http/route';
 import { unitScope } from '../../http/scope';
 import * as devices from './devices.service';
-import { checkWorkbookFile, importDevices } from './import';
+import { checkWorkbookFile, importDevices, importTemplate } from './import';
 import { readDeviceSettings, writeDeviceSettings } from './settings';
 
 /** Ops centre: recorders (recorderAdmin 10311), their models (recorderModel 10314), device settings. */
@@ -107,6 +107,17 @@ export async function registerDeviceAdminRoutes(app: FastifyInstance): Promise<v
         unitId = parsed.data.id;
       }
       return importDevices(app, await unitScope(db, user), lang, buffer, unitId);
+    },
+  });
+
+  defineRoute(app, {
+    api: 'deviceImportTemplate',
+    handler: async ({ reply, lang }) => {
+      const file = await importTemplate(lang);
+      return reply
+        .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-disposition', 'attachment; filename="device-import-template.xlsx"')
+        .send(file);
     },
   });
 

@@ -21,6 +21,18 @@ const OLE_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 /** zip signature: .xlsx is a zip of XML parts */
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
+/** An empty workbook with the import columns: zh-CN headers, or the column keys in English. */
+export async function importTemplate(lang: Language): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  const sheet = wb.addWorksheet(lang === 'zh-CN' ? '设备' : 'devices');
+  sheet.addRow(DEVICE_IMPORT_COLUMNS.map((c) => (lang === 'zh-CN' ? c.zh : c.key)));
+  sheet.getRow(1).font = { bold: true };
+  sheet.columns.forEach((col) => (col.width = 18));
+  // IMEI and codes are text, not numbers (leading zeros, 15 digits)
+  for (let i = 1; i <= DEVICE_IMPORT_COLUMNS.length; i++) sheet.getColumn(i).numFmt = '@';
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
 /** Refuse what is not an .xlsx, with the reason (legacy .xls is named explicitly). */
 export function checkWorkbookFile(fileName: string, head: Buffer): void {
   const ext = fileName.toLowerCase().split('.').pop() ?? '';

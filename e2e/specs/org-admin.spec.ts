@@ -17,6 +17,9 @@ const BULK = 12; // extra accounts of the unit, so that the viewer's list has 13
 const PARENT = { name: '福田分局', bh: '440304000000' };
 const PARENT_CHILD = { name: '华富派出所', bh: '440304010000' };
 
+/** The first rows of a screen just opened: lazy chunk and first query, on a busy test machine. */
+const SCREEN_LOAD = { timeout: 30_000 };
+
 const cc = (lang: Lang, key: string, params?: Record<string, string | number>) =>
   text(lang, `configcenter:${key}`, params);
 
@@ -106,7 +109,7 @@ test.describe('organisation administration', () => {
     await page.goto('/configcenter/UnitAdmin');
     const units = card(page, cc(zh, 'units.title'));
     // the first screen of a fresh server may take a moment
-    await expect(row(units, PARENT.name)).toBeVisible({ timeout: 30_000 });
+    await expect(row(units, PARENT.name)).toBeVisible(SCREEN_LOAD);
     await units.getByRole('button', { name: buttonName(cc(zh, 'units.action.add')) }).click();
     const unitForm = dialog(page, cc(zh, 'units.form.addTitle'));
     await expect(unitForm).toBeVisible();
@@ -168,7 +171,7 @@ test.describe('organisation administration', () => {
       .getByRole('button', { name: buttonName(cc(zh, 'roles.action.permissions')) })
       .click();
     const perm = dialog(page, cc(zh, 'roles.perm.title', { name: ROLE }));
-    await expect(perm.locator('tr[data-row-key="10400"]')).toBeVisible();
+    await expect(perm.locator('tr[data-row-key="10400"]')).toBeVisible(SCREEN_LOAD);
     await perm.locator('tr[data-row-key="10400"] .ant-table-row-expand-icon').click();
     await perm.locator('tr[data-row-key="10410"] .ant-table-row-expand-icon').click();
     await perm.getByTestId('perm-10411-view').check();
@@ -243,9 +246,11 @@ test.describe('organisation administration', () => {
 
     await viewer.goto('/configcenter/userAdmin/accountAdmin');
     const list = card(viewer, cc(zh, 'accounts.title'));
-    await expect(row(list, VIEWER.username)).toBeVisible();
+    await expect(row(list, VIEWER.username)).toBeVisible(SCREEN_LOAD);
     // only the unit's accounts: 1 + BULK, every one of the unit; view only: no add / edit
     expect(await totalOf(list)).toBe(1 + BULK);
+    // nothing on the screen asks for what the role does not hold (no 403 toast)
+    await expect(viewer.locator('.ant-message-error')).toHaveCount(0);
     await expect(row(list, ACCOUNTS.admin.username)).toHaveCount(0);
     const unitCells = list.locator('tr.ant-table-row td:nth-child(4)');
     await expect(unitCells).toHaveCount(1 + BULK);
@@ -301,9 +306,24 @@ test.describe('organisation administration', () => {
     await expect(side.getByText(text(zh, 'menu:DataDictionary'), { exact: true })).toBeVisible();
     await side.getByText(text(zh, 'menu:DataDictionary'), { exact: true }).click();
     const dict = card(viewer, cc(zh, 'dict.title'));
-    await expect(dict.locator('tr.ant-table-row').first()).toBeVisible();
+    await expect(dict.locator('tr.ant-table-row').first()).toBeVisible(SCREEN_LOAD);
     // view only: no add button, no edit
     await expect(dict.getByRole('button', { name: buttonName(cc(zh, 'dict.action.add')) })).toHaveCount(0);
+
+    // ---- online users: the administrator forces the viewer off; the viewer's next request goes to the login
+    await page.goto('/configcenter/userAdmin/accountAdmin?tab=online');
+    const onlineRow = row(page, VIEWER.username);
+    await expect(onlineRow).toBeVisible();
+    await shoot(page, 'configcenter-online-zh-CN');
+    await onlineRow.getByRole('button', { name: buttonName(cc(zh, 'online.action.forceOff')) }).click();
+    await page
+      .locator('.ant-popover:not(.ant-popover-hidden)')
+      .getByRole('button', { name: buttonName(text(zh, 'components:table.confirm')) })
+      .click();
+    await expect(toast(page, text(zh, 'success:forcedOffline'))).toBeVisible();
+    await expect(onlineRow).toHaveCount(0);
+    await viewer.reload();
+    await expect(viewer).toHaveURL(/\/login$/, { timeout: 20_000 });
   });
 
   test('every screen in both languages, operation log filters and export', async ({ page }) => {
@@ -311,11 +331,11 @@ test.describe('organisation administration', () => {
     for (const lang of ['zh-CN', 'en-US'] as const) {
       if (lang === 'en-US') await switchLanguage(page, 'en-US');
       await page.goto('/configcenter/UnitAdmin');
-      await expect(card(page, cc(lang, 'units.title')).locator('tr.ant-table-row').first()).toBeVisible();
+      await expect(card(page, cc(lang, 'units.title')).locator('tr.ant-table-row').first()).toBeVisible(SCREEN_LOAD);
       await shoot(page, `configcenter-units-${lang}`);
 
       await page.goto('/configcenter/userAdmin/accountAdmin');
-      await expect(card(page, cc(lang, 'accounts.title')).locator('tr.ant-table-row').first()).toBeVisible();
+      await expect(card(page, cc(lang, 'accounts.title')).locator('tr.ant-table-row').first()).toBeVisible(SCREEN_LOAD);
       await shoot(page, `configcenter-accounts-${lang}`);
       await page.getByRole('tab', { name: cc(lang, 'accounts.tab.online') }).click();
       await expect(page).toHaveURL(/tab=online/);
@@ -324,7 +344,7 @@ test.describe('organisation administration', () => {
 
       await page.goto('/configcenter/userAdmin/RoleAdmin');
       const roles = card(page, cc(lang, 'roles.title'));
-      await expect(roles.locator('tr.ant-table-row').first()).toBeVisible();
+      await expect(roles.locator('tr.ant-table-row').first()).toBeVisible(SCREEN_LOAD);
       await shoot(page, `configcenter-roles-${lang}`);
       await roles
         .locator('tr.ant-table-row')
@@ -339,11 +359,11 @@ test.describe('organisation administration', () => {
 
       await page.goto('/configcenter/LogAudit/OperationLog');
       const log = card(page, cc(lang, 'oplog.title'));
-      await expect(log.locator('tr.ant-table-row').first()).toBeVisible();
+      await expect(log.locator('tr.ant-table-row').first()).toBeVisible(SCREEN_LOAD);
       await shoot(page, `configcenter-oplog-${lang}`);
 
       await page.goto('/configcenter/DataDictionary');
-      await expect(card(page, cc(lang, 'dict.title')).locator('tr.ant-table-row').first()).toBeVisible();
+      await expect(card(page, cc(lang, 'dict.title')).locator('tr.ant-table-row').first()).toBeVisible(SCREEN_LOAD);
       await shoot(page, `configcenter-dictionary-${lang}`);
     }
     await switchLanguage(page, 'zh-CN');
@@ -351,7 +371,7 @@ test.describe('organisation administration', () => {
     // operation log: result filter, time shortcut, export with the file name of content-disposition
     await page.goto('/configcenter/LogAudit/OperationLog');
     const log = card(page, cc('zh-CN', 'oplog.title'));
-    await expect(log.locator('tr.ant-table-row').first()).toBeVisible();
+    await expect(log.locator('tr.ant-table-row').first()).toBeVisible(SCREEN_LOAD);
     await searchSelect(page, log, cc('zh-CN', 'oplog.filter.result'), cc('zh-CN', 'oplog.result.success'));
     await expect(page).toHaveURL(/result=success/);
     const results = log.locator('tr.ant-table-row td:nth-child(8)');
@@ -361,5 +381,25 @@ test.describe('organisation administration', () => {
     await page.getByTestId('oplog-export').click();
     const file = await downloading;
     expect(file.suggestedFilename()).toMatch(/\.xlsx$/);
+  });
+
+  test('a unit administrator sees and manages only his own subtree', async ({ page }) => {
+    const zh: Lang = 'zh-CN';
+    await login(page, ACCOUNTS.unitadmin.username, ACCOUNTS.unitadmin.password);
+    await page.goto('/configcenter/UnitAdmin');
+    const units = card(page, cc(zh, 'units.title'));
+    await expect(row(units, PARENT.name)).toBeVisible(SCREEN_LOAD);
+    await expect(row(units, PARENT_CHILD.name)).toBeVisible();
+    // his unit is the root of his view: neither the city bureau above nor a sibling district
+    await expect(row(units, '深州市公安局')).toHaveCount(0);
+    await expect(row(units, '罗湖分局')).toHaveCount(0);
+    await expect(units.locator('tr.ant-table-row').first()).toContainText(PARENT.name);
+    await shoot(page, 'configcenter-units-unitadmin-zh-CN');
+
+    await page.goto('/configcenter/userAdmin/accountAdmin');
+    const accounts = card(page, cc(zh, 'accounts.title'));
+    await expect(row(accounts, ACCOUNTS.unitadmin.username)).toBeVisible(SCREEN_LOAD);
+    await expect(row(accounts, ACCOUNTS.admin.username)).toHaveCount(0);
+    await expect(row(accounts, ACCOUNTS.dispatcher.username)).toHaveCount(0);
   });
 });

@@ -181,6 +181,7 @@ function AccountsTab() {
       <AccountFormDialog
         editing={editing}
         units={units.tree}
+        unitsListed={units.allowed}
         isAdmin={isAdmin}
         onClose={() => setEditing(null)}
         onSaved={() => {

@@ -5,7 +5,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/http';
 import { validateWith, zodRules } from '../../../app/forms/zodRules';
-import { configKeys } from '../configcenter.api';
+import { UnitTreeSelect } from '../../../components/unit-tree';
+import { configKeys, isUnitNode, loadUnitLevel } from '../configcenter.api';
 import { UnitPicker } from '../units/UnitPicker';
 import type { UnitRow } from '../units/unitTree';
 import { AccountAddForm, AccountEditForm, addRequestOf, editValuesOf } from './accountForm';
@@ -13,18 +14,43 @@ import { AccountAddForm, AccountEditForm, addRequestOf, editValuesOf } from './a
 interface AccountFormDialogProps {
   /** 'new' to add, an account to edit, null when closed */
   editing: Account | 'new' | null;
+  /** every unit of the caller's scope, when he may list them (view on UnitAdmin) */
   units: readonly UnitRow[];
+  unitsListed: boolean;
   /** only an administrator may make administrators */
   isAdmin: boolean;
   onClose: () => void;
   onSaved: () => void;
 }
 
+/** Unit field for a caller who may not list units: the lazy unit tree selector (session-wide `gdlist`). */
+function LazyUnitField({
+  value,
+  onChange,
+  id,
+}: {
+  value?: number;
+  onChange?: (value: number | undefined) => void;
+  id?: string;
+}) {
+  return (
+    <span id={id}>
+      <UnitTreeSelect
+        loader={loadUnitLevel}
+        selectableNode={isUnitNode}
+        value={value === undefined ? undefined : String(value)}
+        onChange={(next) => onChange?.(typeof next === 'string' && next !== '' ? Number(next) : undefined)}
+        width={472}
+      />
+    </span>
+  );
+}
+
 const addRules = zodRules(AccountAddForm);
 const editRules = zodRules(AccountEditForm);
 
 /** Add an account (login name, password twice, person, phone, unit, role) or edit one (not its name or password). */
-export function AccountFormDialog({ editing, units, isAdmin, onClose, onSaved }: AccountFormDialogProps) {
+export function AccountFormDialog({ editing, units, unitsListed, isAdmin, onClose, onSaved }: AccountFormDialogProps) {
   const { t } = useTranslation('configcenter');
   const [form] = Form.useForm();
   const [saving, setSaving] = useState(false);
@@ -116,7 +142,7 @@ export function AccountFormDialog({ editing, units, isAdmin, onClose, onSaved }:
           <Input maxLength={20} />
         </Form.Item>
         <Form.Item name="unit_id" label={t('accounts.form.unit')} rules={rules('unit_id')} required>
-          <UnitPicker units={units} />
+          {unitsListed ? <UnitPicker units={units} /> : <LazyUnitField />}
         </Form.Item>
         <Form.Item name="role_id" label={t('accounts.form.role')} rules={rules('role_id')} required>
           <Select

@@ -87,9 +87,9 @@ export function DataDictionaryPage() {
 
   const columns = useMemo<DataTableColumn<DictEntry>[]>(
     () => [
-      { title: t('dict.column.key'), dataIndex: 'key', key: 'key', width: 110 },
-      { title: t('dict.column.label'), dataIndex: 'label', key: 'label', width: 180 },
-      { title: t('dict.column.labelEn'), dataIndex: 'label_en', key: 'label_en', width: 200 },
+      { title: t('dict.column.key'), dataIndex: 'key', key: 'key', width: 90 },
+      { title: t('dict.column.label'), dataIndex: 'label', key: 'label' },
+      { title: t('dict.column.labelEn'), dataIndex: 'label_en', key: 'label_en' },
       { title: t('dict.column.sort'), dataIndex: 'sort', key: 'sort', width: 80, align: 'center' },
       {
         title: t('dict.column.builtin'),
@@ -117,11 +117,18 @@ export function DataDictionaryPage() {
         title: t('dict.column.updated'),
         dataIndex: 'updated',
         key: 'updated',
-        render: (value: string) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm') : ''),
+        width: 120,
+        // the day here, the full time on hover
+        render: (value: string) =>
+          value ? (
+            <span title={dayjs(value).format('YYYY-MM-DD HH:mm:ss')}>{dayjs(value).format('YYYY-MM-DD')}</span>
+          ) : (
+            ''
+          ),
       },
       {
         kind: 'operation',
-        width: 140,
+        width: 120,
         actions: [
           { key: 'edit', label: t('dict.action.edit'), onClick: (row) => setEditing(row), permission: edit },
           {

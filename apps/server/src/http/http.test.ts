@@ -187,6 +187,27 @@ describe('guard and unit scope', () => {
     await authorize(t.app, fakeRequest(a.token), { kind: 'admin' });
   });
 
+  it('refuses a caller without the right before looking at his input (401/403, not a validation msg)', async () => {
+    const badTitle = { type: 'titleset', title: 'a/b', support_text: '' };
+    const anonymous = await t.app.inject({ method: 'POST', url: Api.settingsUpdate.path, payload: badTitle });
+    expect(anonymous.json()).toMatchObject({ code: 401 });
+    const notJson = await t.app.inject({
+      method: 'POST',
+      url: Api.announceAdd.path,
+      headers: { 'content-type': 'application/json' },
+      payload: '{broken',
+    });
+    expect(notJson.json()).toMatchObject({ code: 401 });
+    const d = await login(t.app, DEMO.dispatcher.username, DEMO.dispatcher.password);
+    const forbidden = await t.app.inject({
+      method: 'POST',
+      url: Api.announceAdd.path,
+      headers: d.headers,
+      payload: { title: '' },
+    });
+    expect(forbidden.json()).toMatchObject({ code: 403 });
+  });
+
   it('unit scope: the unit admin sees his branch and its stations, an admin everything', async () => {
     const unitadmin = await t.db
       .selectFrom('users')

@@ -73,7 +73,9 @@ export function defineRoute<
       ...(spec.query ? { querystring: spec.query } : {}),
       ...(spec.data && !file ? { response: { 200: envelope(spec.data) } } : {}),
     },
-    preHandler: async (req) => {
+    // before the body is parsed and validated: a caller without the right learns nothing about
+    // the input rules, and every refusal is logged with who asked
+    onRequest: async (req) => {
       if (!spec.selfAuth) await authorize(app, req, def.auth);
     },
     handler: async (req, reply) => {

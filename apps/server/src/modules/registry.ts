@@ -15,6 +15,7 @@ import { registerDevices } from './devices/devices.module';
 import { registerFences } from './fences/fences.routes';
 import { registerTracks } from './tracks/tracks.routes';
 import { registerGroups } from './groups/groups.routes';
+import { registerMaps } from './maps/maps.routes';
 
 /**
  * Every domain module, in registration order. A module exports `register<Domain>(app)` which
@@ -37,4 +38,5 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await registerFences(app);
   await registerTracks(app);
   await registerGroups(app);
+  await registerMaps(app);
 }

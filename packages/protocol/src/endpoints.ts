@@ -200,6 +200,34 @@ export const Api = {
   mapGeocode: { method: 'GET', path: '/rest/map/geocode', auth: session },
   geocodeSettingsGet: { method: 'GET', path: '/rest/map/geocode_settings_get', auth: menu(MenuId.DISPATCH_CONFIG, 'view') },
   geocodeSettingsUpdate: { method: 'POST', path: '/rest/map/geocode_settings_update', auth: menu(MenuId.DISPATCH_CONFIG, 'edit') },
+
+  // alarms (issue 5; schemas/alarms.ts). Bell calls need view on 10104 or 10154 (checked by the
+  // server: either one); history and acknowledgement per mode: dispatch 10104, GB 10154
+  alarmSettings: { method: 'GET', path: '/rest/system/alarm/setting', auth: session },
+  alarmIsAlarm: { method: 'GET', path: '/rest/system/alarm/is_alarm', auth: session },
+  /** bell list, dispatch mode */
+  alarmList: { method: 'GET', path: '/rest/system/alarm/get', auth: session },
+  /** bell list, GB mode (same answer) */
+  alarmLight: { method: 'GET', path: '/rest/monitor/alarmhistory/alarmlight', auth: session },
+  /** mark read for the caller `{ids: [{id, eid}]}` */
+  alarmRead: { method: 'POST', path: '/rest/system/alarm/read', auth: session },
+  alarmReadAll: { method: 'POST', path: '/rest/system/alarm/read_all', auth: session },
+  alarmPosition: { method: 'POST', path: '/rest/system/alarm/position', auth: session },
+  alarmGbPosition: { method: 'POST', path: '/rest/monitor/alarmhistory/position', auth: session },
+  alarmCategories: { method: 'GET', path: '/rest/gis/alarmhis/alermcate', auth: session },
+  alarmSearch: { method: 'POST', path: '/rest/gis/alarmhis/search', auth: menu(MenuId.DISPATCH_ALARM, 'view') },
+  alarmGbSearch: { method: 'POST', path: '/rest/monitor/alarmhistory/search', auth: menu(MenuId.MONITOR_ALARM, 'view') },
+  alarmExport: { method: 'GET', path: '/rest/gis/alarmhis/export', auth: menu(MenuId.DISPATCH_ALARM, 'view'), file: true },
+  alarmGbExport: { method: 'GET', path: '/rest/monitor/alarmhistory/export', auth: menu(MenuId.MONITOR_ALARM, 'view'), file: true },
+  alarmSure: { method: 'POST', path: '/rest/system/alarm/sure_alarm', auth: menu(MenuId.DISPATCH_ALARM, 'edit') },
+  alarmGbSure: { method: 'POST', path: '/rest/monitor/alarmhistory/sure_alarm', auth: menu(MenuId.MONITOR_ALARM, 'edit') },
+  /** acknowledge every visible unacknowledged alarm (GET as the spec shows; audited) */
+  alarmSureAll: { method: 'GET', path: '/rest/system/alarm/sure_all_alarm', auth: menu(MenuId.DISPATCH_ALARM, 'edit') },
+  alarmPic: { method: 'GET', path: '/rest/mini/rtcapt/alarm_pic', auth: menu(MenuId.FACE_ALARM, 'view') },
+  /** alarm pictures under web_root (`/rest/mini/rtcapt/file/<name>`) */
+  alarmPicFile: { method: 'GET', path: '/rest/mini/rtcapt/file/:name', auth: session, file: true },
+  /** AI engine results (face / plate) with pictures: `Authorization: Bearer <AI engine token>` */
+  aiAlarm: { method: 'POST', path: '/rest/ai/engine/alarm', auth: pub },
 } as const satisfies Record<string, EndpointDef>;
 
 export type ApiName = keyof typeof Api;

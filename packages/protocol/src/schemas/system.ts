@@ -44,6 +44,16 @@ export const SettingsSchemas = {
     record_minutes: z.coerce.number().pipe(z.union(RECORDING_DURATIONS_MIN.map((m) => z.literal(m)) as unknown as [z.ZodLiteral<20>, z.ZodLiteral<30>, z.ZodLiteral<60>], { error: 'validation.choice' })),
     keep_days: int(1, 3650),
   }),
+  /** alarm bell sound and type -> severity (issue 5): sos_alarm_time seconds, sos_alarm_audio sound path or URL ('' built-in) */
+  alarmset: z.object({
+    sos_alarm_time: int(1, 600),
+    sos_alarm_audio: text(255),
+    /** alarm type key -> criticle | middle | normal; types not listed use DEFAULT_ALARM_TYPE_LEVELS */
+    type_levels: z.record(
+      z.string().regex(/^\d{1,4}$/, { error: 'validation.choice' }),
+      z.enum(['criticle', 'middle', 'normal'], { error: 'validation.choice' }),
+    ),
+  }),
 } as const;
 export type SettingsType = keyof typeof SettingsSchemas;
 export const SETTINGS_TYPES = Object.keys(SettingsSchemas) as SettingsType[];
@@ -51,7 +61,7 @@ export const SettingsTypeInput = z.object({ type: z.enum(SETTINGS_TYPES as [Sett
 export type Settings<T extends SettingsType> = z.infer<(typeof SettingsSchemas)[T]>;
 
 /** Settings under /system/player (dispatch config) need replay_auth; the rest need systerm_auth. */
-export const DISPATCH_CONFIG_TYPES: readonly SettingsType[] = ['digitailmap', 'cloudstorage'];
+export const DISPATCH_CONFIG_TYPES: readonly SettingsType[] = ['digitailmap', 'cloudstorage', 'alarmset'];
 
 export const SETTINGS_DEFAULTS: { [T in SettingsType]: Settings<T> } = {
   titleset: { title: '移动执法电子证据管理', support_text: '' },
@@ -61,6 +71,7 @@ export const SETTINGS_DEFAULTS: { [T in SettingsType]: Settings<T> } = {
   normalset: { login_fail_limit: LOGIN_FAIL_LIMIT_DEFAULT, login_lock_minutes: LOGIN_LOCK_MINUTES_DEFAULT, default_password: 'Bwc@2024', session_timeout_minutes: 120 },
   digitailmap: { mapinfo: 0, gpscenter_lon: 114.0579, gpscenter_lat: 22.5431, map_url: '', map_crs: 'WGS84' },
   cloudstorage: { record_path: 'recordings', record_minutes: 30, keep_days: 180 },
+  alarmset: { sos_alarm_time: 30, sos_alarm_audio: '', type_levels: {} },
 };
 
 /** POST system_update: `{type, ...fields}`. */

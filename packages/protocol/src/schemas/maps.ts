@@ -28,6 +28,20 @@ export type BasemapLayer = (typeof BASEMAP_LAYERS)[number];
 export const MAP_MODES = ['online', 'offline', 'builtin'] as const;
 export type MapMode = (typeof MAP_MODES)[number];
 
+/**
+ * GET /rest/map/style?origin=: the origin the console is served from (`location.origin`), used as
+ * the base of the style's own URLs (tiles, basemap) so that they go through the same origin as the
+ * page (dev proxy, reverse proxy). Without it the request's Host header is used.
+ */
+export const MapStyleQuery = z.object({
+  origin: z
+    .string()
+    .trim()
+    .regex(/^https?:\/\/[^/\s?#]+$/, { error: 'validation.map.origin' })
+    .optional(),
+});
+export type MapStyleQuery = z.infer<typeof MapStyleQuery>;
+
 /** The uploaded offline map (GET /rest/map/info, answer of the upload). */
 export const MapFileInfo = z.object({
   name: z.string(),

@@ -109,6 +109,19 @@ describe('built-in basemap (nothing uploaded, offline)', () => {
     expect(style.sources.land).toEqual({ type: 'geojson', data: 'http://localhost:80/rest/map/basemap/land' });
     expect(style.layers.map((l) => l.id)).toEqual(['background', 'land', 'country-borders']);
   });
+  it('the console may give its own origin as the base of the style URLs; a path is refused', async () => {
+    const style = (await get('/rest/map/style?origin=http%3A%2F%2Flocalhost%3A5173')).json() as Style;
+    expect(style.sources.countries).toEqual({
+      type: 'geojson',
+      data: 'http://localhost:5173/rest/map/basemap/countries',
+    });
+    expect(
+      (await get('/rest/map/style?origin=http%3A%2F%2Fevil%2Fx', { ...dispatcher.headers, 'x-lang': 'en-US' })).json(),
+    ).toMatchObject({
+      code: 400,
+      msg: 'Field origin: origin must be http(s)://host[:port] without a path',
+    });
+  });
   it('basemap layers are GeoJSON polygons; Shenzhen is on land; unknown layers are refused', async () => {
     const res = await get('/rest/map/basemap/countries');
     expect(res.headers['content-type']).toContain('application/geo+json');

@@ -5,6 +5,7 @@ import {
   GeocodeSettings,
   MapFileInfo,
   MapInfoAnswer,
+  MapStyleQuery,
   ResultCode,
   TileParams,
   type BasemapLayer,
@@ -60,13 +61,14 @@ export async function registerMaps(app: FastifyInstance): Promise<void> {
 
   defineRoute(app, {
     api: 'mapStyle',
-    handler: async ({ req, reply, t }) => {
+    query: MapStyleQuery,
+    handler: async ({ req, reply, t, query }) => {
       const m = await mode();
       const row = m.mode === 'offline' ? await currentMapFile(app.db) : undefined;
       const style = buildStyle({
         mode: m.mode,
         crs: m.crs,
-        base: baseUrl(req),
+        base: query.origin ?? baseUrl(req),
         center: m.center,
         onlineUrl: m.url,
         file: row ? metaOf(row) : null,

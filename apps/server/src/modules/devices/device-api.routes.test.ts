@@ -208,6 +208,41 @@ describe('positions', () => {
   });
 });
 
+describe('a device deleted while its upload is queued', () => {
+  it('never fails the other uploads of the same flush, nor answers a server error', async () => {
+    const [a, b] = [await addDevice(t.app, admin, futian), await addDevice(t.app, admin, futian)];
+    const [authA, authB] = [await deviceLogin(t.app, a), await deviceLogin(t.app, b)];
+    // queue both uploads in the same group commit, then delete device a underneath
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const held = t.db.transaction().execute(async (trx) => {
+      await trx.updateTable('devices').set({ remark: 'held' }).where('id', '=', b.id).execute();
+      await gate;
+      await trx.deleteFrom('devices').where('id', '=', a.id).execute();
+    });
+    await new Promise((r) => setTimeout(r, 30));
+    const upA = post('/rest/device/api/positions', { positions: [{ time: Date.now(), lat: 1, lng: 1 }] }, authA);
+    const upB = post<PositionBatchAnswer>(
+      '/rest/device/api/positions',
+      { positions: [{ time: Date.now(), lat: 2, lng: 2 }] },
+      authB,
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    release();
+    await held;
+    expect(await upB).toMatchObject({ code: 200, data: { accepted: 1 } });
+    // SQLite: the flush waits for the deletion, device a's upload is refused as not found;
+    // PostgreSQL: the deletion waits for the flush, then removes a with its positions
+    const a1 = await upA;
+    if (a1.code !== 200) expect(a1).toMatchObject({ code: 404, msg: 'device not found' });
+    expect(await t.db.selectFrom('positions').select('id').where('device_id', '=', a.id).execute()).toEqual([]);
+    expect(await t.db.selectFrom('positions').select('lat').where('device_id', '=', b.id).execute()).toEqual([
+      { lat: 2 },
+    ]);
+    t.app.devices.invalidate(a.id);
+  });
+});
+
 describe('positions while another transaction holds the database', () => {
   it('waits for it (no error, no deadlock) and stores everything once it commits', async () => {
     const d = await addDevice(t.app, admin, futian);

@@ -380,6 +380,14 @@ export class DeviceRuntime {
     const jobs = this.jobs;
     this.jobs = [];
     this.queuedRows = 0;
+    await this.commit(jobs);
+  }
+
+  /**
+   * Write jobs in one transaction and answer them. If that fails (say a device was deleted
+   * meanwhile), each job is written alone so that one bad job does not fail the others.
+   */
+  private async commit(jobs: Job[]): Promise<void> {
     const seenAt = now();
     const newest = new Map<number, { device: CachedDevice; row: NewPosition }>();
     const all: NewPosition[] = [];
@@ -401,7 +409,17 @@ export class DeviceRuntime {
     try {
       await this.write(all, updates, seenAt);
     } catch (err) {
-      for (const job of jobs) job.reject(err);
+      if (jobs.length > 1) {
+        for (const job of jobs) await this.commit([job]);
+      } else {
+        // the device row is gone (deleted meanwhile): a not-found answer, not a server error
+        const code = (err as { code?: string }).code;
+        const gone = code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
+        for (const job of jobs)
+          job.reject(
+            gone ? new AppError(ResultCode.NOT_FOUND, 'errors.notFound', { what: 'errors.what.device' }) : err,
+          );
+      }
       return;
     }
     const nowMs = Date.now();

@@ -1,0 +1,37 @@
+import { MenuId, type DevicePoint } from '@bwc/protocol';
+import { Button, Space } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Permission } from '../../app/session/Permission';
+import type { useDeviceActions } from './deviceActions';
+
+interface Props {
+  point: DevicePoint;
+  actions: ReturnType<typeof useDeviceActions>;
+  onDetail: (point: DevicePoint) => void;
+}
+
+/** Detail, remote restart and remote kill / wake of one device. */
+export function DeviceActionsBar({ point, actions, onDetail }: Props) {
+  const { t } = useTranslation('dispatch');
+  return (
+    <Space size={4} wrap>
+      <Button size="small" type="link" onClick={() => onDetail(point)}>
+        {t('actions.detail')}
+      </Button>
+      <Permission menu={MenuId.EMERGENCY} action="edit">
+        <Button size="small" type="link" onClick={() => actions.restart(point)}>
+          {t('actions.restart')}
+        </Button>
+        {point.remote_kill === 1 ? (
+          <Button size="small" type="link" onClick={() => actions.remote(point, 'remote_wakeon')}>
+            {t('actions.wake')}
+          </Button>
+        ) : (
+          <Button size="small" type="link" danger onClick={() => actions.remote(point, 'remote_kill')}>
+            {t('actions.kill')}
+          </Button>
+        )}
+      </Permission>
+    </Space>
+  );
+}

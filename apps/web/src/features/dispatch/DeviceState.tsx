@@ -1,0 +1,30 @@
+import type { DevicePoint } from '@bwc/protocol';
+import { Space, Tag } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { STATE_COLORS } from '../../map/images';
+import { markerState } from '../../map/points';
+
+/** State tag of a device (online, offline, remotely killed) as the map icon shows it. */
+export function DeviceStateTag({ point }: { point: Pick<DevicePoint, 'lineon' | 'remote_kill'> }) {
+  const { t } = useTranslation('dispatch');
+  const state = markerState(point);
+  return (
+    <Tag color={STATE_COLORS[state]} data-testid="device-state" data-state={state}>
+      {t(`state.${state}`)}
+    </Tag>
+  );
+}
+
+/** Capability flags 1 to 3 of typecate (0 after a remote kill). */
+export function CapabilityFlags({ typecate }: { typecate: number[] }) {
+  const { t } = useTranslation('dispatch');
+  return (
+    <Space size={4} data-testid="device-flags" data-flags={typecate.slice(1).join(',')}>
+      {typecate.slice(1, 4).map((flag, index) => (
+        <Tag key={index} color={flag === 1 ? 'blue' : 'default'}>
+          {t(`flags.flag${index + 1}`)} {flag === 1 ? t('flags.on') : t('flags.off')}
+        </Tag>
+      ))}
+    </Space>
+  );
+}

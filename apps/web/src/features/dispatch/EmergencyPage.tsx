@@ -1,0 +1,310 @@
+import { callAs } from './callAs';
+import {
+  BorderOutlined,
+  DragOutlined,
+  EnvironmentOutlined,
+  EyeInvisibleOutlined,
+  EyeOutlined,
+  GatewayOutlined,
+  SoundOutlined,
+  StopOutlined,
+} from '@ant-design/icons';
+import { GROUP_TREE_LOAD_DELAY_MS, MAP_START_ZOOM, type DevicePoint, type TreeNode } from '@bwc/protocol';
+import { useQuery } from '@tanstack/react-query';
+import { App, Button, Dropdown, Empty, Input, Result, Spin, Tabs, Tooltip } from 'antd';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { useUserContext } from '../../app/session/queries';
+import { UnitTree, isTerminal, type UnitTreeLoader } from '../../components/unit-tree';
+import { toDisplay, type MapCrs } from '../../map/coords';
+import { DevicesLayer } from '../../map/DevicesLayer';
+import { DrawControl, type DrawShape } from '../../map/DrawControl';
+import type { MapLibreMap } from '../../map/maplibre';
+import { MapView } from '../../map/MapView';
+import { DevicePointStore } from '../../map/pointStore';
+import { hasPosition, nameWithCode } from '../../map/points';
+import { devicesInRing } from '../../map/selection';
+import { LEFT_PANEL_WIDTH } from './constants';
+import { DeviceDetailDialog } from './DeviceDetailDialog';
+import { DeviceListDialog } from './DeviceListDialog';
+import { useDeviceActions } from './deviceActions';
+import { HostList } from './HostList';
+import { InfoWindow } from './InfoWindow';
+import { dataAreas, loadMapSetup } from './mapSetup';
+import { usePointRefresh } from './usePointRefresh';
+import './dispatch.css';
+
+type Tool = 'pan' | DrawShape;
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Device tree: units with online counts and their devices, one level at a time (150 ms a loaded node). */
+const loadDeviceTree: UnitTreeLoader = async (parent) => {
+  const nodes = await callAs<TreeNode[]>('unitTreeDevices', parent ? { id: parent.id } : {});
+  if (parent) await delay(GROUP_TREE_LOAD_DELAY_MS);
+  return nodes;
+};
+
+function CircleIcon() {
+  return <span className="bwc-tool-circle" aria-hidden />;
+}
+
+/** Emergency dispatch screen (/dispatch/emergency, spec part 2 section 2.2). */
+export function EmergencyPage() {
+  const { t } = useTranslation('dispatch');
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const context = useUserContext();
+  const setup = useQuery({
+    queryKey: ['dispatch', 'mapSetup'],
+    queryFn: ({ signal }) => loadMapSetup(signal),
+    retry: false,
+    staleTime: 60_000,
+  });
+
+  // map config or user context failing sends the user to Login (the http layer shows the error)
+  useEffect(() => {
+    if (setup.isError) navigate('/login', { replace: true });
+  }, [setup.isError, navigate]);
+  useEffect(() => {
+    if (context.isError) {
+      const redirect = location.pathname + location.search;
+      navigate(`/login?redirect=${encodeURIComponent(redirect)}`, { replace: true, state: { from: redirect } });
+    }
+  }, [context.isError, navigate, location.pathname, location.search]);
+
+  const store = useMemo(() => new DevicePointStore(), []);
+  const version = useSyncExternalStore(store.subscribe, store.version);
+  const mapRef = useRef<{ map: MapLibreMap; crs: MapCrs } | null>(null);
+
+  const [tool, setTool] = useState<Tool>('pan');
+  const [locating, setLocating] = useState(false);
+  const [tracked, setTracked] = useState<ReadonlySet<number>>(new Set());
+  const [infoId, setInfoId] = useState<number | null>(null);
+  const [detailId, setDetailId] = useState<number | null>(null);
+  const [selection, setSelection] = useState<number[]>([]);
+  const [dialog, setDialog] = useState<'none' | 'selection' | 'broadcast'>('none');
+  const [styleError, setStyleError] = useState<string | null>(null);
+  const [search, setSearch] = useState('');
+  const [unitId, setUnitId] = useState<number | null>(null);
+
+  const { refreshIds } = usePointRefresh(store, { locating, tracked, paused: infoId !== null || tool !== 'pan' });
+  const actions = useDeviceActions((ids) => void refreshIds(ids).catch(() => undefined));
+
+  // `version` changes whenever the store applied a difference
+  const all = useMemo(() => (version >= 0 ? store.all().sort((a, b) => a.id - b.id) : []), [store, version]);
+  const online = useMemo(() => all.filter((p) => p.lineon === 1).length, [all]);
+  const unitDevices = useQuery({
+    queryKey: ['dispatch', 'unitDevices', unitId],
+    queryFn: ({ signal }) => callAs<DevicePoint[]>('gisUnitDevicePoint', { unit_id: unitId }, { signal }),
+    enabled: unitId !== null,
+  });
+  const hosts = useMemo(() => {
+    const ids = unitId !== null && unitDevices.data ? new Set(unitDevices.data.map((d) => d.id)) : null;
+    const needle = search.trim().toLowerCase();
+    return all.filter(
+      (p) =>
+        (!ids || ids.has(p.id)) &&
+        (!needle || nameWithCode(p).toLowerCase().includes(needle) || p.did.toLowerCase().includes(needle)),
+    );
+  }, [all, unitId, unitDevices.data, search]);
+
+  const locate = useCallback(
+    (id: number) => {
+      const point = store.get(id);
+      if (!point) return void message.info(t('locate.unknown'));
+      if (!hasPosition(point)) return void message.info(t('locate.noFix', { name: nameWithCode(point) }));
+      setTracked((set) => new Set(set).add(id));
+      const current = mapRef.current;
+      if (current)
+        current.map.flyTo({
+          center: toDisplay(point.lng as number, point.lat as number, current.crs),
+          zoom: Math.max(current.map.getZoom(), MAP_START_ZOOM),
+        });
+      setInfoId(id);
+    },
+    [store, message, t],
+  );
+
+  const onShape = useCallback(
+    (ring: number[][]) => {
+      const crs = mapRef.current?.crs ?? 'WGS84';
+      const visible = locating ? store.all().filter((p) => tracked.has(p.id)) : store.all();
+      const inside = devicesInRing(ring, crs, visible);
+      if (inside.length === 0) {
+        message.info(t('selection.empty'));
+        return;
+      }
+      setSelection(inside.map((p) => p.id));
+      setDialog('selection');
+    },
+    [store, locating, tracked, message, t],
+  );
+
+  const selected = useMemo(
+    () => (version >= 0 ? selection.map((id) => store.get(id)).filter((p): p is DevicePoint => p !== undefined) : []),
+    [selection, store, version],
+  );
+  const infoPoint = infoId === null ? undefined : store.get(infoId);
+  const closeInfo = useCallback(() => setInfoId(null), []);
+  const areas = useMemo(() => (setup.data ? dataAreas(setup.data.config) : []), [setup.data]);
+  const mapOn = setup.data?.config.mapinfo === 1;
+
+  if (setup.isError || context.isError) return null;
+  if (!setup.data) return <Spin className="bwc-emergency-loading" />;
+  const { config, styleUrl, crs } = setup.data;
+
+  const toolButton = (key: string, label: string, icon: React.ReactNode, onClick: () => void, active = false) => (
+    <Tooltip title={label} placement="bottom" key={key}>
+      <Button
+        aria-label={label}
+        data-testid={`tool-${key}`}
+        type={active ? 'primary' : 'default'}
+        icon={icon}
+        onClick={onClick}
+      />
+    </Tooltip>
+  );
+
+  return (
+    <div className="bwc-emergency" data-testid="emergency-page">
+      <aside className="bwc-emergency-left" style={{ width: LEFT_PANEL_WIDTH }}>
+        <Tabs
+          size="small"
+          items={[
+            {
+              key: 'person',
+              label: t('tabs.person'),
+              children: (
+                <div className="bwc-emergency-person">
+                  <Input.Search
+                    allowClear
+                    placeholder={t('search.placeholder')}
+                    enterButton={t('search.button')}
+                    onSearch={setSearch}
+                    data-testid="host-search"
+                  />
+                  <div className="bwc-emergency-tree">
+                    <UnitTree
+                      loader={loadDeviceTree}
+                      height={260}
+                      header={() => (
+                        <div className="bwc-emergency-counts" data-testid="device-counts">
+                          {t('tree.counts', { online, total: all.length })}
+                        </div>
+                      )}
+                      onSelect={(node) => {
+                        if (isTerminal(node)) locate(Number(node.id));
+                        else setUnitId(Number(node.id));
+                      }}
+                    />
+                  </div>
+                  {unitId !== null && (
+                    <Button size="small" type="link" onClick={() => setUnitId(null)}>
+                      {t('host.allUnits')}
+                    </Button>
+                  )}
+                  <HostList
+                    devices={hosts}
+                    loading={unitDevices.isFetching}
+                    gb={context.data?.gb === 1}
+                    onLocate={(p) => locate(p.id)}
+                  />
+                </div>
+              ),
+            },
+            ...(config.group_api && Number((config.group_api as { switch?: unknown }).switch) === 1
+              ? [{ key: 'group', label: t('tabs.group'), children: <Empty description={t('tabs.groupLater')} /> }]
+              : []),
+          ]}
+        />
+      </aside>
+      <main className="bwc-emergency-map">
+        {styleError ? (
+          <Result status="warning" title={t('map.initFailed')} subTitle={styleError} data-testid="map-init-failed" />
+        ) : (
+          <MapView
+            testId="dispatch-map"
+            styleUrl={styleUrl}
+            crs={crs}
+            center={[config.gpscenter_lon, config.gpscenter_lat]}
+            zoom={MAP_START_ZOOM}
+            onStyleError={(address) => setStyleError(address)}
+            onReady={(map, mapCrs) => {
+              mapRef.current = { map, crs: mapCrs };
+              (window as unknown as { __bwcMap?: MapLibreMap }).__bwcMap = map;
+            }}
+          >
+            <DevicesLayer store={store} visibleIds={locating ? tracked : null} onDeviceClick={(p) => setInfoId(p.id)} />
+            <DrawControl mode={tool === 'pan' ? null : tool} onFinish={onShape} />
+            {infoPoint && (
+              <InfoWindow
+                point={infoPoint}
+                mapOn={mapOn}
+                actions={actions}
+                onDetail={(p) => setDetailId(p.id)}
+                onClose={closeInfo}
+              />
+            )}
+          </MapView>
+        )}
+        <div className="bwc-map-toolbar" role="toolbar" aria-label={t('tools.label')}>
+          {toolButton(
+            'points',
+            locating ? t('tools.showPoints') : t('tools.hidePoints'),
+            locating ? <EyeOutlined /> : <EyeInvisibleOutlined />,
+            () => setLocating((on) => !on),
+            locating,
+          )}
+          {toolButton('pan', t('tools.pan'), <DragOutlined />, () => setTool('pan'), tool === 'pan')}
+          {toolButton('polygon', t('tools.polygon'), <GatewayOutlined />, () => setTool('polygon'), tool === 'polygon')}
+          {toolButton('circle', t('tools.circle'), <CircleIcon />, () => setTool('circle'), tool === 'circle')}
+          {toolButton(
+            'rectangle',
+            t('tools.rectangle'),
+            <BorderOutlined />,
+            () => setTool('rectangle'),
+            tool === 'rectangle',
+          )}
+          {toolButton('broadcast', t('tools.broadcast'), <SoundOutlined />, () => {
+            if (selected.length === 0) message.info(t('selection.broadcastNeedsSelection'));
+            else setDialog('broadcast');
+          })}
+          <Dropdown
+            trigger={['click']}
+            disabled={areas.length === 0}
+            menu={{
+              items: areas.map((area, index) => ({ key: String(index), label: area.name })),
+              onClick: ({ key }) => {
+                const area = areas[Number(key)];
+                const current = mapRef.current;
+                if (area && current)
+                  current.map.flyTo({ center: toDisplay(area.lng, area.lat, current.crs), zoom: MAP_START_ZOOM });
+              },
+            }}
+          >
+            <Tooltip title={areas.length === 0 ? t('tools.noAreas') : t('tools.area')} placement="bottom">
+              <Button
+                aria-label={t('tools.area')}
+                data-testid="tool-area"
+                icon={areas.length === 0 ? <StopOutlined /> : <EnvironmentOutlined />}
+              />
+            </Tooltip>
+          </Dropdown>
+          {locating && <span className="bwc-map-toolbar-note">{t('tools.locatingNote', { count: tracked.size })}</span>}
+        </div>
+      </main>
+      <DeviceListDialog
+        open={dialog !== 'none'}
+        broadcast={dialog === 'broadcast'}
+        devices={selected}
+        actions={actions}
+        onDetail={(p) => setDetailId(p.id)}
+        onClose={() => setDialog('none')}
+      />
+      <DeviceDetailDialog id={detailId} mapOn={mapOn} onClose={() => setDetailId(null)} />
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+import { HOST_LIST_PAGE_SIZE, TABLE_INDEX_COLUMN_WIDTH, type DevicePoint } from '@bwc/protocol';
+import { PhoneOutlined, VideoCameraOutlined } from '@ant-design/icons';
+import { App, Button, Space, Table, Tooltip } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { nameWithCode } from '../../map/points';
+
+interface Props {
+  devices: DevicePoint[];
+  loading?: boolean;
+  /** GB (GB/T 28181) mode hides voice calls */
+  gb: boolean;
+  onLocate: (point: DevicePoint) => void;
+}
+
+/** Host list (spec part 2 section 2.4): index, name with code, host body, video and voice call; 30 a page. */
+export function HostList({ devices, loading, gb, onLocate }: Props) {
+  const { t } = useTranslation('dispatch');
+  const { message } = App.useApp();
+  const later = () => message.info(t('host.callLater'));
+  return (
+    <Table<DevicePoint>
+      data-testid="host-list"
+      rowKey="id"
+      size="small"
+      bordered
+      loading={loading}
+      dataSource={devices}
+      onRow={(row) => ({ onClick: () => onLocate(row), style: { cursor: 'pointer' } })}
+      pagination={
+        devices.length > HOST_LIST_PAGE_SIZE
+          ? { pageSize: HOST_LIST_PAGE_SIZE, showSizeChanger: false, size: 'small', simple: true }
+          : false
+      }
+      columns={[
+        {
+          title: t('host.index'),
+          key: 'index',
+          width: TABLE_INDEX_COLUMN_WIDTH,
+          render: (_v, _r, i) => String(i + 1).padStart(2, '0'),
+        },
+        { title: t('host.name'), key: 'name', ellipsis: true, render: (_v, row) => nameWithCode(row) },
+        { title: t('host.hostbody'), dataIndex: 'did', key: 'did', width: 96, ellipsis: true },
+        {
+          title: t('host.operation'),
+          key: 'op',
+          width: 64,
+          render: () => (
+            <Space size={0} onClick={(event) => event.stopPropagation()}>
+              <Tooltip title={t('host.videoCall')}>
+                <Button
+                  size="small"
+                  type="text"
+                  icon={<VideoCameraOutlined />}
+                  aria-label={t('host.videoCall')}
+                  onClick={later}
+                />
+              </Tooltip>
+              {!gb && (
+                <Tooltip title={t('host.voiceCall')}>
+                  <Button
+                    size="small"
+                    type="text"
+                    icon={<PhoneOutlined />}
+                    aria-label={t('host.voiceCall')}
+                    onClick={later}
+                  />
+                </Tooltip>
+              )}
+            </Space>
+          ),
+        },
+      ]}
+    />
+  );
+}

@@ -1,0 +1,82 @@
+import { callAs } from './callAs';
+import {
+  GROUP_TEMP_TTL_H,
+  ResultCode,
+  type DevicePoint,
+  type GroupFromDevicesAnswer,
+  type RemoteKillAnswer,
+} from '@bwc/protocol';
+import { App } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { call } from '../../api/http';
+import { nameWithCode } from '../../map/points';
+
+export type RemoteAction = 'remote_kill' | 'remote_wakeon';
+
+/** The answer's code compared as the string '200', as the spec says the console does. */
+export function remoteSucceeded(code: number | string): boolean {
+  return String(code) === String(ResultCode.OK);
+}
+
+/** Devices of a selection split by whether they have a cluster number (jq_hostcode). */
+export function splitByClusterCode<T extends Pick<DevicePoint, 'jq_hostcode'>>(
+  devices: readonly T[],
+): { withCode: T[]; without: T[] } {
+  const withCode: T[] = [];
+  const without: T[] = [];
+  for (const device of devices) (device.jq_hostcode.trim() ? withCode : without).push(device);
+  return { withCode, without };
+}
+
+/**
+ * Remote commands and the temporary group, with their confirm dialogs. `onChanged(ids)` is
+ * called after a command succeeded so the map refreshes those devices at once.
+ */
+export function useDeviceActions(onChanged: (ids: number[]) => void) {
+  const { t } = useTranslation('dispatch');
+  const { modal, message } = App.useApp();
+
+  const restart = (point: DevicePoint) =>
+    modal.confirm({
+      title: t('remote.restartTitle'),
+      content: t('remote.restartConfirm', { name: nameWithCode(point) }),
+      onOk: async () => {
+        await call('gisSendRestart', { imei: point.imei, hostbody: point.did }, { success: true });
+      },
+    });
+
+  const remote = (point: DevicePoint, action: RemoteAction) =>
+    modal.confirm({
+      title: t(action === 'remote_kill' ? 'remote.killTitle' : 'remote.wakeTitle'),
+      content: t(action === 'remote_kill' ? 'remote.killConfirm' : 'remote.wakeConfirm', { name: nameWithCode(point) }),
+      okButtonProps: { danger: action === 'remote_kill' },
+      onOk: async () => {
+        await callAs<RemoteKillAnswer>('gisRemoteKill', { imei: point.imei, action }, { success: true });
+        onChanged([point.id]);
+      },
+    });
+
+  /** Temporary group from a selection (spec part 2 section 5). */
+  const temporaryGroup = async (devices: DevicePoint[]) => {
+    const { withCode, without } = splitByClusterCode(devices);
+    const names = without.map(nameWithCode).join(t('list.separator'));
+    if (withCode.length === 0) {
+      message.warning(t('group.noneHasCode', { names }));
+      return;
+    }
+    if (without.length > 0) {
+      const go = await modal.confirm({
+        title: t('group.missingTitle'),
+        content: t('group.missingConfirm', { names }),
+      });
+      if (!go) return;
+    }
+    const answer = await callAs<GroupFromDevicesAnswer>('groupFromDevices', {
+      ids: devices.map((d) => d.id),
+      confirm: 1,
+    });
+    if (answer.groupid !== null) message.success(t('group.created', { name: answer.tg_name, hours: GROUP_TEMP_TTL_H }));
+  };
+
+  return { restart, remote, temporaryGroup };
+}

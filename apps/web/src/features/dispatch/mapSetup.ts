@@ -1,0 +1,52 @@
+import { callAs } from './callAs';
+import { Api, type MapConfig, type MapInfoAnswer } from '@bwc/protocol';
+import { normaliseCrs, type MapCrs } from '../../map/coords';
+
+/** One switchable area of the map config (`datas_area`: ename, info[0].latitude/longitude). */
+export interface DataArea {
+  name: string;
+  lng: number;
+  lat: number;
+}
+
+/** The areas of `datas_area` that carry a usable point; malformed entries are left out. */
+export function dataAreas(config: Pick<MapConfig, 'datas_area'>): DataArea[] {
+  const out: DataArea[] = [];
+  for (const raw of config.datas_area ?? []) {
+    if (!raw || typeof raw !== 'object') continue;
+    const entry = raw as { ename?: unknown; info?: unknown };
+    const first = Array.isArray(entry.info)
+      ? (entry.info[0] as { latitude?: unknown; longitude?: unknown } | undefined)
+      : undefined;
+    const lat = Number(first?.latitude);
+    const lng = Number(first?.longitude);
+    if (typeof entry.ename !== 'string' || !Number.isFinite(lat) || !Number.isFinite(lng)) continue;
+    if (Math.abs(lat) > 90 || Math.abs(lng) > 180) continue;
+    out.push({ name: entry.ename, lat, lng });
+  }
+  return out;
+}
+
+export interface MapSetup {
+  config: MapConfig;
+  styleUrl: string;
+  crs: MapCrs;
+}
+
+/**
+ * Map config and style of the dispatch map. The style comes from the server (`mapStyle`); its
+ * coordinate system from `mapInfo`, else the map config's `map_crs`.
+ */
+export async function loadMapSetup(signal?: AbortSignal): Promise<MapSetup> {
+  const config = await callAs<MapConfig>('mapConfig', undefined, { signal });
+  let crs = normaliseCrs(config.map_crs);
+  let styleUrl: string = Api.mapStyle.path;
+  try {
+    const info = await callAs<MapInfoAnswer>('mapInfo', undefined, { signal, silent: true });
+    crs = normaliseCrs(info.crs);
+    if (info.style_url) styleUrl = info.style_url;
+  } catch {
+    // the style itself says its crs (metadata bwc:crs); a style that cannot load is reported by the map
+  }
+  return { config, styleUrl, crs };
+}

@@ -1,0 +1,49 @@
+import { callAs } from './callAs';
+import { MAP_REFRESH_MS, type DevicePoint } from '@bwc/protocol';
+import { useCallback, useEffect, useRef } from 'react';
+import type { DevicePointStore } from '../../map/pointStore';
+
+export interface RefreshOptions {
+  /** locating mode: only the tracked ids are refreshed (get_point); otherwise a full refresh */
+  locating: boolean;
+  tracked: ReadonlySet<number>;
+  /** true while an info box is open or a shape is being drawn: the timer skips its turn */
+  paused: boolean;
+}
+
+/**
+ * Keeps the store fed: a full load at once, then every MAP_REFRESH_MS (20 s) a full refresh
+ * (getUnitDevicePoint) or, in locating mode, a refresh of the tracked ids (get_point). A turn is
+ * skipped while paused. `refreshIds` refreshes some devices now (after a command).
+ */
+export function usePointRefresh(store: DevicePointStore, options: RefreshOptions) {
+  const latest = useRef(options);
+  latest.current = options;
+
+  const full = useCallback(async () => {
+    const points = await callAs<DevicePoint[]>('gisUnitDevicePoint', {}, { silent: true });
+    store.push(points, true);
+  }, [store]);
+
+  const refreshIds = useCallback(
+    async (ids: number[]) => {
+      if (ids.length === 0) return;
+      const points = await callAs<DevicePoint[]>('gisGetPoint', { ids }, { silent: true });
+      store.push(points, false);
+    },
+    [store],
+  );
+
+  useEffect(() => {
+    void full().catch(() => undefined);
+    const timer = setInterval(() => {
+      const { locating, tracked, paused } = latest.current;
+      if (paused) return;
+      const turn = locating ? refreshIds([...tracked]) : full();
+      void turn.catch(() => undefined);
+    }, MAP_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [full, refreshIds]);
+
+  return { refreshAll: full, refreshIds };
+}

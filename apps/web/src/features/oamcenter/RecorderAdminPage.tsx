@@ -1,0 +1,151 @@
+import { MenuId, type Device, type Page, type RecorderModel } from '@bwc/protocol';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Card, Tag } from 'antd';
+import { useCallback, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DataTable, type DataTableColumn } from '../../components/data-table';
+import type { SearchItem } from '../../components/search-bar';
+import { UnitTreeSelect } from '../../components/unit-tree';
+import { callAs, isUnit, loadUnits, oamKeys } from './oamcenter.api';
+import { RecorderFormDialog } from './RecorderFormDialog';
+import { RecorderImportDialog } from './RecorderImportDialog';
+
+const add = { menu: MenuId.RECORDERS, action: 'add' } as const;
+const edit = { menu: MenuId.RECORDERS, action: 'edit' } as const;
+
+/** /oamcenter/deviceAdmin/recorderAdmin: the devices (recorders) of the caller's unit scope. */
+export function RecorderAdminPage() {
+  const { t } = useTranslation('oamcenter');
+  const client = useQueryClient();
+  const [editing, setEditing] = useState<Device | 'new' | null>(null);
+  const [importing, setImporting] = useState(false);
+  const models = useQuery({
+    queryKey: oamKeys.models,
+    queryFn: ({ signal }) => callAs<RecorderModel[]>('modelList', {}, { signal }),
+  });
+  const reload = useCallback(() => client.invalidateQueries({ queryKey: oamKeys.all }), [client]);
+
+  const searchItems = useMemo<SearchItem[]>(
+    () => [
+      {
+        type: 'text',
+        name: 'keyword',
+        label: t('recorder.filter.keyword'),
+        placeholder: t('recorder.filter.keywordPlaceholder'),
+      },
+      {
+        type: 'custom',
+        name: 'unit_id',
+        label: t('recorder.field.unit'),
+        render: ({ value, onChange }) => (
+          <UnitTreeSelect
+            loader={loadUnits}
+            value={value}
+            onChange={(next) => onChange(next)}
+            selectableNode={isUnit}
+          />
+        ),
+      },
+      {
+        type: 'select',
+        name: 'model_id',
+        label: t('recorder.field.model'),
+        options: (models.data ?? []).map((m) => ({ value: m.id, label: m.name })),
+        width: 140,
+      },
+      {
+        type: 'select',
+        name: 'lineon',
+        label: t('recorder.field.state'),
+        options: [
+          { value: 1, label: t('recorder.state.online') },
+          { value: 0, label: t('recorder.state.offline') },
+        ],
+        width: 110,
+      },
+      {
+        type: 'button',
+        key: 'add',
+        label: t('recorder.action.add'),
+        primary: true,
+        onClick: () => setEditing('new'),
+        permission: add,
+      },
+      {
+        type: 'button',
+        key: 'import',
+        label: t('recorder.action.import'),
+        onClick: () => setImporting(true),
+        permission: add,
+      },
+    ],
+    [t, models.data],
+  );
+
+  const columns = useMemo<DataTableColumn<Device>[]>(
+    () => [
+      { title: t('recorder.field.hostbody'), dataIndex: 'hostbody', key: 'hostbody', width: 130 },
+      { title: 'IMEI', dataIndex: 'imei', key: 'imei', width: 150 },
+      {
+        title: t('recorder.field.hostname'),
+        key: 'hostname',
+        width: 150,
+        render: (_v, row) => (row.hostcode ? `${row.hostname}(${row.hostcode})` : row.hostname),
+      },
+      { title: t('recorder.field.jqHostcode'), dataIndex: 'jq_hostcode', key: 'jq_hostcode', width: 100 },
+      { title: t('recorder.field.unit'), dataIndex: 'unitname', key: 'unitname', ellipsis: true },
+      { title: t('recorder.field.model'), dataIndex: 'model_name', key: 'model_name', width: 110 },
+      {
+        title: t('recorder.field.state'),
+        key: 'state',
+        width: 100,
+        render: (_v, row) =>
+          row.remote_kill === 1 ? (
+            <Tag color="default">{t('recorder.state.killed')}</Tag>
+          ) : row.lineon === 1 ? (
+            <Tag color="green">{t('recorder.state.online')}</Tag>
+          ) : (
+            <Tag>{t('recorder.state.offline')}</Tag>
+          ),
+      },
+      {
+        kind: 'operation',
+        width: 140,
+        actions: [
+          { key: 'edit', label: t('action.edit'), onClick: (row) => setEditing(row), permission: edit },
+          {
+            key: 'del',
+            label: t('action.delete'),
+            danger: true,
+            confirm: t('recorder.confirmDelete'),
+            onClick: (row) => callAs('deviceDelete', { id: row.id }, { success: true }),
+            permission: edit,
+          },
+        ],
+      },
+    ],
+    [t],
+  );
+
+  return (
+    <Card title={t('recorder.title')}>
+      <DataTable<Device>
+        queryKey={[...oamKeys.devices]}
+        fetch={({ page, limit, filters }) => callAs<Page<Device>>('deviceList', { page, limit, ...filters })}
+        columns={columns}
+        searchItems={searchItems}
+        urlKey="dev"
+      />
+      <RecorderFormDialog
+        editing={editing}
+        models={models.data ?? []}
+        onClose={() => setEditing(null)}
+        onSaved={() => {
+          setEditing(null);
+          void reload();
+        }}
+      />
+      <RecorderImportDialog open={importing} onClose={() => setImporting(false)} onImported={() => void reload()} />
+    </Card>
+  );
+}

@@ -1,0 +1,21 @@
+import { MenuId } from '@bwc/protocol';
+import type { ReactNode } from 'react';
+import { Lazy } from '../../app/routing/guards';
+import { lazyPage } from '../../app/routing/lazyPage';
+
+const RecorderAdminPage = lazyPage(() => import('./RecorderAdminPage'), 'RecorderAdminPage');
+const RecorderModelPage = lazyPage(() => import('./RecorderModelPage'), 'RecorderModelPage');
+
+/** Built pages of /oamcenter by menu id (placed by app/routing/moduleRoutes.tsx). */
+export const oamcenterPages: Readonly<Record<number, ReactNode>> = {
+  [MenuId.RECORDERS]: (
+    <Lazy>
+      <RecorderAdminPage />
+    </Lazy>
+  ),
+  [MenuId.RECORDER_MODELS]: (
+    <Lazy>
+      <RecorderModelPage />
+    </Lazy>
+  ),
+};

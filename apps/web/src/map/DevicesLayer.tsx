@@ -1,0 +1,144 @@
+import { CLUSTER_DEFAULTS, type DevicePoint } from '@bwc/protocol';
+import { useEffect, useRef } from 'react';
+import type { GeoJSONSource } from './maplibre';
+import { useMap } from './MapView';
+import { CLUSTER_PREFIX, ICON_PREFIX, LABEL_PREFIX, installImageFactory } from './images';
+import type { DevicePointStore } from './pointStore';
+import { pointFeature, type DeviceFeature } from './points';
+
+export const DEVICE_SOURCE = 'bwc-devices';
+export const DEVICE_LAYER = 'bwc-devices-icon';
+export const CLUSTER_LAYER = 'bwc-devices-cluster';
+const LABEL_LAYER = 'bwc-devices-label';
+/** Labels from this zoom on (below it they would cover the map). */
+const LABEL_MIN_ZOOM = 13;
+
+export interface DevicesLayerProps {
+  store: DevicePointStore;
+  /** only these ids are drawn (locating mode); null draws every device */
+  visibleIds: ReadonlySet<number> | null;
+  /** devices currently in SOS */
+  sosIds?: ReadonlySet<number>;
+  onDeviceClick?: (point: DevicePoint) => void;
+}
+
+/**
+ * Device markers: one GeoJSON source with clustering (grid 60 px, up to zoom 18, at least 2
+ * devices: spec part 1 section 9), icons by state and name labels. Follows the store's
+ * differences with `updateData` (never a full reload); renders nothing.
+ */
+export function DevicesLayer({ store, visibleIds, sosIds, onDeviceClick }: DevicesLayerProps) {
+  const { map, crs } = useMap();
+  const clickRef = useRef(onDeviceClick);
+  clickRef.current = onDeviceClick;
+  const filter = useRef({ visibleIds, sosIds });
+  filter.current = { visibleIds, sosIds };
+
+  // source and layers; re-created only when the visible set changes (tool switch), not per update
+  useEffect(() => {
+    const removeFactory = installImageFactory(map);
+    const feature = (point: DevicePoint): DeviceFeature | null => {
+      const { visibleIds: ids, sosIds: sos } = filter.current;
+      if (ids && !ids.has(point.id)) return null;
+      return pointFeature(point, crs, sos?.has(point.id) ?? false);
+    };
+    const features = store
+      .all()
+      .map(feature)
+      .filter((f): f is DeviceFeature => f !== null);
+    map.addSource(DEVICE_SOURCE, {
+      type: 'geojson',
+      data: { type: 'FeatureCollection', features },
+      cluster: true,
+      clusterRadius: CLUSTER_DEFAULTS.gridSize,
+      clusterMaxZoom: CLUSTER_DEFAULTS.maxZoom,
+      clusterMinPoints: CLUSTER_DEFAULTS.minimumClusterSize,
+      // the source must zoom past the last clustered zoom
+      maxzoom: CLUSTER_DEFAULTS.maxZoom + 1,
+    });
+    map.addLayer({
+      id: CLUSTER_LAYER,
+      type: 'symbol',
+      source: DEVICE_SOURCE,
+      filter: ['has', 'point_count'],
+      layout: {
+        'icon-image': ['concat', CLUSTER_PREFIX, ['to-string', ['get', 'point_count_abbreviated']]],
+        'icon-allow-overlap': true,
+      },
+    });
+    map.addLayer({
+      id: LABEL_LAYER,
+      type: 'symbol',
+      source: DEVICE_SOURCE,
+      minzoom: LABEL_MIN_ZOOM,
+      filter: ['!', ['has', 'point_count']],
+      layout: {
+        'icon-image': ['concat', LABEL_PREFIX, ['get', 'label']],
+        'icon-anchor': 'top',
+        'icon-offset': [0, 14],
+        'icon-allow-overlap': false,
+        'icon-optional': true,
+      },
+    });
+    map.addLayer({
+      id: DEVICE_LAYER,
+      type: 'symbol',
+      source: DEVICE_SOURCE,
+      filter: ['!', ['has', 'point_count']],
+      layout: {
+        'icon-image': ['concat', ICON_PREFIX, ['get', 'state']],
+        'icon-allow-overlap': true,
+        'icon-ignore-placement': true,
+      },
+    });
+
+    const source = map.getSource(DEVICE_SOURCE) as GeoJSONSource;
+    const offDiff = store.onDiff((diff) => {
+      const add: DeviceFeature[] = [];
+      const remove: number[] = [...diff.remove];
+      for (const point of diff.upsert) {
+        const f = feature(point);
+        if (f) add.push(f);
+        else remove.push(point.id);
+      }
+      // `add` replaces a feature with the same id
+      void source.updateData({ add: add as GeoJSON.Feature[], remove });
+    });
+
+    const onClick = (event: { features?: { properties: Record<string, unknown> }[] }) => {
+      const id = Number(event.features?.[0]?.properties.id);
+      const point = store.get(id);
+      if (point) clickRef.current?.(point);
+    };
+    const onCluster = async (event: { features?: { properties: Record<string, unknown>; geometry: unknown }[] }) => {
+      const f = event.features?.[0];
+      if (!f) return;
+      const zoom = await source.getClusterExpansionZoom(Number(f.properties.cluster_id));
+      map.easeTo({ center: (f.geometry as { coordinates: [number, number] }).coordinates, zoom });
+    };
+    const pointer = () => (map.getCanvas().style.cursor = 'pointer');
+    const plain = () => (map.getCanvas().style.cursor = '');
+    map.on('click', DEVICE_LAYER, onClick as never);
+    map.on('click', CLUSTER_LAYER, onCluster as never);
+    for (const layer of [DEVICE_LAYER, CLUSTER_LAYER]) {
+      map.on('mouseenter', layer, pointer);
+      map.on('mouseleave', layer, plain);
+    }
+    return () => {
+      offDiff();
+      map.off('click', DEVICE_LAYER, onClick as never);
+      map.off('click', CLUSTER_LAYER, onCluster as never);
+      for (const layer of [DEVICE_LAYER, CLUSTER_LAYER]) {
+        map.off('mouseenter', layer, pointer);
+        map.off('mouseleave', layer, plain);
+      }
+      if (map.style) {
+        for (const layer of [DEVICE_LAYER, LABEL_LAYER, CLUSTER_LAYER]) if (map.getLayer(layer)) map.removeLayer(layer);
+        if (map.getSource(DEVICE_SOURCE)) map.removeSource(DEVICE_SOURCE);
+      }
+      removeFactory();
+    };
+  }, [map, crs, store, visibleIds, sosIds]);
+
+  return null;
+}

@@ -1,0 +1,53 @@
+import { useEffect, useRef } from 'react';
+import { TerraDraw, TerraDrawCircleMode, TerraDrawPolygonMode, TerraDrawRectangleMode } from 'terra-draw';
+import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter';
+import { useMap } from './MapView';
+
+export type DrawShape = 'polygon' | 'circle' | 'rectangle';
+
+export interface DrawControlProps {
+  /** the shape being drawn; null stops drawing */
+  mode: DrawShape | null;
+  /** the finished shape's outer ring, in the base map's coordinates */
+  onFinish: (ring: number[][], shape: DrawShape) => void;
+}
+
+/** Terra-draw on the map for the selection tools; one shape at a time, cleared after each. */
+export function DrawControl({ mode, onFinish }: DrawControlProps) {
+  const { map } = useMap();
+  const finish = useRef(onFinish);
+  finish.current = onFinish;
+
+  useEffect(() => {
+    if (!mode) return;
+    const draw = new TerraDraw({
+      adapter: new TerraDrawMapLibreGLAdapter({ map }),
+      modes: [new TerraDrawPolygonMode(), new TerraDrawCircleMode(), new TerraDrawRectangleMode()],
+    });
+    draw.start();
+    draw.setMode(mode);
+    draw.on('finish', (id) => {
+      const feature = draw.getSnapshotFeature(id);
+      const geometry = feature?.geometry;
+      if (geometry?.type === 'Polygon') finish.current((geometry.coordinates[0] ?? []) as number[][], mode);
+      // keep the shape visible until the next one starts
+      setTimeout(() => {
+        try {
+          draw.clear();
+          draw.setMode(mode);
+        } catch {
+          // stopped meanwhile
+        }
+      }, 0);
+    });
+    return () => {
+      try {
+        draw.stop();
+      } catch {
+        // map already removed
+      }
+    };
+  }, [map, mode]);
+
+  return null;
+}

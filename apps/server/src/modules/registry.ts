@@ -16,6 +16,7 @@ import { registerFences } from './fences/fences.routes';
 import { registerTracks } from './tracks/tracks.routes';
 import { registerGroups } from './groups/groups.routes';
 import { registerMaps } from './maps/maps.routes';
+import { registerAlarmsModule } from './alarms/alarms.module';
 
 /**
  * Every domain module, in registration order. A module exports `register<Domain>(app)` which
@@ -39,4 +40,5 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await registerTracks(app);
   await registerGroups(app);
   await registerMaps(app);
+  await registerAlarmsModule(app);
 }

@@ -1,0 +1,446 @@
+import { createReadStream, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  AiAlarmRequest,
+  Api,
+  AiAlarmResponse,
+  Alarm,
+  ALARM_BELL_LINES_MAX,
+  ALARM_EXPORT_MAX,
+  ALARM_LEVELS,
+  ALARM_TYPE,
+  AlarmCategory,
+  AlarmChanged,
+  AlarmExportQuery,
+  AlarmGbPositionRequest,
+  AlarmGbPositionResponse,
+  AlarmListResponse,
+  AlarmPicQuery,
+  AlarmPicResponse,
+  AlarmPosition,
+  AlarmPositionRequest,
+  AlarmReadRequest,
+  AlarmSearchRequest,
+  AlarmSoundSettings,
+  AlarmSureAllQuery,
+  AlarmSureRequest,
+  DICT_TYPES,
+  IsAlarmResponse,
+  MenuId,
+  pageOf,
+  ResultCode,
+  type Language,
+} from '@bwc/protocol';
+import ExcelJS from 'exceljs';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { Db } from '../../db/connection';
+import { now } from '../../db/connection';
+import { readSettings } from '../../db/settings';
+import { lookupSession, type AuthUser } from '../../http/auth';
+import { AppError, Errors } from '../../http/errors';
+import { defineRoute } from '../../http/route';
+import { unitScope, unitSubtree, assertInScope, type UnitScope } from '../../http/scope';
+import { roleCan } from '../auth/permission.repository';
+import { contentDisposition } from '../system/file-store';
+import * as repo from './alarms.repository';
+import { ALARM_PIC_DIR, ALARM_PIC_WEB_ROOT, AlarmService, presentAlarm } from './alarms.service';
+
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** The bell needs view on 10104 (dispatch) or 10154 (GB). */
+async function assertBell(db: Db, user: AuthUser, prefer: number = MenuId.DISPATCH_ALARM): Promise<void> {
+  if (await roleCan(db, user.role_id, MenuId.DISPATCH_ALARM, 'view')) return;
+  if (await roleCan(db, user.role_id, MenuId.MONITOR_ALARM, 'view')) return;
+  throw Errors.forbidden(prefer, 'view');
+}
+
+const notFound = () => new AppError(ResultCode.NOT_FOUND, 'errors.notFound', { what: 'errors.what.alarm' });
+
+async function filterOf(db: Db, scope: UnitScope, q: AlarmExportQuery): Promise<repo.AlarmFilter> {
+  let unitIds: number[] | undefined;
+  if (q.unit_id !== undefined) {
+    assertInScope(scope, q.unit_id);
+    unitIds = await unitSubtree(db, q.unit_id);
+  }
+  return {
+    start: q.start,
+    end: q.end,
+    type: q.type,
+    level: q.alarmNavActive !== undefined ? ALARM_LEVELS[q.alarmNavActive] : undefined,
+    unitIds,
+    device: q.device || undefined,
+    read: q.read,
+    sure: q.sure,
+  };
+}
+
+/** Alarms (issue 5): bell, history, acknowledgement, pictures, AI engine ingest, bus sources. */
+export async function registerAlarms(app: FastifyInstance): Promise<void> {
+  const service = new AlarmService(app);
+  app.decorate('alarms', service);
+
+  const report = (err: unknown, what: string) => app.log.error({ err }, `alarm ingest from ${what} failed`);
+  app.bus.on('device.sos', (e) => void service.fromSos(e).catch((err) => report(err, 'device.sos')));
+  app.bus.on('fence.crossed', (e) => void service.fromFence(e).catch((err) => report(err, 'fence.crossed')));
+  app.bus.on('device.offline', (e) => void service.fromOffline(e).catch((err) => report(err, 'device.offline')));
+  app.addHook('onReady', async () => {
+    const raised = await service.recover();
+    if (raised) app.log.warn({ raised }, 'alarms raised for source events stored before a restart');
+  });
+
+  // bell calls (session rule in the registry: 10104 OR 10154) are refused before their input is
+  // parsed, like menu rules: a hook that runs ahead of the route's own guard
+  const bellRules = new Map<string, number[]>([
+    [Api.alarmList.path, [MenuId.DISPATCH_ALARM]],
+    [Api.alarmLight.path, [MenuId.MONITOR_ALARM]],
+    ...(['alarmIsAlarm', 'alarmRead', 'alarmReadAll', 'alarmPosition', 'alarmCategories'] as const).map(
+      (n) => [Api[n].path, [MenuId.DISPATCH_ALARM, MenuId.MONITOR_ALARM]] as [string, number[]],
+    ),
+    [Api.alarmGbPosition.path, [MenuId.MONITOR_ALARM, MenuId.DISPATCH_ALARM]],
+  ]);
+  app.addHook('onRequest', async (req) => {
+    const menus = bellRules.get(req.url.split('?')[0] ?? '');
+    if (!menus) return;
+    const found = await lookupSession(app, req);
+    // no live session: the route's guard answers 401 with the reason
+    if (!found || found.session.status !== 'active' || found.user.status !== 'enabled') return;
+    for (const menu of menus) if (await roleCan(app.db, found.user.role_id, menu, 'view')) return;
+    throw Errors.forbidden(menus[0]!, 'view');
+  });
+
+  const present = async (rows: repo.AlarmView[], lang: Language, offset = 0): Promise<Alarm[]> => {
+    const names = await service.typeNames.get();
+    return rows.map((r, i) => presentAlarm(r, names, lang, offset + i + 1));
+  };
+
+  const bellList = async (db: Db, user: AuthUser, lang: Language): Promise<AlarmListResponse> => {
+    const scope = await unitScope(db, user);
+    const counts = await repo.countUnread(db, user.id, scope);
+    const lines = {} as AlarmListResponse['lines'];
+    for (const level of ALARM_LEVELS) {
+      lines[level] = await present(await repo.listUnread(db, user.id, scope, level, ALARM_BELL_LINES_MAX), lang);
+    }
+    return { count: { total: counts.criticle + counts.middle + counts.normal, ...counts }, lines };
+  };
+
+  defineRoute(app, {
+    api: 'alarmSettings',
+    data: AlarmSoundSettings,
+    handler: async ({ db }) => {
+      const s = await readSettings(db, 'alarmset');
+      return { sos_alarm_time: s.sos_alarm_time, sos_alarm_audio: s.sos_alarm_audio };
+    },
+  });
+
+  defineRoute(app, {
+    api: 'alarmIsAlarm',
+    data: IsAlarmResponse,
+    handler: async ({ db, user }) => {
+      await assertBell(db, user);
+      return { is_alarm: (await repo.hasUnread(db, user.id, await unitScope(db, user))) ? (1 as const) : (0 as const) };
+    },
+  });
+
+  defineRoute(app, {
+    api: 'alarmList',
+    data: AlarmListResponse,
+    handler: async ({ db, user, lang }) => {
+      if (!(await roleCan(db, user.role_id, MenuId.DISPATCH_ALARM, 'view'))) {
+        throw Errors.forbidden(MenuId.DISPATCH_ALARM, 'view');
+      }
+      return bellList(db, user, lang);
+    },
+  });
+
+  defineRoute(app, {
+    api: 'alarmLight',
+    data: AlarmListResponse,
+    handler: async ({ db, user, lang }) => {
+      if (!(await roleCan(db, user.role_id, MenuId.MONITOR_ALARM, 'view'))) {
+        throw Errors.forbidden(MenuId.MONITOR_ALARM, 'view');
+      }
+      return bellList(db, user, lang);
+    },
+  });
+
+  defineRoute(app, {
+    api: 'alarmRead',
+    body: AlarmReadRequest,
+    data: AlarmChanged,
+    msg: 'success.alarm.read',
+    handler: async ({ db, user, body, req }) => {
+      await assertBell(db, user);
+      const scope = await unitScope(db, user);
+      const ids = body.ids.map((x) => x.id);
+      req.audit.target = ids.join(',');
+      const rows = await repo.findAlarms(db, user.id, { all: true }, ids);
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      for (const { id, eid } of body.ids) {
+        const row = byId.get(id);
+        if (!row) throw notFound();
+        assertInScope(scope, Number(row.unit_id));
+        if (row.eid !== eid) throw Errors.field('ids', 'errors.alarm.eidMismatch', { id });
+      }
+      return { count: await repo.markRead(db, user.id, ids, now()) };
+    },
+  });
+
+  defineRoute(app, {
+    api: 'alarmReadAll',
+    data: AlarmChanged,
+    msg: 'success.alarm.read',
+    handler: async ({ db, user }) => {
+      await assertBell(db, user);
+      return { count: await repo.markAllRead(db, user.id, await unitScope(db, user), now()) };
+    },
+  });
+
+  defineRoute(app, {
+    api: 'alarmPosition',
+    body: AlarmPositionRequest,
+    data: z.array(AlarmPosition),
+    handler: async ({ db, user, body }) => {
+      await assertBell(db, user);
+      const rows = await repo.devicePositions(db, await unitScope(db, user), body.hostbody);
+      return rows.map((r) => ({ hostbody: r.hostbody, lat: r.lat, lng: r.lng }));
+    },
+  });
+
+  defineRoute(app, {
+    api: 'alarmGbPosition',
+    body: AlarmGbPositionRequest,
+    data: AlarmGbPositionResponse,
+    handler: async ({ db, user, body }) => {
+      await assertBell(db, user, MenuId.MONITOR_ALARM);
+      const rows = await repo.devicePositions(db, await unitScope(db, user), body.gbbm);
+      return { data: rows.map((r) => ({ gbbm: r.hostbody, lat: r.lat, lng: r.lng })) };
+    },
+  });
+
+  defineRoute(app, {
+    api: 'alarmCategories',
+    data: z.array(AlarmCategory),
+    handler: async ({ db, user, lang }) => {
+      await assertBell(db, user);
+      const rows = await db
+        .selectFrom('dict_entries')
+        .select(['key', 'label', 'label_en'])
+        .where('type', '=', DICT_TYPES.ALARM_TYPE)
+        .where('enabled', '=', 1)
+        .orderBy('sort')
+        .orderBy('key')
+        .execute();
+      return rows.map((r) => ({ key: r.key, label: lang === 'en-US' ? r.label_en || r.label : r.label }));
+    },
+  });
+
+  for (const api of ['alarmSearch', 'alarmGbSearch'] as const) {
+    defineRoute(app, {
+      api,
+      body: AlarmSearchRequest,
+      data: pageOf(Alarm),
+      handler: async ({ db, user, body, lang }) => {
+        const scope = await unitScope(db, user);
+        const filter = await filterOf(db, scope, body);
+        const offset = (body.page - 1) * body.limit;
+        const { total, rows } = await repo.searchAlarms(db, user.id, scope, filter, { offset, limit: body.limit });
+        return { total, page: body.page, limit: body.limit, list: await present(rows, lang, offset) };
+      },
+    });
+  }
+
+  for (const api of ['alarmExport', 'alarmGbExport'] as const) {
+    defineRoute(app, {
+      api,
+      query: AlarmExportQuery,
+      audit: true,
+      handler: async ({ db, user, query, reply, req, t, lang }) => {
+        const scope = await unitScope(db, user);
+        const filter = await filterOf(db, scope, query);
+        const { total, rows } = await repo.searchAlarms(db, user.id, scope, filter, {
+          offset: 0,
+          limit: ALARM_EXPORT_MAX,
+        });
+        if (total > ALARM_EXPORT_MAX)
+          throw Errors.invalid('errors.log.exportTooMany', { n: total, max: ALARM_EXPORT_MAX });
+        const alarms = await present(rows, lang);
+        const levelNames = await db
+          .selectFrom('dict_entries')
+          .select(['key', 'label', 'label_en'])
+          .where('type', '=', DICT_TYPES.ALARM_LEVEL)
+          .execute();
+        const levelLabel = (k: string) => {
+          const e = levelNames.find((x) => x.key === k);
+          return e ? (lang === 'en-US' ? e.label_en || e.label : e.label) : k;
+        };
+        const workbook = new ExcelJS.Workbook();
+        const sheet = workbook.addWorksheet(t('export.alarm.sheet'));
+        const col = (key: string, width: number) => ({ header: t(`export.alarm.${key}`), key, width });
+        sheet.columns = [
+          col('index', 8),
+          col('time', 26),
+          col('type', 22),
+          col('level', 10),
+          col('hostname', 16),
+          col('hostcode', 12),
+          col('hostbody', 16),
+          col('unit', 20),
+          col('lat', 12),
+          col('lng', 12),
+          col('message', 30),
+          col('read', 8),
+          col('sure', 12),
+          col('sure_user', 14),
+          col('sure_note', 30),
+          col('sure_time', 26),
+          col('insert_time', 26),
+        ];
+        sheet.getRow(1).font = { bold: true };
+        alarms.forEach((a, i) =>
+          sheet.addRow({
+            index: i + 1,
+            time: a.alarm_time,
+            type: a.typeName_cur,
+            level: levelLabel(a.alerm_level),
+            hostname: a.hostname,
+            hostcode: a.hostcode,
+            hostbody: a.hostbody,
+            unit: a.unitname,
+            lat: a.lat ?? '',
+            lng: a.lng ?? '',
+            message: a.message,
+            read: t(a.hasRead ? 'export.alarm.yes' : 'export.alarm.no'),
+            sure: t(a.sure ? 'export.alarm.sured' : 'export.alarm.unsured'),
+            sure_user: a.sure_user,
+            sure_note: a.sure_note,
+            sure_time: a.sure_time,
+            insert_time: a.insert_time,
+          }),
+        );
+        const content = Buffer.from(await workbook.xlsx.writeBuffer());
+        const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+        const fileName = `${t('export.alarm.file')}_${stamp}.xlsx`;
+        req.result = { code: 200, msg: fileName };
+        return reply
+          .header('content-type', XLSX_TYPE)
+          .header('content-disposition', contentDisposition(fileName))
+          .header('cache-control', 'no-store')
+          .send(content);
+      },
+    });
+  }
+
+  for (const api of ['alarmSure', 'alarmGbSure'] as const) {
+    defineRoute(app, {
+      api,
+      body: AlarmSureRequest,
+      data: AlarmChanged,
+      msg: 'success.alarm.sure',
+      handler: async ({ db, user, body, req }) => {
+        const scope = await unitScope(db, user);
+        req.audit.target = body.ids.join(',');
+        const rows = await repo.findAlarms(db, user.id, { all: true }, body.ids);
+        if (rows.length !== new Set(body.ids).size) throw notFound();
+        assertInScope(scope, ...rows.map((r) => Number(r.unit_id)));
+        const count = await repo.sureAlarms(db, scope, body.ids, {
+          user_id: user.id,
+          name: user.hostname || user.username,
+          note: body.note,
+          time: now(),
+        });
+        return { count };
+      },
+    });
+  }
+
+  defineRoute(app, {
+    api: 'alarmSureAll',
+    query: AlarmSureAllQuery,
+    data: AlarmChanged,
+    msg: 'success.alarm.sure',
+    audit: true,
+    handler: async ({ db, user, query }) => {
+      const count = await repo.sureAlarms(db, await unitScope(db, user), 'all', {
+        user_id: user.id,
+        name: user.hostname || user.username,
+        note: query.note,
+        time: now(),
+      });
+      return { count };
+    },
+  });
+
+  defineRoute(app, {
+    api: 'alarmPic',
+    query: AlarmPicQuery,
+    data: AlarmPicResponse,
+    handler: async ({ db, user, query }) => {
+      const rows = await repo.listPictures(db, await unitScope(db, user), [ALARM_TYPE.FACE], query.limit);
+      const pics = rows.map((r) => ({ ...JSON.parse(r.picture), id: Number(r.id), eid: r.eid, type: r.type }));
+      return { alarm_pic: pics, web_root: ALARM_PIC_WEB_ROOT };
+    },
+  });
+
+  defineRoute(app, {
+    api: 'alarmPicFile',
+    audit: false,
+    handler: async ({ req, reply }) => {
+      const name = (req.params as { name?: string }).name ?? '';
+      if (!/^[0-9a-f]{24}_[a-z0-9]{1,8}\.(jpg|png)$/.test(name)) throw notFound();
+      const file = join(app.config.dataDir, ALARM_PIC_DIR, name);
+      if (!existsSync(file)) throw notFound();
+      return reply
+        .header('content-type', name.endsWith('.png') ? 'image/png' : 'image/jpeg')
+        .header('cache-control', 'private, max-age=86400')
+        .send(createReadStream(file));
+    },
+  });
+
+  defineRoute(app, {
+    api: 'aiAlarm',
+    body: AiAlarmRequest,
+    data: AiAlarmResponse,
+    audit: false,
+    handler: async ({ db, req, body }) => {
+      service.assertAiEngine(req);
+      const eid = `ai:${body.event_id}`;
+      const existing = await repo.findAlarmByEid(db, eid);
+      if (existing) return { id: Number(existing.id), eid, created: 0 as const };
+      const device = await db
+        .selectFrom('devices')
+        .select(['id', 'unit_id', 'hostname', 'hostcode', 'hostbody'])
+        .where('hostbody', '=', body.deviceid)
+        .executeTakeFirst();
+      if (!device) throw Errors.field('deviceid', 'errors.alarm.unknownDevice', { device: body.deviceid });
+      const imgfile = service.savePicture(eid, 'scene', body.imgfile);
+      const picture = {
+        imgfile,
+        imgfile_big: body.imgfile_big ? service.savePicture(eid, 'big', body.imgfile_big) : imgfile,
+        imgfile_small: body.imgfile_small ? service.savePicture(eid, 'small', body.imgfile_small) : imgfile,
+        compare_result: service.pictureResults(eid, body.compare_result),
+        hostname: body.hostname || device.hostname,
+        deviceid: device.hostbody,
+        shottime: body.shottime,
+        lat: body.lat ?? null,
+        lng: body.lng ?? null,
+      };
+      const best = [...body.compare_result].sort((a, b) => b.similarity - a.similarity)[0];
+      const r = await service.ingest({
+        eid,
+        type: body.kind === 'face' ? ALARM_TYPE.FACE : ALARM_TYPE.PLATE,
+        device_id: device.id,
+        unit_id: device.unit_id,
+        hostname: picture.hostname,
+        hostcode: device.hostcode,
+        hostbody: device.hostbody,
+        alarm_time: body.shottime,
+        lat: picture.lat,
+        lng: picture.lng,
+        message: best ? `${best.name} ${best.comparison} ${best.similarity}` : '',
+        picture,
+      });
+      return { id: Number(r.alarm.id), eid, created: r.created ? (1 as const) : (0 as const) };
+    },
+  });
+}

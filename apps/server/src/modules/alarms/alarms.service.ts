@@ -1,0 +1,383 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  ALARM_TYPE,
+  DEFAULT_ALARM_TYPE_LEVELS,
+  DICT_TYPES,
+  translate,
+  type Alarm,
+  type AlarmLevel,
+  type AlarmPicture,
+  type CompareResult,
+  type Language,
+} from '@bwc/protocol';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { DeviceRef } from '../../bus';
+import { now, type Db } from '../../db/connection';
+import { readSettings } from '../../db/settings';
+import { isUniqueViolation } from '../../db/unique';
+import { AppError } from '../../http/errors';
+import type { FenceCrossedEvent } from '../fences/fence-engine';
+import * as repo from './alarms.repository';
+import type { AlarmRow } from './alarms.tables';
+
+/** Where alarm pictures live (DATA_DIR/alarm_pic) and the URL prefix they are served under. */
+export const ALARM_PIC_DIR = 'alarm_pic';
+export const ALARM_PIC_WEB_ROOT = '/rest/mini/rtcapt/file/';
+
+declare module '../../bus' {
+  interface DomainEvents {
+    /** an alarm was committed (first ingest of its source event only); the push channel sends it */
+    'alarm.created': { alarm: AlarmRow };
+  }
+}
+
+export interface IngestInput {
+  eid: string;
+  type: string;
+  device_id: number | null;
+  unit_id: number;
+  hostname: string;
+  hostcode: string;
+  hostbody: string;
+  alarm_time: string;
+  lat: number | null;
+  lng: number | null;
+  message?: string;
+  fence_name?: string;
+  fence_direction?: string;
+  picture?: Omit<AlarmPicture, 'id' | 'eid' | 'type'> | null;
+}
+
+type TypeNames = Map<string, { label: string; label_en: string }>;
+
+/** Alarm type names from the data dictionary (cached briefly: pushes present many alarms). */
+export class TypeNameCache {
+  private names: TypeNames | null = null;
+  private loaded = 0;
+  constructor(private readonly db: Db) {}
+  async get(): Promise<TypeNames> {
+    if (this.names && Date.now() - this.loaded < 5_000) return this.names;
+    const rows = await this.db
+      .selectFrom('dict_entries')
+      .select(['key', 'label', 'label_en'])
+      .where('type', '=', DICT_TYPES.ALARM_TYPE)
+      .execute();
+    this.names = new Map(rows.map((r) => [r.key, { label: r.label, label_en: r.label_en }]));
+    this.loaded = Date.now();
+    return this.names;
+  }
+}
+
+function typeLabel(names: TypeNames, type: string, lang: Language): string {
+  const n = names.get(type);
+  if (!n) return type;
+  return lang === 'en-US' ? n.label_en || n.label : n.label;
+}
+
+function pictureOf(row: AlarmRow): AlarmPicture | null {
+  if (!row.picture) return null;
+  const p = JSON.parse(row.picture) as Omit<AlarmPicture, 'id' | 'eid' | 'type'>;
+  return { ...p, id: Number(row.id), eid: row.eid, type: row.type };
+}
+
+/** The wire alarm (derived display fields in `lang`). */
+export function presentAlarm(
+  row: AlarmRow & { unitname: string; has_read: number },
+  names: TypeNames,
+  lang: Language,
+  index: number,
+): Alarm {
+  const isFence = row.type === ALARM_TYPE.FENCE;
+  const boutefence = isFence
+    ? `${row.fence_name} (${row.fence_direction ? translate(lang, `export.alarm.${row.fence_direction}`) : ''})`
+    : '';
+  const read = row.has_read === 1 ? 1 : 0;
+  return {
+    id: Number(row.id),
+    eid: row.eid,
+    type: row.type,
+    alerm_level: row.alerm_level as AlarmLevel,
+    hostname: row.hostname,
+    hostcode: row.hostcode,
+    hostbody: row.hostbody,
+    gbbm: row.hostbody,
+    unitname: row.unitname,
+    unit_id: Number(row.unit_id),
+    device_id: row.device_id === null ? null : Number(row.device_id),
+    alarm_time: row.alarm_time,
+    status: read ? '1' : '0',
+    insert_time: row.insert_time,
+    boutefence,
+    fence_direction: row.fence_direction,
+    lat: row.lat === null ? null : Number(row.lat),
+    lng: row.lng === null ? null : Number(row.lng),
+    message: row.message,
+    hasRead: read,
+    sure: Number(row.sure) === 1 ? 1 : 0,
+    sure_user: row.sure_user,
+    sure_note: row.sure_note,
+    sure_time: row.sure_time,
+    index: String(index).padStart(2, '0'),
+    hostNameCode: row.hostcode ? `${row.hostname}(${row.hostcode})` : row.hostname,
+    typeName_cur: isFence && row.fence_name ? boutefence : typeLabel(names, row.type, lang),
+    dname: row.unitname,
+    picture: pictureOf(row),
+  };
+}
+
+/**
+ * Alarm ingest: one row per source event (eid unique). The row is committed before the
+ * `alarm.created` domain event goes out (the push channel listens), and only the first ingest of
+ * an eid emits it: a retry answers the stored alarm and pushes nothing.
+ */
+export class AlarmService {
+  readonly typeNames: TypeNameCache;
+  private readonly unitNames = new Map<number, string>();
+  private aiTokenHash: Buffer | null = null;
+  /** alarms ingested since start (bench, diagnostics) */
+  readonly stats = { created: 0, duplicates: 0 };
+
+  constructor(private readonly app: FastifyInstance) {
+    this.typeNames = new TypeNameCache(app.db);
+  }
+
+  private get db(): Db {
+    return this.app.db;
+  }
+
+  async levelOf(type: string): Promise<AlarmLevel> {
+    const { type_levels } = await readSettings(this.db, 'alarmset');
+    return (type_levels as Record<string, AlarmLevel>)[type] ?? DEFAULT_ALARM_TYPE_LEVELS[type] ?? 'normal';
+  }
+
+  async unitNameOf(unitId: number): Promise<string> {
+    let name = this.unitNames.get(unitId);
+    if (name === undefined) {
+      name = await repo.unitName(this.db, unitId);
+      this.unitNames.set(unitId, name);
+      setTimeout(() => this.unitNames.delete(unitId), 30_000).unref();
+    }
+    return name;
+  }
+
+  async ingest(input: IngestInput): Promise<{ alarm: AlarmRow; created: boolean }> {
+    const existing = await repo.findAlarmByEid(this.db, input.eid);
+    if (existing) {
+      this.stats.duplicates += 1;
+      return { alarm: existing, created: false };
+    }
+    let alarm: AlarmRow;
+    try {
+      alarm = await repo.insertAlarm(this.db, {
+        eid: input.eid,
+        type: input.type,
+        alerm_level: await this.levelOf(input.type),
+        device_id: input.device_id,
+        unit_id: input.unit_id,
+        hostname: input.hostname,
+        hostcode: input.hostcode,
+        hostbody: input.hostbody,
+        alarm_time: input.alarm_time,
+        insert_time: now(),
+        lat: input.lat,
+        lng: input.lng,
+        message: (input.message ?? '').slice(0, 500),
+        fence_name: input.fence_name ?? '',
+        fence_direction: input.fence_direction ?? '',
+        picture: input.picture ? JSON.stringify(input.picture) : '',
+        sure: 0,
+        sure_user_id: null,
+        sure_user: '',
+        sure_note: '',
+        sure_time: '',
+      });
+    } catch (err) {
+      // a concurrent ingest of the same source event won the insert
+      if (!isUniqueViolation(err)) throw err;
+      const won = await repo.findAlarmByEid(this.db, input.eid);
+      if (!won) throw err;
+      this.stats.duplicates += 1;
+      return { alarm: won, created: false };
+    }
+    this.stats.created += 1;
+    // committed (single statement, autocommit): now it may be pushed
+    this.app.bus.emit('alarm.created', { alarm });
+    return { alarm, created: true };
+  }
+
+  private async deviceFields(deviceId: number) {
+    return this.db
+      .selectFrom('devices')
+      .select(['id', 'unit_id', 'hostname', 'hostcode', 'hostbody'])
+      .where('id', '=', deviceId)
+      .executeTakeFirst();
+  }
+
+  async fromSos(
+    e: DeviceRef & { event_id: number; time: string; lat: number | null; lng: number | null; message: string },
+  ) {
+    const d = await this.deviceFields(e.device_id);
+    return this.ingest({
+      eid: `sos:${e.event_id}`,
+      type: ALARM_TYPE.SOS,
+      device_id: e.device_id,
+      unit_id: e.unit_id,
+      hostname: e.hostname,
+      hostcode: d?.hostcode ?? '',
+      hostbody: e.hostbody,
+      alarm_time: e.time,
+      lat: e.lat,
+      lng: e.lng,
+      message: e.message,
+    });
+  }
+
+  async fromFence(e: FenceCrossedEvent) {
+    return this.ingest({
+      eid: `fence:${e.event_id}`,
+      type: ALARM_TYPE.FENCE,
+      device_id: e.device.device_id,
+      unit_id: e.device.unit_id,
+      hostname: e.device.hostname,
+      hostcode: e.device.hostcode,
+      hostbody: e.device.hostbody,
+      alarm_time: e.time,
+      lat: e.position.lat,
+      lng: e.position.lng,
+      fence_name: e.fence.name,
+      fence_direction: e.direction,
+    });
+  }
+
+  async fromOffline(e: DeviceRef & { time: string; reason: string }) {
+    const d = await this.db
+      .selectFrom('devices')
+      .select(['hostcode', 'lat', 'lng'])
+      .where('id', '=', e.device_id)
+      .executeTakeFirst();
+    return this.ingest({
+      eid: `offline:${e.device_id}:${e.time}`,
+      type: ALARM_TYPE.OFFLINE,
+      device_id: e.device_id,
+      unit_id: e.unit_id,
+      hostname: e.hostname,
+      hostcode: d?.hostcode ?? '',
+      hostbody: e.hostbody,
+      alarm_time: e.time,
+      lat: d?.lat ?? null,
+      lng: d?.lng ?? null,
+      message: e.reason,
+    });
+  }
+
+  /**
+   * Source events committed before a crash whose alarm was not yet written (the SOS answer had
+   * gone out): raise them now. Idempotent (eid), so running it twice is harmless.
+   */
+  async recover(): Promise<number> {
+    let raised = 0;
+    for (;;) {
+      const { sos, fences } = await repo.orphanSources(this.db, 500);
+      if (!sos.length && !fences.length) return raised;
+      for (const e of sos) {
+        const d = await this.deviceFields(e.device_id);
+        if (!d) continue;
+        let message = '';
+        try {
+          message = String((JSON.parse(e.payload) as { message?: unknown }).message ?? '');
+        } catch {
+          message = '';
+        }
+        const r = await this.ingest({
+          eid: `sos:${e.id}`,
+          type: ALARM_TYPE.SOS,
+          device_id: d.id,
+          unit_id: d.unit_id,
+          hostname: d.hostname,
+          hostcode: d.hostcode,
+          hostbody: d.hostbody,
+          alarm_time: e.time,
+          lat: e.lat,
+          lng: e.lng,
+          message,
+        });
+        if (r.created) raised += 1;
+      }
+      for (const e of fences) {
+        const d = await this.deviceFields(e.device_id);
+        if (!d) continue;
+        const r = await this.ingest({
+          eid: `fence:${e.id}`,
+          type: ALARM_TYPE.FENCE,
+          device_id: d.id,
+          unit_id: d.unit_id,
+          hostname: d.hostname,
+          hostcode: d.hostcode,
+          hostbody: d.hostbody,
+          alarm_time: e.time,
+          lat: e.lat,
+          lng: e.lng,
+          fence_name: e.fence_name,
+          fence_direction: e.direction,
+        });
+        if (r.created) raised += 1;
+      }
+      if (sos.length < 500 && fences.length < 500) return raised;
+    }
+  }
+
+  // ---- AI engine ----------------------------------------------------------------------------
+
+  /** The AI engine token: env AI_ENGINE_TOKEN, else DATA_DIR/ai-engine.token (made on first use). */
+  aiToken(): string {
+    const fromEnv = process.env.AI_ENGINE_TOKEN;
+    if (fromEnv) return fromEnv;
+    const file = join(this.app.config.dataDir, 'ai-engine.token');
+    if (!existsSync(file)) {
+      mkdirSync(this.app.config.dataDir, { recursive: true });
+      writeFileSync(file, randomBytes(24).toString('hex'), { mode: 0o600 });
+    }
+    return readFileSync(file, 'utf8').trim();
+  }
+
+  assertAiEngine(req: FastifyRequest): void {
+    this.aiTokenHash ??= createHash('sha256').update(this.aiToken()).digest();
+    const header = req.headers.authorization;
+    const given = header?.startsWith('Bearer ') ? header.slice(7).trim() : '';
+    const hash = createHash('sha256').update(given).digest();
+    if (!given || !timingSafeEqual(hash, this.aiTokenHash)) throw new AppError(401, 'errors.alarm.aiToken');
+  }
+
+  /** Store a base64 picture under DATA_DIR/alarm_pic; answers its name relative to web_root. */
+  savePicture(eid: string, part: string, data: string): string {
+    const m = /^data:image\/(jpeg|png);base64,/.exec(data);
+    const buf = Buffer.from(m ? data.slice(m[0].length) : data, 'base64');
+    const ext = buf[0] === 0x89 && buf[1] === 0x50 ? 'png' : 'jpg';
+    const dir = join(this.app.config.dataDir, ALARM_PIC_DIR);
+    mkdirSync(dir, { recursive: true });
+    const name = `${createHash('sha256').update(eid).digest('hex').slice(0, 24)}_${part}.${ext}`;
+    writeFileSync(join(dir, name), buf);
+    return name;
+  }
+
+  pictureResults(
+    eid: string,
+    results: { name: string; comparison: string; similarity: number; face_image?: string | undefined }[],
+  ): CompareResult[] {
+    return results.map((r, i) => ({
+      name: r.name,
+      comparison: r.comparison,
+      similarity: r.similarity,
+      face_image_uri: r.face_image ? this.savePicture(eid, `cmp${i}`, r.face_image) : '',
+    }));
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** alarm ingest (modules/alarms) */
+    alarms: AlarmService;
+  }
+}

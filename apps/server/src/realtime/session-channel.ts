@@ -1,0 +1,323 @@
+import fastifyWebsocket from '@fastify/websocket';
+import {
+  ALARM_TYPE,
+  ClientLogin,
+  MenuId,
+  pickLanguage,
+  ResultCode,
+  SESSION_WS_CLOSE_UNAUTHORISED,
+  SESSION_WS_PATH,
+  SESSION_WS_PING_MS,
+  translate,
+  type Language,
+} from '@bwc/protocol';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { DeviceRef } from '../bus';
+import { readSettings } from '../db/settings';
+import { hashToken, readToken, requireLiveSession, type AuthContext } from '../http/auth';
+import { AppError } from '../http/errors';
+import { unitSubtree } from '../http/scope';
+import type { AlarmRow } from '../modules/alarms/alarms.tables';
+import { ALARM_PIC_WEB_ROOT, presentAlarm } from '../modules/alarms/alarms.service';
+import { findSessionByTokenHash } from '../modules/auth/session.repository';
+
+/** The members of a `ws` socket the channel uses. */
+interface Socket {
+  readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  terminate(): void;
+  ping(): void;
+  on(event: string, fn: (...args: never[]) => void): unknown;
+}
+
+interface Client {
+  socket: Socket;
+  lang: Language;
+  /** token sent with the upgrade (cookie, Bearer or ?token=), if any */
+  token: string | undefined;
+  alive: boolean;
+  auth: {
+    session_id: number;
+    user_id: number;
+    role_id: number;
+    unit_id: number;
+    ifadmin: number;
+    /** unit subtree (null: every unit) */
+    units: Set<number> | null;
+    alarms: boolean;
+    faces: boolean;
+  } | null;
+}
+
+/** How often sessions, permissions and scopes of connected consoles are re-read. */
+const REFRESH_MS = 3_000;
+const OPEN = 1;
+
+/**
+ * Session push channel (spec part 1 section 7, protocol schemas/realtime-session.ts): consoles
+ * log in with their session's logincode and receive alarm_data / face_data / plate_data /
+ * device_data for the units they may see, as permitted by their role.
+ */
+export class SessionHub {
+  readonly clients = new Set<Client>();
+  private readonly timers: NodeJS.Timeout[] = [];
+
+  constructor(private readonly app: FastifyInstance) {
+    this.timers.push(setInterval(() => this.heartbeat(), SESSION_WS_PING_MS).unref());
+    this.timers.push(
+      setInterval(
+        () => void this.refresh().catch((err) => app.log.error({ err }, 'session channel refresh failed')),
+        REFRESH_MS,
+      ).unref(),
+    );
+  }
+
+  accept(socket: Socket, req: FastifyRequest): void {
+    const query = req.query as { token?: string; lang?: string };
+    const client: Client = {
+      socket,
+      lang: pickLanguage(query.lang ?? (req.headers['x-lang'] as string | undefined)),
+      token: query.token || readToken(req),
+      alive: true,
+      auth: null,
+    };
+    this.clients.add(client);
+    socket.on('pong', () => {
+      client.alive = true;
+    });
+    socket.on('close', () => this.clients.delete(client));
+    socket.on('error', () => this.clients.delete(client));
+    socket.on('message', (data: Buffer) => {
+      client.alive = true;
+      void this.onMessage(client, req, data).catch((err) =>
+        this.app.log.error({ err }, 'session channel message failed'),
+      );
+    });
+  }
+
+  private reply(client: Client, cmd: string, code: number, key: string, params: Record<string, string | number> = {}) {
+    if (client.socket.readyState === OPEN) {
+      client.socket.send(JSON.stringify({ cmd, code, msg: translate(client.lang, key, params) }));
+    }
+  }
+
+  private async onMessage(client: Client, req: FastifyRequest, data: Buffer): Promise<void> {
+    let msg: unknown;
+    try {
+      msg = JSON.parse(data.toString());
+    } catch {
+      return this.reply(client, 'error', ResultCode.INVALID, 'errors.badJson');
+    }
+    const cmd = (msg as { cmd?: unknown } | null)?.cmd;
+    if (cmd === 'ping') {
+      if (client.socket.readyState === OPEN) client.socket.send(JSON.stringify({ cmd: 'pong', time: Date.now() }));
+      return;
+    }
+    if (cmd !== 'client_login') return this.reply(client, String(cmd ?? 'error'), ResultCode.INVALID, 'errors.badBody');
+    const parsed = ClientLogin.safeParse(msg);
+    if (!parsed.success) {
+      this.reply(client, 'client_login', ResultCode.INVALID, 'errors.badBody');
+      return client.socket.close(SESSION_WS_CLOSE_UNAUTHORISED, 'client_login');
+    }
+    try {
+      const auth = await this.login(client, req, parsed.data);
+      client.auth = {
+        session_id: auth.session.id,
+        user_id: auth.user.id,
+        role_id: auth.user.role_id,
+        unit_id: auth.user.unit_id,
+        ifadmin: auth.user.ifadmin,
+        units: null,
+        alarms: false,
+        faces: false,
+      };
+      await this.loadRights([client]);
+      this.reply(client, 'client_login', ResultCode.OK, 'success.login');
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      this.reply(client, 'client_login', err.code, err.key, err.params as Record<string, string | number>);
+      client.socket.close(SESSION_WS_CLOSE_UNAUTHORISED, 'client_login');
+    }
+  }
+
+  /** The live session of the logincode (and of the upgrade's token when one was sent). */
+  private async login(client: Client, req: FastifyRequest, m: ClientLogin): Promise<AuthContext> {
+    const db = this.app.db;
+    let found: AuthContext | undefined;
+    if (client.token) {
+      found = await findSessionByTokenHash(db, hashToken(client.token));
+    } else {
+      const row = await db
+        .selectFrom('sessions')
+        .select('token_hash')
+        .where('logincode', '=', m.logincode)
+        .executeTakeFirst();
+      found = row ? await findSessionByTokenHash(db, row.token_hash) : undefined;
+    }
+    if (found && (found.session.logincode !== m.logincode || found.user.username !== m.username)) found = undefined;
+    return requireLiveSession(this.app, req, found);
+  }
+
+  /** Re-read permissions (10104/10154 view: alarms; 10095 view: face pictures) and unit subtrees. */
+  private async loadRights(clients: Client[]): Promise<void> {
+    const authed = clients.filter((c) => c.auth);
+    if (!authed.length) return;
+    const roleIds = [...new Set(authed.map((c) => c.auth!.role_id))];
+    const perms = await this.app.db
+      .selectFrom('role_permissions')
+      .select(['role_id', 'module_id', 'view'])
+      .where('role_id', 'in', roleIds)
+      .where('module_id', 'in', [MenuId.DISPATCH_ALARM, MenuId.MONITOR_ALARM, MenuId.FACE_ALARM])
+      .execute();
+    const can = (roleId: number, menu: number) =>
+      perms.some((p) => p.role_id === roleId && p.module_id === menu && p.view === 1);
+    const subtrees = new Map<number, Set<number>>();
+    for (const c of authed) {
+      const a = c.auth!;
+      a.alarms = can(a.role_id, MenuId.DISPATCH_ALARM) || can(a.role_id, MenuId.MONITOR_ALARM);
+      a.faces = can(a.role_id, MenuId.FACE_ALARM);
+      if (a.ifadmin === 1) a.units = null;
+      else {
+        let s = subtrees.get(a.unit_id);
+        if (!s) subtrees.set(a.unit_id, (s = new Set(await unitSubtree(this.app.db, a.unit_id))));
+        a.units = s;
+      }
+    }
+  }
+
+  /** Close sockets whose session ended (logout, kicked, expired, user disabled); refresh rights. */
+  async refresh(): Promise<void> {
+    const authed = [...this.clients].filter((c) => c.auth);
+    if (!authed.length) return;
+    const ids = [...new Set(authed.map((c) => c.auth!.session_id))];
+    const rows = await this.app.db
+      .selectFrom('sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select(['s.id', 's.status', 's.last_seen', 'u.status as user_status', 'u.role_id', 'u.unit_id'])
+      .where('s.id', 'in', ids)
+      .execute();
+    const { session_timeout_minutes } = await readSettings(this.app.db, 'normalset');
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const c of authed) {
+      const r = byId.get(c.auth!.session_id);
+      const idle = r ? Date.now() - Date.parse(r.last_seen) > session_timeout_minutes * 60_000 : true;
+      if (!r || r.status !== 'active' || r.user_status !== 'enabled' || idle) {
+        this.reply(
+          c,
+          'logout',
+          ResultCode.UNAUTHENTICATED,
+          r?.status === 'kicked' ? 'errors.forcedOffline' : 'errors.sessionExpired',
+        );
+        c.auth = null;
+        c.socket.close(SESSION_WS_CLOSE_UNAUTHORISED, 'session');
+        this.clients.delete(c);
+        continue;
+      }
+      c.auth!.role_id = r.role_id;
+      c.auth!.unit_id = r.unit_id;
+    }
+    await this.loadRights([...this.clients]);
+  }
+
+  private heartbeat(): void {
+    for (const c of this.clients) {
+      if (!c.alive) {
+        c.socket.terminate();
+        this.clients.delete(c);
+        continue;
+      }
+      c.alive = false;
+      try {
+        c.socket.ping();
+      } catch {
+        this.clients.delete(c);
+      }
+    }
+  }
+
+  private sees(c: Client, unitId: number): boolean {
+    return c.auth !== null && (c.auth.units === null || c.auth.units.has(unitId));
+  }
+
+  /** Push a committed alarm: alarm_data to alarm viewers of its unit; face_data / plate_data with the picture. */
+  async pushAlarm(row: AlarmRow): Promise<number> {
+    const targets = [...this.clients].filter((c) => c.socket.readyState === OPEN && this.sees(c, Number(row.unit_id)));
+    if (!targets.length) return 0;
+    const names = await this.app.alarms.typeNames.get();
+    const unitname = await this.app.alarms.unitNameOf(Number(row.unit_id));
+    const frames = new Map<Language, { alarm: string; picture: string | null }>();
+    const frameFor = (lang: Language) => {
+      let f = frames.get(lang);
+      if (!f) {
+        const alarm = presentAlarm({ ...row, unitname, has_read: 0 }, names, lang, 1);
+        const kind = row.type === ALARM_TYPE.FACE ? 'face_data' : row.type === ALARM_TYPE.PLATE ? 'plate_data' : null;
+        f = {
+          alarm: JSON.stringify({ type: 'alarm_data', data: alarm }),
+          picture:
+            kind && alarm.picture
+              ? JSON.stringify({ type: kind, data: alarm.picture, web_root: ALARM_PIC_WEB_ROOT })
+              : null,
+        };
+        frames.set(lang, f);
+      }
+      return f;
+    };
+    let sent = 0;
+    for (const c of targets) {
+      const f = frameFor(c.lang);
+      if (c.auth!.alarms) {
+        c.socket.send(f.alarm);
+        sent += 1;
+      }
+      const pictureAllowed = row.type === ALARM_TYPE.FACE ? c.auth!.faces : c.auth!.alarms;
+      if (f.picture && pictureAllowed) c.socket.send(f.picture);
+    }
+    return sent;
+  }
+
+  /** device_data: a device went online or offline (consoles that see its unit). */
+  pushDevice(e: DeviceRef & { time: string }, lineon: 0 | 1): void {
+    const frame = JSON.stringify({
+      type: 'device_data',
+      data: {
+        device_id: e.device_id,
+        hostbody: e.hostbody,
+        hostname: e.hostname,
+        unit_id: e.unit_id,
+        lineon,
+        time: e.time,
+      },
+    });
+    for (const c of this.clients) {
+      if (c.socket.readyState === OPEN && this.sees(c, e.unit_id)) c.socket.send(frame);
+    }
+  }
+
+  close(): void {
+    for (const t of this.timers) clearInterval(t);
+    for (const c of this.clients) c.socket.terminate();
+    this.clients.clear();
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** the session push channel (realtime/session-channel.ts) */
+    sessionHub: SessionHub;
+  }
+}
+
+/** Serve the session push channel at SESSION_WS_PATH (user info's wsurl). Needs the alarms module. */
+export async function registerSessionChannel(app: FastifyInstance): Promise<void> {
+  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+  const hub = new SessionHub(app);
+  app.decorate('sessionHub', hub);
+  app.get(SESSION_WS_PATH, { websocket: true }, (socket, req) => hub.accept(socket as unknown as Socket, req));
+  app.bus.on('alarm.created', ({ alarm }) => {
+    void hub.pushAlarm(alarm).catch((err) => app.log.error({ err }, 'alarm push failed'));
+  });
+  app.bus.on('device.online', (e) => hub.pushDevice(e, 1));
+  app.bus.on('device.offline', (e) => hub.pushDevice(e, 0));
+  app.addHook('preClose', async () => hub.close());
+}

@@ -4,6 +4,8 @@ const port = process.env.E2E_PORT || '18084';
 /** runs on another port (parallel runs while developing) keep their own output folder */
 const suffix = port === '18084' ? '' : `-${port}`;
 export const TEST_CAPTCHA = process.env.TEST_CAPTCHA || '1234';
+/** device provisioning key of the test server, so that specs can run the simulator against it */
+export const DEVICE_PROVISION_KEY = process.env.DEVICE_PROVISION_KEY || 'e2e-device-provisioning-key-0001';
 
 /**
  * End to end against the real server (apps/server) serving the built console, in Debian's
@@ -45,7 +47,7 @@ export default defineConfig({
   webServer: {
     command: 'node serve.mjs',
     url: `http://127.0.0.1:${port}/`,
-    env: { E2E_PORT: port, TEST_CAPTCHA },
+    env: { E2E_PORT: port, TEST_CAPTCHA, DEVICE_PROVISION_KEY },
     reuseExistingServer: false,
     timeout: 240_000,
     stdout: 'pipe',

@@ -133,6 +133,8 @@ export function EmergencyPage() {
       const crs = mapRef.current?.crs ?? 'WGS84';
       const visible = locating ? store.all().filter((p) => tracked.has(p.id)) : store.all();
       const inside = devicesInRing(ring, crs, visible);
+      // one selection per tool click: back to dragging (and to the auto refresh)
+      setTool('pan');
       if (inside.length === 0) {
         message.info(t('selection.empty'));
         return;

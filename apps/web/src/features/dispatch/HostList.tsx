@@ -38,7 +38,7 @@ export function HostList({ devices, loading, gb, onLocate }: Props) {
           width: TABLE_INDEX_COLUMN_WIDTH,
           render: (_v, _r, i) => String(i + 1).padStart(2, '0'),
         },
-        { title: t('host.name'), key: 'name', ellipsis: true, render: (_v, row) => nameWithCode(row) },
+        { title: t('host.name'), key: 'name', render: (_v, row) => nameWithCode(row) },
         { title: t('host.hostbody'), dataIndex: 'did', key: 'did', width: 96, ellipsis: true },
         {
           title: t('host.operation'),

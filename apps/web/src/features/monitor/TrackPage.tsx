@@ -1,0 +1,251 @@
+import { CaretRightOutlined, PauseOutlined } from '@ant-design/icons';
+import { MAP_START_ZOOM, TRACK_GAP_MIN_S, type DeviceTrack, type TrackAnswer, type TreeNode } from '@bwc/protocol';
+import { useQuery } from '@tanstack/react-query';
+import { App, Button, DatePicker, Empty, List, Result, Select, Slider, Space, Spin, Switch, Tag } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { call, download } from '../../api/http';
+import { UnitTree, isTerminal, type UnitTreeLoader } from '../../components/unit-tree';
+import { toDisplay, type MapCrs } from '../../map/coords';
+import type { MapLibreMap } from '../../map/maplibre';
+import { MapView } from '../../map/MapView';
+import { TRACK_COLORS, TrackLayer, type TrackCursor } from '../../map/TrackLayer';
+import { LEFT_PANEL_WIDTH } from '../dispatch/constants';
+import { loadMapSetup } from '../dispatch/mapSetup';
+import { REPLAY_SPEEDS, advance, positionAt, timed } from './replay';
+import './track.css';
+
+const loadTree: UnitTreeLoader = (parent) =>
+  call('unitTreeDevices', parent ? { id: parent.id } : {}) as Promise<TreeNode[]>;
+const FORMAT = 'YYYY-MM-DD HH:mm:ss';
+
+function label(track: DeviceTrack): string {
+  return track.hostcode ? `${track.hostname}(${track.hostcode})` : track.hostname;
+}
+
+/** History track (/monitor/track): devices and a time range, tracks with stops and gaps, replay, export. */
+export function TrackPage() {
+  const { t } = useTranslation('monitor');
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const setup = useQuery({
+    queryKey: ['dispatch', 'mapSetup'],
+    queryFn: ({ signal }) => loadMapSetup(signal),
+    retry: false,
+    staleTime: 60_000,
+  });
+  useEffect(() => {
+    if (setup.isError) navigate('/login', { replace: true });
+  }, [setup.isError, navigate]);
+
+  const [ids, setIds] = useState<number[]>([]);
+  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(1, 'hour'), dayjs()]);
+  const [answer, setAnswer] = useState<TrackAnswer | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [time, setTime] = useState(0);
+  const [playing, setPlaying] = useState(false);
+  const [speed, setSpeed] = useState<number>(1);
+  const [follow, setFollow] = useState(true);
+  const [styleError, setStyleError] = useState<string | null>(null);
+  const mapRef = useRef<{ map: MapLibreMap; crs: MapCrs } | null>(null);
+
+  const tracks = useMemo(() => answer?.tracks ?? [], [answer]);
+  const series = useMemo(() => tracks.map((track) => timed(track.points)), [tracks]);
+  const bounds = useMemo(() => {
+    const times = series.flatMap((s) => (s.length ? [s[0]!.t, s[s.length - 1]!.t] : []));
+    return times.length ? { start: Math.min(...times), end: Math.max(...times) } : null;
+  }, [series]);
+
+  const query = async () => {
+    if (ids.length === 0) return void message.info(t('track.pickDevices'));
+    setLoading(true);
+    setPlaying(false);
+    try {
+      const result = (await call('trackHistory', {
+        ids,
+        start: range[0].toISOString(),
+        end: range[1].toISOString(),
+      })) as TrackAnswer;
+      setAnswer(result);
+      const first = result.tracks.flatMap((track) => track.points.slice(0, 1));
+      if (result.tracks.every((track) => track.points.length === 0)) message.info(t('track.empty'));
+      const current = mapRef.current;
+      if (current && first[0]) current.map.jumpTo({ center: toDisplay(first[0].lng, first[0].lat, current.crs) });
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  useEffect(() => {
+    if (bounds) setTime(bounds.start);
+  }, [bounds]);
+
+  // the replay clock
+  useEffect(() => {
+    if (!playing || !bounds) return;
+    let last = performance.now();
+    let frame = requestAnimationFrame(function tick(now) {
+      const elapsed = now - last;
+      last = now;
+      setTime((current) => {
+        const next = advance(current, elapsed, speed, bounds.end);
+        if (next.ended) setPlaying(false);
+        return next.time;
+      });
+      frame = requestAnimationFrame(tick);
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [playing, speed, bounds]);
+
+  const cursors = useMemo<TrackCursor[]>(
+    () =>
+      tracks.flatMap((track, i) => {
+        const at = positionAt(series[i] ?? [], time, TRACK_GAP_MIN_S * 1000);
+        return at ? [{ deviceId: track.device_id, lng: at.lng, lat: at.lat, label: label(track) }] : [];
+      }),
+    [tracks, series, time],
+  );
+
+  useEffect(() => {
+    const current = mapRef.current;
+    if (!follow || !playing || !current || !cursors[0]) return;
+    current.map.setCenter(toDisplay(cursors[0].lng, cursors[0].lat, current.crs));
+  }, [follow, playing, cursors]);
+
+  const exportAs = (format: 'gpx' | 'kml') =>
+    void download('trackExport', {
+      ids: ids.join(','),
+      start: range[0].toISOString(),
+      end: range[1].toISOString(),
+      format,
+    }).catch(() => undefined);
+
+  if (setup.isError) return null;
+  if (!setup.data) return <Spin className="bwc-track-loading" />;
+  const { config, styleUrl, crs } = setup.data;
+
+  return (
+    <div className="bwc-track" data-testid="track-page">
+      <aside className="bwc-track-left" style={{ width: LEFT_PANEL_WIDTH }}>
+        <div className="bwc-track-tree">
+          <UnitTree
+            loader={loadTree}
+            checkable
+            checkableNode={isTerminal}
+            height={280}
+            onCheck={(nodes) => setIds(nodes.filter(isTerminal).map((n) => Number(n.id)))}
+          />
+        </div>
+        <DatePicker.RangePicker
+          showTime
+          format={FORMAT}
+          value={range}
+          allowClear={false}
+          onChange={(value) => value?.[0] && value[1] && setRange([value[0], value[1]])}
+          style={{ width: '100%' }}
+        />
+        <Space wrap>
+          <Button
+            type="primary"
+            loading={loading}
+            onClick={() => void query().catch(() => undefined)}
+            data-testid="track-query"
+          >
+            {t('track.query', { count: ids.length })}
+          </Button>
+          <Button disabled={ids.length === 0} onClick={() => exportAs('gpx')}>
+            {t('track.exportGpx')}
+          </Button>
+          <Button disabled={ids.length === 0} onClick={() => exportAs('kml')}>
+            {t('track.exportKml')}
+          </Button>
+        </Space>
+        {tracks.length === 0 ? (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('track.none')} />
+        ) : (
+          <List
+            size="small"
+            bordered
+            dataSource={tracks}
+            renderItem={(track, i) => (
+              <List.Item>
+                <Space direction="vertical" size={0}>
+                  <span>
+                    <Tag color={TRACK_COLORS[i % TRACK_COLORS.length]}>{track.hostbody}</Tag>
+                    {label(track)}
+                  </span>
+                  <span className="bwc-track-stats">
+                    {t('track.stats', {
+                      points: track.points.length,
+                      km: (track.distance_m / 1000).toFixed(2),
+                      stops: track.stops.length,
+                      gaps: track.gaps.length,
+                    })}
+                    {track.truncated && ` ${t('track.truncated')}`}
+                  </span>
+                </Space>
+              </List.Item>
+            )}
+          />
+        )}
+      </aside>
+      <main className="bwc-track-map">
+        {styleError ? (
+          <Result status="warning" title={t('track.mapFailed')} subTitle={styleError} />
+        ) : (
+          <MapView
+            testId="track-map"
+            styleUrl={styleUrl}
+            crs={crs}
+            center={[config.gpscenter_lon, config.gpscenter_lat]}
+            zoom={MAP_START_ZOOM}
+            onStyleError={setStyleError}
+            onReady={(map, mapCrs) => {
+              mapRef.current = { map, crs: mapCrs };
+            }}
+          >
+            <TrackLayer tracks={tracks} cursors={cursors} />
+          </MapView>
+        )}
+        {bounds && (
+          <div className="bwc-track-replay" data-testid="track-replay">
+            <Button
+              shape="circle"
+              type="primary"
+              aria-label={playing ? t('track.pause') : t('track.play')}
+              icon={playing ? <PauseOutlined /> : <CaretRightOutlined />}
+              onClick={() => {
+                if (!playing && time >= bounds.end) setTime(bounds.start);
+                setPlaying((on) => !on);
+              }}
+            />
+            <Select
+              size="small"
+              value={speed}
+              onChange={setSpeed}
+              options={REPLAY_SPEEDS.map((s) => ({ value: s, label: `${s}x` }))}
+              aria-label={t('track.speed')}
+              style={{ width: 72 }}
+            />
+            <Slider
+              className="bwc-track-slider"
+              min={bounds.start}
+              max={bounds.end}
+              value={time}
+              onChange={(value) => setTime(value)}
+              tooltip={{ formatter: (value) => (value === undefined ? '' : dayjs(value).format(FORMAT)) }}
+            />
+            <span className="bwc-track-time" data-testid="track-time">
+              {dayjs(time).format(FORMAT)}
+            </span>
+            <label className="bwc-track-follow">
+              <Switch size="small" checked={follow} onChange={setFollow} /> {t('track.follow')}
+            </label>
+          </div>
+        )}
+      </main>
+    </div>
+  );
+}

@@ -31,7 +31,7 @@ export type MapMode = (typeof MAP_MODES)[number];
 /**
  * GET /rest/map/style?origin=: the origin the console is served from (`location.origin`), used as
  * the base of the style's own URLs (tiles, basemap) so that they go through the same origin as the
- * page (dev proxy, reverse proxy). Without it the request's Host header is used.
+ * page (dev proxy, reverse proxy). Without it the Referer's origin, else the Host header, is used.
  */
 export const MapStyleQuery = z.object({
   origin: z

@@ -115,6 +115,11 @@ describe('built-in basemap (nothing uploaded, offline)', () => {
       type: 'geojson',
       data: 'http://localhost:5173/rest/map/basemap/countries',
     });
+    // without it, the page that loads the style (Referer) gives the origin
+    const viaProxy = (
+      await get('/rest/map/style', { ...dispatcher.headers, referer: 'http://127.0.0.1:5173/dispatch/emergency?x=1' })
+    ).json() as Style;
+    expect(viaProxy.sources.land).toEqual({ type: 'geojson', data: 'http://127.0.0.1:5173/rest/map/basemap/land' });
     expect(
       (await get('/rest/map/style?origin=http%3A%2F%2Fevil%2Fx', { ...dispatcher.headers, 'x-lang': 'en-US' })).json(),
     ).toMatchObject({

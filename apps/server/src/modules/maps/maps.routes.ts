@@ -36,9 +36,23 @@ const TILE_TYPES: Record<string, string> = {
   pbf: 'application/x-protobuf',
 };
 
-/** Absolute base URL of this server as the caller reached it. */
-function baseUrl(req: FastifyRequest): string {
-  return `${req.protocol}://${req.headers.host ?? `${req.hostname}`}`;
+/**
+ * Absolute base of the style's own URLs: the page's origin, so that tiles and basemap go through
+ * the same origin (and proxy) as the console. From `?origin=`, else the Referer's origin (the page
+ * that loads the style), else the Host the request reached.
+ */
+function baseUrl(req: FastifyRequest, origin: string | undefined): string {
+  if (origin) return origin;
+  const referer = req.headers.referer;
+  if (referer) {
+    try {
+      const url = new URL(referer);
+      if (url.protocol === 'http:' || url.protocol === 'https:') return url.origin;
+    } catch {
+      /* not a URL: fall back to the Host */
+    }
+  }
+  return `${req.protocol}://${req.headers.host ?? req.hostname}`;
 }
 
 /** Maps (issue 4 section 5): style, offline tiles, built-in basemap, map file upload, reverse geocoding. */
@@ -68,7 +82,7 @@ export async function registerMaps(app: FastifyInstance): Promise<void> {
       const style = buildStyle({
         mode: m.mode,
         crs: m.crs,
-        base: query.origin ?? baseUrl(req),
+        base: baseUrl(req, query.origin),
         center: m.center,
         onlineUrl: m.url,
         file: row ? metaOf(row) : null,

@@ -55,6 +55,7 @@ export function UnitAdminPage() {
   const all = useUnits(undefined);
 
   const reload = useCallback(() => client.invalidateQueries({ queryKey: configKeys.all }), [client]);
+  const ownRoot = useCallback((row: UnitRow) => !isAdmin && row.depth === 0, [isAdmin]);
 
   const columns = useMemo<DataTableColumn<UnitRow>[]>(
     () => [
@@ -85,19 +86,27 @@ export function UnitAdminPage() {
             onClick: (row) => setEditing({ mode: 'edit', unit: row }),
             permission: edit,
           },
-          { key: 'move', label: t('units.action.move'), onClick: (row) => setMoving(row), permission: edit },
+          // a unit administrator's own unit (the root of his view) is not his to move or delete
+          {
+            key: 'move',
+            label: t('units.action.move'),
+            onClick: (row) => setMoving(row),
+            hidden: ownRoot,
+            permission: edit,
+          },
           {
             key: 'delete',
             label: t('units.action.delete'),
             danger: true,
             confirm: t('units.confirm.delete'),
             onClick: (row) => call('unitDelete', { id: row.id }, { success: true }).then(reload),
+            hidden: ownRoot,
             permission: edit,
           },
         ],
       },
     ],
-    [t, reload],
+    [t, reload, ownRoot],
   );
 
   return (

@@ -209,6 +209,29 @@ describe('ingest, bell list, read, acknowledge', () => {
     expect((await list(futianUser)).data.count).toMatchObject({ total: 2, criticle: 1, normal: 1 });
   });
 
+  it('recovery raises the alarm of an SOS stored before a crash, once', async () => {
+    // the device API had answered (event committed) when the process died before the alarm insert
+    const ev = await t.db
+      .insertInto('device_events')
+      .values({
+        device_id: inFutian.id,
+        unit_id: futian,
+        type: 'sos',
+        time: new Date().toISOString(),
+        lat: 22.6,
+        lng: 114.2,
+        payload: JSON.stringify({ message: 'before the crash' }),
+        created: new Date().toISOString(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    expect(await t.app.alarms.recover()).toBe(1);
+    expect(await t.app.alarms.recover()).toBe(0);
+    const row = await t.db.selectFrom('alarms').selectAll().where('eid', '=', `sos:${ev.id}`).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ type: '1', alerm_level: 'criticle', message: 'before the crash', unit_id: futian });
+    await api(t.app, 'alarmRead', futianUser, { ids: [{ id: Number(row.id), eid: row.eid }] });
+  });
+
   it('a fence crossing is a type 0 alarm labelled with the fence name and direction', async () => {
     const before = await t.db.selectFrom('alarms').select('id').execute();
     t.app.bus.emit('fence.crossed', {

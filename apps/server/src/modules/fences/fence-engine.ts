@@ -183,13 +183,14 @@ export class FenceEngine {
     }
     if (!changed.size) return;
     const db = this.app.db;
-    const devices = crossings.length
-      ? await repo.devicesByIds(db, [...new Set(crossings.map((c) => c.position.device_id))])
-      : [];
+    // devices deleted since their positions were stored have no state to keep (foreign key)
+    const devices = await repo.devicesByIds(db, [...new Set([...changed.values()].map((c) => c.deviceId))]);
+    const alive = new Set(devices.map((d) => d.id));
     const events: FenceCrossedEvent[] = [];
     await db.transaction().execute(async (trx) => {
       for (const c of changed.values())
-        await repo.upsertFenceState(trx, c.fence.id, c.deviceId, c.state.inside ? 1 : 0, c.state.time);
+        if (alive.has(c.deviceId))
+          await repo.upsertFenceState(trx, c.fence.id, c.deviceId, c.state.inside ? 1 : 0, c.state.time);
       const ts = now();
       for (const c of crossings) {
         const d = devices.find((x) => x.id === c.position.device_id);

@@ -350,4 +350,29 @@ describe('crossing detection', () => {
       .executeTakeFirst();
     expect(state?.inside).toBe(1);
   });
+  it('a batch with a device deleted meanwhile still records the others', async () => {
+    const live = await addDevice(t.app, admin, futian);
+    const seen: FenceCrossedEvent[] = [];
+    const off = t.app.bus.on('fence.crossed', (e) => seen.push(e));
+    const t0 = Date.now() - 5_000;
+    const pos = (deviceId: number, p: { lng: number; lat: number }, ms: number) => ({
+      device_id: deviceId,
+      unit_id: futian,
+      hostbody: 'x',
+      time: new Date(ms).toISOString(),
+      ...p,
+      speed: null,
+      course: null,
+      accuracy: null,
+      battery: null,
+    });
+    t.app.bus.emit('positions', { positions: [pos(987654, OUTSIDE, t0), pos(live.id, OUTSIDE, t0)] });
+    t.app.bus.emit('positions', { positions: [pos(987654, INSIDE, t0 + 1000), pos(live.id, INSIDE, t0 + 1000)] });
+    await t.app.fences.idle();
+    off();
+    expect(seen.filter((e) => e.fence.name === 'both').map((e) => [e.device.device_id, e.direction])).toEqual([
+      [live.id, 'enter'],
+    ]);
+    expect(await t.db.selectFrom('fence_states').selectAll().where('device_id', '=', 987654).execute()).toEqual([]);
+  });
 });

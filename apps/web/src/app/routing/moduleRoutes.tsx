@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import type { RouteObject } from 'react-router';
 import { configcenterPages } from '../../features/configcenter/routes';
 import { dispatchPages } from '../../features/dispatch/routes';
+import { mapconfigPages } from '../../features/mapconfig/routes';
 import { monitorPages } from '../../features/monitor/routes';
 import { oamcenterPages } from '../../features/oamcenter/routes';
 import { AreaLayout } from '../shell/AreaLayout';
@@ -30,7 +31,13 @@ export function notBuiltNamed(nameKey: string): RouteObject['element'] {
 }
 
 /** Built pages of catalogue modules by menu id; a module missing here shows "not built yet". */
-const MODULE_PAGES: Readonly<Record<number, ReactNode>> = { ...configcenterPages, ...dispatchPages, ...monitorPages, ...oamcenterPages };
+const MODULE_PAGES: Readonly<Record<number, ReactNode>> = {
+  ...configcenterPages,
+  ...dispatchPages,
+  ...monitorPages,
+  ...oamcenterPages,
+  ...mapconfigPages,
+};
 
 function segmentOf(module: ModuleDef, parent: ModuleDef): string {
   return module.path.slice(parent.path.length + 1);

@@ -1,0 +1,399 @@
+import { BorderOutlined, DragOutlined, GatewayOutlined } from '@ant-design/icons';
+import {
+  FENCE_RULES,
+  FenceAddRequest,
+  MAP_START_ZOOM,
+  MenuId,
+  ZoneAddRequest,
+  shapeBounds,
+  type Fence,
+  type FenceShape,
+  type TreeNode,
+  type Zone,
+} from '@bwc/protocol';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  App,
+  Button,
+  Form,
+  Input,
+  Modal,
+  Popconfirm,
+  Result,
+  Select,
+  Space,
+  Spin,
+  Switch,
+  Table,
+  Tag,
+  Tooltip,
+} from 'antd';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { call } from '../../api/http';
+import { validateWith, zodRules } from '../../app/forms/zodRules';
+import { usePermission } from '../../app/session/Permission';
+import { UnitTreeSelect, isTerminal, type UnitTreeLoader } from '../../components/unit-tree';
+import { toDisplay, type MapCrs } from '../../map/coords';
+import { DrawControl, type DrawShape } from '../../map/DrawControl';
+import type { MapLibreMap } from '../../map/maplibre';
+import { MapView } from '../../map/MapView';
+import { ringToShape } from '../../map/shapes';
+import { ShapesLayer } from '../../map/ShapesLayer';
+import { LEFT_PANEL_WIDTH } from '../dispatch/constants';
+import { loadMapSetup } from '../dispatch/mapSetup';
+import '../dispatch/dispatch.css';
+import './mapconfig.css';
+
+export type GeoKind = 'fence' | 'zone';
+type Row = Fence | Zone;
+
+const API = {
+  fence: {
+    list: 'fenceList',
+    add: 'fenceAdd',
+    update: 'fenceUpdate',
+    del: 'fenceDelete',
+    menu: MenuId.ELECTRONIC_FENCE,
+    schema: FenceAddRequest,
+  },
+  zone: {
+    list: 'zoneList',
+    add: 'zoneAdd',
+    update: 'zoneUpdate',
+    del: 'zoneDelete',
+    menu: MenuId.ZONES,
+    schema: ZoneAddRequest,
+  },
+} as const;
+
+const loadUnits: UnitTreeLoader = (parent) => call('unitTree', parent ? { id: parent.id } : {}) as Promise<TreeNode[]>;
+const loadTargets: UnitTreeLoader = (parent) =>
+  call('unitTreeDevices', parent ? { id: parent.id } : {}) as Promise<TreeNode[]>;
+const DEVICE_PREFIX = 'device:';
+
+/** Targets picked in the tree (`device:<id>` or a unit id) split into device and unit ids. */
+export function splitTargets(values: string[]): { device_ids: number[]; unit_ids: number[] } {
+  const device_ids: number[] = [];
+  const unit_ids: number[] = [];
+  for (const v of values)
+    (v.startsWith(DEVICE_PREFIX) ? device_ids : unit_ids).push(Number(v.replace(DEVICE_PREFIX, '')));
+  return { device_ids, unit_ids };
+}
+
+interface Editing {
+  row: Row | null;
+  shape: FenceShape;
+}
+
+/** Electronic fences (/configcenter/MapConfig/ElectronicFence) and zones (ZoneAdmin): draw, edit, delete. */
+export function GeoAdminPage({ kind }: { kind: GeoKind }) {
+  const { t } = useTranslation('map');
+  const api = API[kind];
+  const client = useQueryClient();
+  const { message } = App.useApp();
+  const canAdd = usePermission(api.menu, 'add');
+  const canEdit = usePermission(api.menu, 'edit');
+  const setup = useQuery({
+    queryKey: ['dispatch', 'mapSetup'],
+    queryFn: ({ signal }) => loadMapSetup(signal),
+    retry: false,
+    staleTime: 60_000,
+  });
+  const list = useQuery({
+    queryKey: ['mapconfig', kind],
+    queryFn: ({ signal }) => call(api.list, {}, { signal }) as Promise<Row[]>,
+  });
+  const [tool, setTool] = useState<DrawShape | null>(null);
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const [redraw, setRedraw] = useState<Row | null>(null);
+  const [selected, setSelected] = useState<number | null>(null);
+  const [styleError, setStyleError] = useState<string | null>(null);
+  const mapRef = useRef<{ map: MapLibreMap; crs: MapCrs } | null>(null);
+  const rows = useMemo(() => list.data ?? [], [list.data]);
+  const shapes = useMemo(
+    () =>
+      rows.map((r) => ({
+        id: r.id,
+        shape: r.shape,
+        selected: r.id === selected,
+        muted: 'enabled' in r && r.enabled !== 1,
+      })),
+    [rows, selected],
+  );
+
+  const locate = (row: Row) => {
+    setSelected(row.id);
+    const current = mapRef.current;
+    if (!current) return;
+    const [w, s, e, n] = shapeBounds(row.shape);
+    current.map.fitBounds([toDisplay(w, s, current.crs), toDisplay(e, n, current.crs)], { padding: 60, maxZoom: 17 });
+  };
+
+  const reload = () => client.invalidateQueries({ queryKey: ['mapconfig', kind] });
+
+  if (setup.isError) return <Result status="warning" title={t('geo.mapFailed')} />;
+  if (!setup.data) return <Spin className="bwc-geo-loading" />;
+  const { config, styleUrl, crs } = setup.data;
+
+  const columns = [
+    { title: t('geo.name'), dataIndex: 'name', key: 'name', ellipsis: true },
+    ...(kind === 'fence'
+      ? [
+          {
+            title: t('geo.rule'),
+            key: 'rule',
+            width: 80,
+            render: (_v: unknown, row: Row) => (
+              <Tag color={(row as Fence).enabled === 1 ? 'blue' : 'default'}>
+                {t(`geo.rules.${(row as Fence).rule}`)}
+              </Tag>
+            ),
+          },
+        ]
+      : []),
+    {
+      title: t('geo.operation'),
+      key: 'op',
+      width: 150,
+      render: (_v: unknown, row: Row) => (
+        <Space size={0} onClick={(event) => event.stopPropagation()}>
+          {canEdit && (
+            <Button size="small" type="link" onClick={() => setEditing({ row, shape: row.shape })}>
+              {t('geo.edit')}
+            </Button>
+          )}
+          {canEdit && (
+            <Tooltip title={t('geo.redrawHelp')}>
+              <Button size="small" type="link" onClick={() => (setRedraw(row), setTool(row.shape.type))}>
+                {t('geo.redraw')}
+              </Button>
+            </Tooltip>
+          )}
+          {canEdit && (
+            <Popconfirm
+              title={t('geo.confirmDelete')}
+              onConfirm={() => call(api.del, { id: row.id }, { success: true }).then(reload)}
+            >
+              <Button size="small" type="link" danger>
+                {t('geo.delete')}
+              </Button>
+            </Popconfirm>
+          )}
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <div className="bwc-geo" data-testid={`geo-${kind}`}>
+      <aside className="bwc-geo-left" style={{ width: LEFT_PANEL_WIDTH }}>
+        <div className="bwc-geo-title">{t(`geo.title.${kind}`)}</div>
+        {canAdd && <div className="bwc-geo-help">{t('geo.drawHelp')}</div>}
+        <Table<Row>
+          rowKey="id"
+          size="small"
+          bordered
+          loading={list.isLoading}
+          dataSource={rows}
+          pagination={rows.length > 20 ? { pageSize: 20, size: 'small' } : false}
+          onRow={(row) => ({ onClick: () => locate(row), style: { cursor: 'pointer' } })}
+          rowClassName={(row) => (row.id === selected ? 'bwc-geo-selected' : '')}
+          columns={columns}
+        />
+      </aside>
+      <main className="bwc-geo-map">
+        {styleError ? (
+          <Result status="warning" title={t('geo.mapFailed')} subTitle={styleError} />
+        ) : (
+          <MapView
+            testId="geo-map"
+            styleUrl={styleUrl}
+            crs={crs}
+            center={[config.gpscenter_lon, config.gpscenter_lat]}
+            zoom={MAP_START_ZOOM}
+            onStyleError={setStyleError}
+            onReady={(map, mapCrs) => {
+              mapRef.current = { map, crs: mapCrs };
+            }}
+          >
+            <ShapesLayer shapes={shapes} color={kind === 'fence' ? '#f5222d' : '#1677ff'} />
+            <DrawControl
+              mode={tool}
+              onFinish={(ring, drawn) => {
+                setTool(null);
+                const shape = ringToShape(ring, drawn, mapRef.current?.crs ?? 'WGS84');
+                setEditing({ row: redraw, shape });
+                setRedraw(null);
+              }}
+            />
+          </MapView>
+        )}
+        {canAdd && (
+          <div className="bwc-map-toolbar" role="toolbar" aria-label={t('geo.tools')}>
+            {(
+              [
+                ['pan', <DragOutlined key="pan" />],
+                ['polygon', <GatewayOutlined key="polygon" />],
+                ['circle', <span key="circle" className="bwc-tool-circle" aria-hidden />],
+                ['rectangle', <BorderOutlined key="rectangle" />],
+              ] as const
+            ).map(([key, icon]) => (
+              <Tooltip key={key} title={t(`geo.tool.${key}`)} placement="bottom">
+                <Button
+                  aria-label={t(`geo.tool.${key}`)}
+                  data-testid={`geo-tool-${key}`}
+                  type={(tool ?? 'pan') === key ? 'primary' : 'default'}
+                  icon={icon}
+                  onClick={() => {
+                    setRedraw(null);
+                    setTool(key === 'pan' ? null : key);
+                  }}
+                />
+              </Tooltip>
+            ))}
+          </div>
+        )}
+      </main>
+      <GeoFormDialog
+        kind={kind}
+        editing={editing}
+        onClose={() => setEditing(null)}
+        onSaved={() => {
+          setEditing(null);
+          void reload();
+          message.destroy();
+        }}
+      />
+    </div>
+  );
+}
+
+function GeoFormDialog({
+  kind,
+  editing,
+  onClose,
+  onSaved,
+}: {
+  kind: GeoKind;
+  editing: Editing | null;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
+  const { t } = useTranslation('map');
+  const api = API[kind];
+  const [form] = Form.useForm();
+  const [saving, setSaving] = useState(false);
+  const rules = useMemo(() => zodRules(api.schema), [api.schema]);
+
+  useEffect(() => {
+    if (!editing) return;
+    form.resetFields();
+    const row = editing.row;
+    const base = {
+      name: row?.name ?? '',
+      unit_id: row ? String(row.unit_id) : undefined,
+      remark: row?.remark ?? '',
+      shape: editing.shape,
+    };
+    if (kind === 'fence') {
+      const fence = row as Fence | null;
+      form.setFieldsValue({
+        ...base,
+        rule: fence?.rule ?? 'both',
+        time_start: fence?.time_start ?? '',
+        time_end: fence?.time_end ?? '',
+        enabled: fence ? fence.enabled === 1 : true,
+        targets: [
+          ...(fence?.device_ids ?? []).map((id) => `${DEVICE_PREFIX}${id}`),
+          ...(fence?.unit_ids ?? []).map(String),
+        ],
+      });
+    } else form.setFieldsValue(base);
+  }, [editing, form, kind]);
+
+  const submit = async () => {
+    if (!editing) return;
+    const raw = form.getFieldsValue(true) as Record<string, unknown>;
+    const extra =
+      kind === 'fence'
+        ? { ...splitTargets((raw.targets as string[] | undefined) ?? []), enabled: raw.enabled === false ? 0 : 1 }
+        : {};
+    form.setFieldsValue({ shape: editing.shape, ...extra });
+    const values = (await validateWith(form, api.schema)) as Record<string, unknown>;
+    setSaving(true);
+    try {
+      const body = { ...values, shape: editing.shape, ...extra };
+      if (editing.row) await call(api.update, { id: editing.row.id, ...body }, { success: true });
+      else await call(api.add, body, { success: true });
+      onSaved();
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={editing !== null}
+      title={t(editing?.row ? `geo.form.edit.${kind}` : `geo.form.add.${kind}`)}
+      onCancel={onClose}
+      onOk={() => void submit().catch(() => undefined)}
+      okText={t('geo.save')}
+      confirmLoading={saving}
+      destroyOnHidden
+      forceRender
+      width={560}
+    >
+      <Form form={form} layout="vertical" disabled={saving} name={`${kind}-form`}>
+        <Form.Item label={t('geo.shape')}>
+          <Tag>{editing ? t(`geo.tool.${editing.shape.type}`) : ''}</Tag>
+          {editing?.shape.type === 'circle' && t('geo.radius', { m: editing.shape.radius })}
+        </Form.Item>
+        <Form.Item name="shape" hidden>
+          <Input />
+        </Form.Item>
+        <Form.Item name="name" label={t('geo.name')} rules={rules('name')} required>
+          <Input maxLength={50} />
+        </Form.Item>
+        <Form.Item name="unit_id" label={t('geo.unit')} rules={rules('unit_id')} extra={t('geo.unitHelp')}>
+          <UnitTreeSelect loader={loadUnits} selectableNode={(n) => !isTerminal(n)} width={500} />
+        </Form.Item>
+        {kind === 'fence' && (
+          <>
+            <Form.Item name="rule" label={t('geo.rule')} rules={rules('rule')} required>
+              <Select options={FENCE_RULES.map((r) => ({ value: r, label: t(`geo.rules.${r}`) }))} />
+            </Form.Item>
+            <Space align="start">
+              <Form.Item
+                name="time_start"
+                label={t('geo.timeStart')}
+                rules={rules('time_start')}
+                dependencies={['time_end']}
+              >
+                <Input placeholder="HH:mm" maxLength={5} style={{ width: 120 }} />
+              </Form.Item>
+              <Form.Item
+                name="time_end"
+                label={t('geo.timeEnd')}
+                rules={rules('time_end')}
+                dependencies={['time_start']}
+                extra={t('geo.windowHelp')}
+              >
+                <Input placeholder="HH:mm" maxLength={5} style={{ width: 120 }} />
+              </Form.Item>
+            </Space>
+            <Form.Item name="targets" label={t('geo.targets')} extra={t('geo.targetsHelp')}>
+              <UnitTreeSelect loader={loadTargets} multiple width={500} />
+            </Form.Item>
+            <Form.Item name="enabled" label={t('geo.enabled')} valuePropName="checked">
+              <Switch />
+            </Form.Item>
+          </>
+        )}
+        <Form.Item name="remark" label={t('geo.remark')} rules={rules('remark')}>
+          <Input.TextArea maxLength={255} rows={2} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

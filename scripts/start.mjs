@@ -31,6 +31,7 @@ server.on('exit', (code, signal) => {
 });
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => {
+    simulator?.kill('SIGTERM');
     if (!exited) server.kill(signal);
   });
 }
@@ -38,7 +39,25 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 const host = process.env.HOST;
 const local = !host || host === '0.0.0.0' || host === '::';
 const url = `http://${local ? 'localhost' : host}:${port}`;
+// the demo's simulated fleet: SIM_DEVICES body cameras (default 100 in demo mode, 0 turns it off)
+// speaking only the device API, started once the server answers
+const simDevices = Number(process.env.SIM_DEVICES ?? (env.DEMO === '1' ? 100 : 0));
+let simulator = null;
+function startFleet() {
+  if (!(simDevices > 0)) return;
+  simulator = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'packages/simulator/src/cli.ts', '--devices', String(simDevices), '--server', `http://127.0.0.1:${port}`],
+    { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  simulator.on('exit', (code) => {
+    if (code && !exited) warn(`the simulated fleet stopped (exit ${code}); the console keeps running`);
+  });
+}
+server.on('exit', () => simulator?.kill('SIGTERM'));
+
 if (await waitForHttp(`http://${local ? '127.0.0.1' : host}:${port}/`, 120_000, () => !exited)) {
+  startFleet();
   const width = Math.max(...DEMO_ACCOUNTS.map((a) => a.username.length));
   console.log(
     [
@@ -47,6 +66,10 @@ if (await waitForHttp(`http://${local ? '127.0.0.1' : host}:${port}/`, 120_000, 
       '',
       '  Demo accounts:',
       ...DEMO_ACCOUNTS.map((a) => `    ${a.username.padEnd(width)}  ${a.password.padEnd(10)}  ${a.role}`),
+      '',
+      simDevices > 0
+        ? `  Simulated fleet: ${simDevices} body cameras moving around the map centre (SIM_DEVICES=0 turns it off).`
+        : '  Simulated fleet: off (set SIM_DEVICES to start one).',
       '',
       '  Stop with Ctrl+C.',
       '',

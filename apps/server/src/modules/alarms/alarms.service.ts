@@ -147,9 +147,29 @@ export class AlarmService {
     return this.app.db;
   }
 
+  private levels: { at: number; map: Record<string, AlarmLevel> } | null = null;
+
+  /** Severity of a type (alarmset.type_levels, re-read at most every 2 s). */
   async levelOf(type: string): Promise<AlarmLevel> {
-    const { type_levels } = await readSettings(this.db, 'alarmset');
-    return (type_levels as Record<string, AlarmLevel>)[type] ?? DEFAULT_ALARM_TYPE_LEVELS[type] ?? 'normal';
+    if (!this.levels || Date.now() - this.levels.at > 2_000) {
+      const { type_levels } = await readSettings(this.db, 'alarmset');
+      this.levels = { at: Date.now(), map: type_levels as Record<string, AlarmLevel> };
+    }
+    return this.levels.map[type] ?? DEFAULT_ALARM_TYPE_LEVELS[type] ?? 'normal';
+  }
+
+  private readonly hostcodes = new Map<number, string>();
+
+  /** A device's hostcode (the bus events carry the rest), cached for 30 s. */
+  private async hostcodeOf(deviceId: number): Promise<string> {
+    let code = this.hostcodes.get(deviceId);
+    if (code === undefined) {
+      const d = await this.deviceFields(deviceId);
+      code = d?.hostcode ?? '';
+      this.hostcodes.set(deviceId, code);
+      setTimeout(() => this.hostcodes.delete(deviceId), 30_000).unref();
+    }
+    return code;
   }
 
   async unitNameOf(unitId: number): Promise<string> {
@@ -162,11 +182,17 @@ export class AlarmService {
     return name;
   }
 
-  async ingest(input: IngestInput): Promise<{ alarm: AlarmRow; created: boolean }> {
-    const existing = await repo.findAlarmByEid(this.db, input.eid);
-    if (existing) {
-      this.stats.duplicates += 1;
-      return { alarm: existing, created: false };
+  /**
+   * `fresh`: the source event was just stored (bus sources), so skip the look-up and let the
+   * unique index catch a repeat; otherwise look the eid up first.
+   */
+  async ingest(input: IngestInput, fresh = false): Promise<{ alarm: AlarmRow; created: boolean }> {
+    if (!fresh) {
+      const existing = await repo.findAlarmByEid(this.db, input.eid);
+      if (existing) {
+        this.stats.duplicates += 1;
+        return { alarm: existing, created: false };
+      }
     }
     let alarm: AlarmRow;
     try {
@@ -218,37 +244,43 @@ export class AlarmService {
   async fromSos(
     e: DeviceRef & { event_id: number; time: string; lat: number | null; lng: number | null; message: string },
   ) {
-    const d = await this.deviceFields(e.device_id);
-    return this.ingest({
-      eid: `sos:${e.event_id}`,
-      type: ALARM_TYPE.SOS,
-      device_id: e.device_id,
-      unit_id: e.unit_id,
-      hostname: e.hostname,
-      hostcode: d?.hostcode ?? '',
-      hostbody: e.hostbody,
-      alarm_time: e.time,
-      lat: e.lat,
-      lng: e.lng,
-      message: e.message,
-    });
+    const hostcode = await this.hostcodeOf(e.device_id);
+    return this.ingest(
+      {
+        eid: `sos:${e.event_id}`,
+        type: ALARM_TYPE.SOS,
+        device_id: e.device_id,
+        unit_id: e.unit_id,
+        hostname: e.hostname,
+        hostcode,
+        hostbody: e.hostbody,
+        alarm_time: e.time,
+        lat: e.lat,
+        lng: e.lng,
+        message: e.message,
+      },
+      true,
+    );
   }
 
   async fromFence(e: FenceCrossedEvent) {
-    return this.ingest({
-      eid: `fence:${e.event_id}`,
-      type: ALARM_TYPE.FENCE,
-      device_id: e.device.device_id,
-      unit_id: e.device.unit_id,
-      hostname: e.device.hostname,
-      hostcode: e.device.hostcode,
-      hostbody: e.device.hostbody,
-      alarm_time: e.time,
-      lat: e.position.lat,
-      lng: e.position.lng,
-      fence_name: e.fence.name,
-      fence_direction: e.direction,
-    });
+    return this.ingest(
+      {
+        eid: `fence:${e.event_id}`,
+        type: ALARM_TYPE.FENCE,
+        device_id: e.device.device_id,
+        unit_id: e.device.unit_id,
+        hostname: e.device.hostname,
+        hostcode: e.device.hostcode,
+        hostbody: e.device.hostbody,
+        alarm_time: e.time,
+        lat: e.position.lat,
+        lng: e.position.lng,
+        fence_name: e.fence.name,
+        fence_direction: e.direction,
+      },
+      true,
+    );
   }
 
   async fromOffline(e: DeviceRef & { time: string; reason: string }) {

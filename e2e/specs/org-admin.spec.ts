@@ -394,6 +394,35 @@ test.describe('organisation administration', () => {
     // the table follows the filter: failures (the refused move and delete above) are gone
     await expect(results.filter({ hasText: cc('zh-CN', 'oplog.result.failure') })).toHaveCount(0);
     await expect(results.first()).toHaveText(cc('zh-CN', 'oplog.result.success'));
+    // data dictionary: add an entry (the key rule first), disable it, delete it
+    await page.goto('/configcenter/DataDictionary?type=alarm_type');
+    const dict = card(page, cc('zh-CN', 'dict.title'));
+    await expect(dict.locator('tr.ant-table-row').first()).toBeVisible(SCREEN_LOAD);
+    await dict.getByRole('button', { name: buttonName(cc('zh-CN', 'dict.action.add')) }).click();
+    const entry = dialog(page, cc('zh-CN', 'dict.form.addTitle'));
+    await entry.getByLabel(cc('zh-CN', 'dict.form.key'), { exact: true }).fill('e2e key');
+    await entry.getByLabel(cc('zh-CN', 'dict.form.label'), { exact: true }).fill('E2E 报警');
+    await entry.getByRole('button', { name: buttonName(cc('zh-CN', 'action.save')) }).click();
+    await expect(
+      entry.locator('.ant-form-item-explain-error').filter({ hasText: text('zh-CN', 'validation:dict.key') }),
+    ).toBeVisible();
+    await entry.getByLabel(cc('zh-CN', 'dict.form.key'), { exact: true }).fill('e2e');
+    await entry.getByRole('button', { name: buttonName(cc('zh-CN', 'action.save')) }).click();
+    await expect(toast(page, text('zh-CN', 'success:added'))).toBeVisible();
+    const added = row(dict, 'E2E 报警');
+    await expect(added).toBeVisible();
+    await added.locator('.ant-switch').click();
+    await expect(added.locator('.ant-switch')).not.toBeChecked();
+    await added.getByRole('button', { name: buttonName(cc('zh-CN', 'dict.action.delete')) }).click();
+    await page
+      .locator('.ant-popover:not(.ant-popover-hidden)')
+      .getByRole('button', { name: buttonName(text('zh-CN', 'components:table.confirm')) })
+      .click();
+    await expect(toast(page, text('zh-CN', 'success:deleted'))).toBeVisible();
+    await expect(added).toHaveCount(0);
+
+    await page.goto('/configcenter/LogAudit/OperationLog');
+    await expect(log.locator('tr.ant-table-row').first()).toBeVisible(SCREEN_LOAD);
     const downloading = page.waitForEvent('download');
     await page.getByTestId('oplog-export').click();
     const file = await downloading;

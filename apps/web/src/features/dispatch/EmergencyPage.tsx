@@ -25,7 +25,7 @@ import { MapView } from '../../map/MapView';
 import { DevicePointStore } from '../../map/pointStore';
 import { hasPosition, nameWithCode } from '../../map/points';
 import { devicesInRing } from '../../map/selection';
-import { LEFT_PANEL_WIDTH } from './constants';
+import { INFO_WINDOW_SIZE, LEFT_PANEL_WIDTH } from './constants';
 import { DeviceDetailDialog } from './DeviceDetailDialog';
 import { DeviceListDialog } from './DeviceListDialog';
 import { useDeviceActions } from './deviceActions';
@@ -122,6 +122,8 @@ export function EmergencyPage() {
         current.map.flyTo({
           center: toDisplay(point.lng as number, point.lat as number, current.crs),
           zoom: Math.max(current.map.getZoom(), MAP_START_ZOOM),
+          // the marker below the centre, so that the info window above it fits on the map
+          offset: [0, INFO_WINDOW_SIZE.height / 2],
         });
       setInfoId(id);
     },

@@ -1,6 +1,6 @@
 import type { DevicePoint } from '@bwc/protocol';
 import { Descriptions } from 'antd';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { AddressLocation } from '../../components/address-location';
@@ -27,35 +27,38 @@ interface Props {
 export function InfoWindow({ point, mapOn, actions, onDetail, onClose }: Props) {
   const { t } = useTranslation('dispatch');
   const { map, crs } = useMap();
-  const container = useMemo(() => document.createElement('div'), []);
-  const popup = useMemo(
-    () =>
-      new maplibregl.Popup({ closeOnClick: false, maxWidth: `${INFO_WINDOW_SIZE.width}px`, offset: 18 }).setDOMContent(
-        container,
-      ),
-    [container],
-  );
+  const [container] = useState(() => document.createElement('div'));
+  const popupRef = useRef<InstanceType<typeof maplibregl.Popup> | null>(null);
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
+  const at = useRef<[number, number] | null>(null);
+  at.current = point.lat === null || point.lng === null ? null : toDisplay(point.lng, point.lat, crs);
 
+  // one popup per mount; React renders its content into `container` through the portal below
   useEffect(() => {
-    const close = () => onClose();
+    const popup = new maplibregl.Popup({
+      closeOnClick: false,
+      maxWidth: `${INFO_WINDOW_SIZE.width}px`,
+      offset: 18,
+    }).setDOMContent(container);
+    if (at.current) popup.setLngLat(at.current).addTo(map);
+    const close = () => closeRef.current();
     popup.on('close', close);
+    popupRef.current = popup;
     return () => {
       popup.off('close', close);
-    };
-  }, [popup, onClose]);
-
-  useEffect(() => {
-    if (point.lat === null || point.lng === null) return;
-    popup.setLngLat(toDisplay(point.lng, point.lat, crs));
-    if (!popup.isOpen()) popup.addTo(map);
-  }, [popup, map, crs, point.lat, point.lng]);
-
-  useEffect(
-    () => () => {
       popup.remove();
-    },
-    [popup],
-  );
+      popupRef.current = null;
+    };
+  }, [map, container]);
+
+  // follow the device
+  useEffect(() => {
+    const popup = popupRef.current;
+    if (!popup || !at.current) return;
+    popup.setLngLat(at.current);
+    if (!popup.isOpen()) popup.addTo(map);
+  }, [map, crs, point.lat, point.lng]);
 
   return createPortal(
     <div

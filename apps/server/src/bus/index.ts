@@ -18,6 +18,9 @@ export interface PositionEvent {
   course: number | null;
   accuracy: number | null;
   battery: number | null;
+  /** the device's name and online state after the flush (absent: unknown) */
+  hostname?: string;
+  lineon?: number;
 }
 
 export interface DeviceRef {

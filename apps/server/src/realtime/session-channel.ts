@@ -8,11 +8,13 @@ import {
   SESSION_WS_CLOSE_UNAUTHORISED,
   SESSION_WS_PATH,
   SESSION_WS_PING_MS,
+  SITE_DATA_FLUSH_MS,
   translate,
   type Language,
+  type SitePush,
 } from '@bwc/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { DeviceRef } from '../bus';
+import type { DeviceRef, PositionEvent } from '../bus';
 import { readSettings } from '../db/settings';
 import { hashToken, readToken, requireLiveSession, type AuthContext } from '../http/auth';
 import { AppError } from '../http/errors';
@@ -47,6 +49,8 @@ interface Client {
     units: Set<number> | null;
     alarms: boolean;
     faces: boolean;
+    /** view on 10101 (Emergency): receives site_data */
+    positions: boolean;
   } | null;
 }
 
@@ -62,6 +66,10 @@ const OPEN = 1;
 export class SessionHub {
   readonly clients = new Set<Client>();
   private readonly timers: NodeJS.Timeout[] = [];
+  /** position changes since the last site_data flush, latest fix per device */
+  private readonly pendingSites = new Map<number, SitePush>();
+  private siteTimer: NodeJS.Timeout | null = null;
+  private lastSiteFlush = 0;
 
   constructor(private readonly app: FastifyInstance) {
     this.timers.push(setInterval(() => this.heartbeat(), SESSION_WS_PING_MS).unref());
@@ -131,6 +139,7 @@ export class SessionHub {
         units: null,
         alarms: false,
         faces: false,
+        positions: false,
       };
       await this.loadRights([client]);
       this.reply(client, 'client_login', ResultCode.OK, 'success.login');
@@ -159,7 +168,11 @@ export class SessionHub {
     return requireLiveSession(this.app, req, found);
   }
 
-  /** Re-read permissions (10104/10154 view: alarms; 10095 view: face pictures) and unit subtrees. */
+  /**
+   * Re-read permissions (10104/10154 view: alarms; 10095 view: face pictures; 10101 view:
+   * positions) and unit subtrees. Runs at client_login and with every session check, so pushes
+   * use these cached rights instead of asking the database per message.
+   */
   private async loadRights(clients: Client[]): Promise<void> {
     const authed = clients.filter((c) => c.auth);
     if (!authed.length) return;
@@ -168,7 +181,7 @@ export class SessionHub {
       .selectFrom('role_permissions')
       .select(['role_id', 'module_id', 'view'])
       .where('role_id', 'in', roleIds)
-      .where('module_id', 'in', [MenuId.DISPATCH_ALARM, MenuId.MONITOR_ALARM, MenuId.FACE_ALARM])
+      .where('module_id', 'in', [MenuId.DISPATCH_ALARM, MenuId.MONITOR_ALARM, MenuId.FACE_ALARM, MenuId.EMERGENCY])
       .execute();
     const can = (roleId: number, menu: number) =>
       perms.some((p) => p.role_id === roleId && p.module_id === menu && p.view === 1);
@@ -177,6 +190,7 @@ export class SessionHub {
       const a = c.auth!;
       a.alarms = can(a.role_id, MenuId.DISPATCH_ALARM) || can(a.role_id, MenuId.MONITOR_ALARM);
       a.faces = can(a.role_id, MenuId.FACE_ALARM);
+      a.positions = can(a.role_id, MenuId.EMERGENCY);
       if (a.ifadmin === 1) a.units = null;
       else {
         let s = subtrees.get(a.unit_id);
@@ -294,7 +308,66 @@ export class SessionHub {
     }
   }
 
+  /** Positions committed by the device ingest: merged per device (latest fix wins) until the next flush. */
+  queuePositions(positions: PositionEvent[]): void {
+    for (const p of positions) {
+      const cur = this.pendingSites.get(p.device_id);
+      if (cur && cur.time > p.time) continue;
+      this.pendingSites.set(p.device_id, {
+        device_id: p.device_id,
+        hostbody: p.hostbody,
+        hostname: p.hostname ?? cur?.hostname ?? '',
+        unit_id: p.unit_id,
+        lng: p.lng,
+        lat: p.lat,
+        speed: p.speed,
+        course: p.course,
+        battery: p.battery,
+        time: p.time,
+        lineon: p.lineon === 0 ? 0 : 1,
+      });
+    }
+    if (this.pendingSites.size && !this.siteTimer) {
+      const wait = Math.max(0, this.lastSiteFlush + SITE_DATA_FLUSH_MS - Date.now());
+      this.siteTimer = setTimeout(() => this.flushSites(), wait);
+      this.siteTimer.unref();
+    }
+  }
+
+  /**
+   * site_data: one message per permitted console with the changed devices of its units. Consoles
+   * sharing a unit subtree (the same cached Set) share one serialised frame. Answers the number of
+   * messages sent.
+   */
+  flushSites(): number {
+    if (this.siteTimer) clearTimeout(this.siteTimer);
+    this.siteTimer = null;
+    this.lastSiteFlush = Date.now();
+    if (!this.pendingSites.size) return 0;
+    const sites = [...this.pendingSites.values()];
+    this.pendingSites.clear();
+    const frames = new Map<Set<number> | null, string | null>();
+    let sent = 0;
+    for (const c of this.clients) {
+      if (c.socket.readyState !== OPEN || !c.auth?.positions) continue;
+      const units = c.auth.units;
+      let frame = frames.get(units);
+      if (frame === undefined) {
+        const data = units === null ? sites : sites.filter((x) => units.has(x.unit_id));
+        frame = data.length ? JSON.stringify({ type: 'site_data', data }) : null;
+        frames.set(units, frame);
+      }
+      if (frame === null) continue;
+      c.socket.send(frame);
+      sent += 1;
+    }
+    return sent;
+  }
+
   close(): void {
+    if (this.siteTimer) clearTimeout(this.siteTimer);
+    this.siteTimer = null;
+    this.pendingSites.clear();
     for (const t of this.timers) clearInterval(t);
     for (const c of this.clients) c.socket.terminate();
     this.clients.clear();
@@ -319,5 +392,6 @@ export async function registerSessionChannel(app: FastifyInstance): Promise<void
   });
   app.bus.on('device.online', (e) => hub.pushDevice(e, 1));
   app.bus.on('device.offline', (e) => hub.pushDevice(e, 0));
+  app.bus.on('positions', ({ positions }) => hub.queuePositions(positions));
   app.addHook('preClose', async () => hub.close());
 }

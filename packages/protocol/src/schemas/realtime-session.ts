@@ -12,8 +12,10 @@ import { Alarm, AlarmPicture } from './alarms';
  * 3. Pushes carry NO code field (the console stores them as live data):
  *    `{type: 'alarm_data', data: Alarm}`, `{type: 'face_data', data: AlarmPicture, web_root}`,
  *    `{type: 'plate_data', data: AlarmPicture, web_root}`, `{type: 'device_data', data: {...}}`,
- *    `{type: 'site_data', data: {...}}`. Alarms go to consoles whose user sees the device's unit and
- *    has view on 10104 or 10154; face/plate pictures to those with view on 10095.
+ *    `{type: 'site_data', data: SitePush[]}`. Alarms go to consoles whose user sees the device's unit and
+ *    has view on 10104 or 10154; face/plate pictures to those with view on 10095. site_data (position
+ *    changes, latest fix per device, at most one message per SITE_DATA_FLUSH_MS) goes to consoles
+ *    whose user sees the device's unit and has view on 10101 (Emergency); none when nothing moved.
  * 4. Heartbeat: the console sends `{cmd: 'ping'}` and gets `{cmd: 'pong', time}`; the server also
  *    pings at the websocket level every SESSION_WS_PING_MS and drops sockets that miss two.
  * 5. A socket whose session ends, expires or is kicked is closed with code 4401. After a reconnect
@@ -48,12 +50,31 @@ export const DevicePush = z.object({
 });
 export type DevicePush = z.infer<typeof DevicePush>;
 
+/** site_data is sent at most this often to one console (positions merged per device in between) */
+export const SITE_DATA_FLUSH_MS = 1_000;
+
+/** latest fix of one device (WGS-84; speed km/h, course degrees, battery %, time ISO) */
+export const SitePush = z.object({
+  device_id: z.number().int(),
+  hostbody: z.string(),
+  hostname: z.string(),
+  unit_id: z.number().int(),
+  lng: z.number(),
+  lat: z.number(),
+  speed: z.number().nullable(),
+  course: z.number().nullable(),
+  battery: z.number().nullable(),
+  time: z.string(),
+  lineon: z.union([z.literal(0), z.literal(1)]),
+});
+export type SitePush = z.infer<typeof SitePush>;
+
 export const SessionPush = z.discriminatedUnion('type', [
   z.object({ type: z.literal('alarm_data'), data: Alarm }),
   z.object({ type: z.literal('face_data'), data: AlarmPicture, web_root: z.string() }),
   z.object({ type: z.literal('plate_data'), data: AlarmPicture, web_root: z.string() }),
   z.object({ type: z.literal('device_data'), data: DevicePush }),
-  z.object({ type: z.literal('site_data'), data: z.record(z.string(), z.unknown()) }),
+  z.object({ type: z.literal('site_data'), data: z.array(SitePush) }),
 ]);
 export type SessionPush = z.infer<typeof SessionPush>;
 

@@ -434,18 +434,23 @@ export class DeviceRuntime {
     for (const device of cameOnline) this.app.bus.emit('device.online', { ...refOf(device), time: seenAt });
     if (this.app.bus.listenerCount('positions')) {
       const byId = new Map(jobs.map((j) => [j.device.id, j.device]));
-      const positions: PositionEvent[] = all.map((r) => ({
-        device_id: r.device_id,
-        unit_id: byId.get(r.device_id)!.unit_id,
-        hostbody: byId.get(r.device_id)!.hostbody,
-        time: r.time,
-        lat: r.lat,
-        lng: r.lng,
-        speed: r.speed ?? null,
-        course: r.course ?? null,
-        accuracy: r.accuracy ?? null,
-        battery: r.battery ?? null,
-      }));
+      const positions: PositionEvent[] = all.map((r) => {
+        const d = byId.get(r.device_id)!;
+        return {
+          device_id: r.device_id,
+          unit_id: d.unit_id,
+          hostbody: d.hostbody,
+          hostname: d.hostname,
+          lineon: d.lineon,
+          time: r.time,
+          lat: r.lat,
+          lng: r.lng,
+          speed: r.speed ?? null,
+          course: r.course ?? null,
+          accuracy: r.accuracy ?? null,
+          battery: r.battery ?? null,
+        };
+      });
       this.app.bus.emit('positions', { positions });
     }
   }

@@ -337,6 +337,15 @@ describe('play_get, play_update, map_get', () => {
     });
     expect((await auditRows(t.db, Api.playUpdate.path))[0]).toMatchObject({ target: 'play', result_code: 200 });
   });
+
+  it('map_get carries the alarm bell sound of the alarmset settings', async () => {
+    const audio = '/sounds/sos-bell.mp3';
+    expect(
+      envelope(await update({ type: 'alarmset', sos_alarm_time: 45, sos_alarm_audio: audio, type_levels: {} })),
+    ).toMatchObject({ code: 200 });
+    const map = envelope(await t.app.inject({ method: 'GET', url: Api.mapConfig.path, headers: dispatcher.headers }));
+    expect(map).toMatchObject({ code: 200, data: { sos_alarm_audio: audio } });
+  });
 });
 
 describe('upload_background and GET /rest/index/index/background', () => {

@@ -122,7 +122,7 @@ export async function mapConfig(db: Db): Promise<MapConfig> {
     map_url: map.map_url,
     map_crs: map.map_crs,
     live_num: play.video_live_num,
-    // alarm sound settings belong to a later issue; no sound source is configured yet
-    sos_alarm_audio: '',
+    // the alarm bell sound of the alarms module's settings (type alarmset)
+    sos_alarm_audio: (await readSettings(db, 'alarmset')).sos_alarm_audio,
   };
 }

@@ -15,25 +15,18 @@
  *    received; alarms persisted (COUNT(*) read from the database file after the run) vs answered.
  * No timing assertion anywhere: this prints what it measures.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
 import SQLite from 'better-sqlite3';
 import { MenuId, SESSION_WS_PATH } from '@bwc/protocol';
-import { buildApp } from '../apps/server/src/app';
-import type { Config } from '../apps/server/src/config';
-import { issueLicenceCode } from '../apps/server/src/modules/licence/licence-code';
-import { demoKeyPair } from '../apps/server/src/modules/licence/licence.service';
 import { addDevice, type CreatedDevice } from '../apps/server/src/modules/devices/test-support';
 import { createRole, createUser, login, DEMO } from '../apps/server/test/helpers';
 import type { WsClient } from '../apps/server/src/realtime/ws-client';
+import { freePort, prepareDataDir, startServer } from './support';
 
-const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const WebSocket = createRequire(import.meta.url)('ws') as new (
   url: string,
   options?: { headers?: Record<string, string> },
@@ -54,51 +47,13 @@ const CONSOLES = Number(values.consoles);
 const DEVICES = Number(values.devices);
 const CONCURRENCY = Number(values.concurrency);
 
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => (typeof a === 'object' && a ? res(a.port) : rej(new Error('no port'))));
-    });
-  });
-}
-
 interface Prepared {
   devices: CreatedDevice[];
   consoles: { token: string; logincode: string; username: string }[];
 }
 
 async function prepare(dataDir: string): Promise<Prepared> {
-  const config: Config = {
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    database: { kind: 'sqlite', path: join(dataDir, 'bwc.db') },
-    nodeEnv: 'test',
-    logLevel: 'silent',
-    testCaptcha: '1234',
-    licencePublicKey: undefined,
-    demo: true,
-    gbMode: false,
-    webDist: null,
-    seed: true,
-    osmandPort: 0,
-  };
-  const app = await buildApp(config);
-  const code = issueLicenceCode(
-    {
-      v: 1,
-      mac_code: app.licence.macCode,
-      customer: 'bench',
-      issued_at: new Date().toISOString(),
-      valid_days: 30,
-      workstations: CONSOLES + 10,
-      devices: DEVICES + 100,
-    },
-    demoKeyPair(dataDir).privateKey,
-  );
-  await app.licence.register(code);
+  const app = await prepareDataDir(dataDir, { workstations: CONSOLES + 10, devices: DEVICES + 100 }, '1234');
   const admin = await login(app, DEMO.admin.username, DEMO.admin.password);
   const unit = (await app.db.selectFrom('units').select('id').where('pid', '=', 0).executeTakeFirstOrThrow()).id;
   const devices: CreatedDevice[] = [];
@@ -115,32 +70,6 @@ async function prepare(dataDir: string): Promise<Prepared> {
   }
   await app.close();
   return { devices, consoles };
-}
-
-async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DEMO: '1',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    OSMAND_PORT: '0',
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-  };
-  delete env.TEST_CAPTCHA;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((res, rej) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('bwc console server')) res();
-    });
-    child.once('exit', (code) => rej(new Error(`server exited with ${code}`)));
-  });
-  return child;
 }
 
 async function post(base: string, path: string, body: unknown, token?: string) {

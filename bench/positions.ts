@@ -17,21 +17,13 @@
  *    batch only after its group-commit transaction, so accepted == persisted is expected.
  * No timing assertion anywhere: this prints what it measures.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import SQLite from 'better-sqlite3';
 import { DeviceClient, Transport, provisionDevices, simulatedIdentity, type Position } from '@bwc/simulator';
-import { buildApp } from '../apps/server/src/app';
-import type { Config } from '../apps/server/src/config';
-import { issueLicenceCode } from '../apps/server/src/modules/licence/licence-code';
-import { demoKeyPair } from '../apps/server/src/modules/licence/licence.service';
-
-const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
+import { freePort, prepareDataDir, startServer } from './support';
 
 const { values } = parseArgs({
   options: {
@@ -49,78 +41,11 @@ const BATCHES = String(values.batches).split(',').map(Number);
 const CONCURRENCY = Number(values.concurrency);
 const FLEETS = String(values.fleets).split(',').map(Number);
 
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => (typeof a === 'object' && a ? res(a.port) : rej(new Error('no port'))));
-    });
-  });
-}
-
 function cpuSecondsOf(pid: number): number {
   // utime + stime in clock ticks (100 Hz on Linux)
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-async function prepare(dataDir: string): Promise<void> {
-  const config: Config = {
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    database: { kind: 'sqlite', path: join(dataDir, 'bwc.db') },
-    nodeEnv: 'production',
-    logLevel: 'silent',
-    testCaptcha: undefined,
-    licencePublicKey: undefined,
-    demo: true,
-    gbMode: false,
-    webDist: null,
-    seed: true,
-    osmandPort: 0,
-  };
-  const app = await buildApp(config);
-  const code = issueLicenceCode(
-    {
-      v: 1,
-      mac_code: app.licence.macCode,
-      customer: 'bench',
-      issued_at: new Date().toISOString(),
-      valid_days: 30,
-      workstations: 10,
-      devices: 20_000,
-    },
-    demoKeyPair(dataDir).privateKey,
-  );
-  await app.licence.register(code);
-  await app.close();
-}
-
-async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DEMO: '1',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      OSMAND_PORT: '0',
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((res, rej) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('bwc console server')) res();
-    });
-    child.once('exit', (code) => rej(new Error(`server exited with ${code}`)));
-  });
-  return child;
 }
 
 function countPositions(dbFile: string): number {
@@ -231,7 +156,7 @@ const dbFile = join(dataDir, 'bwc.db');
 console.log(
   `position ingest bench: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), node ${process.version}, SQLite (WAL) in ${dataDir}`,
 );
-await prepare(dataDir);
+await (await prepareDataDir(dataDir, { workstations: 10, devices: 20_000 })).close();
 const port = await freePort();
 const server = await startServer(dataDir, port);
 const key = readFileSync(join(dataDir, 'device-provision.key'), 'utf8').trim();

@@ -145,7 +145,8 @@ export async function ensureDependencies() {
 }
 
 const WEB = join(ROOT, 'apps/web');
-export const WEB_DIST = join(WEB, 'dist');
+/** where the built console lives; E2E_WEB_DIST gives parallel e2e runs while developing a folder each */
+export const WEB_DIST = process.env.E2E_WEB_DIST || join(WEB, 'dist');
 
 /** Builds the console when apps/web/dist is missing or older than a source of apps/web or packages/protocol. */
 export async function ensureWebBuilt({ force = false } = {}) {
@@ -153,7 +154,7 @@ export async function ensureWebBuilt({ force = false } = {}) {
   const sources = Math.max(newestMtime(WEB), newestMtime(join(ROOT, 'packages/protocol')));
   if (!force && built && built >= sources) return;
   say(built ? 'console sources changed since the last build: building apps/web' : 'building the console (apps/web)');
-  const code = await run('npm', ['run', 'build', '-w', '@bwc/web']);
+  const code = await run('npm', ['run', 'build', '-w', '@bwc/web', '--', '--outDir', WEB_DIST, '--emptyOutDir']);
   if (code !== 0) throw new Error(`building the console failed (exit ${code})`);
 }
 

@@ -1,0 +1,2 @@
+export { AlarmLocateDialog, type AlarmLocateDialogProps } from './AlarmLocateDialog';
+export { markerPosition, type Coordinate } from './position';

@@ -13,6 +13,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { readLoggedIn } from '../../api/session';
+import { AlarmBell } from '../../features/alarms/bell/AlarmBell';
 import { areaMenu, navigationAreas, type MenuNode } from '../routing/menu';
 import { usePageInfo, useUserContext, useUserInfo } from '../session/queries';
 import { ChangePasswordDialog } from './dialogs/ChangePasswordDialog';
@@ -102,6 +103,7 @@ export function NavBar() {
       />
       <ConfigProvider theme={{ algorithm: theme.darkAlgorithm }}>
         <Space size={4} className="shell-tools">
+          <AlarmBell />
           {isAdmin ? (
             <Tooltip title={t('nav.version')}>
               <Button

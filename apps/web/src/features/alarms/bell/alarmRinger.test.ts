@@ -10,9 +10,8 @@ describe('alarm sound timing', () => {
     vi.useFakeTimers();
     events = [];
     states = [];
-    ringer = new AlarmRinger(
-      { start: () => events.push('start'), stop: () => events.push('stop') },
-      (state) => states.push(state),
+    ringer = new AlarmRinger({ start: () => events.push('start'), stop: () => events.push('stop') }, (state) =>
+      states.push(state),
     );
   });
   afterEach(() => {

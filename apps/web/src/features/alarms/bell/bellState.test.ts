@@ -90,7 +90,9 @@ describe('bell state', () => {
   });
 
   it('mark-all-read resets every count and empties the table', () => {
-    const state = bellReducer(bellReducer(loaded(), { type: 'pushed', alarm: alarm(7, 'normal') }), { type: 'readAll' });
+    const state = bellReducer(bellReducer(loaded(), { type: 'pushed', alarm: alarm(7, 'normal') }), {
+      type: 'readAll',
+    });
     expect(state.counts).toEqual({ total: 0, criticle: 0, middle: 0, normal: 0 });
     expect(state.lines).toEqual({ criticle: [], middle: [], normal: [] });
   });

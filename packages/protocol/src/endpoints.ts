@@ -223,6 +223,8 @@ export const Api = {
   alarmGbSure: { method: 'POST', path: '/rest/monitor/alarmhistory/sure_alarm', auth: menu(MenuId.MONITOR_ALARM, 'edit') },
   /** acknowledge every visible unacknowledged alarm (GET as the spec shows; audited) */
   alarmSureAll: { method: 'GET', path: '/rest/system/alarm/sure_all_alarm', auth: menu(MenuId.DISPATCH_ALARM, 'edit') },
+  /** the same for GB mode (AlarmHistory, 10154 edit; the spec shows only the dispatch path) */
+  alarmGbSureAll: { method: 'GET', path: '/rest/monitor/alarmhistory/sure_all_alarm', auth: menu(MenuId.MONITOR_ALARM, 'edit') },
   alarmPic: { method: 'GET', path: '/rest/mini/rtcapt/alarm_pic', auth: menu(MenuId.FACE_ALARM, 'view') },
   /** alarm pictures under web_root (`/rest/mini/rtcapt/file/<name>`) */
   alarmPicFile: { method: 'GET', path: '/rest/mini/rtcapt/file/:name', auth: session, file: true },

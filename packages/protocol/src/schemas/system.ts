@@ -53,6 +53,8 @@ export const SettingsSchemas = {
       z.string().regex(/^\d{1,4}$/, { error: 'validation.choice' }),
       z.enum(['criticle', 'middle', 'normal'], { error: 'validation.choice' }),
     ),
+    /** face-alarm pictures in the emergency screen's right column (spec part 2: gis info alerm_face); 1 on */
+    alerm_face: z.coerce.number().pipe(z.union([z.literal(0), z.literal(1)], { error: 'validation.choice' })).default(0),
   }),
 } as const;
 export type SettingsType = keyof typeof SettingsSchemas;
@@ -71,7 +73,7 @@ export const SETTINGS_DEFAULTS: { [T in SettingsType]: Settings<T> } = {
   normalset: { login_fail_limit: LOGIN_FAIL_LIMIT_DEFAULT, login_lock_minutes: LOGIN_LOCK_MINUTES_DEFAULT, default_password: 'Bwc@2024', session_timeout_minutes: 120 },
   digitailmap: { mapinfo: 0, gpscenter_lon: 114.0579, gpscenter_lat: 22.5431, map_url: '', map_crs: 'WGS84' },
   cloudstorage: { record_path: 'recordings', record_minutes: 30, keep_days: 180 },
-  alarmset: { sos_alarm_time: 30, sos_alarm_audio: '', type_levels: {} },
+  alarmset: { sos_alarm_time: 30, sos_alarm_audio: '', type_levels: {}, alerm_face: 0 },
 };
 
 /** POST system_update: `{type, ...fields}`. */
@@ -94,6 +96,8 @@ export const MapConfig = z.object({
   map_crs: z.string(),
   live_num: z.number().int(),
   sos_alarm_audio: z.string(),
+  /** face-alarm pictures column on the emergency screen (alarmset.alerm_face); 1 on */
+  alerm_face: z.number().int().optional(),
   group_api: z.record(z.string(), z.unknown()).optional(),
   datas_area: z.array(z.unknown()).optional(),
   video: z.record(z.string(), z.unknown()).optional(),

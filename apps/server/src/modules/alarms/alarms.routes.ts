@@ -354,22 +354,24 @@ export async function registerAlarms(app: FastifyInstance): Promise<void> {
     });
   }
 
-  defineRoute(app, {
-    api: 'alarmSureAll',
-    query: AlarmSureAllQuery,
-    data: AlarmChanged,
-    msg: 'success.alarm.sure',
-    audit: true,
-    handler: async ({ db, user, query }) => {
-      const count = await repo.sureAlarms(db, await unitScope(db, user), 'all', {
-        user_id: user.id,
-        name: user.hostname || user.username,
-        note: query.note,
-        time: now(),
-      });
-      return { count };
-    },
-  });
+  for (const api of ['alarmSureAll', 'alarmGbSureAll'] as const) {
+    defineRoute(app, {
+      api,
+      query: AlarmSureAllQuery,
+      data: AlarmChanged,
+      msg: 'success.alarm.sure',
+      audit: true,
+      handler: async ({ db, user, query }) => {
+        const count = await repo.sureAlarms(db, await unitScope(db, user), 'all', {
+          user_id: user.id,
+          name: user.hostname || user.username,
+          note: query.note,
+          time: now(),
+        });
+        return { count };
+      },
+    });
+  }
 
   defineRoute(app, {
     api: 'alarmPic',

@@ -333,7 +333,7 @@ describe('play_get, play_update, map_get', () => {
     expect(map).toEqual({
       code: 200,
       msg: '操作成功',
-      data: { ...VALID.digitailmap, live_num: 16, sos_alarm_audio: '' },
+      data: { ...VALID.digitailmap, live_num: 16, sos_alarm_audio: '', alerm_face: 0 },
     });
     expect((await auditRows(t.db, Api.playUpdate.path))[0]).toMatchObject({ target: 'play', result_code: 200 });
   });

@@ -115,6 +115,7 @@ export async function currentBackground(
 export async function mapConfig(db: Db): Promise<MapConfig> {
   const map = await readSettings(db, 'digitailmap');
   const play = await readPlayConfig(db);
+  const alarms = await readSettings(db, 'alarmset');
   return {
     mapinfo: map.mapinfo,
     gpscenter_lon: map.gpscenter_lon,
@@ -122,7 +123,8 @@ export async function mapConfig(db: Db): Promise<MapConfig> {
     map_url: map.map_url,
     map_crs: map.map_crs,
     live_num: play.video_live_num,
-    // the alarm bell sound of the alarms module's settings (type alarmset)
-    sos_alarm_audio: (await readSettings(db, 'alarmset')).sos_alarm_audio,
+    // the alarm bell sound and the face-alarm column flag of the alarms module's settings (type alarmset)
+    sos_alarm_audio: alarms.sos_alarm_audio,
+    alerm_face: alarms.alerm_face,
   };
 }

@@ -47,7 +47,12 @@ function startFleet() {
   if (!(simDevices > 0)) return;
   simulator = spawn(
     process.execPath,
-    ['--import', 'tsx', 'packages/simulator/src/cli.ts', '--devices', String(simDevices), '--server', `http://127.0.0.1:${port}`],
+    [
+      ...['--import', 'tsx', 'packages/simulator/src/cli.ts', '--devices', String(simDevices), '--server', `http://127.0.0.1:${port}`],
+      // face and plate results through the AI engine API; the token is the server's (AI_ENGINE_TOKEN,
+      // else DATA_DIR/ai-engine.token, which both read)
+      ...['--faces-per-min', process.env.SIM_FACES_PER_MIN ?? '0.5', '--plates-per-min', process.env.SIM_PLATES_PER_MIN ?? '0.5'],
+    ],
     { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] },
   );
   simulator.on('exit', (code) => {
@@ -68,7 +73,8 @@ if (await waitForHttp(`http://${local ? '127.0.0.1' : host}:${port}/`, 120_000, 
       ...DEMO_ACCOUNTS.map((a) => `    ${a.username.padEnd(width)}  ${a.password.padEnd(10)}  ${a.role}`),
       '',
       simDevices > 0
-        ? `  Simulated fleet: ${simDevices} body cameras moving around the map centre (SIM_DEVICES=0 turns it off).`
+        ? `  Simulated fleet: ${simDevices} body cameras moving around the map centre (SIM_DEVICES=0 turns it off),\n` +
+          '  with SOS, fence crossings and face / plate results (SIM_FACES_PER_MIN, SIM_PLATES_PER_MIN; 0 turns them off).'
         : '  Simulated fleet: off (set SIM_DEVICES to start one).',
       '',
       '  Stop with Ctrl+C.',

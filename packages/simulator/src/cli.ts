@@ -1,9 +1,12 @@
 import { parseArgs } from 'node:util';
 import { startSimulator } from './fleet';
-import { findProvisionKey, parseInterval } from './options';
+import { findAiToken, findProvisionKey, parseInterval, parseRatePerMin } from './options';
 
 const USAGE = `usage: npm run sim -- --devices 200 [--server http://127.0.0.1:8080] [--interval 1-5s]
-       [--provision-key KEY] [--prefix SIM] [--no-commands] [--seed N]`;
+       [--provision-key KEY] [--prefix SIM] [--no-commands] [--seed N]
+       [--faces-per-min 0.5] [--plates-per-min 0.5] [--ai-token TOKEN]
+  face and plate results go to the AI engine API with generated pictures; the token is --ai-token,
+  else AI_ENGINE_TOKEN, else DATA_DIR/ai-engine.token (the server writes it); 0 per minute: off`;
 
 function fail(message: string): never {
   console.error(`${message}\n${USAGE}`);
@@ -23,6 +26,9 @@ try {
       prefix: { type: 'string', default: 'SIM' },
       'no-commands': { type: 'boolean', default: false },
       seed: { type: 'string' },
+      'faces-per-min': { type: 'string', default: '0.5' },
+      'plates-per-min': { type: 'string', default: '0.5' },
+      'ai-token': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   }));
@@ -39,8 +45,12 @@ if (!Number.isInteger(devices) || devices < 1 || devices > 100_000)
 if (!/^[A-Za-z0-9_-]{1,20}$/.test(String(values.prefix))) fail('--prefix must be 1 to 20 letters, digits, _ or -');
 let intervalS: [number, number];
 let provisionKey: string;
+let facesPerMin: number;
+let platesPerMin: number;
 try {
   intervalS = parseInterval(String(values.interval));
+  facesPerMin = parseRatePerMin(String(values['faces-per-min']), '--faces-per-min');
+  platesPerMin = parseRatePerMin(String(values['plates-per-min']), '--plates-per-min');
   provisionKey = findProvisionKey(values['provision-key'] as string | undefined);
 } catch (err) {
   fail((err as Error).message);
@@ -55,17 +65,20 @@ const stop = await startSimulator({
   prefix: String(values.prefix),
   commands: !values['no-commands'],
   seed: values.seed === undefined ? undefined : Number(values.seed),
+  facesPerMin,
+  platesPerMin,
+  aiToken: () => findAiToken(values['ai-token'] as string | undefined),
   log,
 }).catch((err: unknown) => fail(`cannot start: ${(err as Error).message}`));
 
 log(
-  `running ${devices} devices against ${values.server}, uploads every ${intervalS[0]}-${intervalS[1]} s; Ctrl+C stops`,
+  `running ${devices} devices against ${values.server}, uploads every ${intervalS[0]}-${intervalS[1]} s, face results ${facesPerMin}/min, plate results ${platesPerMin}/min; Ctrl+C stops`,
 );
 let last = 0;
 const report = setInterval(() => {
   const s = stop.stats;
   log(
-    `online ${s.online}/${s.devices}, killed ${s.killed}, positions ${s.positions} (+${s.positions - last}), batches ${s.batches}, sos ${s.sos}, offline spells ${s.offlineSpells}, commands ${s.commands}, errors ${s.errors}${s.lastError ? ` (last: ${s.lastError})` : ''}`,
+    `online ${s.online}/${s.devices}, killed ${s.killed}, positions ${s.positions} (+${s.positions - last}), batches ${s.batches}, sos ${s.sos}, faces ${s.faces}, plates ${s.plates}, offline spells ${s.offlineSpells}, commands ${s.commands}, errors ${s.errors}${s.lastError ? ` (last: ${s.lastError})` : ''}`,
   );
   last = s.positions;
 }, 10_000);

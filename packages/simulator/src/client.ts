@@ -2,6 +2,8 @@ import http from 'node:http';
 import https from 'node:https';
 import {
   Api,
+  type AiAlarmRequest,
+  type AiAlarmResponse,
   type DeviceApiConfig,
   type DeviceCommand,
   type DeviceLoginAnswer,
@@ -140,6 +142,11 @@ export function provisionDevices(
     { devices },
     { authorization: `Bearer ${key}` },
   );
+}
+
+/** Post a face or plate result as the AI engine (`Authorization: Bearer <AI engine token>`). */
+export function postAiResult(transport: Transport, token: string, body: AiAlarmRequest): Promise<AiAlarmResponse> {
+  return transport.request<AiAlarmResponse>('POST', Api.aiAlarm.path, body, { authorization: `Bearer ${token}` });
 }
 
 /** One camera speaking the device API. */

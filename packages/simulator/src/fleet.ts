@@ -1,5 +1,6 @@
 import { imeiWithCheckDigit, type DeviceCommand } from '@bwc/protocol';
-import { DeviceApiError, DeviceClient, provisionDevices, Transport, type Position } from './client';
+import { buildAiResult, nextAiDelayMs, type AiKind } from './ai';
+import { DeviceApiError, DeviceClient, postAiResult, provisionDevices, Transport, type Position } from './client';
 import { rng, StreetWalker } from './path';
 
 export interface SimulatorOptions {
@@ -19,6 +20,15 @@ export interface SimulatorOptions {
   offlineS?: [number, number];
   /** chance per upload of an SOS (default 0.0003) */
   sosRate?: number;
+  /** face recognition results posted as the AI engine, per minute over the whole fleet (default 0: none) */
+  facesPerMin?: number;
+  /** plate recognition results per minute over the whole fleet (default 0: none) */
+  platesPerMin?: number;
+  /**
+   * The AI engine token (`AI_ENGINE_TOKEN` / DATA_DIR/ai-engine.token), or a function asked before
+   * each result until it answers one; needed when facesPerMin or platesPerMin is above 0.
+   */
+  aiToken?: string | (() => string | undefined);
   /** long-poll and obey commands (kill, wake, restart, camera commands); default true */
   commands?: boolean;
   /** movers stay within this distance of the map centre, metres (default 3000) */
@@ -39,6 +49,9 @@ export interface SimulatorStats {
   positions: number;
   rejected: number;
   sos: number;
+  /** face / plate results the server accepted */
+  faces: number;
+  plates: number;
   offlineSpells: number;
   commands: number;
   errors: number;
@@ -148,8 +161,11 @@ class SimDevice {
   offlineUntil = 0;
   battery: number;
   lastSend = Date.now();
+  /** last uploaded fix */
+  last: { lat: number; lng: number } | null = null;
 
   constructor(
+    readonly identity: { hostbody: string; hostname: string },
     readonly client: DeviceClient,
     readonly walker: StreetWalker,
     private readonly random: () => number,
@@ -176,6 +192,7 @@ class SimDevice {
       });
     }
     this.lastSend = nowMs;
+    this.last = out[out.length - 1]!;
     return out;
   }
 }
@@ -192,7 +209,9 @@ async function inBatches<T>(items: T[], size: number, work: (item: T) => Promise
 /**
  * Provision and log in `devices` simulated cameras, then move them along streets around the
  * configured map centre, uploading batches every 1-5 s, going offline and back now and then,
- * raising an occasional SOS and obeying commands. Speaks only the device API. Resolves once
+ * raising an occasional SOS and obeying commands. Speaks only the device API, and, with
+ * facesPerMin / platesPerMin, the AI engine API (face and plate results with generated pictures
+ * of what an online camera saw). Resolves once
  * every device is logged in, with the stop function.
  */
 export async function startSimulator(options: SimulatorOptions): Promise<StopSimulator> {
@@ -214,6 +233,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<StopSim
     positions: 0,
     rejected: 0,
     sos: 0,
+    faces: 0,
+    plates: 0,
     offlineSpells: 0,
     commands: 0,
     errors: 0,
@@ -238,6 +259,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<StopSim
   const devices = identities.map(
     (id) =>
       new SimDevice(
+        id,
         new DeviceClient(transport, id.hostbody, secrets.get(id.hostbody)!),
         new StreetWalker({ centre, radiusM: options.radiusM, random }),
         random,
@@ -333,7 +355,44 @@ export async function startSimulator(options: SimulatorOptions): Promise<StopSim
     }
   }
 
+  // the AI engine: face and plate results of what an online camera saw, at random times
+  let aiCount = 0;
+  const aiTokenOf =
+    typeof options.aiToken === 'function' ? options.aiToken : () => options.aiToken as string | undefined;
+  let tokenMissingLogged = false;
+  async function aiLoop(kind: AiKind, perMin: number): Promise<void> {
+    while (!sleeper.stopped) {
+      await sleeper.sleep(nextAiDelayMs(perMin, random));
+      if (sleeper.stopped) return;
+      const token = aiTokenOf();
+      if (!token) {
+        if (!tokenMissingLogged)
+          log('no AI engine token yet (AI_ENGINE_TOKEN or DATA_DIR/ai-engine.token): results wait');
+        tokenMissingLogged = true;
+        continue;
+      }
+      const seen = devices.filter((d) => d.online && !d.killed && d.last);
+      if (!seen.length) continue;
+      const d = seen[Math.floor(random() * seen.length)]!;
+      const body = buildAiResult({
+        kind,
+        eventId: `${prefix}-${kind}-${Date.now().toString(36)}-${(aiCount += 1)}`,
+        device: { hostbody: d.identity.hostbody, hostname: d.identity.hostname, ...d.last! },
+        random,
+      });
+      try {
+        await postAiResult(transport, token, body);
+        if (kind === 'face') stats.faces += 1;
+        else stats.plates += 1;
+      } catch (err) {
+        if (!sleeper.stopped) fail(err);
+      }
+    }
+  }
+
   const loops = devices.flatMap((d) => [uploadLoop(d), ...(withCommands ? [commandLoop(d)] : [])]);
+  if ((options.facesPerMin ?? 0) > 0) loops.push(aiLoop('face', options.facesPerMin!));
+  if ((options.platesPerMin ?? 0) > 0) loops.push(aiLoop('plate', options.platesPerMin!));
   const refresh = setInterval(() => {
     stats.online = devices.filter((d) => d.online && !d.killed).length;
     stats.killed = devices.filter((d) => d.killed).length;

@@ -8,6 +8,7 @@ export {
 export {
   DeviceApiError,
   DeviceClient,
+  postAiResult,
   provisionDevices,
   Transport,
   type Position,
@@ -23,4 +24,6 @@ export {
   type MoverKind,
   type PathOptions,
 } from './path';
-export { findProvisionKey, parseInterval } from './options';
+export { AI_TOKEN_FILE, findAiToken, findProvisionKey, parseInterval, parseRatePerMin } from './options';
+export { buildAiResult, nextAiDelayMs, randomPlate, type AiKind, type AiShot } from './ai';
+export { Canvas, crc32, drawFace, drawPlate, drawScene, encodePng, randomFace, type FaceFeatures } from './picture';

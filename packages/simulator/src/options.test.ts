@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { imeiIsValid } from '@bwc/protocol';
 import { describe, expect, it } from 'vitest';
 import { simulatedIdentity } from './fleet';
-import { findProvisionKey, parseInterval } from './options';
+import { findAiToken, findProvisionKey, parseInterval, parseRatePerMin } from './options';
 
 describe('parseInterval', () => {
   it('reads seconds and milliseconds', () => {
@@ -42,5 +42,33 @@ describe('simulatedIdentity', () => {
     expect(simulatedIdentity('OTHER', 1).imei).not.toBe(ids[0]!.imei);
     // some devices lack a trunk code (temporary groups must cope)
     expect(ids.filter((d) => d.jq_hostcode === '').length).toBeGreaterThan(0);
+  });
+});
+
+describe('findAiToken', () => {
+  it('takes the flag, then AI_ENGINE_TOKEN, then DATA_DIR/ai-engine.token, else none', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-ai-'));
+    writeFileSync(join(dir, 'ai-engine.token'), 'file-token\n');
+    expect(findAiToken('flag', { AI_ENGINE_TOKEN: 'env', DATA_DIR: dir })).toBe('flag');
+    expect(findAiToken(undefined, { AI_ENGINE_TOKEN: 'env', DATA_DIR: dir })).toBe('env');
+    expect(findAiToken(undefined, { DATA_DIR: dir })).toBe('file-token');
+    expect(findAiToken(undefined, { DATA_DIR: join(dir, 'none') })).toBeUndefined();
+    writeFileSync(join(dir, 'ai-engine.token'), '  \n');
+    expect(findAiToken(undefined, { DATA_DIR: dir })).toBeUndefined();
+  });
+});
+
+describe('parseRatePerMin', () => {
+  it('reads 0 to 600 results per minute', () => {
+    expect(parseRatePerMin('1', '--faces-per-min')).toBe(1);
+    expect(parseRatePerMin('0.5', '--plates-per-min')).toBe(0.5);
+    expect(parseRatePerMin('0', '--faces-per-min')).toBe(0);
+    expect(parseRatePerMin(' 600 ', '--faces-per-min')).toBe(600);
+  });
+  it('refuses negative, huge and non-numbers, naming the flag', () => {
+    expect(() => parseRatePerMin('-1', '--faces-per-min')).toThrow(/^--faces-per-min: "-1" must be/);
+    expect(() => parseRatePerMin('601', '--plates-per-min')).toThrow(/--plates-per-min/);
+    expect(() => parseRatePerMin('often', '--faces-per-min')).toThrow(/results per minute/);
+    expect(() => parseRatePerMin('', '--faces-per-min')).toThrow();
   });
 });

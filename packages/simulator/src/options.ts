@@ -31,3 +31,26 @@ export function findProvisionKey(given?: string, env: NodeJS.ProcessEnv = proces
     `no device provisioning key: pass --provision-key, set DEVICE_PROVISION_KEY, or start the server in demo mode (it writes ${file})`,
   );
 }
+
+/** File of the AI engine token the server writes into DATA_DIR (unless AI_ENGINE_TOKEN is set). */
+export const AI_TOKEN_FILE = 'ai-engine.token';
+
+/**
+ * The AI engine token for face and plate results: the given one, else env AI_ENGINE_TOKEN, else
+ * DATA_DIR/ai-engine.token (written by the server at start); undefined when there is none yet.
+ */
+export function findAiToken(given?: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (given) return given;
+  if (env.AI_ENGINE_TOKEN) return env.AI_ENGINE_TOKEN;
+  const file = resolve(REPO_ROOT, env.DATA_DIR || 'data', AI_TOKEN_FILE);
+  if (!existsSync(file)) return undefined;
+  return readFileSync(file, 'utf8').trim() || undefined;
+}
+
+/** A rate per minute for `flag` (e.g. --faces-per-min): a number from 0 (off) to 600. */
+export function parseRatePerMin(text: string, flag: string): number {
+  const value = /^\s*\d+(\.\d+)?\s*$/.test(text) ? Number(text) : NaN;
+  if (!(value >= 0 && value <= 600))
+    throw new Error(`${flag}: "${text}" must be a number of results per minute from 0 to 600`);
+  return value;
+}

@@ -81,10 +81,14 @@ export async function registerAlarms(app: FastifyInstance): Promise<void> {
   app.decorate('alarms', service);
 
   const report = (err: unknown, what: string) => app.log.error({ err }, `alarm ingest from ${what} failed`);
-  app.bus.on('device.sos', (e) => void service.fromSos(e).catch((err) => report(err, 'device.sos')));
+  // an SOS's alarm is written in the device runtime's SOS transaction (group commit), not after it
+  app.devices.sosSink = (trx, events) => service.sosAlarms(trx, events);
   app.bus.on('fence.crossed', (e) => void service.fromFence(e).catch((err) => report(err, 'fence.crossed')));
   app.bus.on('device.offline', (e) => void service.fromOffline(e).catch((err) => report(err, 'device.offline')));
   app.addHook('onReady', async () => {
+    // the token exists from the start (DATA_DIR/ai-engine.token unless AI_ENGINE_TOKEN is set), so a
+    // local AI engine such as the simulator can read it before the first result
+    service.aiToken();
     const raised = await service.recover();
     if (raised) app.log.warn({ raised }, 'alarms raised for source events stored before a restart');
   });

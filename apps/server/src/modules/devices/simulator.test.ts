@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DeviceApiError, DeviceClient, startSimulator, Transport, type StopSimulator } from '@bwc/simulator';
+import { ALARM_TYPE } from '@bwc/protocol';
+import {
+  DeviceApiError,
+  DeviceClient,
+  findAiToken,
+  startSimulator,
+  Transport,
+  type StopSimulator,
+} from '@bwc/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../../test/api';
 import { createTestApp, DEMO, login, type Session, type TestApp } from '../../../test/helpers';
@@ -138,5 +146,73 @@ describe('simulated fleet', () => {
     // uploads in flight when stopping may be stored without the simulator hearing the answer
     expect(Number(row.n)).toBeGreaterThanOrEqual(accepted);
     expect(accepted).toBeGreaterThan(0);
+  });
+});
+
+describe('simulated AI engine', () => {
+  it('posts face and plate results with generated pictures that the server stores, serves and lists', async () => {
+    // the token as the demo simulator finds it: DATA_DIR/ai-engine.token, written at server start
+    const token = findAiToken(undefined, { DATA_DIR: t.config.dataDir });
+    expect(token).toBe(t.app.alarms.aiToken());
+    const ai = await startSimulator({
+      server,
+      devices: 3,
+      provisionKey: key,
+      intervalS: [0.1, 0.2],
+      seed: 2,
+      offlineRate: 0,
+      sosRate: 0,
+      commands: false,
+      prefix: 'TAI',
+      facesPerMin: 300,
+      platesPerMin: 300,
+      aiToken: () => findAiToken(undefined, { DATA_DIR: t.config.dataDir }),
+    });
+    try {
+      await until('face and plate results accepted', () => ai.stats.faces >= 2 && ai.stats.plates >= 2);
+    } finally {
+      await ai();
+    }
+    expect(ai.stats.errors).toBe(0);
+    const rows = await t.db
+      .selectFrom('alarms')
+      .select(['eid', 'type', 'hostbody', 'hostname', 'lat', 'lng', 'picture'])
+      .where('eid', 'like', 'ai:TAI-%')
+      .execute();
+    const faces = rows.filter((r) => r.type === ALARM_TYPE.FACE);
+    const plates = rows.filter((r) => r.type === ALARM_TYPE.PLATE);
+    expect(faces.length).toBeGreaterThanOrEqual(2);
+    expect(plates.length).toBeGreaterThanOrEqual(2);
+    const devices = new Map(
+      (
+        await t.db.selectFrom('devices').select(['hostbody', 'hostname']).where('hostbody', 'like', 'TAI%').execute()
+      ).map((d) => [d.hostbody, d.hostname]),
+    );
+    for (const r of rows) {
+      // a device of the simulator, named as registered, where it was (around the map centre)
+      expect(devices.get(r.hostbody)).toBe(r.hostname);
+      expect(Math.abs(r.lat! - 22.5431)).toBeLessThan(0.03);
+      expect(Math.abs(r.lng! - 114.0579)).toBeLessThan(0.035);
+    }
+    const face = JSON.parse(faces[0]!.picture) as {
+      imgfile: string;
+      imgfile_small: string;
+      compare_result: { name: string; similarity: number; face_image_uri: string }[];
+    };
+    expect(face.compare_result[0]!.similarity).toBeGreaterThanOrEqual(80);
+    expect(face.compare_result[0]!.face_image_uri).toMatch(/_cmp0\.png$/);
+    expect(face.imgfile).toMatch(/_scene\.png$/);
+    expect(face.imgfile_small).toMatch(/_small\.png$/);
+    // the stored pictures are PNG files served to a session
+    for (const name of [face.imgfile, face.imgfile_small, face.compare_result[0]!.face_image_uri]) {
+      const res = await t.app.inject({ method: 'GET', url: `/rest/mini/rtcapt/file/${name}`, headers: admin.headers });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('image/png');
+      expect([...res.rawPayload.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+    }
+    const plate = JSON.parse(plates[0]!.picture) as { compare_result: { name: string; similarity: number }[] };
+    expect(plate.compare_result[0]!.name).toMatch(/^[\u4e00-\u9fa5][A-Z]·[A-Z0-9]{5}$/);
+    const pics = await api<{ alarm_pic: { eid: string }[] }>(t.app, 'alarmPic', admin, { limit: 100 });
+    expect(pics.data.alarm_pic.map((p) => p.eid)).toEqual(expect.arrayContaining(faces.map((f) => f.eid)));
   });
 });

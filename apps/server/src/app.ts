@@ -11,7 +11,7 @@ import type { Config } from './config';
 import { EventBus } from './bus';
 import { createDb, type Db } from './db/connection';
 import { migrateToLatest } from './db/migrate';
-import { seedDemo } from './db/seed/demo';
+import { seedDemo, seedDemoFences } from './db/seed/demo';
 import { syncModules } from './db/seed/modules';
 import { installAuditHook } from './http/audit';
 import type { SessionGate } from './http/auth';
@@ -52,6 +52,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     await migrateToLatest(db);
     await syncModules(db);
     if (config.seed) await seedDemo(db);
+    if (config.demoFences) await seedDemoFences(db);
   } catch (err) {
     await db.destroy();
     throw err;

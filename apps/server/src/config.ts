@@ -37,6 +37,7 @@ const EnvSchema = z
     GB_MODE: flag01.default(false),
     WEB_DIST: z.string().min(1).optional(),
     SEED: flag01.default(false),
+    DEMO_FENCES: flag01.optional(),
     OSMAND_PORT: z.coerce
       .number({ error: 'must be a port number from 0 to 65535 (0 disables)' })
       .int({ error: 'must be a port number from 0 to 65535 (0 disables)' })
@@ -77,6 +78,11 @@ export interface Config {
   osmandPort?: number;
   /** key of the device provisioning call; demo mode generates one in DATA_DIR when absent */
   deviceProvisionKey?: string;
+  /**
+   * seed the demo's electronic fences around the map centre, so the simulated fleet crosses them
+   * (DEMO_FENCES; default on in demo mode outside NODE_ENV=test)
+   */
+  demoFences?: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -167,5 +173,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     seed: e.SEED || e.DEMO,
     osmandPort: e.OSMAND_PORT,
     deviceProvisionKey: e.DEVICE_PROVISION_KEY,
+    demoFences: e.DEMO_FENCES ?? (e.DEMO && e.NODE_ENV !== 'test'),
   };
 }

@@ -1,6 +1,7 @@
-import { descendantIds, MODULES, MODULE_BY_ID, MenuId, type Action } from '@bwc/protocol';
+import { descendantIds, FenceShape, MODULES, MODULE_BY_ID, MenuId, type Action } from '@bwc/protocol';
 import { hashPlainPassword } from '../../modules/auth/password';
 import { now, type Db } from '../connection';
+import { readSettings } from '../settings';
 
 /** Unit tree: city bureau -> district branches -> police stations (21 units). */
 const UNIT_TREE = {
@@ -164,6 +165,68 @@ export async function seedDemo(db: Db): Promise<void> {
         updated: ts,
       })
       .onConflict((oc) => oc.column('username').doNothing())
+      .execute();
+  }
+}
+
+/**
+ * The demo's electronic fences, placed around the configured map centre where the simulated fleet
+ * moves (streets within 3 km), so that its devices cross them and raise fence alarms (type 0) a few
+ * times a minute with 100 devices. Owned by the root unit with no device or unit list: they apply
+ * to every device. Added when missing (by name), never changed afterwards.
+ */
+export async function seedDemoFences(db: Db): Promise<void> {
+  const map = await readSettings(db, 'digitailmap');
+  const centre = { lat: map.gpscenter_lat, lng: map.gpscenter_lon };
+  const perLat = (Math.PI / 180) * 6_371_000;
+  const perLng = perLat * Math.cos((centre.lat * Math.PI) / 180);
+  // a point `north` / `east` metres from the centre, rounded to about a decimetre
+  const at = (north: number, east: number) => ({
+    lat: Math.round((centre.lat + north / perLat) * 1e6) / 1e6,
+    lng: Math.round((centre.lng + east / perLng) * 1e6) / 1e6,
+  });
+  const fences: { name: string; rule: string; shape: FenceShape; remark: string }[] = [
+    {
+      name: '市民中心警戒区',
+      rule: 'both',
+      shape: FenceShape.parse({ type: 'circle', center: at(600, 500), radius: 300 }),
+      remark: '演示围栏：进出均报警',
+    },
+    {
+      name: '口岸管控区',
+      rule: 'enter',
+      shape: FenceShape.parse({ type: 'rectangle', sw: at(-900, -1300), ne: at(-500, -600) }),
+      remark: '演示围栏：进入报警',
+    },
+  ];
+  const root = await db.selectFrom('units').select('id').where('bh', '=', UNIT_TREE.bh).executeTakeFirst();
+  if (!root) return;
+  const ts = now();
+  for (const f of fences) {
+    const exists = await db
+      .selectFrom('geo_fences')
+      .select('id')
+      .where('kind', '=', 'fence')
+      .where('name', '=', f.name)
+      .executeTakeFirst();
+    if (exists) continue;
+    await db
+      .insertInto('geo_fences')
+      .values({
+        kind: 'fence',
+        name: f.name,
+        unit_id: root.id,
+        shape: JSON.stringify(f.shape),
+        rule: f.rule,
+        time_start: '',
+        time_end: '',
+        device_ids: '[]',
+        unit_ids: '[]',
+        enabled: 1,
+        remark: f.remark,
+        created: ts,
+        updated: ts,
+      })
       .execute();
   }
 }

@@ -17,30 +17,26 @@ export interface DevicesLayerProps {
   store: DevicePointStore;
   /** only these ids are drawn (locating mode); null draws every device */
   visibleIds: ReadonlySet<number> | null;
-  /** devices currently in SOS */
-  sosIds?: ReadonlySet<number>;
   onDeviceClick?: (point: DevicePoint) => void;
 }
 
 /**
  * Device markers: one GeoJSON source with clustering (grid 60 px, up to zoom 18, at least 2
- * devices: spec part 1 section 9), icons by state and name labels. Follows the store's
- * differences with `updateData` (never a full reload); renders nothing.
+ * devices: spec part 1 section 9), icons by state (SOS from the store) and name labels. Follows
+ * the store's differences with `updateData` (never a full reload); renders nothing.
  */
-export function DevicesLayer({ store, visibleIds, sosIds, onDeviceClick }: DevicesLayerProps) {
+export function DevicesLayer({ store, visibleIds, onDeviceClick }: DevicesLayerProps) {
   const { map, crs } = useMap();
   const clickRef = useRef(onDeviceClick);
   clickRef.current = onDeviceClick;
-  const filter = useRef({ visibleIds, sosIds });
-  filter.current = { visibleIds, sosIds };
 
   // source and layers; re-created only when the visible set changes (tool switch), not per update
   useEffect(() => {
     const removeFactory = installImageFactory(map);
     const feature = (point: DevicePoint): DeviceFeature | null => {
-      const { visibleIds: ids, sosIds: sos } = filter.current;
-      if (ids && !ids.has(point.id)) return null;
-      return pointFeature(point, crs, sos?.has(point.id) ?? false);
+      if (visibleIds && !visibleIds.has(point.id)) return null;
+      // SOS comes from the store (alarm pushes), so a switch is one feature update
+      return pointFeature(point, crs, store.isSos(point.id));
     };
     const features = store
       .all()
@@ -138,7 +134,7 @@ export function DevicesLayer({ store, visibleIds, sosIds, onDeviceClick }: Devic
       }
       removeFactory();
     };
-  }, [map, crs, store, visibleIds, sosIds]);
+  }, [map, crs, store, visibleIds]);
 
   return null;
 }

@@ -9,12 +9,13 @@ import {
   SoundOutlined,
   StopOutlined,
 } from '@ant-design/icons';
-import { GROUP_TREE_LOAD_DELAY_MS, MAP_START_ZOOM, type DevicePoint, type TreeNode } from '@bwc/protocol';
+import { GROUP_TREE_LOAD_DELAY_MS, MAP_START_ZOOM, MenuId, type DevicePoint, type TreeNode } from '@bwc/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Dropdown, Empty, Input, Result, Spin, Tabs, Tooltip } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
+import { usePermission } from '../../app/session/Permission';
 import { useUserContext } from '../../app/session/queries';
 import { UnitTree, isTerminal, type UnitTreeLoader } from '../../components/unit-tree';
 import { toDisplay, type MapCrs } from '../../map/coords';
@@ -32,6 +33,7 @@ import { useDeviceActions } from './deviceActions';
 import { HostList } from './HostList';
 import { InfoWindow } from './InfoWindow';
 import { dataAreas, loadMapSetup } from './mapSetup';
+import { useLivePoints } from './useLivePoints';
 import { usePointRefresh } from './usePointRefresh';
 import './dispatch.css';
 
@@ -90,7 +92,16 @@ export function EmergencyPage() {
   const [search, setSearch] = useState('');
   const [unitId, setUnitId] = useState<number | null>(null);
 
-  const { refreshIds } = usePointRefresh(store, { locating, tracked, paused: infoId !== null || tool !== 'pan' });
+  // the 20 s refresh also re-reads the SOS state; live pushes fill the time in between
+  const sosSnapshot = useRef<() => Promise<void>>(async () => undefined);
+  const { refreshIds, refreshAll } = usePointRefresh(store, {
+    locating,
+    tracked,
+    paused: infoId !== null || tool !== 'pan',
+    onTurn: () => sosSnapshot.current(),
+  });
+  const alarmsAllowed = usePermission(MenuId.DISPATCH_ALARM);
+  sosSnapshot.current = useLivePoints(store, { alarms: alarmsAllowed, refreshIds, refreshAll }).refreshSos;
   const actions = useDeviceActions((ids) => void refreshIds(ids).catch(() => undefined));
 
   // `version` changes whenever the store applied a difference

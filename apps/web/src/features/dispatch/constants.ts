@@ -4,3 +4,8 @@ export const RIGHT_PANEL_WIDTH = 298;
 export const PANEL_PADDING = 16;
 export const SCREEN_MIN_WIDTH = 1366;
 export const INFO_WINDOW_SIZE = { width: 500, height: 390 } as const;
+/**
+ * A device shows the SOS icon while it has an SOS alarm (type 1) that is not acknowledged and was
+ * raised within this window (older unhandled SOS stay in the bell and alarm history, not on the map).
+ */
+export const MAP_SOS_WINDOW_MS = 30 * 60_000;

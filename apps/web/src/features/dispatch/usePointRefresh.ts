@@ -9,12 +9,15 @@ export interface RefreshOptions {
   tracked: ReadonlySet<number>;
   /** true while an info box is open or a shape is being drawn: the timer skips its turn */
   paused: boolean;
+  /** also run on every turn that is not skipped (the SOS snapshot) */
+  onTurn?: () => Promise<void>;
 }
 
 /**
  * Keeps the store fed: a full load at once, then every MAP_REFRESH_MS (20 s) a full refresh
  * (getUnitDevicePoint) or, in locating mode, a refresh of the tracked ids (get_point). A turn is
- * skipped while paused. `refreshIds` refreshes some devices now (after a command).
+ * skipped while paused. `refreshIds` refreshes some devices now (after a command). Between turns
+ * the live pushes (useLivePoints) keep positions and states current.
  */
 export function usePointRefresh(store: DevicePointStore, options: RefreshOptions) {
   const latest = useRef(options);
@@ -37,10 +40,11 @@ export function usePointRefresh(store: DevicePointStore, options: RefreshOptions
   useEffect(() => {
     void full().catch(() => undefined);
     const timer = setInterval(() => {
-      const { locating, tracked, paused } = latest.current;
+      const { locating, tracked, paused, onTurn } = latest.current;
       if (paused) return;
       const turn = locating ? refreshIds([...tracked]) : full();
       void turn.catch(() => undefined);
+      void onTurn?.().catch(() => undefined);
     }, MAP_REFRESH_MS);
     return () => clearInterval(timer);
   }, [full, refreshIds]);

@@ -26,7 +26,9 @@ import { findSessionByTokenHash } from '../modules/auth/session.repository';
 /** The members of a `ws` socket the channel uses. */
 interface Socket {
   readyState: number;
-  send(data: string): void;
+  send(data: string | Buffer): void;
+  /** the TCP socket under the websocket (ws): corked while a burst of frames is written */
+  _socket?: { cork(): void; uncork(): void } | null;
   close(code?: number, reason?: string): void;
   terminate(): void;
   ping(): void;
@@ -70,6 +72,12 @@ export class SessionHub {
   private readonly pendingSites = new Map<number, SitePush>();
   private siteTimer: NodeJS.Timeout | null = null;
   private lastSiteFlush = 0;
+  /** committed alarms waiting for the next push (same event-loop turn), in commit order */
+  private pendingAlarms: AlarmRow[] = [];
+  private alarmFlush: Promise<number> | null = null;
+  private alarmImmediate: NodeJS.Immediate | null = null;
+  /** totals since start (bench, diagnostics): alarm bursts pushed, socket writes, frames */
+  readonly stats = { alarmBursts: 0, alarmWrites: 0, alarmFrames: 0 };
 
   constructor(private readonly app: FastifyInstance) {
     this.timers.push(setInterval(() => this.heartbeat(), SESSION_WS_PING_MS).unref());
@@ -254,39 +262,112 @@ export class SessionHub {
     return c.auth !== null && (c.auth.units === null || c.auth.units.has(unitId));
   }
 
-  /** Push a committed alarm: alarm_data to alarm viewers of its unit; face_data / plate_data with the picture. */
-  async pushAlarm(row: AlarmRow): Promise<number> {
-    const targets = [...this.clients].filter((c) => c.socket.readyState === OPEN && this.sees(c, Number(row.unit_id)));
-    if (!targets.length) return 0;
+  /**
+   * A committed alarm, pushed with every other alarm committed in the same event-loop turn (a
+   * group commit of the ingest emits its alarms together): see `pushAlarms`.
+   */
+  queueAlarm(row: AlarmRow): void {
+    this.pendingAlarms.push(row);
+    if (!this.alarmImmediate && !this.alarmFlush) this.alarmImmediate = setImmediate(() => this.kickAlarms());
+  }
+
+  private kickAlarms(): void {
+    this.alarmImmediate = null;
+    if (this.alarmFlush || !this.pendingAlarms.length) return;
+    const rows = this.pendingAlarms;
+    this.pendingAlarms = [];
+    this.alarmFlush = this.pushAlarms(rows)
+      .catch((err) => {
+        this.app.log.error({ err }, 'alarm push failed');
+        return 0;
+      })
+      .finally(() => {
+        this.alarmFlush = null;
+        if (this.pendingAlarms.length) this.kickAlarms();
+      });
+  }
+
+  /** Push a committed alarm now (see `pushAlarms`). */
+  pushAlarm(row: AlarmRow): Promise<number> {
+    return this.pushAlarms([row]);
+  }
+
+  /**
+   * Push committed alarms, in order: alarm_data to alarm viewers of each alarm's unit;
+   * face_data / plate_data with the picture. Every frame is serialised once per alarm and
+   * language (not per console), and each console gets its frames of the burst in ONE socket
+   * write (the TCP socket is corked while they are queued; each alarm stays its own websocket
+   * message). Answers the number of alarm_data messages sent.
+   */
+  async pushAlarms(rows: AlarmRow[]): Promise<number> {
+    const targets = [...this.clients].filter((c) => c.socket.readyState === OPEN && c.auth);
+    if (!targets.length || !rows.length) return 0;
     const names = await this.app.alarms.typeNames.get();
-    const unitname = await this.app.alarms.unitNameOf(Number(row.unit_id));
-    const frames = new Map<Language, { alarm: string; picture: string | null }>();
-    const frameFor = (lang: Language) => {
-      let f = frames.get(lang);
+    const unitnames = new Map<number, string>();
+    for (const row of rows) {
+      const unit = Number(row.unit_id);
+      if (!unitnames.has(unit)) unitnames.set(unit, await this.app.alarms.unitNameOf(unit));
+    }
+    interface Frames {
+      alarm: Buffer;
+      picture: Buffer | null;
+    }
+    const frames = rows.map(() => new Map<Language, Frames>());
+    const frameFor = (i: number, lang: Language): Frames => {
+      let f = frames[i]!.get(lang);
       if (!f) {
-        const alarm = presentAlarm({ ...row, unitname, has_read: 0 }, names, lang, 1);
+        const row = rows[i]!;
+        const alarm = presentAlarm(
+          { ...row, unitname: unitnames.get(Number(row.unit_id))!, has_read: 0 },
+          names,
+          lang,
+          1,
+        );
         const kind = row.type === ALARM_TYPE.FACE ? 'face_data' : row.type === ALARM_TYPE.PLATE ? 'plate_data' : null;
         f = {
-          alarm: JSON.stringify({ type: 'alarm_data', data: alarm }),
+          alarm: Buffer.from(JSON.stringify({ type: 'alarm_data', data: alarm })),
           picture:
             kind && alarm.picture
-              ? JSON.stringify({ type: kind, data: alarm.picture, web_root: ALARM_PIC_WEB_ROOT })
+              ? Buffer.from(JSON.stringify({ type: kind, data: alarm.picture, web_root: ALARM_PIC_WEB_ROOT }))
               : null,
         };
-        frames.set(lang, f);
+        frames[i]!.set(lang, f);
       }
       return f;
     };
     let sent = 0;
     for (const c of targets) {
-      const f = frameFor(c.lang);
-      if (c.auth!.alarms) {
-        c.socket.send(f.alarm);
-        sent += 1;
+      // the rights may have been dropped (refresh) or the socket closed while names were read
+      if (c.socket.readyState !== OPEN || !c.auth) continue;
+      const tcp = c.socket._socket;
+      let corked = false;
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i]!;
+        if (!this.sees(c, Number(row.unit_id))) continue;
+        const pictureAllowed = row.type === ALARM_TYPE.FACE ? c.auth.faces : c.auth.alarms;
+        if (!c.auth.alarms && !pictureAllowed) continue;
+        const f = frameFor(i, c.lang);
+        if (!f.picture && !c.auth.alarms) continue;
+        if (!corked && tcp) {
+          tcp.cork();
+          corked = true;
+        }
+        if (c.auth.alarms) {
+          c.socket.send(f.alarm);
+          sent += 1;
+          this.stats.alarmFrames += 1;
+        }
+        if (f.picture && pictureAllowed) {
+          c.socket.send(f.picture);
+          this.stats.alarmFrames += 1;
+        }
       }
-      const pictureAllowed = row.type === ALARM_TYPE.FACE ? c.auth!.faces : c.auth!.alarms;
-      if (f.picture && pictureAllowed) c.socket.send(f.picture);
+      if (corked) {
+        tcp!.uncork();
+        this.stats.alarmWrites += 1;
+      }
     }
+    this.stats.alarmBursts += 1;
     return sent;
   }
 
@@ -365,6 +446,9 @@ export class SessionHub {
   }
 
   close(): void {
+    if (this.alarmImmediate) clearImmediate(this.alarmImmediate);
+    this.alarmImmediate = null;
+    this.pendingAlarms = [];
     if (this.siteTimer) clearTimeout(this.siteTimer);
     this.siteTimer = null;
     this.pendingSites.clear();
@@ -387,9 +471,7 @@ export async function registerSessionChannel(app: FastifyInstance): Promise<void
   const hub = new SessionHub(app);
   app.decorate('sessionHub', hub);
   app.get(SESSION_WS_PATH, { websocket: true }, (socket, req) => hub.accept(socket as unknown as Socket, req));
-  app.bus.on('alarm.created', ({ alarm }) => {
-    void hub.pushAlarm(alarm).catch((err) => app.log.error({ err }, 'alarm push failed'));
-  });
+  app.bus.on('alarm.created', ({ alarm }) => hub.queueAlarm(alarm));
   app.bus.on('device.online', (e) => hub.pushDevice(e, 1));
   app.bus.on('device.offline', (e) => hub.pushDevice(e, 0));
   app.bus.on('positions', ({ positions }) => hub.queuePositions(positions));

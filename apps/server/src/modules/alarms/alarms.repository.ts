@@ -19,6 +19,17 @@ export async function insertAlarm(db: Db, row: NewAlarm): Promise<AlarmRow> {
   return db.insertInto('alarms').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
+/** Insert alarms in one statement; a row whose eid exists is skipped. Answers the inserted rows. */
+export async function insertAlarmsIfNew(db: Db, rows: NewAlarm[]): Promise<AlarmRow[]> {
+  if (!rows.length) return [];
+  return db
+    .insertInto('alarms')
+    .values(rows)
+    .onConflict((oc) => oc.column('eid').doNothing())
+    .returningAll()
+    .execute();
+}
+
 export async function unitName(db: Db, unitId: number): Promise<string> {
   return (await db.selectFrom('units').select('name').where('id', '=', unitId).executeTakeFirst())?.name ?? '';
 }

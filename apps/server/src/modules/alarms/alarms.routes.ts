@@ -81,7 +81,8 @@ export async function registerAlarms(app: FastifyInstance): Promise<void> {
   app.decorate('alarms', service);
 
   const report = (err: unknown, what: string) => app.log.error({ err }, `alarm ingest from ${what} failed`);
-  app.bus.on('device.sos', (e) => void service.fromSos(e).catch((err) => report(err, 'device.sos')));
+  // an SOS's alarm is written in the device runtime's SOS transaction (group commit), not after it
+  app.devices.sosSink = (trx, events) => service.sosAlarms(trx, events);
   app.bus.on('fence.crossed', (e) => void service.fromFence(e).catch((err) => report(err, 'fence.crossed')));
   app.bus.on('device.offline', (e) => void service.fromOffline(e).catch((err) => report(err, 'device.offline')));
   app.addHook('onReady', async () => {

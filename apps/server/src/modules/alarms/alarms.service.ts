@@ -18,8 +18,10 @@ import { now, type Db } from '../../db/connection';
 import { readSettings } from '../../db/settings';
 import { isUniqueViolation } from '../../db/unique';
 import { AppError } from '../../http/errors';
+import type { SosEvent } from '../devices/runtime';
 import type { FenceCrossedEvent } from '../fences/fence-engine';
 import * as repo from './alarms.repository';
+import type { NewAlarm } from './alarms.repository';
 import type { AlarmRow } from './alarms.tables';
 
 /** Where alarm pictures live (DATA_DIR/alarm_pic) and the URL prefix they are served under. */
@@ -127,6 +129,56 @@ export function presentAlarm(
   };
 }
 
+/** rows per multi-row alarm INSERT (20 columns: well under either database's parameter limit) */
+const INSERT_CHUNK = 500;
+
+/** The alarm of an SOS device event. */
+function sosInput(
+  e: DeviceRef & { event_id: number; time: string; lat: number | null; lng: number | null; message: string },
+  hostcode: string,
+): IngestInput {
+  return {
+    eid: `sos:${e.event_id}`,
+    type: ALARM_TYPE.SOS,
+    device_id: e.device_id,
+    unit_id: e.unit_id,
+    hostname: e.hostname,
+    hostcode,
+    hostbody: e.hostbody,
+    alarm_time: e.time,
+    lat: e.lat,
+    lng: e.lng,
+    message: e.message,
+  };
+}
+
+/** The row stored for an ingest (severity fixed now). */
+function newAlarm(input: IngestInput, level: AlarmLevel): NewAlarm {
+  return {
+    eid: input.eid,
+    type: input.type,
+    alerm_level: level,
+    device_id: input.device_id,
+    unit_id: input.unit_id,
+    hostname: input.hostname,
+    hostcode: input.hostcode,
+    hostbody: input.hostbody,
+    alarm_time: input.alarm_time,
+    insert_time: now(),
+    lat: input.lat,
+    lng: input.lng,
+    message: (input.message ?? '').slice(0, 500),
+    fence_name: input.fence_name ?? '',
+    fence_direction: input.fence_direction ?? '',
+    picture: input.picture ? JSON.stringify(input.picture) : '',
+    sure: 0,
+    sure_user_id: null,
+    sure_user: '',
+    sure_note: '',
+    sure_time: '',
+  };
+}
+
 /**
  * Alarm ingest: one row per source event (eid unique). The row is committed before the
  * `alarm.created` domain event goes out (the push channel listens), and only the first ingest of
@@ -149,10 +201,10 @@ export class AlarmService {
 
   private levels: { at: number; map: Record<string, AlarmLevel> } | null = null;
 
-  /** Severity of a type (alarmset.type_levels, re-read at most every 2 s). */
-  async levelOf(type: string): Promise<AlarmLevel> {
+  /** Severity of a type (alarmset.type_levels, re-read at most every 2 s; `db`: a transaction's handle). */
+  async levelOf(type: string, db: Db = this.db): Promise<AlarmLevel> {
     if (!this.levels || Date.now() - this.levels.at > 2_000) {
-      const { type_levels } = await readSettings(this.db, 'alarmset');
+      const { type_levels } = await readSettings(db, 'alarmset');
       this.levels = { at: Date.now(), map: type_levels as Record<string, AlarmLevel> };
     }
     return this.levels.map[type] ?? DEFAULT_ALARM_TYPE_LEVELS[type] ?? 'normal';
@@ -161,10 +213,10 @@ export class AlarmService {
   private readonly hostcodes = new Map<number, string>();
 
   /** A device's hostcode (the bus events carry the rest), cached for 30 s. */
-  private async hostcodeOf(deviceId: number): Promise<string> {
+  private async hostcodeOf(deviceId: number, db: Db = this.db): Promise<string> {
     let code = this.hostcodes.get(deviceId);
     if (code === undefined) {
-      const d = await this.deviceFields(deviceId);
+      const d = await this.deviceFields(deviceId, db);
       code = d?.hostcode ?? '';
       this.hostcodes.set(deviceId, code);
       setTimeout(() => this.hostcodes.delete(deviceId), 30_000).unref();
@@ -196,29 +248,7 @@ export class AlarmService {
     }
     let alarm: AlarmRow;
     try {
-      alarm = await repo.insertAlarm(this.db, {
-        eid: input.eid,
-        type: input.type,
-        alerm_level: await this.levelOf(input.type),
-        device_id: input.device_id,
-        unit_id: input.unit_id,
-        hostname: input.hostname,
-        hostcode: input.hostcode,
-        hostbody: input.hostbody,
-        alarm_time: input.alarm_time,
-        insert_time: now(),
-        lat: input.lat,
-        lng: input.lng,
-        message: (input.message ?? '').slice(0, 500),
-        fence_name: input.fence_name ?? '',
-        fence_direction: input.fence_direction ?? '',
-        picture: input.picture ? JSON.stringify(input.picture) : '',
-        sure: 0,
-        sure_user_id: null,
-        sure_user: '',
-        sure_note: '',
-        sure_time: '',
-      });
+      alarm = await repo.insertAlarm(this.db, newAlarm(input, await this.levelOf(input.type)));
     } catch (err) {
       // a concurrent ingest of the same source event won the insert
       if (!isUniqueViolation(err)) throw err;
@@ -233,34 +263,42 @@ export class AlarmService {
     return { alarm, created: true };
   }
 
-  private async deviceFields(deviceId: number) {
-    return this.db
+  private async deviceFields(deviceId: number, db: Db = this.db) {
+    return db
       .selectFrom('devices')
       .select(['id', 'unit_id', 'hostname', 'hostcode', 'hostbody'])
       .where('id', '=', deviceId)
       .executeTakeFirst();
   }
 
-  async fromSos(
-    e: DeviceRef & { event_id: number; time: string; lat: number | null; lng: number | null; message: string },
-  ) {
-    const hostcode = await this.hostcodeOf(e.device_id);
-    return this.ingest(
-      {
-        eid: `sos:${e.event_id}`,
-        type: ALARM_TYPE.SOS,
-        device_id: e.device_id,
-        unit_id: e.unit_id,
-        hostname: e.hostname,
-        hostcode,
-        hostbody: e.hostbody,
-        alarm_time: e.time,
-        lat: e.lat,
-        lng: e.lng,
-        message: e.message,
-      },
-      true,
-    );
+  /**
+   * The SOS sink of the device runtime (`app.devices.sosSink`): one alarm per SOS device event,
+   * written inside the SOS group commit's transaction (`trx`) with one multi-row insert, so the
+   * SOS answer goes out only once its alarm is committed. eid `sos:<event id>`; a repeat is
+   * skipped by the unique index (ON CONFLICT DO NOTHING). The answered function announces the
+   * created alarms (`alarm.created`, in event order) and runs after the commit.
+   */
+  async sosAlarms(trx: Db, events: SosEvent[]): Promise<() => void> {
+    const rows: NewAlarm[] = [];
+    for (const e of events) {
+      const input = sosInput(e, await this.hostcodeOf(e.device_id, trx));
+      rows.push(newAlarm(input, await this.levelOf(input.type, trx)));
+    }
+    const byEid = new Map<string, AlarmRow>();
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      for (const a of await repo.insertAlarmsIfNew(trx, rows.slice(i, i + INSERT_CHUNK))) byEid.set(a.eid, a);
+    }
+    return () => {
+      for (const r of rows) {
+        const alarm = byEid.get(r.eid);
+        if (!alarm) {
+          this.stats.duplicates += 1;
+          continue;
+        }
+        this.stats.created += 1;
+        this.app.bus.emit('alarm.created', { alarm });
+      }
+    };
   }
 
   async fromFence(e: FenceCrossedEvent) {

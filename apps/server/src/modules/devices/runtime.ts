@@ -1,7 +1,7 @@
 import { PositionInput, ResultCode, type DeviceCommandType } from '@bwc/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Insertable } from 'kysely';
-import type { DeviceRef, PositionEvent } from '../../bus';
+import type { DeviceRef, DomainEvents, PositionEvent } from '../../bus';
 import { now, type Db } from '../../db/connection';
 import type { DeviceRow, PositionTable } from '../../db/types';
 import { AppError } from '../../http/errors';
@@ -62,6 +62,28 @@ interface Job {
   reject: (err: unknown) => void;
 }
 
+/** One SOS waiting for its group commit. */
+interface SosJob {
+  device: CachedDevice;
+  time: string;
+  lat: number | null;
+  lng: number | null;
+  message: string;
+  resolve: (eventId: number) => void;
+  reject: (err: unknown) => void;
+}
+
+/** A committed SOS as the bus carries it (`device.sos`). */
+export type SosEvent = DomainEvents['device.sos'];
+
+/**
+ * Writes of another module that belong in the same transaction as the SOS device events of a
+ * group commit (the alarms module: one alarm per SOS). Runs inside the transaction with its
+ * handle (`trx`: no other query of this process may be awaited meanwhile on SQLite's single
+ * connection); answers what to do once it is committed.
+ */
+export type SosSink = (trx: Db, events: SosEvent[]) => Promise<() => void>;
+
 function cached(row: DeviceRow): CachedDevice {
   return {
     id: row.id,
@@ -107,7 +129,12 @@ export class DeviceRuntime {
   private flushing: Promise<void> | null = null;
   private sweeper: NodeJS.Timeout | null = null;
   /** totals since start (bench, diagnostics) */
-  readonly stats = { positions: 0, flushes: 0, rejected: 0 };
+  readonly stats = { positions: 0, flushes: 0, rejected: 0, sos: 0, sosCommits: 0 };
+  private sosJobs: SosJob[] = [];
+  private sosFlushing: Promise<void> | null = null;
+  private sosImmediate: NodeJS.Immediate | null = null;
+  /** set by the alarms module: its alarm rows are written in the SOS transaction */
+  sosSink: SosSink | null = null;
 
   /** SQLite file databases get the prepared-statement write path; PostgreSQL and :memory: use Kysely */
   private readonly sqlite: SqlitePositionWriter | null;
@@ -280,28 +307,92 @@ export class DeviceRuntime {
     if (wasOnline) this.app.bus.emit('device.offline', { ...refOf(device), time: ts, reason: 'device' });
   }
 
-  /** An SOS: a device event, the domain event `device.sos` (the alarms module raises the alarm). */
+  /**
+   * An SOS: a device event and, in the same transaction, what the `sosSink` adds (the alarm);
+   * then the domain event `device.sos`. Group commit: every SOS received in the same event-loop
+   * turn (and those arriving while a commit runs) is written in ONE transaction; each request is
+   * answered (its event id) only after that commit. lat/lng: given, else the last known position.
+   */
   async sos(
     device: CachedDevice,
     input: { time?: string | number; lat?: number; lng?: number; message?: string },
   ): Promise<number> {
     const time = (input.time !== undefined ? toIsoTime(input.time) : null) ?? now();
-    let lat = input.lat ?? null;
-    let lng = input.lng ?? null;
-    if (lat === null || lng === null) {
-      const last = await this.db
-        .selectFrom('devices')
-        .select(['lat', 'lng'])
-        .where('id', '=', device.id)
-        .executeTakeFirst();
-      lat = last?.lat ?? null;
-      lng = last?.lng ?? null;
-    }
-    const message = input.message ?? '';
-    const eventId = await this.event(this.db, device, 'sos', time, { lat, lng, payload: { message } });
+    const eventId = await new Promise<number>((resolve, reject) => {
+      this.sosJobs.push({
+        device,
+        time,
+        lat: input.lat ?? null,
+        lng: input.lng ?? null,
+        message: input.message ?? '',
+        resolve,
+        reject,
+      });
+      if (!this.sosFlushing && !this.sosImmediate) this.sosImmediate = setImmediate(() => this.kickSos());
+    });
     await this.touch(device);
-    this.app.bus.emit('device.sos', { ...refOf(device), event_id: eventId, time, lat, lng, message });
     return eventId;
+  }
+
+  private kickSos(): void {
+    this.sosImmediate = null;
+    if (this.sosFlushing || !this.sosJobs.length) return;
+    const jobs = this.sosJobs;
+    this.sosJobs = [];
+    this.sosFlushing = this.commitSos(jobs).finally(() => {
+      this.sosFlushing = null;
+      if (this.sosJobs.length) this.kickSos();
+    });
+  }
+
+  /**
+   * One transaction for the SOS jobs (and the sink's rows); then answer and emit. If it fails
+   * (a device deleted meanwhile), each job is written alone so that one bad job does not fail the
+   * others.
+   */
+  private async commitSos(jobs: SosJob[]): Promise<void> {
+    let events: SosEvent[] = [];
+    let after: (() => void) | null = null;
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        events = [];
+        const need = [...new Set(jobs.filter((j) => j.lat === null || j.lng === null).map((j) => j.device.id))];
+        const last = new Map(
+          need.length
+            ? (await trx.selectFrom('devices').select(['id', 'lat', 'lng']).where('id', 'in', need).execute()).map(
+                (r) => [r.id, r] as const,
+              )
+            : [],
+        );
+        for (const j of jobs) {
+          const known = last.get(j.device.id);
+          const lat = j.lat ?? known?.lat ?? null;
+          const lng = j.lng ?? known?.lng ?? null;
+          const eventId = await this.event(trx, j.device, 'sos', j.time, { lat, lng, payload: { message: j.message } });
+          events.push({ ...refOf(j.device), event_id: eventId, time: j.time, lat, lng, message: j.message });
+        }
+        after = this.sosSink ? await this.sosSink(trx, events) : null;
+      });
+    } catch (err) {
+      if (jobs.length > 1) {
+        for (const job of jobs) await this.commitSos([job]);
+        return;
+      }
+      const code = (err as { code?: string }).code;
+      const gone = code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
+      jobs[0]!.reject(
+        gone ? new AppError(ResultCode.NOT_FOUND, 'errors.notFound', { what: 'errors.what.device' }) : err,
+      );
+      return;
+    }
+    this.stats.sos += jobs.length;
+    this.stats.sosCommits += 1;
+    jobs.forEach((j, i) => j.resolve(events[i]!.event_id));
+    try {
+      (after as (() => void) | null)?.();
+    } finally {
+      for (const e of events) this.app.bus.emit('device.sos', e);
+    }
   }
 
   // ---- positions --------------------------------------------------------------------------
@@ -520,6 +611,11 @@ export class DeviceRuntime {
     while (this.flushing || this.jobs.length) {
       if (!this.flushing) this.kick();
       await this.flushing;
+    }
+    while (this.sosFlushing || this.sosJobs.length) {
+      if (this.sosImmediate) clearImmediate(this.sosImmediate);
+      if (!this.sosFlushing) this.kickSos();
+      await this.sosFlushing;
     }
   }
 

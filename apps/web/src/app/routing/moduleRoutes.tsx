@@ -1,6 +1,7 @@
 import { MODULES, MenuId, type ModuleDef } from '@bwc/protocol';
 import type { ReactNode } from 'react';
 import type { RouteObject } from 'react-router';
+import { alarmHistoryPages } from '../../features/alarms/history/routes';
 import { configcenterPages } from '../../features/configcenter/routes';
 import { dispatchPages } from '../../features/dispatch/routes';
 import { mapconfigPages } from '../../features/mapconfig/routes';
@@ -37,6 +38,7 @@ const MODULE_PAGES: Readonly<Record<number, ReactNode>> = {
   ...monitorPages,
   ...oamcenterPages,
   ...mapconfigPages,
+  ...alarmHistoryPages,
 };
 
 function segmentOf(module: ModuleDef, parent: ModuleDef): string {

@@ -1,0 +1,322 @@
+import { CheckCircleOutlined, DownloadOutlined } from '@ant-design/icons';
+import type { Alarm, AlarmCategory, AlarmLevel, Page, TreeNode } from '@bwc/protocol';
+import { ALARM_LEVELS } from '@bwc/protocol';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Card, Space, Tabs, Tag, Tooltip, Typography } from 'antd';
+import { useCallback, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { call, download } from '../../../api/http';
+import { usePermission } from '../../../app/session/Permission';
+import { DataTable, useTableUrlState, type DataTableColumn } from '../../../components/data-table';
+import type { SearchItem } from '../../../components/search-bar';
+import { UnitTreeSelect, type UnitTreeLoader } from '../../../components/unit-tree';
+import { currentLanguage } from '../../../i18n';
+import { formatTime } from '../../home/formatTime';
+import { alarmLocatePoint, type LocatePoint } from '../bell/alarmPosition';
+import { requestBellRefresh, type AlarmOpenRequest } from '../bell/bellEvents';
+import { bellMode } from '../bell/bellRoutes';
+import { AlarmLocateDialog } from '../locate';
+import { AlarmDetailDialog } from './AlarmDetailDialog';
+import { FILTERS, HISTORY_APIS, NAV_PARAM, historyQuery, navActiveOf, type HistoryMode } from './historyQuery';
+import { LevelTag } from './LevelTag';
+import { SureDialog, type SureTarget } from './SureDialog';
+import './history.css';
+
+const loadUnits: UnitTreeLoader = (parent: TreeNode | null) => call('unitTree', parent ? { id: parent.id } : {});
+const isUnit = (node: TreeNode) => node.treecate !== 'device';
+
+export const historyKeys = {
+  all: ['alarm', 'history'] as const,
+  categories: (lang: string) => ['alarm', 'categories', lang] as const,
+};
+
+/**
+ * Alarm history (issue 5 section 4): DispatchAlarmHistory (/dispatch/alarm, 10104) and
+ * AlarmHistory (/monitor/alarm, GB, 10154). Severity tab from `alarmNavActive` (the bell's
+ * view-all), filters in the URL, acknowledge one or all with a note, details with pictures,
+ * locate, see / live, export to Excel.
+ */
+export function AlarmHistoryPage({ mode }: { mode: HistoryMode }) {
+  const { t } = useTranslation('alarm');
+  const apis = HISTORY_APIS[mode];
+  const gb = mode === 'gb';
+  const canView = usePermission(apis.menu, 'view');
+  const canEdit = usePermission(apis.menu, 'edit');
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const nav = navActiveOf(params.get(NAV_PARAM));
+  const lang = currentLanguage();
+
+  const categories = useQuery({
+    queryKey: historyKeys.categories(lang),
+    queryFn: ({ signal }) => call('alarmCategories', undefined, { signal }) as Promise<AlarmCategory[]>,
+    staleTime: 60_000,
+  });
+
+  const searchItems = useMemo<SearchItem[]>(
+    () => [
+      { type: 'dateTimeRange', names: [FILTERS.start, FILTERS.end], label: t('filter.time') },
+      {
+        type: 'select',
+        name: FILTERS.type,
+        label: t('filter.type'),
+        options: (categories.data ?? []).map((c) => ({ value: c.key, label: c.label })),
+        width: 170,
+      },
+      {
+        type: 'custom',
+        name: FILTERS.unit,
+        label: t('filter.unit'),
+        render: ({ value, onChange }) => (
+          <UnitTreeSelect
+            loader={loadUnits}
+            value={value}
+            onChange={(next) => onChange(next)}
+            selectableNode={isUnit}
+          />
+        ),
+      },
+      {
+        type: 'text',
+        name: FILTERS.device,
+        label: t('filter.device'),
+        placeholder: t('filter.devicePlaceholder'),
+        width: 170,
+      },
+      {
+        type: 'select',
+        name: FILTERS.read,
+        label: t('filter.read'),
+        options: [
+          { value: '0', label: t('state.unread') },
+          { value: '1', label: t('state.read') },
+        ],
+        width: 110,
+      },
+      {
+        type: 'select',
+        name: FILTERS.sure,
+        label: t('filter.sure'),
+        options: [
+          { value: '0', label: t('state.unsured') },
+          { value: '1', label: t('state.sured') },
+        ],
+        width: 120,
+      },
+    ],
+    [t, categories.data],
+  );
+  const { filters } = useTableUrlState(searchItems);
+
+  const [sureTarget, setSureTarget] = useState<SureTarget | null>(null);
+  const [detail, setDetail] = useState<Alarm | null>(null);
+  const [locate, setLocate] = useState<{ point: LocatePoint; title: string } | null>(null);
+  const [exporting, setExporting] = useState(false);
+
+  const setNav = (key: string) => {
+    const next = new URLSearchParams(params);
+    if (key === 'all') next.delete(NAV_PARAM);
+    else next.set(NAV_PARAM, key);
+    next.delete('page');
+    setParams(next, { replace: true });
+  };
+
+  const reload = useCallback(async () => {
+    await queryClient.invalidateQueries({ queryKey: historyKeys.all });
+    requestBellRefresh();
+  }, [queryClient]);
+
+  const acknowledge = async (target: SureTarget, note: string) => {
+    if (target.kind === 'one') await call(apis.sure, { ids: [target.alarm.id], note }, { success: true });
+    else await call(apis.sureAll, { note }, { success: true });
+    await reload();
+  };
+
+  const openLive = useCallback(
+    (alarm: Alarm, isLive: boolean) => {
+      const request: AlarmOpenRequest = { info: alarm, isLive };
+      navigate(bellMode(gb).livePath, { state: request });
+    },
+    [gb, navigate],
+  );
+
+  const locateAlarm = useCallback(
+    async (alarm: Alarm) => {
+      let point: LocatePoint = { lng: alarm.lng, lat: alarm.lat };
+      try {
+        point = await alarmLocatePoint(alarm, gb);
+      } catch {
+        // the position call failed (the http layer said why): the alarm's own position
+      }
+      setLocate({ point, title: alarm.hostNameCode });
+    },
+    [gb],
+  );
+
+  const columns = useMemo<DataTableColumn<Alarm>[]>(
+    () => [
+      {
+        title: t('column.time'),
+        dataIndex: 'alarm_time',
+        key: 'alarm_time',
+        width: 160,
+        render: (value: string) => formatTime(value),
+      },
+      { title: t('column.type'), dataIndex: 'typeName_cur', key: 'type', width: 150, ellipsis: true },
+      {
+        title: t('column.level'),
+        dataIndex: 'alerm_level',
+        key: 'level',
+        width: 90,
+        render: (level: AlarmLevel) => <LevelTag level={level} />,
+      },
+      { title: t('column.device'), dataIndex: 'hostNameCode', key: 'device', width: 160, ellipsis: true },
+      gb
+        ? { title: t('column.gbbm'), dataIndex: 'gbbm', key: 'gbbm', width: 150, ellipsis: true }
+        : { title: t('column.hostbody'), dataIndex: 'hostbody', key: 'hostbody', width: 150, ellipsis: true },
+      {
+        title: t('column.unit'),
+        dataIndex: gb ? 'dname' : 'unitname',
+        key: 'unit',
+        width: 140,
+        ellipsis: true,
+      },
+      {
+        title: t('column.read'),
+        dataIndex: 'hasRead',
+        key: 'read',
+        width: 80,
+        render: (read: 0 | 1) => (read ? <Tag>{t('state.read')}</Tag> : <Tag color="gold">{t('state.unread')}</Tag>),
+      },
+      {
+        title: t('column.sure'),
+        key: 'sure',
+        width: 220,
+        render: (_: unknown, row: Alarm) =>
+          row.sure ? (
+            <div className="bwc-alarm-sure-cell" data-testid="alarm-sure-cell">
+              <Tag color="green" icon={<CheckCircleOutlined />}>
+                {row.sure_user}
+              </Tag>
+              <Typography.Text type="secondary" className="bwc-alarm-sure-time">
+                {formatTime(row.sure_time)}
+              </Typography.Text>
+              {row.sure_note && (
+                <Tooltip title={row.sure_note}>
+                  <div className="bwc-alarm-sure-note">{row.sure_note}</div>
+                </Tooltip>
+              )}
+            </div>
+          ) : (
+            <Tag color="red" data-testid="alarm-sure-cell">
+              {t('state.unsured')}
+            </Tag>
+          ),
+      },
+      {
+        kind: 'operation',
+        width: 250,
+        fixed: 'right',
+        actions: [
+          { key: 'detail', label: t('action.detail'), onClick: (row) => setDetail(row) },
+          { key: 'locate', label: t('action.locate'), onClick: (row) => void locateAlarm(row) },
+          { key: 'see', label: t('action.see'), onClick: (row) => openLive(row, false) },
+          { key: 'live', label: t('action.live'), onClick: (row) => openLive(row, true) },
+          {
+            key: 'sure',
+            label: t('action.sure'),
+            onClick: (row) => setSureTarget({ kind: 'one', alarm: row }),
+            hidden: (row) => row.sure === 1,
+            permission: { menu: apis.menu, action: 'edit' },
+          },
+        ],
+      },
+    ],
+    [t, gb, apis.menu, locateAlarm, openLive],
+  );
+
+  const exportExcel = async () => {
+    setExporting(true);
+    try {
+      await download(apis.export, historyQuery(filters, nav));
+    } catch {
+      // the http layer has told the user
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const tabItems = [
+    { key: 'all', label: t('tab.all') },
+    ...ALARM_LEVELS.map((level, index) => ({ key: String(index), label: t(`level.${level}`) })),
+  ];
+
+  return (
+    <Card
+      title={gb ? t('title.gb') : t('title.dispatch')}
+      className="bwc-alarm-history"
+      data-testid="alarm-history"
+      extra={
+        <Space>
+          {canEdit && (
+            <Button
+              icon={<CheckCircleOutlined />}
+              onClick={() => setSureTarget({ kind: 'all' })}
+              data-testid="alarm-sure-all"
+            >
+              {t('action.sureAll')}
+            </Button>
+          )}
+          {canView && (
+            <Button
+              icon={<DownloadOutlined />}
+              loading={exporting}
+              onClick={() => void exportExcel()}
+              data-testid="alarm-export"
+            >
+              {t('action.export')}
+            </Button>
+          )}
+        </Space>
+      }
+    >
+      <Tabs
+        activeKey={nav === null ? 'all' : String(nav)}
+        onChange={setNav}
+        items={tabItems}
+        size="small"
+        data-testid="alarm-level-tabs"
+      />
+      <DataTable<Alarm>
+        queryKey={[...historyKeys.all, mode, nav, lang]}
+        fetch={({ page, limit, filters: current }) =>
+          call(apis.search, { page, limit, ...historyQuery(current, nav) }) as Promise<Page<Alarm>>
+        }
+        columns={columns}
+        searchItems={searchItems}
+        scroll={{ x: 1500 }}
+      />
+      <SureDialog target={sureTarget} onSubmit={acknowledge} onClose={() => setSureTarget(null)} />
+      <AlarmDetailDialog alarm={detail} gb={gb} onClose={() => setDetail(null)} />
+      <AlarmLocateDialog
+        open={locate !== null}
+        lng={locate?.point.lng}
+        lat={locate?.point.lat}
+        title={locate?.title}
+        onClose={() => setLocate(null)}
+      />
+    </Card>
+  );
+}
+
+/** /dispatch/alarm (menu 10104). */
+export function DispatchAlarmHistory() {
+  return <AlarmHistoryPage mode="dispatch" />;
+}
+
+/** /monitor/alarm (menu 10154, GB mode). */
+export function AlarmHistory() {
+  return <AlarmHistoryPage mode="gb" />;
+}

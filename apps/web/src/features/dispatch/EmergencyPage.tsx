@@ -18,6 +18,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { usePermission } from '../../app/session/Permission';
 import { useUserContext } from '../../app/session/queries';
 import { UnitTree, isTerminal, type UnitTreeLoader } from '../../components/unit-tree';
+import { FaceAlarmColumn } from '../alarms/face/FaceAlarmColumn';
 import { toDisplay, type MapCrs } from '../../map/coords';
 import { DevicesLayer } from '../../map/DevicesLayer';
 import { DrawControl, type DrawShape } from '../../map/DrawControl';
@@ -47,6 +48,20 @@ const loadDeviceTree: UnitTreeLoader = async (parent) => {
   if (parent) await delay(GROUP_TREE_LOAD_DELAY_MS);
   return nodes;
 };
+
+const noVersion = () => 0;
+
+/** online/total counts above the tree, following the store on their own (no page render per change) */
+function DeviceCounts({ store }: { store: DevicePointStore }) {
+  const { t } = useTranslation('dispatch');
+  const online = useSyncExternalStore(store.subscribe, store.onlineCount);
+  const total = useSyncExternalStore(store.subscribe, () => store.size);
+  return (
+    <div className="bwc-emergency-counts" data-testid="device-counts">
+      {t('tree.counts', { online, total })}
+    </div>
+  );
+}
 
 function CircleIcon() {
   return <span className="bwc-tool-circle" aria-hidden />;
@@ -78,7 +93,8 @@ export function EmergencyPage() {
   }, [context.isError, navigate, location.pathname, location.search]);
 
   const store = useMemo(() => new DevicePointStore(), []);
-  const version = useSyncExternalStore(store.subscribe, store.version);
+  // React follows the roster (devices, names), not every position: the map layer takes those
+  const roster = useSyncExternalStore(store.subscribe, store.rosterVersion);
   const mapRef = useRef<{ map: MapLibreMap; crs: MapCrs } | null>(null);
 
   const [tool, setTool] = useState<Tool>('pan');
@@ -104,9 +120,7 @@ export function EmergencyPage() {
   sosSnapshot.current = useLivePoints(store, { alarms: alarmsAllowed, refreshIds, refreshAll }).refreshSos;
   const actions = useDeviceActions((ids) => void refreshIds(ids).catch(() => undefined));
 
-  // `version` changes whenever the store applied a difference
-  const all = useMemo(() => (version >= 0 ? store.all().sort((a, b) => a.id - b.id) : []), [store, version]);
-  const online = useMemo(() => all.filter((p) => p.lineon === 1).length, [all]);
+  const all = useMemo(() => (roster >= 0 ? store.all().sort((a, b) => a.id - b.id) : []), [store, roster]);
   const unitDevices = useQuery({
     queryKey: ['dispatch', 'unitDevices', unitId],
     queryFn: ({ signal }) => callAs<DevicePoint[]>('gisUnitDevicePoint', { unit_id: unitId }, { signal }),
@@ -158,11 +172,14 @@ export function EmergencyPage() {
     [store, locating, tracked, message, t],
   );
 
+  // the device dialog's states stay live while it is open
+  const live = useSyncExternalStore(store.subscribe, dialog !== 'none' ? store.version : noVersion);
   const selected = useMemo(
-    () => (version >= 0 ? selection.map((id) => store.get(id)).filter((p): p is DevicePoint => p !== undefined) : []),
-    [selection, store, version],
+    () => (live >= 0 ? selection.map((id) => store.get(id)).filter((p): p is DevicePoint => p !== undefined) : []),
+    [selection, store, live],
   );
-  const infoPoint = infoId === null ? undefined : store.get(infoId);
+  const infoPoint = useSyncExternalStore(store.subscribe, () => (infoId === null ? undefined : store.get(infoId)));
+  const locateRow = useCallback((p: DevicePoint) => locate(p.id), [locate]);
   const closeInfo = useCallback(() => setInfoId(null), []);
   const areas = useMemo(() => (setup.data ? dataAreas(setup.data.config) : []), [setup.data]);
   const mapOn = setup.data?.config.mapinfo === 1;
@@ -205,11 +222,7 @@ export function EmergencyPage() {
                     <UnitTree
                       loader={loadDeviceTree}
                       height={260}
-                      header={() => (
-                        <div className="bwc-emergency-counts" data-testid="device-counts">
-                          {t('tree.counts', { online, total: all.length })}
-                        </div>
-                      )}
+                      header={() => <DeviceCounts store={store} />}
                       onSelect={(node) => {
                         if (isTerminal(node)) locate(Number(node.id));
                         else setUnitId(Number(node.id));
@@ -225,7 +238,7 @@ export function EmergencyPage() {
                     devices={hosts}
                     loading={unitDevices.isFetching}
                     gb={context.data?.gb === 1}
-                    onLocate={(p) => locate(p.id)}
+                    onLocate={locateRow}
                   />
                 </div>
               ),
@@ -311,6 +324,7 @@ export function EmergencyPage() {
           {locating && <span className="bwc-map-toolbar-note">{t('tools.locatingNote', { count: tracked.size })}</span>}
         </div>
       </main>
+      <FaceAlarmColumn />
       <DeviceListDialog
         open={dialog !== 'none'}
         broadcast={dialog === 'broadcast'}

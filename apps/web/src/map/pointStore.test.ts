@@ -142,3 +142,25 @@ describe('React notifications', () => {
     expect(told).toHaveBeenCalledTimes(2);
   });
 });
+
+describe('what React reads', () => {
+  it('the roster changes with devices and names, not with positions; the online count follows', () => {
+    const { store, frame } = manual();
+    store.push([point(1), point(2, { lineon: 0 })], true);
+    frame();
+    const roster = store.rosterVersion();
+    expect(store.onlineCount()).toBe(1);
+    store.patch([{ id: 1, lat: 23, lng: 115, gps_time: T1 }]);
+    frame();
+    expect(store.rosterVersion()).toBe(roster);
+    store.patch([{ id: 2, lineon: 1 }]);
+    frame();
+    expect(store.onlineCount()).toBe(2);
+    expect(store.rosterVersion()).toBe(roster);
+    store.push([point(1, { hostname: 'Renamed' })], true);
+    frame();
+    expect(store.rosterVersion()).toBe(roster + 1);
+    expect(store.onlineCount()).toBe(1);
+    expect(store.size).toBe(1);
+  });
+});

@@ -47,6 +47,8 @@ export class DevicePointStore {
   private unknownListeners = new Set<(ids: number[]) => void>();
   private reactListeners = new Set<() => void>();
   private versionNo = 0;
+  private rosterNo = 0;
+  private onlineNo = 0;
   private lastNotified = -Infinity;
   private notifyTimer: ReturnType<typeof setTimeout> | null = null;
 
@@ -129,8 +131,18 @@ export class DevicePointStore {
         if (point && !upserted.has(id) && !removed.has(id)) diff.upsert.push(point);
       }
     }
-    for (const point of diff.upsert) this.points.set(point.id, point);
-    for (const id of diff.remove) this.points.delete(id);
+    let roster = diff.remove.length > 0;
+    for (const point of diff.upsert) {
+      const before = this.points.get(point.id);
+      if (!before || rosterChanged(before, point)) roster = true;
+      this.onlineNo += (point.lineon === 1 ? 1 : 0) - (before?.lineon === 1 ? 1 : 0);
+      this.points.set(point.id, point);
+    }
+    for (const id of diff.remove) {
+      if (this.points.get(id)?.lineon === 1) this.onlineNo--;
+      this.points.delete(id);
+    }
+    if (roster) this.rosterNo++;
     if (diff.upsert.length > 0 || diff.remove.length > 0) {
       this.versionNo++;
       for (const listener of this.diffListeners) listener(diff);
@@ -204,7 +216,18 @@ export class DevicePointStore {
     };
   };
 
+  /** changes with every applied difference (positions included) */
   version = (): number => this.versionNo;
+
+  /** changes only when devices come, go or change name, code or host body (lists, not positions) */
+  rosterVersion = (): number => this.rosterNo;
+
+  /** devices online now */
+  onlineCount = (): number => this.onlineNo;
+}
+
+function rosterChanged(a: DevicePoint, b: DevicePoint): boolean {
+  return a.hostname !== b.hostname || a.hostcode !== b.hostcode || a.hostbody !== b.hostbody || a.did !== b.did;
 }
 
 const FIX_FIELDS = ['lat', 'lng', 'speed', 'course', 'battery', 'gps_time'] as const;

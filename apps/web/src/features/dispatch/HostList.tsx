@@ -1,6 +1,7 @@
 import { HOST_LIST_PAGE_SIZE, TABLE_INDEX_COLUMN_WIDTH, type DevicePoint } from '@bwc/protocol';
 import { PhoneOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import { App, Button, Space, Table, Tooltip } from 'antd';
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { nameWithCode } from '../../map/points';
 
@@ -12,8 +13,11 @@ interface Props {
   onLocate: (point: DevicePoint) => void;
 }
 
-/** Host list (spec part 2 section 2.4): index, name with code, host body, video and voice call; 30 a page. */
-export function HostList({ devices, loading, gb, onLocate }: Props) {
+/**
+ * Host list (spec part 2 section 2.4): index, name with code, host body, video and voice call; 30 a
+ * page. Memoised: with thousands of rows a render costs, and live positions do not change it.
+ */
+export const HostList = memo(function HostList({ devices, loading, gb, onLocate }: Props) {
   const { t } = useTranslation('dispatch');
   const { message } = App.useApp();
   const later = () => message.info(t('host.callLater'));
@@ -72,4 +76,4 @@ export function HostList({ devices, loading, gb, onLocate }: Props) {
       ]}
     />
   );
-}
+});

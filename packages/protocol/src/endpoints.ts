@@ -194,6 +194,8 @@ export const Api = {
   mapTile: { method: 'GET', path: '/rest/map/tiles/:z/:x/:y', auth: session, file: true },
   /** built-in basemap layer as GeoJSON (`land` | `countries`) */
   mapBasemap: { method: 'GET', path: '/rest/map/basemap/:name', auth: session, file: true },
+  /** built-in basemap as Mapbox vector tiles (gzip), `BASEMAP_TILE_LAYERS`, zoom 0 to `BASEMAP_TILE_MAXZOOM` */
+  mapBasemapTile: { method: 'GET', path: '/rest/map/basemap/tiles/:z/:x/:y', auth: session, file: true },
   mapUpload: { method: 'POST', path: '/rest/map/upload', auth: menu(MenuId.DISPATCH_CONFIG, 'edit'), body: 'multipart' },
   mapFileDelete: { method: 'POST', path: '/rest/map/del', auth: menu(MenuId.DISPATCH_CONFIG, 'edit') },
   /** reverse geocoding with cache (AddressLocation) */

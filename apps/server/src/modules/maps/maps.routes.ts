@@ -10,11 +10,12 @@ import {
   TileParams,
   type BasemapLayer,
 } from '@bwc/protocol';
+import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readSettings } from '../../db/settings';
 import { AppError } from '../../http/errors';
 import { defineRoute } from '../../http/route';
-import { basemapGeoJson } from './basemap';
+import { basemapGeoJson, BasemapTiles } from './basemap';
 import {
   currentMapFile,
   deleteMapFile,
@@ -59,6 +60,7 @@ function baseUrl(req: FastifyRequest, origin: string | undefined): string {
 export async function registerMaps(app: FastifyInstance): Promise<void> {
   const tiles = new TileStore(app);
   app.addHook('onClose', async () => tiles.reset());
+  const basemap = new BasemapTiles((ms) => app.log.info({ ms }, 'built-in basemap tile index built'));
 
   async function mode(): Promise<{
     mode: 'online' | 'offline' | 'builtin';
@@ -137,6 +139,26 @@ export async function registerMaps(app: FastifyInstance): Promise<void> {
       if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')))
         return reply.header('content-encoding', 'gzip').send(body.gz);
       return reply.send(body.raw);
+    },
+  });
+
+  defineRoute(app, {
+    api: 'mapBasemapTile',
+    handler: async ({ req, reply }) => {
+      const params = TileParams.safeParse(req.params);
+      if (!params.success) return reply.code(404).send();
+      const { z, x } = params.data;
+      const y = Number(params.data.y.split('.')[0]);
+      const data = await basemap.tile(z, x, y);
+      // open sea or out of range: an empty answer MapLibre draws as nothing (the background)
+      if (!data) return reply.code(204).header('cache-control', 'public, max-age=86400').send();
+      reply
+        .header('content-type', 'application/vnd.mapbox-vector-tile')
+        .header('cache-control', 'public, max-age=86400')
+        .header('vary', 'accept-encoding');
+      if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')))
+        return reply.header('content-encoding', 'gzip').send(data);
+      return reply.send(gunzipSync(data));
     },
   });
 

@@ -1,4 +1,4 @@
-import { MAP_START_ZOOM } from '@bwc/protocol';
+import { BASEMAP_TILE_MAXZOOM, MAP_START_ZOOM } from '@bwc/protocol';
 import type { MapFileMeta } from './map-file';
 
 /**
@@ -21,6 +21,9 @@ export interface StyleInput {
 const WATER = '#a8c8e0';
 const LAND = '#f2efe9';
 const BORDER = '#9e9ab0';
+const RIVER = '#8fb6da';
+const PROVINCE = '#b3a4c4';
+const LABEL = '#5d5870';
 
 export function buildStyle(s: StyleInput): Record<string, unknown> {
   const metadata = { 'bwc:mode': s.mode, 'bwc:crs': s.crs };
@@ -78,16 +81,52 @@ export function buildStyle(s: StyleInput): Record<string, unknown> {
       }
     return { ...common, sources: { offline: source }, layers };
   }
+  // the built-in basemap: our vector tiles (basemap.ts), overzoomed past BASEMAP_TILE_MAXZOOM
+  const byZoom = (...stops: number[]) => ['interpolate', ['linear'], ['zoom'], ...stops];
+  const layer = (id: string, type: string, extra: Record<string, unknown>) => ({
+    id,
+    type,
+    source: 'basemap',
+    'source-layer': id,
+    ...extra,
+  });
   return {
     ...common,
     sources: {
-      land: { type: 'geojson', data: `${s.base}/rest/map/basemap/land` },
-      countries: { type: 'geojson', data: `${s.base}/rest/map/basemap/countries` },
+      basemap: {
+        type: 'vector',
+        tiles: [`${s.base}/rest/map/basemap/tiles/{z}/{x}/{y}`],
+        minzoom: 0,
+        maxzoom: BASEMAP_TILE_MAXZOOM,
+        attribution: 'Natural Earth',
+      },
     },
     layers: [
       { id: 'background', type: 'background', paint: { 'background-color': WATER } },
-      { id: 'land', type: 'fill', source: 'land', paint: { 'fill-color': LAND } },
-      { id: 'country-borders', type: 'line', source: 'countries', paint: { 'line-color': BORDER, 'line-width': 1 } },
+      layer('land', 'fill', { paint: { 'fill-color': LAND } }),
+      layer('lakes', 'fill', { paint: { 'fill-color': WATER } }),
+      layer('rivers', 'line', {
+        layout: { 'line-cap': 'round', 'line-join': 'round' },
+        paint: { 'line-color': RIVER, 'line-width': byZoom(2, 0.4, 6, 1, 10, 2, 15, 3) },
+      }),
+      // the province outlines are coarse (province scale): hidden at city scale where they mislead
+      layer('provinces', 'line', {
+        minzoom: 3,
+        maxzoom: 9,
+        layout: { 'line-join': 'round' },
+        paint: { 'line-color': PROVINCE, 'line-dasharray': [3, 2], 'line-width': byZoom(3, 0.6, 8, 1.2, 15, 2) },
+      }),
+      layer('borders', 'line', {
+        layout: { 'line-join': 'round' },
+        paint: { 'line-color': BORDER, 'line-width': byZoom(1, 0.6, 6, 1.2, 12, 2.4) },
+      }),
+      // province names: CJK text MapLibre draws with the browser's own font (no glyph server)
+      layer('province_labels', 'symbol', {
+        minzoom: 4,
+        maxzoom: 9,
+        layout: { 'text-field': ['get', 'name'], 'text-size': byZoom(4, 11, 8, 15), 'text-padding': 4 },
+        paint: { 'text-color': LABEL, 'text-halo-color': LAND, 'text-halo-width': 1.5 },
+      }),
     ],
   };
 }

@@ -1,0 +1,68 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from '../fixtures';
+import { ACCOUNTS, artifact, login } from '../support/console';
+
+/**
+ * The built-in basemap (no map file uploaded, offline): the dispatch map draws land, water,
+ * borders, rivers, China's provinces and their names from the server's vector tiles, at the
+ * demo centre (Shenzhen) from country scale (zoom 5) to city scale (zoom 12).
+ */
+
+const CENTRE: [number, number] = [114.0579, 22.5431];
+
+type MapHandle = {
+  jumpTo(o: { center: [number, number]; zoom: number }): void;
+  once(event: string, cb: () => void): void;
+  areTilesLoaded(): boolean;
+  queryRenderedFeatures(options: { layers: string[] }): { properties: Record<string, unknown> }[];
+};
+
+/** Jump the map, wait until it is idle, answer how many features each layer drew and the province names. */
+async function viewAt(page: Page, zoom: number) {
+  return page.evaluate(
+    async ([center, z]) => {
+      const map = (window as unknown as { __bwcMap: MapHandle }).__bwcMap;
+      await new Promise<void>((resolve) => {
+        map.once('idle', () => resolve());
+        map.jumpTo({ center, zoom: z });
+      });
+      const count = (layer: string) => map.queryRenderedFeatures({ layers: [layer] }).length;
+      return {
+        land: count('land'),
+        borders: count('borders'),
+        provinces: count('provinces'),
+        rivers: count('rivers'),
+        names: map.queryRenderedFeatures({ layers: ['province_labels'] }).map((f) => String(f.properties.name)),
+      };
+    },
+    [CENTRE, zoom] as const,
+  );
+}
+
+test('the dispatch map draws the built-in basemap from country to city scale', async ({ page }) => {
+  const tiles: number[] = [];
+  page.on('response', (res) => {
+    if (res.url().includes('/rest/map/basemap/tiles/')) tiles.push(res.status());
+  });
+  await login(page, ACCOUNTS.dispatcher.username, ACCOUNTS.dispatcher.password);
+  await page.goto('/dispatch/emergency');
+  await page.waitForFunction(() => (window as unknown as { __bwcMap?: unknown }).__bwcMap !== undefined);
+
+  const country = await viewAt(page, 5);
+  expect(country.land).toBeGreaterThan(0);
+  expect(country.borders).toBeGreaterThan(0);
+  expect(country.provinces).toBeGreaterThan(0);
+  expect(country.rivers).toBeGreaterThan(0);
+  expect(country.names).toEqual(expect.arrayContaining(['广东', '广西', '湖南']));
+  await page.screenshot({ path: artifact('basemap-zoom5-zh-CN') });
+
+  const city = await viewAt(page, 12);
+  expect(city.land).toBeGreaterThan(0);
+  // the Shenzhen / Hong Kong border runs through the view; the coarse province outlines are hidden
+  expect(city.borders).toBeGreaterThan(0);
+  expect(city.provinces).toBe(0);
+  await page.screenshot({ path: artifact('basemap-zoom12-zh-CN') });
+
+  expect(tiles.length).toBeGreaterThan(0);
+  expect(tiles.every((s) => s === 200 || s === 204)).toBe(true);
+});

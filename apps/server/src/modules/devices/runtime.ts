@@ -364,12 +364,45 @@ export class DeviceRuntime {
               )
             : [],
         );
-        for (const j of jobs) {
+        const created = now();
+        const rows = jobs.map((j) => {
           const known = last.get(j.device.id);
-          const lat = j.lat ?? known?.lat ?? null;
-          const lng = j.lng ?? known?.lng ?? null;
-          const eventId = await this.event(trx, j.device, 'sos', j.time, { lat, lng, payload: { message: j.message } });
-          events.push({ ...refOf(j.device), event_id: eventId, time: j.time, lat, lng, message: j.message });
+          return {
+            device_id: j.device.id,
+            unit_id: j.device.unit_id,
+            type: 'sos',
+            time: j.time,
+            lat: j.lat ?? known?.lat ?? null,
+            lng: j.lng ?? known?.lng ?? null,
+            payload: JSON.stringify({ message: j.message }),
+            created,
+          };
+        });
+        for (let i = 0; i < rows.length; i += INSERT_CHUNK / 10) {
+          const chunk = rows.slice(i, i + INSERT_CHUNK / 10);
+          // one statement per chunk; ids grow in VALUES order, so sorted ids match the rows (checked)
+          const ids = (
+            await trx
+              .insertInto('device_events')
+              .values(chunk)
+              .returning(['id', 'device_id', 'time', 'payload'])
+              .execute()
+          ).sort((a, b) => a.id - b.id);
+          if (ids.length !== chunk.length) throw new Error('SOS insert: row count');
+          chunk.forEach((r, k) => {
+            const stored = ids[k]!;
+            if (stored.device_id !== r.device_id || stored.time !== r.time || stored.payload !== r.payload)
+              throw new Error('SOS insert: returned rows out of order');
+            const j = jobs[i + k]!;
+            events.push({
+              ...refOf(j.device),
+              event_id: stored.id,
+              time: r.time,
+              lat: r.lat,
+              lng: r.lng,
+              message: j.message,
+            });
+          });
         }
         after = this.sosSink ? await this.sosSink(trx, events) : null;
       });

@@ -35,6 +35,9 @@ export class SqlitePositionWriter {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('foreign_keys = ON');
     this.db.pragma('busy_timeout = 0');
+    this.db.pragma('synchronous = NORMAL');
+    // checkpoints run on the checkpoint thread of db/connection.ts, not inside a flush
+    this.db.pragma('wal_autocheckpoint = 0');
     this.insert = this.db.prepare(
       'insert into positions (device_id, time, lat, lng, speed, course, accuracy, battery, received) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );

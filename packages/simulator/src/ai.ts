@@ -77,7 +77,15 @@ export function buildAiResult(shot: AiShot): AiAlarmRequest {
     const picture = drawPlate(plate.slice(1).replace('·', ''), 84);
     scene.draw(picture, x + 28, 185);
     small = drawPlate(plate.slice(1).replace('·', ''), 160);
-    compare = [{ name: plate, comparison: pick(PLATE_LISTS, random), similarity: round1(90 + 9.9 * random()) }];
+    // the watch list's picture of the plate
+    compare = [
+      {
+        name: plate,
+        comparison: pick(PLATE_LISTS, random),
+        similarity: round1(90 + 9.9 * random()),
+        face_image: base64(small),
+      },
+    ];
   }
   return {
     event_id: shot.eventId,

@@ -140,7 +140,7 @@ describe('AI engine results', () => {
     expect(decodePng(Buffer.from(best.face_image!, 'base64')).height).toBe(96);
   });
 
-  it('a plate result names the plate and has no face photo; no position without a fix', () => {
+  it('a plate result names the plate with its picture; no position without a fix', () => {
     const body = buildAiResult({
       kind: 'plate',
       eventId: 'SIM-plate-1',
@@ -150,7 +150,8 @@ describe('AI engine results', () => {
     const parsed = AiAlarmRequest.parse(body);
     expect(parsed.kind).toBe('plate');
     expect(parsed.compare_result[0]!.name).toMatch(/·/);
-    expect(parsed.compare_result[0]!.face_image).toBeUndefined();
+    // the watch list's plate picture
+    expect(decodePng(Buffer.from(parsed.compare_result[0]!.face_image!, 'base64')).width).toBe(160);
     expect(parsed.lat).toBeUndefined();
     expect(parsed.lng).toBeUndefined();
   });

@@ -62,8 +62,11 @@ export async function prepareDataDir(
   return app;
 }
 
-/** The real server (tsx, production mode) on `port` over `dataDir`; resolves once it listens. */
-export async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
+/**
+ * The real server (tsx, production mode) on `port` over `dataDir`; resolves once it listens.
+ * `nodeArgs` go to node before the script (e.g. --cpu-prof).
+ */
+export async function startServer(dataDir: string, port: number, nodeArgs: string[] = []): Promise<ChildProcess> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DEMO: '1',
@@ -76,7 +79,7 @@ export async function startServer(dataDir: string, port: number): Promise<ChildP
   };
   // the server refuses a fixed captcha outside test mode
   delete env.TEST_CAPTCHA;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'inherit'],

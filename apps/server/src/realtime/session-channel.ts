@@ -23,10 +23,14 @@ import type { AlarmRow } from '../modules/alarms/alarms.tables';
 import { ALARM_PIC_WEB_ROOT, presentAlarm } from '../modules/alarms/alarms.service';
 import { findSessionByTokenHash } from '../modules/auth/session.repository';
 
+/** pre-serialised JSON (Buffer) frames are text frames, as the protocol says */
+const TEXT = { binary: false } as const;
+
 /** The members of a `ws` socket the channel uses. */
 interface Socket {
   readyState: number;
-  send(data: string | Buffer): void;
+  /** Buffers go out as TEXT frames ({binary: false}): browsers hand binary frames over as Blobs */
+  send(data: string | Buffer, options?: { binary?: boolean }): void;
   /** the TCP socket under the websocket (ws): corked while a burst of frames is written */
   _socket?: { cork(): void; uncork(): void } | null;
   close(code?: number, reason?: string): void;
@@ -353,12 +357,12 @@ export class SessionHub {
           corked = true;
         }
         if (c.auth.alarms) {
-          c.socket.send(f.alarm);
+          c.socket.send(f.alarm, TEXT);
           sent += 1;
           this.stats.alarmFrames += 1;
         }
         if (f.picture && pictureAllowed) {
-          c.socket.send(f.picture);
+          c.socket.send(f.picture, TEXT);
           this.stats.alarmFrames += 1;
         }
       }

@@ -2,24 +2,34 @@
  * Alarm push benchmark (issue 5, section 5).
  *
  *   npx tsx bench/alarms.ts [--rate 1000] [--seconds 10] [--consoles 100] [--devices 100] [--concurrency 64]
+ *                           [--port 18104] [--cpu-prof <dir>] [--inline-consoles]
  *
  * 1. Prepares a SQLite database in a temp DATA_DIR (migrations, demo seed), registers a licence for
- *    200 workstations, creates `--devices` devices and `--consoles` console users (alarm view
+ *    the workstations, creates `--devices` devices and `--consoles` console users (alarm view
  *    permission, top unit) and logs each in once (sessions stored in the database).
- * 2. Starts the REAL server (apps/server/src/main.ts under tsx) as a child process on a free port.
- * 3. Connects the consoles to /ws/session (client_login with each session's logincode), logs the
- *    devices in through the device API, then sends SOS through the device API at `--rate` per second
- *    for `--seconds` (at most `--concurrency` in flight), each SOS tagged with a sequence number.
- * 4. Figures: SOS answered per second; latency from the moment the SOS request starts to each
- *    console receiving its alarm_data (p50 / p99 / max over every delivery); deliveries expected vs
- *    received; alarms persisted (COUNT(*) read from the database file after the run) vs answered.
+ * 2. Starts the REAL server (apps/server/src/main.ts under tsx) as a child process on `--port`
+ *    (env BENCH_PORT; default a free port); `--cpu-prof <dir>` makes it write a V8 CPU profile there.
+ * 3. Connects the consoles to /ws/session (client_login with each session's logincode) on a WORKER
+ *    THREAD (bench/alarm-consoles.ts), so that receiving 100 x 1,000 messages/s does not share an
+ *    event loop with the load generator (`--inline-consoles`: on the generator's thread, as before).
+ *    Logs the devices in through the device API, then sends SOS through the device API (node:http,
+ *    keep-alive) at `--rate` per second for `--seconds` (at most `--concurrency` in flight), each SOS
+ *    tagged with a sequence number.
+ * 4. Figures: SOS answered per second and how far the generator fell behind its schedule; SOS answer
+ *    time; latency from the moment the SOS request starts to each console receiving its alarm_data
+ *    (p50 / p99 / max over every delivery; absolute clock shared by both threads); deliveries
+ *    expected vs received; alarms persisted (COUNT(*) from the database file after the run) vs
+ *    answered; CPU seconds of the server process and of the bench process (/proc) over the run, and
+ *    the load average before and after (other work on the machine shares its 2 cores).
  * No timing assertion anywhere: this prints what it measures.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { MenuId, SESSION_WS_PATH } from '@bwc/protocol';
 import { addDevice, type CreatedDevice } from '../apps/server/src/modules/devices/test-support';
@@ -39,6 +49,9 @@ const { values } = parseArgs({
     consoles: { type: 'string', default: '100' },
     devices: { type: 'string', default: '100' },
     concurrency: { type: 'string', default: '64' },
+    port: { type: 'string', default: process.env.BENCH_PORT ?? '' },
+    'cpu-prof': { type: 'string', default: '' },
+    'inline-consoles': { type: 'boolean', default: false },
   },
 });
 const RATE = Number(values.rate);
@@ -72,36 +85,104 @@ async function prepare(dataDir: string): Promise<Prepared> {
   return { devices, consoles };
 }
 
-async function post(base: string, path: string, body: unknown, token?: string) {
-  const res = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
+/** keep-alive connections for the SOS requests (node:http: lighter per request than fetch) */
+const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+
+function post(port: number, path: string, body: unknown, token?: string) {
+  const payload = JSON.stringify(body);
+  return new Promise<{ code: number; data: Record<string, unknown> }>((res, rej) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+      },
+      (r) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => {
+          try {
+            res(JSON.parse(Buffer.concat(chunks).toString()) as { code: number; data: Record<string, unknown> });
+          } catch (err) {
+            rej(err as Error);
+          }
+        });
+        r.on('error', rej);
+      },
+    );
+    req.on('error', rej);
+    req.end(payload);
   });
-  return (await res.json()) as { code: number; data: Record<string, unknown> };
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+/** CPU seconds (user + system) a process used so far, from /proc (Linux). */
+function cpuOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+}
 
-const dataDir = mkdtempSync(join(tmpdir(), 'bwc-bench-alarms-'));
-const dbFile = join(dataDir, 'bwc.db');
-console.log(
-  `alarm push bench: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), node ${process.version}, load ${loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ')}, SQLite (WAL) in ${dataDir}`,
-);
-const prepared = await prepare(dataDir);
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const child = await startServer(dataDir, port);
-try {
-  // consoles
-  const sentAt = new Map<number, number>();
-  const latencies: number[] = [];
-  let deliveries = 0;
+const pct = (sorted: ArrayLike<number>, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+
+interface ConsoleReport {
+  seqs: Int32Array;
+  times: Float64Array;
+  deliveries: number;
+  others: number;
+}
+
+interface Consoles {
+  ready: Promise<void>;
+  count(): Promise<number>;
+  report(): Promise<ConsoleReport>;
+}
+
+/** The console sockets on a worker thread (bench/alarm-consoles.ts). */
+function workerConsoles(port: number, consoles: Prepared['consoles']): Consoles {
+  // the worker is TypeScript too: loaded through tsx's API
+  const api = import.meta.resolve('tsx/esm/api');
+  const boot = `import(${JSON.stringify(api)}).then((m) => m.tsImport(${JSON.stringify(new URL('./alarm-consoles.ts', import.meta.url).href)}, ${JSON.stringify(import.meta.url)}))`;
+  const worker = new Worker(boot, { eval: true, workerData: { port, path: SESSION_WS_PATH, consoles } });
+  const next = <T>(): Promise<T> =>
+    new Promise<T>((res, rej) => {
+      worker.once('message', res);
+      worker.once('error', rej);
+    });
+  return {
+    ready: next<unknown>().then((m) => {
+      if (m !== 'ready') throw new Error(`consoles: ${JSON.stringify(m)}`);
+    }),
+    count: async () => {
+      const m = next<{ deliveries: number }>();
+      worker.postMessage('count');
+      return (await m).deliveries;
+    },
+    report: async () => {
+      const m = next<ConsoleReport>();
+      worker.postMessage('report');
+      const r = await m;
+      await worker.terminate();
+      return r;
+    },
+  };
+}
+
+/** The console sockets on this thread, sharing its event loop with the load generator. */
+function inlineConsoles(port: number, consoles: Prepared['consoles']): Consoles {
+  const seqs: number[] = [];
+  const times: number[] = [];
+  let others = 0;
   const sockets: WsClient[] = [];
-  await Promise.all(
-    prepared.consoles.map(
+  const ready = Promise.all(
+    consoles.map(
       (c) =>
         new Promise<void>((res, rej) => {
           const ws = new WebSocket(`ws://127.0.0.1:${port}${SESSION_WS_PATH}`, {
@@ -121,6 +202,7 @@ try {
             ),
           );
           ws.on('message', (data) => {
+            const at = performance.timeOrigin + performance.now();
             const text = data.toString();
             if (text.startsWith('{"cmd":"client_login"')) {
               if (text.includes('"code":200')) res();
@@ -128,40 +210,88 @@ try {
               return;
             }
             const m = /"message":"bench (\d+)"/.exec(text);
-            if (!m || !text.includes('"alarm_data"')) return;
-            const t0 = sentAt.get(Number(m[1]));
-            if (t0 !== undefined) latencies.push(performance.now() - t0);
-            deliveries += 1;
+            if (!m || !text.startsWith('{"type":"alarm_data"')) {
+              others += 1;
+              return;
+            }
+            seqs.push(Number(m[1]));
+            times.push(at);
           });
         }),
     ),
+  ).then(() => undefined);
+  return {
+    ready,
+    count: async () => seqs.length,
+    report: async () => {
+      for (const ws of sockets) ws.close();
+      return { seqs: Int32Array.from(seqs), times: Float64Array.from(times), deliveries: seqs.length, others };
+    },
+  };
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'bwc-bench-alarms-'));
+const dbFile = join(dataDir, 'bwc.db');
+console.log(
+  `alarm push bench: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), node ${process.version}, load ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}, SQLite (WAL) in ${dataDir}`,
+);
+const prepared = await prepare(dataDir);
+const port = values.port ? Number(values.port) : await freePort();
+// --cpu-prof <dir>: the server writes a V8 CPU profile there when it exits (SIGTERM below)
+const child = await startServer(
+  dataDir,
+  port,
+  values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [],
+);
+try {
+  // consoles: on a worker thread (or, with --inline-consoles, on this thread with the load generator)
+  const consoles = values['inline-consoles']
+    ? inlineConsoles(port, prepared.consoles)
+    : workerConsoles(port, prepared.consoles);
+  await consoles.ready;
+  console.log(
+    `${prepared.consoles.length} consoles logged in on ${SESSION_WS_PATH} (${values['inline-consoles'] ? 'same thread as the load generator' : 'worker thread'})`,
   );
-  console.log(`${sockets.length} consoles logged in on ${SESSION_WS_PATH}`);
 
   // devices
   const tokens: string[] = [];
   for (const d of prepared.devices) {
-    const env = await post(base, '/rest/device/api/login', { device: d.hostbody, secret: d.secret });
+    const env = await post(port, '/rest/device/api/login', { device: d.hostbody, secret: d.secret });
     if (env.code !== 200) throw new Error(`device login failed: ${JSON.stringify(env)}`);
     tokens.push(String(env.data.token));
   }
 
   // load: RATE SOS per second, paced, at most CONCURRENCY in flight
+  const total = RATE * SECONDS;
+  /** absolute start time (performance.timeOrigin + performance.now(), ms) of each SOS request */
+  const sentAt = new Float64Array(total);
+  const answerMs: number[] = [];
   let seq = 0;
   let answered = 0;
   let errors = 0;
   let inFlight = 0;
-  const total = RATE * SECONDS;
+  let maxLag = 0;
   const started = performance.now();
+  const serverCpu0 = cpuOf(child.pid!);
+  const benchCpu0 = cpuOf(process.pid);
   await new Promise<void>((done) => {
     const tick = () => {
       const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * RATE));
+      maxLag = Math.max(maxLag, due - seq);
       while (seq < due && inFlight < CONCURRENCY) {
         const n = seq++;
         inFlight += 1;
-        sentAt.set(n, performance.now());
-        post(base, '/rest/device/api/sos', { message: `bench ${n}` }, tokens[n % tokens.length])
-          .then((env) => (env.code === 200 ? (answered += 1) : (errors += 1)))
+        const t0 = performance.now();
+        sentAt[n] = performance.timeOrigin + t0;
+        post(port, '/rest/device/api/sos', { message: `bench ${n}` }, tokens[n % tokens.length])
+          .then((env) => {
+            if (env.code === 200) {
+              answered += 1;
+              answerMs.push(performance.now() - t0);
+            } else errors += 1;
+          })
           .catch(() => (errors += 1))
           .finally(() => {
             inFlight -= 1;
@@ -174,26 +304,39 @@ try {
   });
   const elapsed = (performance.now() - started) / 1000;
   // let the last pushes arrive
-  const expected = answered * sockets.length;
+  const expected = answered * prepared.consoles.length;
   const until = Date.now() + 10_000;
-  while (deliveries < expected && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  while ((await consoles.count()) < expected && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  const drained = (performance.now() - started) / 1000;
+  const serverCpu = cpuOf(child.pid!) - serverCpu0;
+  const benchCpu = cpuOf(process.pid) - benchCpu0;
+  const report = await consoles.report();
 
   const db = new SQLite(dbFile, { readonly: true, fileMustExist: true });
   const persisted = Number(
     (db.prepare("select count(*) as n from alarms where message like 'bench %'").get() as { n: number }).n,
   );
   db.close();
-  latencies.sort((a, b) => a - b);
+  const latencies = new Float64Array(report.deliveries);
+  for (let i = 0; i < report.deliveries; i++) latencies[i] = report.times[i]! - sentAt[report.seqs[i]!]!;
+  latencies.sort();
+  answerMs.sort((a, b) => a - b);
   console.log(
     [
-      `SOS sent ${seq} in ${elapsed.toFixed(1)} s (target ${RATE}/s): answered ${answered} (${(answered / elapsed).toFixed(0)}/s), errors ${errors}`,
+      `SOS sent ${seq} in ${elapsed.toFixed(1)} s (target ${RATE}/s, generator at most ${maxLag} behind schedule): answered ${answered} (${(answered / elapsed).toFixed(0)}/s), errors ${errors}`,
+      `SOS answer time: p50 ${pct(answerMs, 0.5).toFixed(1)} ms, p99 ${pct(answerMs, 0.99).toFixed(1)} ms`,
       `alarms persisted ${persisted} of ${answered} answered`,
-      `deliveries ${deliveries} of ${expected} expected (${sockets.length} consoles)`,
+      `deliveries ${report.deliveries} of ${expected} expected (${prepared.consoles.length} consoles), other messages ${report.others}`,
       `ingest request -> console alarm_data latency: p50 ${pct(latencies, 0.5).toFixed(1)} ms, p99 ${pct(latencies, 0.99).toFixed(1)} ms, max ${(latencies.at(-1) ?? 0).toFixed(1)} ms`,
+      `CPU over the ${drained.toFixed(1)} s of load and delivery: server ${serverCpu.toFixed(1)} s (${((1000 * serverCpu) / Math.max(1, answered)).toFixed(2)} ms per SOS, ${((100 * serverCpu) / drained).toFixed(0)}% of one core), bench process (generator + consoles) ${benchCpu.toFixed(1)} s (${((100 * benchCpu) / drained).toFixed(0)}% of one core)`,
+      `load average at the end: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
     ].join('\n'),
   );
-  for (const ws of sockets) ws.close();
 } finally {
+  const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
+  await exited;
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -136,36 +136,50 @@ export function GeoAdminPage({ kind }: { kind: GeoKind }) {
   if (!setup.data) return <Spin className="bwc-geo-loading" />;
   const { config, styleUrl, crs } = setup.data;
 
+  // the panel is narrow: the rule sits under the name, the operations are compact links
   const columns = [
-    { title: t('geo.name'), dataIndex: 'name', key: 'name', ellipsis: true },
-    ...(kind === 'fence'
-      ? [
-          {
-            title: t('geo.rule'),
-            key: 'rule',
-            width: 80,
-            render: (_v: unknown, row: Row) => (
-              <Tag color={(row as Fence).enabled === 1 ? 'blue' : 'default'}>
-                {t(`geo.rules.${(row as Fence).rule}`)}
-              </Tag>
-            ),
-          },
-        ]
-      : []),
+    {
+      title: t('geo.name'),
+      key: 'name',
+      ellipsis: true,
+      render: (_v: unknown, row: Row) => (
+        <div className="bwc-geo-name">
+          <span title={row.name}>{row.name}</span>
+          {kind === 'fence' && (
+            <Tag
+              color={(row as Fence).enabled === 1 ? 'blue' : 'default'}
+              title={t(`geo.rules.${(row as Fence).rule}`)}
+            >
+              {t(`geo.rules.${(row as Fence).rule}`)}
+            </Tag>
+          )}
+        </div>
+      ),
+    },
     {
       title: t('geo.operation'),
       key: 'op',
       width: 150,
       render: (_v: unknown, row: Row) => (
-        <Space size={0} onClick={(event) => event.stopPropagation()}>
+        <Space size={0} wrap onClick={(event) => event.stopPropagation()}>
           {canEdit && (
-            <Button size="small" type="link" onClick={() => setEditing({ row, shape: row.shape })}>
+            <Button
+              className="bwc-geo-op"
+              size="small"
+              type="link"
+              onClick={() => setEditing({ row, shape: row.shape })}
+            >
               {t('geo.edit')}
             </Button>
           )}
           {canEdit && (
             <Tooltip title={t('geo.redrawHelp')}>
-              <Button size="small" type="link" onClick={() => (setRedraw(row), setTool(row.shape.type))}>
+              <Button
+                className="bwc-geo-op"
+                size="small"
+                type="link"
+                onClick={() => (setRedraw(row), setTool(row.shape.type))}
+              >
                 {t('geo.redraw')}
               </Button>
             </Tooltip>
@@ -175,7 +189,7 @@ export function GeoAdminPage({ kind }: { kind: GeoKind }) {
               title={t('geo.confirmDelete')}
               onConfirm={() => call(api.del, { id: row.id }, { success: true }).then(reload)}
             >
-              <Button size="small" type="link" danger>
+              <Button className="bwc-geo-op" size="small" type="link" danger>
                 {t('geo.delete')}
               </Button>
             </Popconfirm>

@@ -143,7 +143,6 @@ test('a moved device appears at its new place within seconds; an SOS shows the S
     seen.push(Date.now() - sent);
   }
   testInfo.annotations.push({ type: 'live move latency (ms)', description: seen.join(', ') });
-  console.log(`dispatch-live: moves shown on the map after ${seen.join(', ')} ms`);
   expect((await feature(page, device.id))!.state).toBe('online');
 
   // ---- SOS: the marker turns into the SOS icon, live
@@ -158,7 +157,6 @@ test('a moved device appears at its new place within seconds; an SOS shows the S
     .poll(async () => (await feature(page, device.id))?.state, { timeout: LIVE_MS, intervals: [100] })
     .toBe('sos');
   testInfo.annotations.push({ type: 'SOS on the map after (ms)', description: String(Date.now() - sosSent) });
-  console.log(`dispatch-live: SOS icon on the map after ${Date.now() - sosSent} ms`);
 
   // ---- look at it: locate the device from the host list (zooms onto it, opens the info window)
   const search = page.getByPlaceholder(text('zh-CN', 'dispatch:search.placeholder'));

@@ -12,6 +12,8 @@ export const CLUSTER_LAYER = 'bwc-devices-cluster';
 const LABEL_LAYER = 'bwc-devices-label';
 /** Labels from this zoom on (below it they would cover the map). */
 const LABEL_MIN_ZOOM = 13;
+/** while the map moves (pan, zoom), live differences reach it at most this often */
+const MOVING_APPLY_MS = 2_000;
 
 export interface DevicesLayerProps {
   store: DevicePointStore;
@@ -89,17 +91,33 @@ export function DevicesLayer({ store, visibleIds, onDeviceClick }: DevicesLayerP
     });
 
     const source = map.getSource(DEVICE_SOURCE) as GeoJSONSource;
-    const offDiff = store.onDiff((diff) => {
-      const add: DeviceFeature[] = [];
-      const remove: number[] = [...diff.remove];
-      for (const point of diff.upsert) {
-        const f = feature(point);
-        if (f) add.push(f);
-        else remove.push(point.id);
+    // differences wait here while the map moves (each update re-tiles the source: a pan would
+    // stutter), at most MOVING_APPLY_MS; a feature per id, the latest wins
+    const waiting = new Map<number, DeviceFeature | null>();
+    let lastApplied = 0;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const apply = () => {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      if (waiting.size === 0) return;
+      const add: GeoJSON.Feature[] = [];
+      const remove: number[] = [];
+      for (const [id, f] of waiting) {
+        if (f) add.push(f as GeoJSON.Feature);
+        else remove.push(id);
       }
+      waiting.clear();
+      lastApplied = performance.now();
       // `add` replaces a feature with the same id
-      void source.updateData({ add: add as GeoJSON.Feature[], remove });
+      void source.updateData({ add, remove });
+    };
+    const offDiff = store.onDiff((diff) => {
+      for (const id of diff.remove) waiting.set(id, null);
+      for (const point of diff.upsert) waiting.set(point.id, feature(point));
+      if (!map.isMoving()) return apply();
+      if (!timer) timer = setTimeout(apply, Math.max(0, lastApplied + MOVING_APPLY_MS - performance.now()));
     });
+    map.on('moveend', apply);
 
     const onClick = (event: { features?: { properties: Record<string, unknown> }[] }) => {
       const id = Number(event.features?.[0]?.properties.id);
@@ -122,6 +140,8 @@ export function DevicesLayer({ store, visibleIds, onDeviceClick }: DevicesLayerP
     }
     return () => {
       offDiff();
+      map.off('moveend', apply);
+      if (timer) clearTimeout(timer);
       map.off('click', DEVICE_LAYER, onClick as never);
       map.off('click', CLUSTER_LAYER, onCluster as never);
       for (const layer of [DEVICE_LAYER, CLUSTER_LAYER]) {

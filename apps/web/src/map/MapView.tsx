@@ -66,6 +66,9 @@ export function MapView({
         attributionControl: false,
         // labels are drawn by the console (canvas images), no glyph server needed
         localIdeographFontFamily: 'sans-serif',
+        // no symbol fade: with live data every update would otherwise repaint for 300 ms more
+        // (software WebGL here: each frame costs)
+        fadeDuration: 0,
       });
     } catch {
       callbacks.current.onStyleError?.(styleUrl);

@@ -10,7 +10,7 @@ export interface WsClient {
   close(code?: number, reason?: string): void;
   terminate(): void;
   on(event: 'open', fn: () => void): this;
-  on(event: 'message', fn: (data: Buffer) => void): this;
+  on(event: 'message', fn: (data: Buffer, isBinary: boolean) => void): this;
   on(event: 'close', fn: (code: number, reason: Buffer) => void): this;
   on(event: 'error', fn: (err: Error) => void): this;
   on(event: 'ping' | 'pong', fn: () => void): this;
@@ -29,9 +29,12 @@ export class TestConsole {
   private closeWaiters: ((c: { code: number; reason: string }) => void)[] = [];
   /** ms timestamps (performance.now) of each received message, same index as messages */
   readonly received: number[] = [];
+  /** messages that came as BINARY websocket frames (browsers hand those over as Blobs, not text) */
+  binaryFrames = 0;
 
   private constructor(readonly ws: WsClient) {
-    ws.on('message', (data) => {
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) this.binaryFrames += 1;
       const m = JSON.parse(data.toString()) as Record<string, unknown>;
       this.messages.push(m);
       this.received.push(performance.now());

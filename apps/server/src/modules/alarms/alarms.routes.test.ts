@@ -518,7 +518,47 @@ describe('session push channel', () => {
     // heartbeat
     futianConsole.send({ cmd: 'ping' });
     expect(await futianConsole.next((m) => m.cmd === 'pong')).toHaveProperty('time');
-    for (const c of [futianConsole, luohuConsole, nobodyConsole, adminConsole]) c.close();
+    // every push is a TEXT frame (a browser gets binary frames as Blobs)
+    for (const c of [futianConsole, luohuConsole, nobodyConsole, adminConsole]) {
+      expect(c.binaryFrames).toBe(0);
+      c.close();
+    }
+  });
+
+  it('writes a burst of SOS in a group commit: each answered with its alarm stored, pushed one message per alarm in order', async () => {
+    const c = await consoleOf(futianUser, futianUserName);
+    expect(await c.next((m) => m.cmd === 'client_login')).toMatchObject({ code: 200 });
+    const headers = await deviceLogin(t.app, inFutian);
+    const commits = t.app.devices.stats.sosCommits;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        t.app.inject({ method: 'POST', url: Api.deviceSos.path, headers, payload: { message: `burst ${i}` } }),
+      ),
+    );
+    const eventIds = answers.map((r) => (r.json() as { code: number; data: { event_id: number } }).data.event_id);
+    // answered only once committed: every alarm is there without waiting
+    const stored = await t.db
+      .selectFrom('alarms')
+      .select(['id', 'eid', 'message'])
+      .where(
+        'eid',
+        'in',
+        eventIds.map((id) => `sos:${id}`),
+      )
+      .orderBy('id')
+      .execute();
+    expect(stored.map((a) => a.message).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `burst ${i}`).sort());
+    // grouped: fewer transactions than SOS
+    expect(t.app.devices.stats.sosCommits - commits).toBeLessThan(20);
+    // one alarm_data message per alarm, in commit order, as text frames
+    const last = stored.at(-1)!.id;
+    await c.next((m) => m.type === 'alarm_data' && (m.data as Alarm).id === Number(last));
+    const pushed = c.messages
+      .filter((m) => m.type === 'alarm_data' && String((m.data as Alarm).message).startsWith('burst '))
+      .map((m) => (m.data as Alarm).id);
+    expect(pushed).toEqual(stored.map((a) => Number(a.id)));
+    expect(c.binaryFrames).toBe(0);
+    c.close();
   });
 
   it('refuses a wrong logincode and drops the socket of a session forced offline', async () => {

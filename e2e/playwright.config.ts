@@ -6,6 +6,8 @@ const suffix = port === '18084' ? '' : `-${port}`;
 export const TEST_CAPTCHA = process.env.TEST_CAPTCHA || '1234';
 /** device provisioning key of the test server, so that specs can run the simulator against it */
 export const DEVICE_PROVISION_KEY = process.env.DEVICE_PROVISION_KEY || 'e2e-device-provisioning-key-0001';
+/** AI engine token of the test server (AI_ENGINE_TOKEN), so that specs can post face and plate results */
+export const AI_ENGINE_TOKEN = process.env.AI_ENGINE_TOKEN || 'e2e-ai-engine-token-0001';
 
 /**
  * End to end against the real server (apps/server) serving the built console, in Debian's
@@ -47,7 +49,7 @@ export default defineConfig({
   webServer: {
     command: 'node serve.mjs',
     url: `http://127.0.0.1:${port}/`,
-    env: { E2E_PORT: port, TEST_CAPTCHA, DEVICE_PROVISION_KEY },
+    env: { E2E_PORT: port, TEST_CAPTCHA, DEVICE_PROVISION_KEY, AI_ENGINE_TOKEN },
     reuseExistingServer: false,
     timeout: 240_000,
     stdout: 'pipe',

@@ -30,7 +30,7 @@ export function AlarmDetailDialog({ alarm, gb, onClose }: Props) {
   const picture = alarm?.picture ?? null;
   const position =
     alarm && alarm.lng !== null && alarm.lat !== null
-      ? t('detail.position', { lng: alarm.lng, lat: alarm.lat })
+      ? t('detail.position', { longitude: alarm.lng, latitude: alarm.lat })
       : t('detail.noPosition');
 
   return (

@@ -64,9 +64,15 @@ export async function prepareDataDir(
 
 /**
  * The real server (tsx, production mode) on `port` over `dataDir`; resolves once it listens.
- * `nodeArgs` go to node before the script (e.g. --cpu-prof).
+ * `nodeArgs` go to node before the script (e.g. --cpu-prof). `extraEnv` is applied last (e.g. NODE_ENV=test with TEST_CAPTCHA so that a browser can log in,
+ * WEB_DIST to serve the built console).
  */
-export async function startServer(dataDir: string, port: number, nodeArgs: string[] = []): Promise<ChildProcess> {
+export async function startServer(
+  dataDir: string,
+  port: number,
+  nodeArgs: string[] = [],
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<ChildProcess> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DEMO: '1',
@@ -79,6 +85,7 @@ export async function startServer(dataDir: string, port: number, nodeArgs: strin
   };
   // the server refuses a fixed captcha outside test mode
   delete env.TEST_CAPTCHA;
+  Object.assign(env, extraEnv);
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: ROOT,
     env,

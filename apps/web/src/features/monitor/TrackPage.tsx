@@ -3,7 +3,7 @@ import { MAP_START_ZOOM, TRACK_GAP_MIN_S, type DeviceTrack, type TrackAnswer, ty
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, DatePicker, Empty, List, Result, Select, Slider, Space, Spin, Switch, Tag } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { call, download } from '../../api/http';
@@ -20,6 +20,9 @@ import './track.css';
 const loadTree: UnitTreeLoader = (parent) =>
   call('unitTreeDevices', parent ? { id: parent.id } : {}) as Promise<TreeNode[]>;
 const FORMAT = 'YYYY-MM-DD HH:mm:ss';
+/** room around the tracks when they are fitted into view (the replay bar covers the bottom) */
+const FIT_PADDING = { top: 60, right: 60, bottom: 140, left: 60 };
+const FIT_MAX_ZOOM = 17;
 
 function label(track: DeviceTrack): string {
   return track.hostcode ? `${track.hostname}(${track.hostcode})` : track.hostname;
@@ -69,14 +72,58 @@ export function TrackPage() {
         end: range[1].toISOString(),
       })) as TrackAnswer;
       setAnswer(result);
-      const first = result.tracks.flatMap((track) => track.points.slice(0, 1));
-      if (result.tracks.every((track) => track.points.length === 0)) message.info(t('track.empty'));
+      const points = result.tracks.flatMap((track) => track.points);
+      if (points.length === 0) message.info(t('track.empty'));
+      // every track in view
       const current = mapRef.current;
-      if (current && first[0]) current.map.jumpTo({ center: toDisplay(first[0].lng, first[0].lat, current.crs) });
+      if (current && points.length) {
+        // a loop, not Math.min(...points): tracks hold up to 20,000 points per device
+        let [w, s, e, n] = [Infinity, Infinity, -Infinity, -Infinity];
+        for (const p of points) {
+          w = Math.min(w, p.lng);
+          e = Math.max(e, p.lng);
+          s = Math.min(s, p.lat);
+          n = Math.max(n, p.lat);
+        }
+        const sw = toDisplay(w, s, current.crs);
+        const ne = toDisplay(e, n, current.crs);
+        current.map.fitBounds([sw, ne], { padding: FIT_PADDING, maxZoom: FIT_MAX_ZOOM, duration: 0 });
+      }
     } finally {
       setLoading(false);
     }
   };
+
+  // stops and gaps marked on the timeline, in the colour of their track
+  const marks = useMemo(() => {
+    const out: Record<number, { label: ReactNode }> = {};
+    tracks.forEach((track, i) => {
+      const color = TRACK_COLORS[i % TRACK_COLORS.length];
+      for (const stop of track.stops)
+        out[Date.parse(stop.start)] = {
+          label: (
+            <span
+              className="bwc-track-mark bwc-track-mark-stop"
+              style={{ borderColor: color }}
+              title={t('track.markStop', { name: label(track), minutes: Math.round(stop.duration_s / 60) })}
+              data-testid="track-mark-stop"
+            />
+          ),
+        };
+      for (const gap of track.gaps)
+        out[Date.parse(gap.start)] = {
+          label: (
+            <span
+              className="bwc-track-mark bwc-track-mark-gap"
+              style={{ background: color }}
+              title={t('track.markGap', { name: label(track), minutes: Math.round(gap.duration_s / 60) })}
+              data-testid="track-mark-gap"
+            />
+          ),
+        };
+    });
+    return out;
+  }, [tracks, t]);
 
   useEffect(() => {
     if (bounds) setTime(bounds.start);
@@ -204,6 +251,8 @@ export function TrackPage() {
             onStyleError={setStyleError}
             onReady={(map, mapCrs) => {
               mapRef.current = { map, crs: mapCrs };
+              // the map handle for end-to-end checks (as on the dispatch map)
+              (window as unknown as { __bwcMap?: MapLibreMap }).__bwcMap = map;
             }}
           >
             <TrackLayer tracks={tracks} cursors={cursors} />
@@ -227,6 +276,7 @@ export function TrackPage() {
               onChange={setSpeed}
               options={REPLAY_SPEEDS.map((s) => ({ value: s, label: `${s}x` }))}
               aria-label={t('track.speed')}
+              data-testid="track-speed"
               style={{ width: 72 }}
             />
             <Slider
@@ -234,6 +284,7 @@ export function TrackPage() {
               min={bounds.start}
               max={bounds.end}
               value={time}
+              marks={marks}
               onChange={(value) => setTime(value)}
               tooltip={{ formatter: (value) => (value === undefined ? '' : dayjs(value).format(FORMAT)) }}
             />
@@ -241,7 +292,8 @@ export function TrackPage() {
               {dayjs(time).format(FORMAT)}
             </span>
             <label className="bwc-track-follow">
-              <Switch size="small" checked={follow} onChange={setFollow} /> {t('track.follow')}
+              <Switch size="small" checked={follow} onChange={setFollow} data-testid="track-follow" />{' '}
+              {t('track.follow')}
             </label>
           </div>
         )}

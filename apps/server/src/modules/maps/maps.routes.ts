@@ -10,6 +10,7 @@ import {
   TileParams,
   type BasemapLayer,
 } from '@bwc/protocol';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readSettings } from '../../db/settings';
@@ -60,7 +61,16 @@ function baseUrl(req: FastifyRequest, origin: string | undefined): string {
 export async function registerMaps(app: FastifyInstance): Promise<void> {
   const tiles = new TileStore(app);
   app.addHook('onClose', async () => tiles.reset());
-  const basemap = new BasemapTiles((ms) => app.log.info({ ms }, 'built-in basemap tile index built'));
+  // outside tests the basemap's tiles come from a pack in DATA_DIR/basemap, built once by a child
+  // process soon after the first start (tests cut their few tiles in this process)
+  const basemap = new BasemapTiles({
+    packDir: app.config.nodeEnv === 'test' ? null : join(app.config.dataDir, 'basemap'),
+    log: (msg, fields) => app.log.info(fields ?? {}, msg),
+  });
+  if (app.config.nodeEnv !== 'test')
+    app.addHook('onReady', async () => {
+      setTimeout(() => void basemap.usePack(), 2_000).unref();
+    });
 
   async function mode(): Promise<{
     mode: 'online' | 'offline' | 'builtin';

@@ -26,7 +26,9 @@ export function createDb(database: Config['database']): Db {
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     if (database.path !== ':memory:') startCheckpointer(sqlite, database.path);
-    return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    rawConnections.set(db, { sqlite, statements: new Map() });
+    return db;
   }
   const pool = new pg.Pool({ connectionString: database.url, max: 10 });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
@@ -82,6 +84,22 @@ function startCheckpointer(sqlite: SQLite.Database, path: string): void {
     worker.postMessage('close');
     return close();
   };
+}
+
+const rawConnections = new WeakMap<Db, { sqlite: SQLite.Database; statements: Map<string, SQLite.Statement> }>();
+
+/**
+ * A prepared statement on the SQLite connection under `db` (the app's Kysely instance, not a
+ * transaction's), prepared once and cached; null on PostgreSQL. For hot write paths where
+ * Kysely's per-call compile and prepare dominate. Run it synchronously; inside a Kysely
+ * transaction of `db` it belongs to that transaction (same connection).
+ */
+export function sqliteStatement(db: Db, sqlText: string): SQLite.Statement | null {
+  const raw = rawConnections.get(db);
+  if (!raw) return null;
+  let st = raw.statements.get(sqlText);
+  if (!st) raw.statements.set(sqlText, (st = raw.sqlite.prepare(sqlText)));
+  return st;
 }
 
 export function isPostgres(db: Kysely<unknown>): boolean {

@@ -1,6 +1,6 @@
 import type { AlarmLevel } from '@bwc/protocol';
 import { sql, type Insertable } from 'kysely';
-import type { Db } from '../../db/connection';
+import { sqliteStatement, type Db } from '../../db/connection';
 import type { UnitScope } from '../../http/scope';
 import type { AlarmRow, AlarmTable } from './alarms.tables';
 import './alarms.tables';
@@ -19,9 +19,51 @@ export async function insertAlarm(db: Db, row: NewAlarm): Promise<AlarmRow> {
   return db.insertInto('alarms').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-/** Insert alarms in one statement; a row whose eid exists is skipped. Answers the inserted rows. */
-export async function insertAlarmsIfNew(db: Db, rows: NewAlarm[]): Promise<AlarmRow[]> {
+/** every column of a new alarm (a Record, so that a column added to the table must be added here) */
+const ALARM_COLUMN_SET: Record<keyof NewAlarm, true> = {
+  eid: true,
+  type: true,
+  alerm_level: true,
+  device_id: true,
+  unit_id: true,
+  hostname: true,
+  hostcode: true,
+  hostbody: true,
+  alarm_time: true,
+  insert_time: true,
+  lat: true,
+  lng: true,
+  message: true,
+  fence_name: true,
+  fence_direction: true,
+  picture: true,
+  sure: true,
+  sure_user_id: true,
+  sure_user: true,
+  sure_note: true,
+  sure_time: true,
+};
+const ALARM_COLUMNS = Object.keys(ALARM_COLUMN_SET) as (keyof NewAlarm)[];
+
+const INSERT_ALARM_IF_NEW = `insert into alarms (${ALARM_COLUMNS.join(', ')}) values (${ALARM_COLUMNS.map(() => '?').join(', ')})
+  on conflict (eid) do nothing returning *`;
+
+/**
+ * Insert alarms; a row whose eid exists is skipped. Answers the inserted rows. `db` may be a
+ * transaction of `app` (the app's Kysely instance): on SQLite each row goes through one cached
+ * prepared statement on that connection, on PostgreSQL one multi-row statement.
+ */
+export async function insertAlarmsIfNew(db: Db, rows: NewAlarm[], app: Db = db): Promise<AlarmRow[]> {
   if (!rows.length) return [];
+  const one = sqliteStatement(app, INSERT_ALARM_IF_NEW);
+  if (one) {
+    const out: AlarmRow[] = [];
+    for (const r of rows) {
+      const stored = one.get(...ALARM_COLUMNS.map((c) => r[c] ?? null)) as AlarmRow | undefined;
+      if (stored) out.push(stored);
+    }
+    return out;
+  }
   return db
     .insertInto('alarms')
     .values(rows)

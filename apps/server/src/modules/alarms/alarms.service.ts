@@ -286,7 +286,7 @@ export class AlarmService {
     }
     const byEid = new Map<string, AlarmRow>();
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      for (const a of await repo.insertAlarmsIfNew(trx, rows.slice(i, i + INSERT_CHUNK))) byEid.set(a.eid, a);
+      for (const a of await repo.insertAlarmsIfNew(trx, rows.slice(i, i + INSERT_CHUNK), this.db)) byEid.set(a.eid, a);
     }
     return () => {
       for (const r of rows) {

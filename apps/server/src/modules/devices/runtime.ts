@@ -2,7 +2,7 @@ import { PositionInput, ResultCode, type DeviceCommandType } from '@bwc/protocol
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Insertable } from 'kysely';
 import type { DeviceRef, DomainEvents, PositionEvent } from '../../bus';
-import { now, type Db } from '../../db/connection';
+import { now, sqliteStatement, type Db } from '../../db/connection';
 import type { DeviceRow, PositionTable } from '../../db/types';
 import { AppError } from '../../http/errors';
 import { issueToFieldError } from '../../http/validation';
@@ -61,6 +61,9 @@ interface Job {
   resolve: () => void;
   reject: (err: unknown) => void;
 }
+
+const INSERT_SOS_EVENT = `insert into device_events (device_id, unit_id, type, time, lat, lng, payload, created)
+  values (?, ?, 'sos', ?, ?, ?, ?, ?) returning id`;
 
 /** One SOS waiting for its group commit. */
 interface SosJob {
@@ -378,7 +381,18 @@ export class DeviceRuntime {
             created,
           };
         });
-        for (let i = 0; i < rows.length; i += INSERT_CHUNK / 10) {
+        const insertOne = sqliteStatement(this.db, INSERT_SOS_EVENT);
+        if (insertOne) {
+          // SQLite: one cached prepared statement per row, inside this transaction (same connection)
+          rows.forEach((r, k) => {
+            const { id } = insertOne.get(r.device_id, r.unit_id, r.time, r.lat, r.lng, r.payload, r.created) as {
+              id: number;
+            };
+            const j = jobs[k]!;
+            events.push({ ...refOf(j.device), event_id: id, time: r.time, lat: r.lat, lng: r.lng, message: j.message });
+          });
+        }
+        for (let i = 0; !insertOne && i < rows.length; i += INSERT_CHUNK / 10) {
           const chunk = rows.slice(i, i + INSERT_CHUNK / 10);
           // one statement per chunk; ids grow in VALUES order, so sorted ids match the rows (checked)
           const ids = (

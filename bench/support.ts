@@ -82,6 +82,10 @@ export async function startServer(
     OSMAND_PORT: '0',
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
+    // measure the ingest and alarm paths alone: no demo fences, no basemap tile pack built by a
+    // child process in the background
+    DEMO_FENCES: '0',
+    BASEMAP_PACK: '0',
   };
   // the server refuses a fixed captcha outside test mode
   delete env.TEST_CAPTCHA;

@@ -38,6 +38,7 @@ const EnvSchema = z
     WEB_DIST: z.string().min(1).optional(),
     SEED: flag01.default(false),
     DEMO_FENCES: flag01.optional(),
+    BASEMAP_PACK: flag01.optional(),
     OSMAND_PORT: z.coerce
       .number({ error: 'must be a port number from 0 to 65535 (0 disables)' })
       .int({ error: 'must be a port number from 0 to 65535 (0 disables)' })
@@ -83,6 +84,11 @@ export interface Config {
    * (DEMO_FENCES; default on in demo mode outside NODE_ENV=test)
    */
   demoFences?: boolean;
+  /**
+   * build the built-in basemap's tile pack (DATA_DIR/basemap) in a child process after start and
+   * serve it (BASEMAP_PACK; default on outside NODE_ENV=test); off: tiles are cut in the server
+   */
+  basemapPack?: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -174,5 +180,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     osmandPort: e.OSMAND_PORT,
     deviceProvisionKey: e.DEVICE_PROVISION_KEY,
     demoFences: e.DEMO_FENCES ?? (e.DEMO && e.NODE_ENV !== 'test'),
+    basemapPack: e.BASEMAP_PACK ?? e.NODE_ENV !== 'test',
   };
 }

@@ -53,6 +53,10 @@ describe('demo fences', () => {
     expect(loadConfig({ DEMO: '1', DEMO_FENCES: '0' }).demoFences).toBe(false);
     expect(loadConfig({ DEMO_FENCES: '1' }).demoFences).toBe(true);
     expect(loadConfig({}).demoFences).toBe(false);
+    // the basemap's tile pack follows the same rule, with its own switch
+    expect(loadConfig({}).basemapPack).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test' }).basemapPack).toBe(false);
+    expect(loadConfig({ BASEMAP_PACK: '0' }).basemapPack).toBe(false);
   });
 
   it('two enabled fences within 2 km of the map centre, added once', async () => {

@@ -61,13 +61,14 @@ function baseUrl(req: FastifyRequest, origin: string | undefined): string {
 export async function registerMaps(app: FastifyInstance): Promise<void> {
   const tiles = new TileStore(app);
   app.addHook('onClose', async () => tiles.reset());
-  // outside tests the basemap's tiles come from a pack in DATA_DIR/basemap, built once by a child
-  // process soon after the first start (tests cut their few tiles in this process)
+  // with config.basemapPack (default outside tests) the basemap's tiles come from a pack in
+  // DATA_DIR/basemap, built once by a child process soon after the first start; without it they
+  // are cut in this process
   const basemap = new BasemapTiles({
-    packDir: app.config.nodeEnv === 'test' ? null : join(app.config.dataDir, 'basemap'),
+    packDir: app.config.basemapPack ? join(app.config.dataDir, 'basemap') : null,
     log: (msg, fields) => app.log.info(fields ?? {}, msg),
   });
-  if (app.config.nodeEnv !== 'test')
+  if (app.config.basemapPack)
     app.addHook('onReady', async () => {
       setTimeout(() => void basemap.usePack(), 2_000).unref();
     });

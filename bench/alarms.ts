@@ -230,6 +230,8 @@ function inlineConsoles(port: number, consoles: Prepared['consoles']): Consoles 
   };
 }
 
+// the server would build its basemap tile pack in a child process after start: not what is measured
+process.env.BASEMAP_PACK ??= '0';
 const dataDir = mkdtempSync(join(tmpdir(), 'bwc-bench-alarms-'));
 const dbFile = join(dataDir, 'bwc.db');
 console.log(

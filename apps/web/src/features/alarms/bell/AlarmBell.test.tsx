@@ -75,7 +75,9 @@ let snapshot: AlarmListResponse;
 let fetchMock: ReturnType<typeof vi.fn>;
 
 function answer(data: unknown) {
-  return new Response(JSON.stringify({ code: 200, msg: '', data }), { headers: { 'content-type': 'application/json' } });
+  return new Response(JSON.stringify({ code: 200, msg: '', data }), {
+    headers: { 'content-type': 'application/json' },
+  });
 }
 
 const calls = (path: string) => fetchMock.mock.calls.filter(([url]) => String(url).split('?')[0] === path);

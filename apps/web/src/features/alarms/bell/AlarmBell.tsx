@@ -1,6 +1,18 @@
 import { BellOutlined, SoundOutlined } from '@ant-design/icons';
 import { ALARM_LEVELS, type Alarm, type AlarmLevel } from '@bwc/protocol';
-import { Badge, Button, ConfigProvider, Popover, Space, Table, Tabs, Tag, theme, Tooltip, type TableColumnsType } from 'antd';
+import {
+  Badge,
+  Button,
+  ConfigProvider,
+  Popover,
+  Space,
+  Table,
+  Tabs,
+  Tag,
+  theme,
+  Tooltip,
+  type TableColumnsType,
+} from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePermission } from '../../../app/session/Permission';
@@ -15,7 +27,7 @@ import { useAlarmBell } from './useAlarmBell';
 import './bell.css';
 
 /** Width of the bell's panel: the table's columns fit without wrapping the time. */
-const PANEL_WIDTH = 760;
+const PANEL_WIDTH = 880;
 const TABLE_HEIGHT = 320;
 
 /**
@@ -66,7 +78,7 @@ function Bell({ gb }: { gb: boolean }) {
   const columns: TableColumnsType<Alarm> = [
     { title: t('columns.index'), key: 'index', width: 56, render: (_v, _row, i) => rowIndex(i) },
     { title: t('columns.device'), dataIndex: 'hostNameCode', key: 'device', ellipsis: true },
-    { title: t('columns.type'), dataIndex: 'typeName_cur', key: 'type', width: 130, ellipsis: true },
+    { title: t('columns.type'), dataIndex: 'typeName_cur', key: 'type', width: 140, ellipsis: true },
     {
       title: t('columns.unit'),
       key: 'unit',
@@ -78,7 +90,7 @@ function Bell({ gb }: { gb: boolean }) {
     {
       title: t('columns.operation'),
       key: 'operation',
-      width: 190,
+      width: 230,
       render: (_v, row) => (
         <Space size={0} className="alarm-bell-actions">
           {row.hasRead === 1 ? (
@@ -115,69 +127,69 @@ function Bell({ gb }: { gb: boolean }) {
   ];
 
   const panel = (
-    <ConfigProvider theme={{ algorithm: theme.defaultAlgorithm }}>
-      <div className="alarm-bell-panel" style={{ width: PANEL_WIDTH }} data-testid="alarm-bell-panel">
-        <Tabs
-          activeKey={tab}
-          onChange={(key) => setTab(key as AlarmLevel)}
-          items={ALARM_LEVELS.map((level) => ({
-            key: level,
-            label: (
-              <span data-testid={`alarm-bell-tab-${level}`}>
-                {t(`tabs.${level}`)}
-                <span
-                  className={`alarm-bell-tab-count alarm-bell-level-${level}`}
-                  data-testid={`alarm-bell-count-${level}`}
-                >
-                  {counts[level]}
-                </span>
+    <div className="alarm-bell-panel" style={{ width: PANEL_WIDTH }} data-testid="alarm-bell-panel">
+      <Tabs
+        activeKey={tab}
+        onChange={(key) => setTab(key as AlarmLevel)}
+        items={ALARM_LEVELS.map((level) => ({
+          key: level,
+          label: (
+            <span data-testid={`alarm-bell-tab-${level}`}>
+              {t(`tabs.${level}`)}
+              <span
+                className={`alarm-bell-tab-count alarm-bell-level-${counts[level] === 0 ? 'none' : level}`}
+                data-testid={`alarm-bell-count-${level}`}
+              >
+                {counts[level]}
               </span>
-            ),
-            children: (
-              <Table<Alarm>
-                rowKey="id"
-                size="small"
-                columns={columns}
-                dataSource={lines[level]}
-                loading={bell.loading}
-                pagination={false}
-                scroll={{ y: TABLE_HEIGHT }}
-                rowClassName={(row) => (row.hasRead === 1 ? 'alarm-bell-row-read' : 'alarm-bell-row-unread')}
-                locale={{ emptyText: t('empty') }}
-                data-testid={`alarm-bell-table-${level}`}
-              />
-            ),
-          }))}
-        />
-        <div className="alarm-bell-footer">
-          <Button
-            onClick={() => {
-              setOpen(false);
-              bell.viewAll(tab);
-            }}
-            data-testid="alarm-bell-view-all"
-          >
-            {t('actions.viewAll')}
-          </Button>
-          <Button
-            type={counts.total !== 0 ? 'primary' : 'default'}
-            loading={busy === 'readAll'}
-            onClick={() => run('readAll', bell.readAll)}
-            data-testid="alarm-bell-read-all"
-          >
-            {t('actions.readAll')}
-          </Button>
-        </div>
+            </span>
+          ),
+          children: (
+            <Table<Alarm>
+              rowKey="id"
+              size="small"
+              columns={columns}
+              dataSource={lines[level]}
+              loading={bell.loading}
+              pagination={false}
+              scroll={{ y: TABLE_HEIGHT }}
+              rowClassName={(row) => (row.hasRead === 1 ? 'alarm-bell-row-read' : 'alarm-bell-row-unread')}
+              locale={{ emptyText: t('empty') }}
+              data-testid={`alarm-bell-table-${level}`}
+            />
+          ),
+        }))}
+      />
+      <div className="alarm-bell-footer">
+        <Button
+          onClick={() => {
+            setOpen(false);
+            bell.viewAll(tab);
+          }}
+          data-testid="alarm-bell-view-all"
+        >
+          {t('actions.viewAll')}
+        </Button>
+        <Button
+          type={counts.total !== 0 ? 'primary' : 'default'}
+          loading={busy === 'readAll'}
+          onClick={() => run('readAll', bell.readAll)}
+          data-testid="alarm-bell-read-all"
+        >
+          {t('actions.readAll')}
+        </Button>
       </div>
-    </ConfigProvider>
+    </div>
   );
 
+  // the navigation bar is dark; the panel and the map dialog are light like the pages
   return (
-    <>
+    <ConfigProvider theme={{ algorithm: theme.defaultAlgorithm }}>
       <SoundEnable status={bell.soundStatus} onEnable={bell.enableSound} />
       <Popover
         open={open}
-        onOpenChange={setOpen}
+        // a click in the locate dialog is outside the panel: the panel stays for the next row
+        onOpenChange={(next) => setOpen(next || locate !== null)}
         trigger="click"
         placement="bottomRight"
         content={panel}
@@ -203,7 +215,7 @@ function Bell({ gb }: { gb: boolean }) {
         title={locate?.title}
         onClose={() => setLocate(null)}
       />
-    </>
+    </ConfigProvider>
   );
 }
 

@@ -313,12 +313,19 @@ test('en-US: GB history with the face details; emergency face column with a push
   });
   expect(((await settings.json()) as Envelope<unknown>).code).toBe(200);
   // the session socket's client_login answer: pushes reach this page from then on
+  let armed = false;
   const loggedIn = new Promise<void>((resolve) => {
-    page.on('websocket', (ws) =>
+    page.on('websocket', (ws) => {
+      if (!armed) return;
       ws.on('framereceived', ({ payload }) => {
         if (String(payload).includes('"cmd":"client_login"') && String(payload).includes('"code":200')) resolve();
-      }),
-    );
+      });
+    });
+  });
+  // the console opens its socket after fetching user info, i.e. after the new document's
+  // DOMContentLoaded; a socket the previous page reopened meanwhile does not count
+  page.once('domcontentloaded', () => {
+    armed = true;
   });
   await page.goto('/dispatch/emergency');
   await loggedIn;

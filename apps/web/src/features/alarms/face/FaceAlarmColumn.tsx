@@ -4,7 +4,7 @@ import { Empty, Spin, Tag, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/http';
-import { usePush, usePushReconnect } from '../../../app/session/pushChannel';
+import { pushChannel, usePush, usePushReconnect } from '../../../app/session/pushChannel';
 import { usePermission } from '../../../app/session/Permission';
 import { ImageZoom } from '../../../components/image-zoom';
 import { formatTime } from '../../home/formatTime';
@@ -70,6 +70,17 @@ function FaceAlarmList() {
     };
   }, []);
   usePushReconnect(() => void loadRef.current());
+  // a fresh page reads the list before its socket has logged in: read it again once it has, so
+  // that nothing posted in between is missing
+  useEffect(() => {
+    if (pushChannel.state === 'open') return;
+    const off = pushChannel.onState(() => {
+      if (pushChannel.state !== 'open') return;
+      off();
+      void loadRef.current();
+    });
+    return off;
+  }, []);
   usePush('face_data', (message) => {
     const picture: FacePicture = { ...message.data, web_root: message.web_root };
     pending.current?.unshift(picture);

@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from '../fixtures';
-import { ACCOUNTS, artifact, buttonName, login, switchLanguage } from '../support/console';
+import { ACCOUNTS, artifact, buttonName, login, logout, switchLanguage } from '../support/console';
 import { deviceFleet, imei, runTag, type ApiDevice } from '../support/devices';
 import { text, type Lang } from '../support/texts';
 
@@ -43,6 +43,7 @@ interface FenceRow {
   time_end: string;
   device_ids: number[];
   unit_ids: number[];
+  unitname: string;
   shape: { type: string; points: { lng: number; lat: number }[] };
 }
 
@@ -111,27 +112,31 @@ async function chooseOption(page: Page, dialog: Locator, label: string, option: 
   await expect(selectOf(dialog, label)).toContainText(option);
 }
 
-/** Picks a device in the targets tree select (expanding city -> district -> station). */
-async function pickDevice(page: Page, dialog: Locator, label: string, name: string) {
+/**
+ * Picks a node in a tree select of the dialog: expands city -> district -> station, then clicks the
+ * station itself (`pick` undefined) or the device named `pick` under it.
+ */
+async function pickInTree(page: Page, dialog: Locator, label: string, pick?: string) {
   await selectOf(dialog, label).click();
   const popup = page.locator('.ant-select-dropdown:visible');
-  for (const unit of [CITY, STATION.district, STATION.name]) {
-    // a unit's title is its name followed by its online count
-    const node = popup
+  const unitNode = (unit: string) =>
+    popup
       .locator('.ant-select-tree-treenode')
       .filter({ has: page.locator('.ant-select-tree-title', { hasText: new RegExp(`^${unit}`) }) });
-    await expect(node).toBeVisible();
-    const switcher = node.locator('.ant-select-tree-switcher_close');
+  for (const unit of [CITY, STATION.district, ...(pick ? [STATION.name] : [])]) {
+    // a unit's title is its name followed by its online count
+    await expect(unitNode(unit)).toBeVisible();
+    const switcher = unitNode(unit).locator('.ant-select-tree-switcher_close');
     if (await switcher.count()) await switcher.click();
   }
-  await popup
-    .locator('.ant-select-tree-treenode')
-    .filter({ hasText: name })
-    .locator('.ant-select-tree-node-content-wrapper')
-    .click();
-  // close the popup (Escape would close the dialog too)
-  await dialog.locator('.ant-modal-title').click();
+  const target = pick ? popup.locator('.ant-select-tree-treenode').filter({ hasText: pick }) : unitNode(STATION.name);
+  await target.locator('.ant-select-tree-node-content-wrapper').click();
+  if (await popup.count()) {
+    // close the popup of a multiple select (Escape would close the dialog too)
+    await dialog.locator('.ant-modal-title').click();
+  }
   await expect(popup).toHaveCount(0);
+  await expect(selectOf(dialog, label)).toContainText(pick ?? STATION.name);
 }
 
 function insideRing(point: { lng: number; lat: number }, ring: { lng: number; lat: number }[]): boolean {
@@ -186,8 +191,8 @@ test.describe('electronic fences and zones', () => {
     const end = clock(120);
     await form.getByLabel(geo(zh, 'timeStart')).fill(start);
     await form.getByLabel(geo(zh, 'timeEnd')).fill(end);
-    await pickDevice(page, form, geo(zh, 'targets'), TARGET);
-    await expect(selectOf(form, geo(zh, 'targets'))).toContainText(TARGET);
+    await pickInTree(page, form, geo(zh, 'unit'));
+    await pickInTree(page, form, geo(zh, 'targets'), TARGET);
     await page.screenshot({ path: artifact('fence-form-zh-CN') });
     await form.getByRole('button', { name: buttonName(geo(zh, 'save')) }).click();
     await expect(form).toBeHidden();
@@ -202,6 +207,8 @@ test.describe('electronic fences and zones', () => {
       time_end: end,
       device_ids: [target.id],
       unit_ids: [],
+      unitname: STATION.name,
+      targets: [{ type: 'device', id: target.id, name: TARGET }],
     });
     expect(stored.shape.type).toBe('polygon');
     expect(stored.shape.points.length).toBeGreaterThanOrEqual(4);
@@ -219,7 +226,23 @@ test.describe('electronic fences and zones', () => {
     const renamed = screen.locator('tbody tr.ant-table-row').filter({ hasText: RENAMED });
     await expect(renamed).toContainText(geo(zh, 'rules.both'));
     const fence = (await api<FenceRow[]>(page, 'get', '/rest/config/fence/get')).find((f) => f.id === stored.id)!;
-    expect(fence).toMatchObject({ name: RENAMED, rule: 'both', device_ids: [target.id] });
+    expect(fence).toMatchObject({ name: RENAMED, rule: 'both', device_ids: [target.id], unitname: STATION.name });
+
+    // ---- a new session (nothing of the tree loaded yet): the form names the owner unit and the device
+    await logout(page);
+    await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+    await page.goto('/configcenter/MapConfig/ElectronicFence');
+    await screen
+      .locator('tbody tr.ant-table-row')
+      .filter({ hasText: RENAMED })
+      .getByRole('button', { name: buttonName(geo(zh, 'edit')) })
+      .click();
+    const reopened = page.getByRole('dialog').filter({ hasText: geo(zh, 'form.edit.fence') });
+    await expect(reopened.getByLabel(geo(zh, 'name'))).toHaveValue(RENAMED);
+    await expect(selectOf(reopened, geo(zh, 'unit'))).toHaveText(STATION.name);
+    await expect(selectOf(reopened, geo(zh, 'targets'))).toHaveText(TARGET);
+    await reopened.getByRole('button', { name: buttonName(text(zh, 'common:action.cancel')) }).click();
+    await expect(reopened).toBeHidden();
 
     // ---- crossings through the device API: outside -> inside -> outside
     const outside = { lng: centre.lng, lat: Math.max(...fence.shape.points.map((p) => p.lat)) + 0.01 };
@@ -295,12 +318,23 @@ test.describe('electronic fences and zones', () => {
     ).find((z) => z.name === ZONE)!;
     expect(zone.shape.type).toBe('rectangle');
     await page.screenshot({ path: artifact('zone-list-zh-CN') });
-    await row.getByRole('button', { name: buttonName(geo(zh, 'delete')) }).click();
+
+    // deleted from the English screen
+    await page.goto('/menu');
+    await switchLanguage(page, 'en-US');
+    await page.goto('/configcenter/MapConfig/ZoneAdmin');
+    const en: Lang = 'en-US';
+    const enRow = page.getByTestId('geo-zone').locator('tbody tr.ant-table-row').filter({ hasText: ZONE });
+    await enRow.click();
+    await expect(page.getByTestId('geo-zone').getByText(geo(en, 'title.zone'))).toBeVisible();
+    await page.waitForTimeout(800);
+    await page.screenshot({ path: artifact('zone-list-en-US') });
+    await enRow.getByRole('button', { name: buttonName(geo(en, 'delete')) }).click();
     await page
       .locator('.ant-popover:visible')
-      .getByRole('button', { name: buttonName(text(zh, 'common:action.ok')) })
+      .getByRole('button', { name: buttonName(text(en, 'common:action.ok')) })
       .click();
-    await expect(row).toHaveCount(0);
+    await expect(enRow).toHaveCount(0);
     expect((await api<{ id: number }[]>(page, 'get', '/rest/config/zone/get')).some((z) => z.id === zone.id)).toBe(
       false,
     );

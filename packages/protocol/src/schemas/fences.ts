@@ -181,6 +181,11 @@ export const Fence = z.object({
   time_end: z.string(),
   device_ids: z.array(z.number().int()),
   unit_ids: z.array(z.number().int()),
+  /**
+   * names of the devices (hostname) and units of `device_ids` / `unit_ids`, so that a console
+   * shows them without loading the unit tree down to them; one deleted meanwhile is left out
+   */
+  targets: z.array(z.object({ type: z.enum(['device', 'unit']), id: z.number().int(), name: z.string() })),
   enabled: z.number().int(),
   remark: z.string(),
   created: z.string(),

@@ -124,5 +124,5 @@ export async function devicesByIds(db: Db, ids: number[]) {
 
 export async function unitsByIds(db: Db, ids: number[]) {
   if (!ids.length) return [];
-  return db.selectFrom('units').select(['id']).where('id', 'in', ids).execute();
+  return db.selectFrom('units').select(['id', 'name']).where('id', 'in', ids).execute();
 }

@@ -225,6 +225,28 @@ describe('CRUD', () => {
     expect((await api<Fence[]>(t.app, 'fenceList', admin, {})).data).toHaveLength(0);
   });
 
+  it('answers name the target devices and units; a device deleted meanwhile is left out', async () => {
+    const extra = await addDevice(t.app, admin, futian);
+    const added = await api<Fence>(
+      t.app,
+      'fenceAdd',
+      admin,
+      fenceBody({ name: 'Named targets', device_ids: [inFutian.id, extra.id], unit_ids: [luohu] }),
+    );
+    expect(added.code).toBe(200);
+    expect(added.data.targets).toEqual([
+      { type: 'device', id: inFutian.id, name: `officer ${inFutian.hostbody}` },
+      { type: 'device', id: extra.id, name: `officer ${extra.hostbody}` },
+      { type: 'unit', id: luohu, name: '罗湖分局' },
+    ]);
+    expect(await api(t.app, 'deviceDelete', admin, { id: extra.id })).toMatchObject({ code: 200 });
+    const listed = (await api<Fence[]>(t.app, 'fenceList', admin, { keyword: 'named' })).data;
+    expect(listed.map((f) => [f.device_ids, f.targets.map((x) => x.id)])).toEqual([
+      [[inFutian.id, extra.id], [inFutian.id, luohu]],
+    ]);
+    expect(await api(t.app, 'fenceDelete', admin, { id: added.data.id })).toMatchObject({ code: 200 });
+  });
+
   it('zones: add with a rectangle, centre computed, update, delete', async () => {
     const z = await api<Zone>(t.app, 'zoneAdd', futianAdmin, {
       name: 'CBD',

@@ -40,7 +40,29 @@ export function parseShape(json: string): FenceShape | null {
   }
 }
 
-function toFence(row: GeoFenceJoined): Fence {
+type TargetNames = { devices: Map<number, string>; units: Map<number, string> };
+
+/** Names of the devices and units the fences name (two queries for any number of fences). */
+async function targetNames(db: Db, rows: GeoFenceJoined[]): Promise<TargetNames> {
+  const deviceIds = [...new Set(rows.flatMap((r) => parseIds(r.device_ids)))];
+  const unitIds = [...new Set(rows.flatMap((r) => parseIds(r.unit_ids)))];
+  const [devices, units] = await Promise.all([repo.devicesByIds(db, deviceIds), repo.unitsByIds(db, unitIds)]);
+  return {
+    devices: new Map(devices.map((d) => [d.id, d.hostname])),
+    units: new Map(units.map((u) => [u.id, u.name])),
+  };
+}
+
+async function fencesOf(db: Db, rows: GeoFenceJoined[]): Promise<Fence[]> {
+  const names = await targetNames(db, rows);
+  return rows.map((row) => toFence(row, names));
+}
+
+function toFence(row: GeoFenceJoined, names: TargetNames): Fence {
+  const device_ids = parseIds(row.device_ids);
+  const unit_ids = parseIds(row.unit_ids);
+  const named = (type: 'device' | 'unit', ids: number[], map: Map<number, string>) =>
+    ids.flatMap((id) => (map.has(id) ? [{ type, id, name: map.get(id)! }] : []));
   return {
     id: row.id,
     name: row.name,
@@ -50,8 +72,9 @@ function toFence(row: GeoFenceJoined): Fence {
     rule: row.rule as Fence['rule'],
     time_start: row.time_start,
     time_end: row.time_end,
-    device_ids: parseIds(row.device_ids),
-    unit_ids: parseIds(row.unit_ids),
+    device_ids,
+    unit_ids,
+    targets: [...named('device', device_ids, names.devices), ...named('unit', unit_ids, names.units)],
     enabled: row.enabled,
     remark: row.remark,
     created: row.created,
@@ -120,7 +143,7 @@ async function ownerUnit(db: Db, scope: UnitScope, user: AuthUser, unitId: numbe
 export async function listFences(db: Db, user: AuthUser, q: FenceListQuery): Promise<Fence[]> {
   const scope = await unitScope(db, user);
   const unitIds = await scopedUnitFilter(db, scope, q.unit_id);
-  return (await repo.listGeo(db, 'fence', { unitIds, keyword: q.keyword, enabled: q.enabled })).map(toFence);
+  return fencesOf(db, await repo.listGeo(db, 'fence', { unitIds, keyword: q.keyword, enabled: q.enabled }));
 }
 
 export async function addFence(app: FastifyInstance, user: AuthUser, input: FenceAddRequest): Promise<Fence> {
@@ -145,7 +168,7 @@ export async function addFence(app: FastifyInstance, user: AuthUser, input: Fenc
     updated: ts,
   });
   await app.fences.reload();
-  return toFence((await repo.findGeo(db, 'fence', id))!);
+  return (await fencesOf(db, [(await repo.findGeo(db, 'fence', id))!]))[0]!;
 }
 
 export async function updateFence(app: FastifyInstance, user: AuthUser, input: FenceUpdateRequest): Promise<Fence> {
@@ -172,7 +195,7 @@ export async function updateFence(app: FastifyInstance, user: AuthUser, input: F
     await repo.clearFenceStates(trx, input.id);
   });
   await app.fences.reload();
-  return toFence((await repo.findGeo(db, 'fence', input.id))!);
+  return (await fencesOf(db, [(await repo.findGeo(db, 'fence', input.id))!]))[0]!;
 }
 
 export async function deleteGeo(app: FastifyInstance, user: AuthUser, kind: GeoKind, id: number): Promise<void> {

@@ -159,6 +159,14 @@ function rememberedLabel(value: string): string | undefined {
   return storedLabels()[value];
 }
 
+/**
+ * Names for picker values whose nodes are not loaded yet (`[value, label]`, value as the picker
+ * keeps it: a unit id, or `device:<id>`), e.g. the targets of a record opened for editing.
+ */
+export function rememberUnitTreeLabels(entries: [string, string][]): void {
+  rememberLabels(entries);
+}
+
 function rememberLabels(entries: [string, string][]): void {
   if (entries.length === 0) return;
   try {

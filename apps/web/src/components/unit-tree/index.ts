@@ -1,4 +1,11 @@
-export { UnitNodeTitle, UnitTree, UnitTreeSelect, type UnitTreeProps, type UnitTreeSelectProps } from './UnitTree';
+export {
+  UnitNodeTitle,
+  UnitTree,
+  UnitTreeSelect,
+  rememberUnitTreeLabels,
+  type UnitTreeProps,
+  type UnitTreeSelectProps,
+} from './UnitTree';
 export {
   hasChildren,
   isOnlineTerminal,

@@ -33,7 +33,7 @@ import { useTranslation } from 'react-i18next';
 import { call } from '../../api/http';
 import { validateWith, zodRules } from '../../app/forms/zodRules';
 import { usePermission } from '../../app/session/Permission';
-import { UnitTreeSelect, isTerminal, type UnitTreeLoader } from '../../components/unit-tree';
+import { UnitTreeSelect, isTerminal, rememberUnitTreeLabels, type UnitTreeLoader } from '../../components/unit-tree';
 import { toDisplay, type MapCrs } from '../../map/coords';
 import { DrawControl, type DrawShape } from '../../map/DrawControl';
 import type { MapLibreMap } from '../../map/maplibre';
@@ -304,6 +304,12 @@ function GeoFormDialog({
     if (!editing) return;
     form.resetFields();
     const row = editing.row;
+    // the owner and the targets may lie deeper than the pickers have loaded: give them their names
+    if (row) rememberUnitTreeLabels([[String(row.unit_id), row.unitname]]);
+    if (row && 'targets' in row)
+      rememberUnitTreeLabels(
+        row.targets.map((x) => [x.type === 'device' ? `${DEVICE_PREFIX}${x.id}` : String(x.id), x.name]),
+      );
     const base = {
       name: row?.name ?? '',
       unit_id: row ? String(row.unit_id) : undefined,

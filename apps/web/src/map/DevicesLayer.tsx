@@ -12,7 +12,9 @@ export const CLUSTER_LAYER = 'bwc-devices-cluster';
 const LABEL_LAYER = 'bwc-devices-label';
 /** Labels from this zoom on (below it they would cover the map). */
 const LABEL_MIN_ZOOM = 13;
-/** while the map moves (pan, zoom), live differences reach it at most this often */
+/** live differences reach the map at most this often (site_data comes once a second; device_data and SOS in between) */
+const APPLY_MS = 1_000;
+/** ... and while the map moves (pan, zoom) at most this often */
 const MOVING_APPLY_MS = 2_000;
 
 export interface DevicesLayerProps {
@@ -91,10 +93,10 @@ export function DevicesLayer({ store, visibleIds, onDeviceClick }: DevicesLayerP
     });
 
     const source = map.getSource(DEVICE_SOURCE) as GeoJSONSource;
-    // differences wait here while the map moves (each update re-tiles the source: a pan would
-    // stutter), at most MOVING_APPLY_MS; a feature per id, the latest wins
+    // differences wait here (a feature per id, the latest wins) until the period since the last
+    // update is over: APPLY_MS, MOVING_APPLY_MS while the map moves (a pan would stutter)
     const waiting = new Map<number, DeviceFeature | null>();
-    let lastApplied = 0;
+    let lastApplied = -Infinity;
     let timer: ReturnType<typeof setTimeout> | null = null;
     const apply = () => {
       if (timer) clearTimeout(timer);
@@ -114,8 +116,11 @@ export function DevicesLayer({ store, visibleIds, onDeviceClick }: DevicesLayerP
     const offDiff = store.onDiff((diff) => {
       for (const id of diff.remove) waiting.set(id, null);
       for (const point of diff.upsert) waiting.set(point.id, feature(point));
-      if (!map.isMoving()) return apply();
-      if (!timer) timer = setTimeout(apply, Math.max(0, lastApplied + MOVING_APPLY_MS - performance.now()));
+      // one update re-clusters and re-tiles the source and repaints: at most one per period
+      const period = map.isMoving() ? MOVING_APPLY_MS : APPLY_MS;
+      const wait = lastApplied + period - performance.now();
+      if (wait <= 0) return apply();
+      if (!timer) timer = setTimeout(apply, wait);
     });
     map.on('moveend', apply);
 

@@ -12,18 +12,30 @@ export const STATE_COLORS: Record<DeviceMarkerState, string> = {
 const RATIO = typeof window !== 'undefined' ? Math.min(window.devicePixelRatio || 1, 2) : 1;
 const FONT = '12px "Microsoft YaHei", "PingFang SC", "Noto Sans CJK SC", sans-serif';
 
+/**
+ * A 2D canvas kept in main memory (`willReadFrequently`): every image is read back once with
+ * getImageData, which on a GPU canvas is a synchronous read-back stalling the main thread.
+ */
 function canvas(width: number, height: number): [HTMLCanvasElement, CanvasRenderingContext2D] {
   const element = document.createElement('canvas');
   element.width = Math.ceil(width * RATIO);
   element.height = Math.ceil(height * RATIO);
-  const context = element.getContext('2d') as CanvasRenderingContext2D;
+  const context = element.getContext('2d', { willReadFrequently: true }) as CanvasRenderingContext2D;
   context.scale(RATIO, RATIO);
   return [element, context];
 }
 
 function toImage(element: HTMLCanvasElement) {
-  const context = element.getContext('2d') as CanvasRenderingContext2D;
+  const context = element.getContext('2d', { willReadFrequently: true }) as CanvasRenderingContext2D;
   return context.getImageData(0, 0, element.width, element.height);
+}
+
+let probeContext: CanvasRenderingContext2D | null = null;
+/** text width in CSS pixels (one shared measuring context) */
+function textWidth(text: string): number {
+  probeContext ??= canvas(1, 1)[1];
+  probeContext.font = FONT;
+  return probeContext.measureText(text).width;
 }
 
 /** Body-camera pin in the state's colour; killed shows a cross, SOS an exclamation mark. */
@@ -62,9 +74,7 @@ function deviceIcon(state: DeviceMarkerState) {
 }
 
 function labelImage(text: string) {
-  const [, probe] = canvas(1, 1);
-  probe.font = FONT;
-  const width = Math.ceil(probe.measureText(text).width) + 10;
+  const width = Math.ceil(textWidth(text)) + 10;
   const [element, c] = canvas(width, 18);
   c.fillStyle = 'rgba(255,255,255,0.92)';
   c.strokeStyle = 'rgba(0,0,0,0.25)';

@@ -238,6 +238,8 @@ function fixTime(point: Pick<DevicePoint, 'gps_time'>): number {
 
 /** true when `a` carries an older fix than `b` (unknown times are not older) */
 function olderFix(a: Pick<DevicePoint, 'gps_time'>, b: Pick<DevicePoint, 'gps_time'>): boolean {
+  // the same time (most devices of a full refresh): no parsing
+  if (a.gps_time === b.gps_time) return false;
   return fixTime(a) < fixTime(b);
 }
 

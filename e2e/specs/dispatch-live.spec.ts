@@ -163,6 +163,8 @@ test('a moved device appears at its new place within seconds; an SOS shows the S
   await search.fill(HOSTBODY);
   await search.press('Enter');
   await page.getByTestId('host-list').getByText('实时测试').first().click();
+  // the info window names the state too
+  await expect(page.locator('.maplibregl-popup').getByTestId('device-state')).toHaveAttribute('data-state', 'sos');
   await page.waitForTimeout(2_500);
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: artifact('dispatch-live-sos-zh-CN') });

@@ -4,10 +4,16 @@ import { useTranslation } from 'react-i18next';
 import { STATE_COLORS } from '../../map/images';
 import { markerState } from '../../map/points';
 
-/** State tag of a device (online, offline, remotely killed) as the map icon shows it. */
-export function DeviceStateTag({ point }: { point: Pick<DevicePoint, 'lineon' | 'remote_kill'> }) {
+/** State tag of a device (online, offline, remotely killed, SOS) as the map icon shows it. */
+export function DeviceStateTag({
+  point,
+  sos = false,
+}: {
+  point: Pick<DevicePoint, 'lineon' | 'remote_kill'>;
+  sos?: boolean;
+}) {
   const { t } = useTranslation('dispatch');
-  const state = markerState(point);
+  const state = markerState(point, sos);
   return (
     <Tag color={STATE_COLORS[state]} data-testid="device-state" data-state={state}>
       {t(`state.${state}`)}

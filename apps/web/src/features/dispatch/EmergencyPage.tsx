@@ -179,6 +179,7 @@ export function EmergencyPage() {
     [selection, store, live],
   );
   const infoPoint = useSyncExternalStore(store.subscribe, () => (infoId === null ? undefined : store.get(infoId)));
+  const infoSos = useSyncExternalStore(store.subscribe, () => infoId !== null && store.isSos(infoId));
   const locateRow = useCallback((p: DevicePoint) => locate(p.id), [locate]);
   const closeInfo = useCallback(() => setInfoId(null), []);
   const areas = useMemo(() => (setup.data ? dataAreas(setup.data.config) : []), [setup.data]);
@@ -274,6 +275,7 @@ export function EmergencyPage() {
                 actions={actions}
                 onDetail={(p) => setDetailId(p.id)}
                 onClose={closeInfo}
+                sos={infoSos}
               />
             )}
           </MapView>

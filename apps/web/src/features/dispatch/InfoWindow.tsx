@@ -21,10 +21,12 @@ interface Props {
   actions: ReturnType<typeof useDeviceActions>;
   onDetail: (point: DevicePoint) => void;
   onClose: () => void;
+  /** the device has an active SOS (map state) */
+  sos?: boolean;
 }
 
 /** Info window (500x390) of a device on the map: a MapLibre popup whose content React renders. */
-export function InfoWindow({ point, mapOn, actions, onDetail, onClose }: Props) {
+export function InfoWindow({ point, mapOn, actions, onDetail, onClose, sos = false }: Props) {
   const { t } = useTranslation('dispatch');
   const { map, crs } = useMap();
   const [container] = useState(() => document.createElement('div'));
@@ -71,7 +73,7 @@ export function InfoWindow({ point, mapOn, actions, onDetail, onClose }: Props) 
         <Descriptions.Item label={t('host.hostbody')}>{point.did}</Descriptions.Item>
         <Descriptions.Item label="IMEI">{point.imei}</Descriptions.Item>
         <Descriptions.Item label={t('detail.state')}>
-          <DeviceStateTag point={point} />
+          <DeviceStateTag point={point} sos={sos} />
         </Descriptions.Item>
         <Descriptions.Item label={t('detail.flags')}>
           <CapabilityFlags typecate={point.typecate} />

@@ -120,6 +120,8 @@ test.afterAll(() => {
 });
 
 async function shot(page: Page, name: string): Promise<void> {
+  // no dialog half way through its opening animation
+  await expect(page.locator('.ant-modal.ant-zoom-appear, .ant-modal.ant-zoom-enter')).toHaveCount(0);
   await page.screenshot({ path: artifact(name) });
   await page.screenshot({ path: `${SHOTS}/${name}.png` });
 }
@@ -304,6 +306,11 @@ test('en-US: GB history with the face details; emergency face column with a push
   const detail = page.getByTestId('alarm-detail');
   await expect(detail.getByTestId('alarm-similarity').first()).toHaveText(`${SIMILARITY}%`);
   await expect(detail).toContainText(text(lang, 'alarm:detail.pictures'));
+  await expect
+    .poll(() =>
+      detail.getByTestId('alarm-scene-picture').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth),
+    )
+    .toBe(160);
   await shot(page, 'alarm-history-face-detail-en-US');
   await page.keyboard.press('Escape');
 

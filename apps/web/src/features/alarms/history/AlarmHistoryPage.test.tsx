@@ -2,7 +2,8 @@ import { Api, MenuId, type Alarm, type AlarmLevel } from '@bwc/protocol';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWidget } from '../../../components/test-utils';
-import { onBellEvent } from '../bell/bellEvents';
+import { useLocation } from 'react-router';
+import { onBellEvent, type AlarmOpenRequest } from '../bell/bellEvents';
 import { AlarmHistoryPage } from './AlarmHistoryPage';
 
 function alarm(id: number, level: AlarmLevel, extra: Partial<Alarm> = {}): Alarm {
@@ -84,6 +85,18 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 const EDIT = { view: 1, edit: 1 } as const;
+
+/** The router's path and navigation state. */
+function Where() {
+  const location = useLocation();
+  const state = location.state as AlarmOpenRequest | null;
+  return (
+    <output data-testid="where">
+      {location.pathname}
+      {state ? ` info=${state.info.id} isLive=${String(state.isLive)}` : ''}
+    </output>
+  );
+}
 const okButton = () => document.querySelector<HTMLElement>('.ant-modal-footer .ant-btn-primary')!;
 
 describe('alarm history page', () => {
@@ -178,5 +191,32 @@ describe('alarm history page', () => {
     expect(screen.queryByText('Acknowledge')).toBeNull();
     expect(screen.queryByTestId('alarm-sure-all')).toBeNull();
     expect(screen.getByTestId('alarm-export')).toBeTruthy();
+  });
+
+  it('view and live open Emergency (dispatch) or VideoPatrol (GB) with info and isLive', async () => {
+    for (const [mode, path] of [
+      ['dispatch', '/dispatch/emergency'],
+      ['gb', '/monitor/patrol'],
+    ] as const) {
+      const view = await renderWidget(
+        <>
+          <AlarmHistoryPage mode={mode} />
+          <Where />
+        </>,
+        {
+          url: mode === 'gb' ? '/monitor/alarm' : '/dispatch/alarm',
+          permissions: { [MenuId.DISPATCH_ALARM]: { view: 1 }, [MenuId.MONITOR_ALARM]: { view: 1 } },
+          language: 'en-US',
+        },
+      );
+      const row = await waitFor(() => {
+        const found = document.querySelector<HTMLElement>('tr[data-row-key="2"]');
+        expect(found).not.toBeNull();
+        return found!;
+      });
+      fireEvent.click(within(row).getByText('Live'));
+      expect(screen.getByTestId('where').textContent).toBe(`${path} info=2 isLive=true`);
+      view.unmount();
+    }
   });
 });

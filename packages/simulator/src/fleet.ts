@@ -361,8 +361,12 @@ export async function startSimulator(options: SimulatorOptions): Promise<StopSim
     typeof options.aiToken === 'function' ? options.aiToken : () => options.aiToken as string | undefined;
   let tokenMissingLogged = false;
   async function aiLoop(kind: AiKind, perMin: number): Promise<void> {
+    // the first result soon (10 to 40 s, once cameras have sent positions), then a Poisson stream
+    let first = true;
     while (!sleeper.stopped) {
-      await sleeper.sleep(nextAiDelayMs(perMin, random));
+      const delay = nextAiDelayMs(perMin, random);
+      await sleeper.sleep(first ? Math.min(delay, between(10_000, 40_000)) : delay);
+      first = false;
       if (sleeper.stopped) return;
       const token = aiTokenOf();
       if (!token) {

@@ -62,6 +62,8 @@ interface Job {
   reject: (err: unknown) => void;
 }
 
+/** SOS device events per INSERT statement on PostgreSQL (8 parameters a row) */
+const SOS_INSERT_CHUNK = 100;
 const INSERT_SOS_EVENT = `insert into device_events (device_id, unit_id, type, time, lat, lng, payload, created)
   values (?, ?, 'sos', ?, ?, ?, ?, ?) returning id`;
 
@@ -392,9 +394,10 @@ export class DeviceRuntime {
             events.push({ ...refOf(j.device), event_id: id, time: r.time, lat: r.lat, lng: r.lng, message: j.message });
           });
         }
-        for (let i = 0; !insertOne && i < rows.length; i += INSERT_CHUNK / 10) {
-          const chunk = rows.slice(i, i + INSERT_CHUNK / 10);
-          // one statement per chunk; ids grow in VALUES order, so sorted ids match the rows (checked)
+        // PostgreSQL: one statement per chunk
+        for (let i = 0; !insertOne && i < rows.length; i += SOS_INSERT_CHUNK) {
+          const chunk = rows.slice(i, i + SOS_INSERT_CHUNK);
+          // ids grow in VALUES order, so the sorted ids match the rows (checked)
           const ids = (
             await trx
               .insertInto('device_events')

@@ -230,13 +230,18 @@ try {
   });
   const idle = MAP_REFRESH_MS + 2_000;
   await page.evaluate(() => (globalThis as unknown as { __longTasks: number[] }).__longTasks.splice(0));
+  // map repaints meanwhile (each costs a frame of software WebGL)
+  await page.evaluate(
+    "(() => { window.__renders = 0; window.__bwcMap.on('render', () => { window.__renders++; }); })()",
+  );
   await page.waitForTimeout(idle);
+  const renders = await page.evaluate(() => (globalThis as unknown as { __renders: number }).__renders);
   const u = await page.evaluate(() => (globalThis as unknown as { __longTasks: number[] }).__longTasks.splice(0));
   const flushes = await page.evaluate(() => performance.getEntriesByName('bwc-map-flush').map((e) => e.duration));
   flushes.sort((x, y) => x - y);
   say(
     `UPDATES over ${idle / 1000} s idle with ${DEVICES} live devices: long tasks ${u.length}, longest ${longest(u)} ms; ` +
-      `store flushes ${flushes.length}, main-thread time per flush median ${(flushes[Math.floor(flushes.length / 2)] ?? 0).toFixed(1)} ms, max ${longest(flushes)} ms (${load()})`,
+      `map repaints ${renders} (${(renders / (idle / 1000)).toFixed(1)}/s); store flushes ${flushes.length}, main-thread time per flush median ${(flushes[Math.floor(flushes.length / 2)] ?? 0).toFixed(1)} ms, max ${longest(flushes)} ms (${load()})`,
   );
   if (values.trace) {
     await browser.stopTracing();

@@ -18,14 +18,16 @@ const tag = runTag();
 const WITH = [`组员甲${tag}`, `组员乙${tag}`];
 const WITHOUT = `无集群号${tag}`;
 const LONE = [`单兵丙${tag}`, `单兵丁${tag}`];
+const GONE = `将删除${tag}`;
 
 let mixed: ApiDevice[] = [];
+let gone: ApiDevice;
 let lone: ApiDevice[] = [];
 let spots: { lng: number; lat: number }[] = [];
 
 // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture arguments from this pattern
 test.beforeAll(async ({}, testInfo) => {
-  const names = [...WITH, WITHOUT, ...LONE];
+  const names = [...WITH, WITHOUT, ...LONE, GONE];
   const fleet = await deviceFleet(
     String(testInfo.project.use.baseURL),
     names.map((hostname, i) => ({
@@ -33,15 +35,16 @@ test.beforeAll(async ({}, testInfo) => {
       imei: imei(`88${tag}0000${i}`),
       hostname,
       hostcode: `G${tag}${i}`,
-      jq_hostcode: i < 2 ? `9${tag}${i}` : '',
+      jq_hostcode: i < 2 || i === 5 ? `9${tag}${i}` : '',
       unit_bh: '440305010000',
     })),
   );
   mixed = fleet.devices.slice(0, 3);
-  lone = fleet.devices.slice(3);
+  lone = fleet.devices.slice(3, 5);
+  gone = fleet.devices[5]!;
   // 6 km east and west of the map centre: outside the 3 km the simulated fleet walks in
   const { gpscenter_lon: lng, gpscenter_lat: lat } = fleet.config;
-  spots = [offset(lng, lat, 6_000, 0), offset(lng, lat, -6_000, 0)];
+  spots = [offset(lng, lat, 6_000, 0), offset(lng, lat, -6_000, 0), offset(lng, lat, 0, 6_000)];
 });
 
 /** Current fixes a few metres apart around a spot (devices online, on the map). */
@@ -231,4 +234,34 @@ test('temporary group from a map selection: confirm without the devices lacking 
   const enGroup = await createFromSelection(page, 'en-US', 'temp-group-en-US');
   expect(enGroup.tgid).not.toBe(zhGroup.tgid);
   await warnWithoutCodes(page, 'en-US', 'temp-group-en-US');
+});
+
+test('a selected device deleted meanwhile: the server refuses naming it, nothing is created, the page stays sound', async ({
+  page,
+  newUser,
+}) => {
+  const zh: Lang = 'zh-CN';
+  await place([gone], spots[2]!);
+  await login(page, ACCOUNTS.dispatcher.username, ACCOUNTS.dispatcher.password);
+  await page.goto('/dispatch/emergency');
+  await expect(page.getByTestId('emergency-page')).toBeVisible();
+  expect(await selectAround(page, [gone], zh)).toEqual([gone.id]);
+  const before = await groups(page);
+
+  // an administrator deletes the device while the selection is open
+  const admin = await newUser();
+  await login(admin, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+  const res = await admin.request.post('/rest/oam/recorder/del', { data: { id: gone.id } });
+  expect(((await res.json()) as { code: number }).code).toBe(200);
+
+  const dialog = page.getByRole('dialog').filter({ hasText: text(zh, 'dispatch:selection.title', { count: 1 }) });
+  await dialog.getByRole('button', { name: buttonName(text(zh, 'dispatch:group.fromSelection')) }).click();
+  const refusal = page
+    .locator('.ant-message-notice')
+    .filter({ hasText: text(zh, 'errors:group.unknownDevices', { ids: String(gone.id) }) });
+  await expect(refusal).toBeVisible();
+  expect((await groups(page)).map((g) => g.tgid)).toEqual(before.map((g) => g.tgid));
+  // the button works again (no stuck state) and the page logged no error (checked by the fixture)
+  await dialog.getByRole('button', { name: buttonName(text(zh, 'dispatch:group.fromSelection')) }).click();
+  await expect(refusal.first()).toBeVisible();
 });

@@ -71,10 +71,16 @@ export function useDeviceActions(onChanged: (ids: number[]) => void) {
       });
       if (!go) return;
     }
-    const answer = await callAs<GroupFromDevicesAnswer>('groupFromDevices', {
-      ids: devices.map((d) => d.id),
-      confirm: 1,
-    });
+    let answer: GroupFromDevicesAnswer;
+    try {
+      answer = await callAs<GroupFromDevicesAnswer>('groupFromDevices', {
+        ids: devices.map((d) => d.id),
+        confirm: 1,
+      });
+    } catch {
+      // refused (e.g. a selected device was deleted meanwhile): the server's message is already shown
+      return;
+    }
     if (answer.groupid !== null) message.success(t('group.created', { name: answer.tg_name, hours: GROUP_TEMP_TTL_H }));
   };
 

@@ -1,4 +1,4 @@
-import { Api, MenuId, type Alarm, type AlarmLevel } from '@bwc/protocol';
+import { Api, MODULES, MenuId, type Alarm, type AlarmLevel } from '@bwc/protocol';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWidget } from '../../../components/test-utils';
@@ -85,6 +85,7 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 const EDIT = { view: 1, edit: 1 } as const;
+const VIDEO_PATROL = MODULES.find((m) => m.key === 'VideoPatrol')!.id;
 
 /** The router's path and navigation state. */
 function Where() {
@@ -191,6 +192,10 @@ describe('alarm history page', () => {
     expect(screen.queryByText('Acknowledge')).toBeNull();
     expect(screen.queryByTestId('alarm-sure-all')).toBeNull();
     expect(screen.getByTestId('alarm-export')).toBeTruthy();
+    // no view on Emergency: no view / live
+    expect(screen.queryByText('Live')).toBeNull();
+    expect(screen.queryByText('View')).toBeNull();
+    expect(screen.getAllByText('Details').length).toBeGreaterThan(0);
   });
 
   it('view and live open Emergency (dispatch) or VideoPatrol (GB) with info and isLive', async () => {
@@ -205,7 +210,12 @@ describe('alarm history page', () => {
         </>,
         {
           url: mode === 'gb' ? '/monitor/alarm' : '/dispatch/alarm',
-          permissions: { [MenuId.DISPATCH_ALARM]: { view: 1 }, [MenuId.MONITOR_ALARM]: { view: 1 } },
+          permissions: {
+            [MenuId.DISPATCH_ALARM]: { view: 1 },
+            [MenuId.MONITOR_ALARM]: { view: 1 },
+            [MenuId.EMERGENCY]: { view: 1 },
+            [VIDEO_PATROL]: { view: 1 },
+          },
           language: 'en-US',
         },
       );

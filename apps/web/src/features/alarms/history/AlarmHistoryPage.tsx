@@ -1,6 +1,6 @@
 import { CheckCircleOutlined, DownloadOutlined } from '@ant-design/icons';
 import type { Alarm, AlarmCategory, AlarmLevel, Page, TreeNode } from '@bwc/protocol';
-import { ALARM_LEVELS } from '@bwc/protocol';
+import { ALARM_LEVELS, MODULES, MenuId } from '@bwc/protocol';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Space, Tabs, Tag, Tooltip, Typography } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
@@ -134,6 +134,13 @@ export function AlarmHistoryPage({ mode }: { mode: HistoryMode }) {
     await reload();
   };
 
+  // view / live lead to Emergency (dispatch) or VideoPatrol (GB): offered with view on that page
+  const liveMenu = useMemo(() => {
+    const path = bellMode(gb).livePath;
+    const id = MODULES.find((m) => m.path === path)?.id ?? MenuId.EMERGENCY;
+    return { menu: id, action: 'view' as const };
+  }, [gb]);
+
   const openLive = useCallback(
     (alarm: Alarm, isLive: boolean) => {
       const request: AlarmOpenRequest = { info: alarm, isLive };
@@ -232,8 +239,8 @@ export function AlarmHistoryPage({ mode }: { mode: HistoryMode }) {
         actions: [
           { key: 'detail', label: t('action.detail'), onClick: (row) => setDetail(row) },
           { key: 'locate', label: t('action.locate'), onClick: (row) => void locateAlarm(row) },
-          { key: 'see', label: t('action.see'), onClick: (row) => openLive(row, false) },
-          { key: 'live', label: t('action.live'), onClick: (row) => openLive(row, true) },
+          { key: 'see', label: t('action.see'), onClick: (row) => openLive(row, false), permission: liveMenu },
+          { key: 'live', label: t('action.live'), onClick: (row) => openLive(row, true), permission: liveMenu },
           {
             key: 'sure',
             label: t('action.sure'),
@@ -244,7 +251,7 @@ export function AlarmHistoryPage({ mode }: { mode: HistoryMode }) {
         ],
       },
     ],
-    [t, gb, apis.menu, locateAlarm, openLive],
+    [t, gb, apis.menu, locateAlarm, openLive, liveMenu],
   );
 
   const exportExcel = async () => {

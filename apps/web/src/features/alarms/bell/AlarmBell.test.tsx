@@ -117,6 +117,11 @@ async function renderBell(url: string, permissions: Record<number, { view: 1 }>,
   return view;
 }
 
+/** The bell's count (generous timeout: the suite shares a busy machine). */
+function bellShows(count: string) {
+  return waitFor(() => expect(screen.getByTestId('alarm-bell').dataset.count).toBe(count), { timeout: 5_000 });
+}
+
 async function openPanel() {
   fireEvent.click(await screen.findByTestId('alarm-bell'));
   return screen.findByTestId('alarm-bell-panel');
@@ -150,7 +155,7 @@ describe('alarm bell widget', () => {
 
   it('GB mode: needs 10154, reads alarmlight, view-all goes to AlarmHistory with alarmNavActive', async () => {
     await renderBell('/menu', { [MenuId.MONITOR_ALARM]: { view: 1 } }, true);
-    await waitFor(() => expect(screen.getByTestId('alarm-bell').dataset.count).toBe('2'));
+    await bellShows('2');
     expect(calls(Api.alarmLight.path)).toHaveLength(1);
     expect(calls(Api.alarmList.path)).toHaveLength(0);
     const panel = await openPanel();
@@ -161,7 +166,7 @@ describe('alarm bell widget', () => {
 
   it('dispatch mode: counts per tab, a push goes on top unread, read sends {ids:[{id,eid}]}', async () => {
     await renderBell('/menu', { [MenuId.DISPATCH_ALARM]: { view: 1 } });
-    await waitFor(() => expect(screen.getByTestId('alarm-bell').dataset.count).toBe('2'));
+    await bellShows('2');
     push(alarm(7, 'criticle'));
     expect(screen.getByTestId('alarm-bell').dataset.count).toBe('3');
     const panel = await openPanel();
@@ -170,7 +175,7 @@ describe('alarm bell widget', () => {
     expect([...rows].map((r) => r.getAttribute('data-row-key'))).toEqual(['7', '1']);
 
     fireEvent.click(within(rows[0] as HTMLElement).getByTestId('alarm-bell-read'));
-    await waitFor(() => expect(screen.getByTestId('alarm-bell').dataset.count).toBe('2'));
+    await bellShows('2');
     expect(within(panel).getByTestId('alarm-bell-count-criticle').textContent).toBe('1');
     const [, init] = calls(Api.alarmRead.path)[0]!;
     expect(JSON.parse(String((init as RequestInit).body))).toEqual({ ids: [{ id: 7, eid: 'sos:7' }] });
@@ -178,12 +183,12 @@ describe('alarm bell widget', () => {
 
   it('mark-all-read: highlighted and effective with alarms, no request at 0', async () => {
     await renderBell('/menu', { [MenuId.DISPATCH_ALARM]: { view: 1 } });
-    await waitFor(() => expect(screen.getByTestId('alarm-bell').dataset.count).toBe('2'));
+    await bellShows('2');
     const panel = await openPanel();
     const readAll = within(panel).getByTestId('alarm-bell-read-all');
     expect(readAll.className).toContain('ant-btn-primary');
     fireEvent.click(readAll);
-    await waitFor(() => expect(screen.getByTestId('alarm-bell').dataset.count).toBe('0'));
+    await bellShows('0');
     expect(within(panel).getByTestId('alarm-bell-table-criticle').querySelectorAll('tr.ant-table-row')).toHaveLength(0);
     expect(within(panel).getByTestId('alarm-bell-table-criticle').textContent).toContain('No unread alarms');
     expect(readAll.className).not.toContain('ant-btn-primary');
@@ -194,12 +199,12 @@ describe('alarm bell widget', () => {
 
   it('re-reads the snapshot after a push-channel reconnect', async () => {
     await renderBell('/menu', { [MenuId.DISPATCH_ALARM]: { view: 1 } });
-    await waitFor(() => expect(screen.getByTestId('alarm-bell').dataset.count).toBe('2'));
+    await bellShows('2');
     snapshot = { ...snapshot, count: { total: 5, criticle: 4, middle: 1, normal: 0 } };
     act(() => {
       for (const listener of channel.reconnect) listener();
     });
-    await waitFor(() => expect(screen.getByTestId('alarm-bell').dataset.count).toBe('5'));
+    await bellShows('5');
     expect(calls(Api.alarmList.path)).toHaveLength(2);
   });
 
@@ -208,7 +213,7 @@ describe('alarm bell widget', () => {
     ['alarm-bell-live', true],
   ])('elsewhere, %s navigates to Emergency with info and isLive %s', async (action, isLive) => {
     await renderBell('/menu', { [MenuId.DISPATCH_ALARM]: { view: 1 } });
-    await waitFor(() => expect(screen.getByTestId('alarm-bell').dataset.count).toBe('2'));
+    await bellShows('2');
     const panel = await openPanel();
     fireEvent.click(within(panel).getByTestId(action));
     expect(screen.getByTestId('where').textContent).toBe(`/dispatch/emergency info=1 isLive=${String(isLive)}`);
@@ -221,7 +226,7 @@ describe('alarm bell widget', () => {
     const offStop = onBellEvent('stopLive', (a) => stopped.push(a.id));
     try {
       await renderBell('/dispatch/emergency', { [MenuId.DISPATCH_ALARM]: { view: 1 } });
-      await waitFor(() => expect(screen.getByTestId('alarm-bell').dataset.count).toBe('2'));
+      await bellShows('2');
       push(alarm(8, 'middle'));
       expect(opened).toEqual([]);
       push(alarm(9, 'criticle'));

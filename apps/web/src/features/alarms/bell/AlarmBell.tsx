@@ -46,7 +46,7 @@ export function AlarmBell() {
 function Bell({ gb }: { gb: boolean }) {
   const { t } = useTranslation('bell');
   const mode = useMemo(() => bellMode(gb), [gb]);
-  const bell = useAlarmBell(mode, true);
+  const bell = useAlarmBell(mode);
   const [open, setOpen] = useState(false);
   const [tab, setTab] = useState<AlarmLevel>('criticle');
   const [busy, setBusy] = useState<string | null>(null);

@@ -16,10 +16,11 @@ import { emitBellEvent, useBellEvent, type AlarmOpenRequest } from './bellEvents
 import { isEmbeddedOn, type BellMode } from './bellRoutes';
 import { bellReducer, EMPTY_BELL, navActiveOf } from './bellState';
 
-const NO_SOUND: SoundStatus = { access: 'unsupported', missed: false };
+/** until the player exists (first effect) nothing is known: no banner yet */
+const NO_PLAYER_YET: SoundStatus = { access: 'enabled', missed: false };
 const noSubscription = () => () => {};
 
-export const bellKeys = {
+const bellKeys = {
   settings: ['alarms', 'bell', 'settings'] as const,
 };
 
@@ -30,11 +31,11 @@ interface Sound {
 
 /**
  * The bell's behaviour (spec part 1 sections 2 and 4): the unread list as a REST snapshot (on
- * mount and after every push-channel reconnect) plus `alarm_data` deltas, the sound of critical
- * alarms, read actions and the way to the history and live pages. Pass `enabled` false when the
- * user lacks the bell's view permission: nothing is loaded and pushes are ignored.
+ * mount and after every push-channel login) plus `alarm_data` deltas, the sound of critical
+ * alarms, read actions and the way to the history and live pages. Mounted only for users with
+ * the bell's view permission.
  */
-export function useAlarmBell(mode: BellMode, enabled: boolean) {
+export function useAlarmBell(mode: BellMode) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const embedded = isEmbeddedOn(pathname);
@@ -46,12 +47,10 @@ export function useAlarmBell(mode: BellMode, enabled: boolean) {
   const settings = useQuery({
     queryKey: bellKeys.settings,
     queryFn: ({ signal }) => call('alarmSettings', undefined, { signal }) as Promise<AlarmSoundSettings>,
-    enabled,
     staleTime: 60_000,
   });
 
   useEffect(() => {
-    if (!enabled) return;
     const player = new AlarmSoundPlayer();
     const ringer = new AlarmRinger(player, setRinging);
     setSound({ player, ringer });
@@ -60,7 +59,7 @@ export function useAlarmBell(mode: BellMode, enabled: boolean) {
       player.dispose();
       setSound(null);
     };
-  }, [enabled]);
+  }, []);
 
   useEffect(() => {
     sound?.player.setSource(settings.data?.sos_alarm_audio ?? '');
@@ -68,7 +67,7 @@ export function useAlarmBell(mode: BellMode, enabled: boolean) {
 
   const soundStatus = useSyncExternalStore(
     sound?.player.subscribe ?? noSubscription,
-    sound?.player.status ?? (() => NO_SOUND),
+    sound?.player.status ?? (() => NO_PLAYER_YET),
   );
 
   // Snapshot then deltas: pushes that arrive while the snapshot is on its way are replayed on top
@@ -95,27 +94,21 @@ export function useAlarmBell(mode: BellMode, enabled: boolean) {
   }, [mode.gb]);
 
   useEffect(() => {
-    if (!enabled) return;
     void loadSnapshot();
     return () => {
       loadSeq.current += 1;
       pendingPushes.current = null;
     };
-  }, [enabled, loadSnapshot]);
+  }, [loadSnapshot]);
 
-  usePushReconnect(() => {
-    if (enabled) void loadSnapshot();
-  });
-  useBellEvent('refresh', () => {
-    if (enabled) void loadSnapshot();
-  });
+  usePushReconnect(() => void loadSnapshot());
+  useBellEvent('refresh', () => void loadSnapshot());
 
   const soundRef = useRef(sound);
   soundRef.current = sound;
   const durationMs = soundDurationMs(settings.data?.sos_alarm_time);
 
   usePush('alarm_data', ({ data: alarm }) => {
-    if (!enabled) return;
     pendingPushes.current?.push(alarm);
     dispatch({ type: 'pushed', alarm });
     if (alarm.type === ALARM_TYPE.OFFLINE) emitBellEvent('stopLive', alarm);

@@ -49,6 +49,8 @@ interface FenceRow {
 
 interface AlarmRow {
   type: string;
+  /** the type's label in the caller's language */
+  typeName_cur: string;
   hostbody: string;
   boutefence: string;
   fence_direction: string;
@@ -263,6 +265,19 @@ test.describe('electronic fences and zones', () => {
       .poll(async () => (await fenceAlarms(page, target.hostbody)).map((a) => a.fence_direction), { timeout: 15_000 })
       .toEqual(['exit', 'enter']);
 
+    // ---- the alarm history page lists both crossings of the device with the fence alarm type
+    await page.goto(`/dispatch/alarm?device=${target.hostbody}`);
+    const alarmRows = page.getByTestId('alarm-history').locator('tr.ant-table-row');
+    await expect(alarmRows).toHaveCount(2);
+    // newest first; a fence alarm's type column names the fence and the direction (boutefence)
+    const listed = await fenceAlarms(page, target.hostbody);
+    for (const [i, alarm] of listed.entries()) {
+      expect(alarm.typeName_cur).toContain(RENAMED);
+      await expect(alarmRows.nth(i)).toContainText(alarm.typeName_cur);
+    }
+    await expect(alarmRows.first()).toContainText(target.hostbody);
+    await page.screenshot({ path: artifact('fence-alarms-zh-CN') });
+
     // ---- the screen in English
     await page.goto('/menu');
     await switchLanguage(page, 'en-US');
@@ -273,6 +288,11 @@ test.describe('electronic fences and zones', () => {
     await enRow.click();
     await page.waitForTimeout(800);
     await page.screenshot({ path: artifact('fence-list-en-US') });
+    await page.goto(`/dispatch/alarm?device=${target.hostbody}`);
+    await expect(page.getByTestId('alarm-history').locator('tr.ant-table-row')).toHaveCount(2);
+    await page.screenshot({ path: artifact('fence-alarms-en-US') });
+    await page.goto('/configcenter/MapConfig/ElectronicFence');
+    await expect(enRow).toBeVisible();
     await enRow.getByRole('button', { name: buttonName(geo(en, 'edit')) }).click();
     const enEdit = page.getByRole('dialog').filter({ hasText: geo(en, 'form.edit.fence') });
     await expect(selectOf(enEdit, geo(en, 'targets'))).toContainText(TARGET);

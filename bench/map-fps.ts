@@ -21,13 +21,14 @@
  *    and one 20 s refresh land in it), and how often the store flushed and how long its flushes
  *    took on the main thread (user-timing measures `bwc-map-flush` of DevicePointStore).
  * Every figure is printed with the 1-minute load average at that moment (other processes share
- * the 2 cores). Between 4 and 5 the same panning runs with the points hidden (hide-points tool):
+ * the 2 cores), and the idle phases with the CPU seconds per second Chromium's processes used
+ * (/proc; nearly independent of the machine's load, unlike frames per second). Between 4 and 5 the same panning runs with the points hidden (hide-points tool):
  * the load of the fleet, the server and the pushes without drawing the devices.
  * --profile writes a Chrome CPU profile, --trace a Chrome trace of the panning + update phases.
  * Prints figures only; no assertion.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -109,6 +110,45 @@ async function pan(
 
 const longest = (list: number[]) => Math.max(0, ...list).toFixed(0);
 
+/**
+ * CPU seconds (user + system, /proc) used so far by the processes under this one, without those
+ * under `skip` (server, simulator): Chromium's browser, renderer and GPU processes. CPU time, unlike
+ * frames per second, hardly depends on what else runs on the machine.
+ */
+function browserCpu(skip: (number | undefined)[]): number {
+  const parent = new Map<number, number>();
+  const cpu = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parent.set(Number(name), Number(f[1]));
+      cpu.set(Number(name), (Number(f[11]) + Number(f[12])) / 100);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const excluded = new Set(skip.filter((pid): pid is number => pid !== undefined));
+  let total = 0;
+  const stack = [...parent].filter(([, pp]) => pp === process.pid).map(([pid]) => pid);
+  while (stack.length > 0) {
+    const pid = stack.pop()!;
+    if (excluded.has(pid)) continue;
+    total += cpu.get(pid) ?? 0;
+    for (const [child, pp] of parent) if (pp === pid) stack.push(child);
+  }
+  return total;
+}
+
+/** browser CPU seconds per wall second over `ms` without interaction */
+async function idleCpu(page: Page, ms: number): Promise<number> {
+  const c0 = browserCpu([server.pid, sim?.pid]);
+  const t0 = Date.now();
+  await page.waitForTimeout(ms);
+  return (browserCpu([server.pid, sim?.pid]) - c0) / ((Date.now() - t0) / 1000);
+}
+
 try {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   const errors: string[] = [];
@@ -153,8 +193,9 @@ try {
   // 3. baseline
   const demo = await count();
   const b = await pan(page, SECONDS);
+  const bCpu = await idleCpu(page, 10_000);
   say(
-    `BASELINE (map with the ${demo} located demo devices, no fleet): ${b.fps.toFixed(1)} frames/s panning over ${b.elapsed.toFixed(1)} s; long tasks ${b.long.length}, longest ${longest(b.long)} ms (${load()})`,
+    `BASELINE (map with the ${demo} located demo devices, no fleet): ${b.fps.toFixed(1)} frames/s panning over ${b.elapsed.toFixed(1)} s; long tasks ${b.long.length}, longest ${longest(b.long)} ms; idle browser CPU ${bCpu.toFixed(2)} s/s (${load()})`,
   );
 
   // 4. the fleet
@@ -210,8 +251,9 @@ try {
   await page.getByTestId('tool-points').click();
   await page.waitForTimeout(1_000);
   const h = await pan(page, SECONDS);
+  const hCpu = await idleCpu(page, MAP_REFRESH_MS + 2_000);
   say(
-    `PANNING with ${DEVICES} live devices, points hidden (hide-points tool): ${h.fps.toFixed(1)} frames/s over ${h.elapsed.toFixed(1)} s; long tasks ${h.long.length}, longest ${longest(h.long)} ms (${load()})`,
+    `PANNING with ${DEVICES} live devices, points hidden (hide-points tool): ${h.fps.toFixed(1)} frames/s over ${h.elapsed.toFixed(1)} s; long tasks ${h.long.length}, longest ${longest(h.long)} ms; idle browser CPU (pushes arriving, nothing drawn) ${hCpu.toFixed(2)} s/s (${load()})`,
   );
   await page.getByTestId('tool-points').click();
   await page.waitForTimeout(3_000);
@@ -234,14 +276,14 @@ try {
   await page.evaluate(
     "(() => { window.__renders = 0; window.__bwcMap.on('render', () => { window.__renders++; }); })()",
   );
-  await page.waitForTimeout(idle);
+  const uCpu = await idleCpu(page, idle);
   const renders = await page.evaluate(() => (globalThis as unknown as { __renders: number }).__renders);
   const u = await page.evaluate(() => (globalThis as unknown as { __longTasks: number[] }).__longTasks.splice(0));
   const flushes = await page.evaluate(() => performance.getEntriesByName('bwc-map-flush').map((e) => e.duration));
   flushes.sort((x, y) => x - y);
   say(
     `UPDATES over ${idle / 1000} s idle with ${DEVICES} live devices: long tasks ${u.length}, longest ${longest(u)} ms; ` +
-      `map repaints ${renders} (${(renders / (idle / 1000)).toFixed(1)}/s); store flushes ${flushes.length}, main-thread time per flush median ${(flushes[Math.floor(flushes.length / 2)] ?? 0).toFixed(1)} ms, max ${longest(flushes)} ms (${load()})`,
+      `browser CPU ${uCpu.toFixed(2)} s/s; map repaints ${renders} (${(renders / (idle / 1000)).toFixed(1)}/s); store flushes ${flushes.length}, main-thread time per flush median ${(flushes[Math.floor(flushes.length / 2)] ?? 0).toFixed(1)} ms, max ${longest(flushes)} ms (${load()})`,
   );
   if (values.trace) {
     await browser.stopTracing();

@@ -46,6 +46,8 @@ export function DevicesLayer({ store, visibleIds, onDeviceClick }: DevicesLayerP
       .all()
       .map(feature)
       .filter((f): f is DeviceFeature => f !== null);
+    // ids in the source: a hidden device's move is no update at all (locating mode)
+    const inSource = new Set(features.map((f) => f.id));
     map.addSource(DEVICE_SOURCE, {
       type: 'geojson',
       data: { type: 'FeatureCollection', features },
@@ -105,10 +107,13 @@ export function DevicesLayer({ store, visibleIds, onDeviceClick }: DevicesLayerP
       const add: GeoJSON.Feature[] = [];
       const remove: number[] = [];
       for (const [id, f] of waiting) {
-        if (f) add.push(f as GeoJSON.Feature);
-        else remove.push(id);
+        if (f) {
+          add.push(f as GeoJSON.Feature);
+          inSource.add(id);
+        } else if (inSource.delete(id)) remove.push(id);
       }
       waiting.clear();
+      if (add.length === 0 && remove.length === 0) return;
       lastApplied = performance.now();
       // `add` replaces a feature with the same id
       void source.updateData({ add, remove });

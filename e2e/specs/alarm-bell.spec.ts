@@ -240,8 +240,12 @@ test('an SOS rings the bell: critical row, locate marker, mark read, mark all re
   await expect(row.getByTestId('alarm-bell-read')).toHaveCount(0);
   await shot(page, 'alarm-bell-read-zh');
 
-  // live: the Emergency page opens and the sound stops
-  await row.getByTestId('alarm-bell-live').click();
+  // live: the Emergency page opens and the sound stops (a fresh SOS first: the bell rings again)
+  const beforeLive = await bellCount(page);
+  await camera.sos();
+  await expect(bell(page)).toHaveAttribute('data-count', String(beforeLive + 1));
+  await expect(bell(page)).toHaveAttribute('data-ringing', 'true');
+  await myRows(page).first().getByTestId('alarm-bell-live').click();
   await expect(page).toHaveURL(/\/dispatch\/emergency$/);
   await expect(bell(page)).toHaveAttribute('data-ringing', 'false');
 

@@ -309,6 +309,57 @@ test.describe('electronic fences and zones', () => {
     expect((await api<FenceRow[]>(page, 'get', '/rest/config/fence/get')).some((f) => f.id === fence.id)).toBe(false);
   });
 
+  test('a circle fence is drawn, stored with its centre and radius, and deleted', async ({ page }) => {
+    const zh: Lang = 'zh-CN';
+    const name = `${FENCE}圆`;
+    await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+    await page.goto('/configcenter/MapConfig/ElectronicFence');
+    const screen = page.getByTestId('geo-fence');
+    const map = screen.getByTestId('geo-map');
+    await expect(map.locator('canvas')).toBeVisible();
+    await screen.getByTestId('geo-tool-circle').click();
+    // centre at the middle of the map, edge a fifth of its width to the right
+    const box = (await map.boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2, { steps: 5 });
+    await page.mouse.click(box.x + box.width * 0.7, box.y + box.height / 2);
+    const form = page.getByRole('dialog').filter({ hasText: geo(zh, 'form.add.fence') });
+    await expect(form).toBeVisible();
+    await expect(form.getByText(geo(zh, 'tool.circle'), { exact: true })).toBeVisible();
+    await form.getByLabel(geo(zh, 'name')).fill(name);
+    await chooseOption(page, form, geo(zh, 'rule'), geo(zh, 'rules.exit'));
+    await form.getByRole('button', { name: buttonName(geo(zh, 'save')) }).click();
+    await expect(form).toBeHidden();
+    const row = screen.locator('tbody tr.ant-table-row').filter({ hasText: name });
+    await expect(row).toContainText(geo(zh, 'rules.exit'));
+    const stored = (
+      await api<
+        {
+          id: number;
+          name: string;
+          rule: string;
+          shape: { type: string; center: { lng: number; lat: number }; radius: number };
+        }[]
+      >(page, 'get', '/rest/config/fence/get')
+    ).find((f) => f.name === name)!;
+    expect(stored.rule).toBe('exit');
+    expect(stored.shape.type).toBe('circle');
+    // the map centre, a radius of tens to hundreds of metres at zoom 15
+    expect(Math.abs(stored.shape.center.lng - centre.lng)).toBeLessThan(0.001);
+    expect(Math.abs(stored.shape.center.lat - centre.lat)).toBeLessThan(0.001);
+    expect(stored.shape.radius).toBeGreaterThan(50);
+    expect(stored.shape.radius).toBeLessThan(2_000);
+    await row.getByRole('button', { name: buttonName(geo(zh, 'delete')) }).click();
+    await page
+      .locator('.ant-popover:visible')
+      .getByRole('button', { name: buttonName(text(zh, 'common:action.ok')) })
+      .click();
+    await expect(row).toHaveCount(0);
+    expect((await api<{ id: number }[]>(page, 'get', '/rest/config/fence/get')).some((f) => f.id === stored.id)).toBe(
+      false,
+    );
+  });
+
   test('a zone is drawn as a rectangle, named and deleted', async ({ page }) => {
     const zh: Lang = 'zh-CN';
     await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);

@@ -30,6 +30,7 @@ import { devicesInRing } from '../../map/selection';
 import { INFO_WINDOW_SIZE, LEFT_PANEL_WIDTH } from './constants';
 import { DeviceDetailDialog } from './DeviceDetailDialog';
 import { DeviceListDialog } from './DeviceListDialog';
+import { useAlarmOpen } from './useAlarmOpen';
 import { useDeviceActions } from './deviceActions';
 import { HostList } from './HostList';
 import { InfoWindow } from './InfoWindow';
@@ -180,6 +181,8 @@ export function EmergencyPage() {
   );
   const infoPoint = useSyncExternalStore(store.subscribe, () => (infoId === null ? undefined : store.get(infoId)));
   const infoSos = useSyncExternalStore(store.subscribe, () => infoId !== null && store.isSos(infoId));
+  // the bell's see / live: locate the alarm's device once the devices are loaded
+  useAlarmOpen(store, roster > 0 && store.size > 0, locate);
   const locateRow = useCallback((p: DevicePoint) => locate(p.id), [locate]);
   const closeInfo = useCallback(() => setInfoId(null), []);
   const areas = useMemo(() => (setup.data ? dataAreas(setup.data.config) : []), [setup.data]);

@@ -1,0 +1,49 @@
+import { App } from 'antd';
+import { useCallback, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { useBellEvent, type AlarmOpenRequest } from '../alarms/bell/bellEvents';
+import type { DevicePointStore } from '../../map/pointStore';
+
+export function isAlarmOpenRequest(state: unknown): state is AlarmOpenRequest {
+  if (!state || typeof state !== 'object') return false;
+  const info = (state as { info?: unknown }).info;
+  return !!info && typeof info === 'object' && typeof (info as { id?: unknown }).id === 'number';
+}
+
+/**
+ * The bell's see / live on the Emergency page (spec part 1 section 2): an alarm arrives as router
+ * state `{info, isLive}` (navigation from elsewhere, applied once the devices are loaded, then
+ * dropped from the history entry so that a reload does not repeat it) or as the bell's `open`
+ * event while this page is shown (see, live, and a new critical alarm). The alarm's device is
+ * located on the map with its info window. This console has no live video yet: `isLive` says so
+ * instead of pretending.
+ */
+export function useAlarmOpen(store: DevicePointStore, ready: boolean, locate: (id: number) => void): void {
+  const { t } = useTranslation('dispatch');
+  const { message } = App.useApp();
+  const location = useLocation();
+  const navigate = useNavigate();
+
+  const open = useCallback(
+    ({ info, isLive }: AlarmOpenRequest) => {
+      const name = info.hostNameCode || info.hostname;
+      if (info.device_id === null || !store.get(info.device_id)) {
+        message.info(t('alarmOpen.unknown', { name }));
+        return;
+      }
+      locate(info.device_id);
+      if (isLive) message.info(t('alarmOpen.noLive', { name }));
+    },
+    [store, locate, message, t],
+  );
+
+  useBellEvent('open', open);
+
+  const state: unknown = location.state;
+  useEffect(() => {
+    if (!ready || !isAlarmOpenRequest(state)) return;
+    open(state);
+    void navigate(location.pathname + location.search, { replace: true, state: null });
+  }, [ready, state, open, navigate, location.pathname, location.search]);
+}

@@ -89,7 +89,7 @@ test('a moved device appears at its new place within seconds; an SOS shows the S
   }>(
     base,
     '/rest/device/api/provision',
-    { devices: [{ hostbody: HOSTBODY, imei: imei('86990000000001'), hostname: '实时测试', hostcode: '990001' }] },
+    { devices: [{ hostbody: HOSTBODY, imei: imei('86990000000702'), hostname: '实时测试', hostcode: '990702' }] },
     DEVICE_PROVISION_KEY,
   );
   const { gpscenter_lat: lat0, gpscenter_lon: lng0 } = provisioned.config;

@@ -137,8 +137,10 @@ async function tickDevices(page: Page, tree: Locator, names: string[]) {
     const switcher = node.locator('.ant-tree-switcher_close');
     if (await switcher.count()) await switcher.click();
   }
-  await expect(tree.locator('.ant-tree-treenode').filter({ hasText: names[0]! })).toHaveCount(1);
+  // filter first: in a full run other specs' devices share the station and the virtual list
+  // renders only the rows in view
   await tree.getByRole('searchbox').fill(tag);
+  await expect(tree.locator('.ant-tree-treenode').filter({ hasText: names[0]! })).toHaveCount(1);
   for (const name of names) {
     const device = tree.locator('.ant-tree-treenode').filter({ hasText: name });
     await device.locator('.ant-tree-checkbox').click();

@@ -71,9 +71,7 @@ function mapFeatures(page: Page): Promise<MapFeature[]> {
     const map = (
       window as unknown as {
         __bwcMap?: {
-          getSource(
-            id: string,
-          ):
+          getSource(id: string):
             | {
                 getData(): Promise<{
                   features: {

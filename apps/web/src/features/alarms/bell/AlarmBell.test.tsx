@@ -1,4 +1,4 @@
-import { Api, MenuId, type Alarm, type AlarmLevel, type AlarmListResponse, type UserContext } from '@bwc/protocol';
+import { Api, MenuId, type Alarm, type AlarmListResponse, type UserContext } from '@bwc/protocol';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -6,6 +6,7 @@ import { sessionKeys } from '../../../app/session/queries';
 import { renderWidget } from '../../../components/test-utils';
 import { AlarmBell } from './AlarmBell';
 import { onBellEvent, type AlarmOpenRequest } from './bellEvents';
+import { testAlarm } from '../test-alarm';
 
 // The push channel is replaced by an emitter the test drives (the real one needs a server socket).
 const channel = vi.hoisted(() => ({
@@ -36,40 +37,7 @@ vi.mock('../../../app/session/pushChannel', async () => {
   };
 });
 
-function alarm(id: number, level: AlarmLevel, extra: Partial<Alarm> = {}): Alarm {
-  return {
-    id,
-    eid: `sos:${id}`,
-    type: '1',
-    alerm_level: level,
-    hostname: `cam${id}`,
-    hostcode: `C${id}`,
-    hostbody: `HB${id}`,
-    gbbm: `HB${id}`,
-    unitname: 'unit',
-    unit_id: 1,
-    device_id: id,
-    alarm_time: '2026-11-21T10:00:00.000Z',
-    status: '0',
-    insert_time: '2026-11-21T10:00:00.000Z',
-    boutefence: '',
-    fence_direction: '',
-    lat: 22.5,
-    lng: 114,
-    message: '',
-    hasRead: 0,
-    sure: 0,
-    sure_user: '',
-    sure_note: '',
-    sure_time: '',
-    index: '01',
-    hostNameCode: `cam${id}(C${id})`,
-    typeName_cur: 'SOS',
-    dname: 'unit',
-    picture: null,
-    ...extra,
-  };
-}
+const alarm = testAlarm;
 
 let snapshot: AlarmListResponse;
 let fetchMock: ReturnType<typeof vi.fn>;

@@ -1,45 +1,13 @@
-import { Api, MODULES, MenuId, type Alarm, type AlarmLevel } from '@bwc/protocol';
+import { Api, MODULES, MenuId, type Alarm } from '@bwc/protocol';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWidget } from '../../../components/test-utils';
 import { useLocation } from 'react-router';
 import { onBellEvent, type AlarmOpenRequest } from '../bell/bellEvents';
 import { AlarmHistoryPage } from './AlarmHistoryPage';
+import { testAlarm } from '../test-alarm';
 
-function alarm(id: number, level: AlarmLevel, extra: Partial<Alarm> = {}): Alarm {
-  return {
-    id,
-    eid: `sos:${id}`,
-    type: '1',
-    alerm_level: level,
-    hostname: `cam${id}`,
-    hostcode: `C${id}`,
-    hostbody: `HB${id}`,
-    gbbm: `HB${id}`,
-    unitname: 'unit',
-    unit_id: 1,
-    device_id: id,
-    alarm_time: '2026-11-21T10:00:00.000Z',
-    status: '0',
-    insert_time: '2026-11-21T10:00:00.000Z',
-    boutefence: '',
-    fence_direction: '',
-    lat: 22.5,
-    lng: 114,
-    message: '',
-    hasRead: 0,
-    sure: 0,
-    sure_user: '',
-    sure_note: '',
-    sure_time: '',
-    index: '01',
-    hostNameCode: `cam${id}(C${id})`,
-    typeName_cur: 'SOS',
-    dname: 'unit',
-    picture: null,
-    ...extra,
-  };
-}
+const alarm = testAlarm;
 
 let rows: Alarm[];
 let fetchMock: ReturnType<typeof vi.fn>;

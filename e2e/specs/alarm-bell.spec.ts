@@ -9,6 +9,7 @@ import { DEVICE_PROVISION_KEY } from '../playwright.config';
 import { expect, test } from '../fixtures';
 import { ACCOUNTS, artifact, buttonName, login, switchLanguage } from '../support/console';
 import { text, type Lang } from '../support/texts';
+import { apiPost } from '../support/devices';
 
 /**
  * The alarm bell against the real server: a device speaking the device API (the calls the
@@ -28,22 +29,7 @@ const AT = { lng: 114.0579, lat: 22.5431 };
 // suspended until the user clicks or types on the page); the config sets no autoplay flag.
 test.describe.configure({ timeout: 180_000 });
 
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
-
-async function post<T>(base: string, path: string, body: unknown, token?: string): Promise<T> {
-  const res = await fetch(new URL(path, base), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  const envelope = (await res.json()) as Envelope<T>;
-  if (envelope.code !== 200) throw new Error(`${path}: ${envelope.code} ${envelope.msg}`);
-  return envelope.data;
-}
+const post = apiPost;
 
 /** One camera on the device API. */
 class Camera {

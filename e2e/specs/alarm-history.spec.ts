@@ -10,6 +10,7 @@ import { expect, test } from '../fixtures';
 import { ACCOUNTS, artifact, buttonName, login, switchLanguage } from '../support/console';
 import { facePicture } from '../support/png';
 import { text, type Lang } from '../support/texts';
+import { apiPost, type Envelope } from '../support/devices';
 
 /**
  * Alarm history against the real server. Two cameras on the device API raise alarms (two SOS,
@@ -32,22 +33,7 @@ const SIMILARITY = 93.5;
 
 test.describe.configure({ timeout: 180_000 });
 
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
-
-async function post<T>(base: string, path: string, body: unknown, token?: string): Promise<T> {
-  const res = await fetch(new URL(path, base), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  const envelope = (await res.json()) as Envelope<T>;
-  if (envelope.code !== 200) throw new Error(`${path}: ${envelope.code} ${envelope.msg}`);
-  return envelope.data;
-}
+const post = apiPost;
 
 /** The cameras' tokens after provision + login + one position each. */
 let tokens: string[] = [];

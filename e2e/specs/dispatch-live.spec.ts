@@ -4,6 +4,7 @@ import { DEVICE_PROVISION_KEY } from '../playwright.config';
 import { expect, test } from '../fixtures';
 import { ACCOUNTS, artifact, login } from '../support/console';
 import { text } from '../support/texts';
+import { apiPost, imei } from '../support/devices';
 
 /**
  * Live pushes on the dispatch map: a device moved through the device API appears at its new
@@ -17,33 +18,7 @@ const HOSTBODY = 'E2ELIVE00001';
 
 test.describe.configure({ timeout: 180_000 });
 
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
-
-async function deviceApi<T>(base: string, path: string, body: unknown, token?: string): Promise<T> {
-  const res = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  const env = (await res.json()) as Envelope<T>;
-  if (env.code !== 200) throw new Error(`${path}: ${env.code} ${env.msg}`);
-  return env.data;
-}
-
-/** 15-digit IMEI with its Luhn check digit */
-function imei(body14: string): string {
-  let sum = 0;
-  for (let i = 0; i < 14; i++) {
-    let d = Number(body14[i]);
-    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return body14 + String((10 - (sum % 10)) % 10);
-}
+const deviceApi = apiPost;
 
 interface MapFeature {
   id: number;

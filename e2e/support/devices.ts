@@ -38,7 +38,7 @@ export interface DeviceApiConfig {
   gpscenter_lat: number;
 }
 
-interface Envelope<T> {
+export interface Envelope<T> {
   code: number;
   msg: string;
   data: T;
@@ -53,6 +53,21 @@ async function post<T>(url: string, body: unknown, auth: string): Promise<T> {
   const answer = (await res.json()) as Envelope<T>;
   expect(answer.code, `${url}: ${answer.msg}`).toBe(200);
   return answer.data;
+}
+
+/**
+ * POSTs JSON to the test server (`token` as Bearer) and answers the envelope's data; any other
+ * code than 200 throws with the path, code and message.
+ */
+export async function apiPost<T>(baseURL: string, path: string, body: unknown, token?: string): Promise<T> {
+  const res = await fetch(new URL(path, baseURL), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  const envelope = (await res.json()) as Envelope<T>;
+  if (envelope.code !== 200) throw new Error(`${path}: ${envelope.code} ${envelope.msg}`);
+  return envelope.data;
 }
 
 /** Provisions the devices (created, or a new secret if they exist) and logs each one in. */

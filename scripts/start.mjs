@@ -1,7 +1,8 @@
 // `npm start`: installs dependencies when missing or stale, builds the console when stale, then runs
 // the server in demo mode (it migrates and seeds its own database) with the built console.
 import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdirSync, openSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { DEMO_ACCOUNTS, ROOT, WEB_DIST, ensureDependencies, ensureWebBuilt, say, waitForHttp, warn } from './lib/setup.mjs';
 
 try {
@@ -22,8 +23,17 @@ const env = {
 };
 say(`starting the server on port ${port} (DATA_DIR=${env.DATA_DIR}${env.DATABASE_URL ? ', DATABASE_URL set' : ', SQLite'})`);
 
+// the server's log (pino JSON, one line per request: the simulated fleet makes many) goes to a file;
+// its stderr (start-up failures) stays on the terminal
+mkdirSync(env.DATA_DIR, { recursive: true });
+const logFile = join(env.DATA_DIR, 'server.log');
+say(`server log: ${logFile}`);
 // node --import tsx runs the TypeScript directly in this child, so signals reach the server itself
-const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: ROOT, env, stdio: 'inherit' });
+const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  cwd: ROOT,
+  env,
+  stdio: ['inherit', openSync(logFile, 'a'), 'inherit'],
+});
 let exited = false;
 server.on('exit', (code, signal) => {
   exited = true;

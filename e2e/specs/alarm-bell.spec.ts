@@ -203,12 +203,21 @@ test('an SOS rings the bell: critical row, locate marker, mark read, mark all re
   await row.getByTestId('alarm-bell-locate').click();
   const locate = page.getByTestId('alarm-locate');
   await expect(locate).toBeVisible();
-  const box = await locate.boundingBox();
-  expect(box && [Math.round(box.width), Math.round(box.height)]).toEqual([ALARM_MAP_SIZE.width, ALARM_MAP_SIZE.height]);
+  // polled: the dialog opens with a zoom animation (scaled below 1 for a few frames)
+  await expect
+    .poll(async () => {
+      const box = await locate.boundingBox();
+      return box && [Math.round(box.width), Math.round(box.height)];
+    })
+    .toEqual([ALARM_MAP_SIZE.width, ALARM_MAP_SIZE.height]);
   const marker = page.getByTestId('alarm-locate-marker');
   await expect(marker).toBeVisible();
-  const markerBox = await marker.boundingBox();
-  expect(markerBox && Math.round(markerBox.width)).toBe(ALARM_MARKER_SIZE);
+  await expect
+    .poll(async () => {
+      const markerBox = await marker.boundingBox();
+      return markerBox && Math.round(markerBox.width);
+    })
+    .toBe(ALARM_MARKER_SIZE);
   await shot(page, 'alarm-bell-locate-zh');
   await page
     .getByRole('dialog')

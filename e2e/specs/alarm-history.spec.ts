@@ -242,8 +242,13 @@ test('dispatcher: filter by type and severity, acknowledge one with a note, expo
   await expect(page.getByRole('dialog', { name: text(lang, 'alarm:locate.title') })).toBeVisible();
   const marker = page.getByTestId('alarm-locate-marker');
   await expect(marker).toBeVisible();
-  const box = await marker.boundingBox();
-  expect(box && Math.round(box.width)).toBe(ALARM_MARKER_SIZE);
+  // polled: the dialog opens with a zoom animation (scaled below 1 for a few frames)
+  await expect
+    .poll(async () => {
+      const box = await marker.boundingBox();
+      return box && Math.round(box.width);
+    })
+    .toBe(ALARM_MARKER_SIZE);
   await shot(page, 'alarm-history-locate-zh-CN');
   await page.keyboard.press('Escape');
   await expect(marker).toBeHidden();

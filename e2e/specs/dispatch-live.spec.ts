@@ -5,6 +5,7 @@ import { expect, test } from '../fixtures';
 import { ACCOUNTS, artifact, login } from '../support/console';
 import { text } from '../support/texts';
 import { apiPost, imei } from '../support/devices';
+import { mapFeatures, type MapFeature } from '../support/map';
 
 /**
  * Live pushes on the dispatch map: a device moved through the device API appears at its new
@@ -20,37 +21,9 @@ test.describe.configure({ timeout: 180_000 });
 
 const deviceApi = apiPost;
 
-interface MapFeature {
-  id: number;
-  state: string;
-  coordinates: [number, number];
-}
-
 /** One device marker as the map's GeoJSON source holds it. */
-function feature(page: Page, id: number): Promise<MapFeature | null> {
-  return page.evaluate(async (wanted) => {
-    const map = (
-      window as unknown as {
-        __bwcMap?: {
-          getSource(id: string):
-            | {
-                getData(): Promise<{
-                  features: {
-                    id: number;
-                    properties: { state: string };
-                    geometry: { coordinates: [number, number] };
-                  }[];
-                }>;
-              }
-            | undefined;
-        };
-      }
-    ).__bwcMap;
-    const source = map?.getSource('bwc-devices');
-    if (!source) return null;
-    const f = (await source.getData()).features.find((x) => Number(x.id) === wanted);
-    return f ? { id: Number(f.id), state: f.properties.state, coordinates: f.geometry.coordinates } : null;
-  }, id);
+async function feature(page: Page, id: number): Promise<MapFeature | null> {
+  return (await mapFeatures(page, [id]))[0] ?? null;
 }
 
 test('a moved device appears at its new place within seconds; an SOS shows the SOS icon', async ({

@@ -6,6 +6,7 @@ import { DEVICE_PROVISION_KEY } from '../playwright.config';
 import { expect, test } from '../fixtures';
 import { ACCOUNTS, artifact, buttonName, login, switchLanguage } from '../support/console';
 import { text } from '../support/texts';
+import { mapFeatures } from '../support/map';
 
 /**
  * Emergency dispatch map against the real server fed by the real simulator (device API only):
@@ -58,43 +59,6 @@ test.beforeAll(async ({}, testInfo) => {
 test.afterAll(() => {
   sim?.kill('SIGTERM');
 });
-
-interface MapFeature {
-  id: number;
-  state: string;
-  coordinates: [number, number];
-}
-
-/** The device markers the map holds (its GeoJSON source), as the page has them. */
-function mapFeatures(page: Page): Promise<MapFeature[]> {
-  return page.evaluate(async () => {
-    const map = (
-      window as unknown as {
-        __bwcMap?: {
-          getSource(id: string):
-            | {
-                getData(): Promise<{
-                  features: {
-                    id: number;
-                    properties: { state: string };
-                    geometry: { coordinates: [number, number] };
-                  }[];
-                }>;
-              }
-            | undefined;
-        };
-      }
-    ).__bwcMap;
-    const source = map?.getSource('bwc-devices');
-    if (!source) return [];
-    const data = await source.getData();
-    return data.features.map((f) => ({
-      id: Number(f.id),
-      state: f.properties.state,
-      coordinates: f.geometry.coordinates,
-    }));
-  });
-}
 
 /** Markers and clusters the map has drawn on screen. */
 function renderedMarkers(page: Page): Promise<number> {

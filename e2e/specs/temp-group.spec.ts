@@ -4,6 +4,7 @@ import { expect, test } from '../fixtures';
 import { ACCOUNTS, artifact, buttonName, login, switchLanguage } from '../support/console';
 import { deviceFleet, imei, offset, runTag, type ApiDevice } from '../support/devices';
 import { text, type Lang } from '../support/texts';
+import { mapFeatures } from '../support/map';
 
 /**
  * Temporary group from a dispatch map selection (issue 4 section 4) against the real server:
@@ -54,20 +55,7 @@ async function place(devices: ApiDevice[], spot: { lng: number; lat: number }) {
 }
 
 /** Map features of these device ids (their display coordinates), as the map holds them. */
-function featuresOf(page: Page, ids: number[]): Promise<{ id: number; coordinates: [number, number] }[]> {
-  return page.evaluate(async (wanted) => {
-    type Data = { features: { id: number; geometry: { coordinates: [number, number] } }[] };
-    const map = (
-      window as unknown as { __bwcMap?: { getSource(id: string): { getData(): Promise<Data> } | undefined } }
-    ).__bwcMap;
-    const source = map?.getSource('bwc-devices');
-    if (!source) return [];
-    const data = await source.getData();
-    return data.features
-      .filter((f) => wanted.includes(Number(f.id)))
-      .map((f) => ({ id: Number(f.id), coordinates: f.geometry.coordinates }));
-  }, ids);
-}
+const featuresOf = mapFeatures;
 
 /** Centres the map on these devices and selects them with a rectangle; answers the listed ids. */
 async function selectAround(page: Page, devices: ApiDevice[], lang: Lang): Promise<number[]> {

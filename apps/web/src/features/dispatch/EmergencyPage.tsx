@@ -34,7 +34,7 @@ import { useAlarmOpen } from './useAlarmOpen';
 import { useDeviceActions } from './deviceActions';
 import { HostList } from './HostList';
 import { InfoWindow } from './InfoWindow';
-import { dataAreas, loadMapSetup } from './mapSetup';
+import { dataAreas, useMapSetup } from './mapSetup';
 import { useLivePoints } from './useLivePoints';
 import { usePointRefresh } from './usePointRefresh';
 import './dispatch.css';
@@ -75,17 +75,8 @@ export function EmergencyPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const context = useUserContext();
-  const setup = useQuery({
-    queryKey: ['dispatch', 'mapSetup'],
-    queryFn: ({ signal }) => loadMapSetup(signal),
-    retry: false,
-    staleTime: 60_000,
-  });
-
   // map config or user context failing sends the user to Login (the http layer shows the error)
-  useEffect(() => {
-    if (setup.isError) navigate('/login', { replace: true });
-  }, [setup.isError, navigate]);
+  const setup = useMapSetup({ loginOnError: true });
   useEffect(() => {
     if (context.isError) {
       const redirect = location.pathname + location.search;

@@ -1,5 +1,8 @@
 import { callAs } from './callAs';
 import { Api, type MapConfig, type MapInfoAnswer } from '@bwc/protocol';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useNavigate } from 'react-router';
 import { normaliseCrs, type MapCrs } from '../../map/coords';
 
 /** One switchable area of the map config (`datas_area`: ename, info[0].latitude/longitude). */
@@ -49,4 +52,23 @@ export async function loadMapSetup(signal?: AbortSignal): Promise<MapSetup> {
     // the style itself says its crs (metadata bwc:crs); a style that cannot load is reported by the map
   }
   return { config, styleUrl, crs };
+}
+
+/**
+ * The map setup as a query shared by the map pages (one cache entry). `loginOnError`: a failure
+ * sends the user to Login (spec part 2 section 7.4; the http layer has shown the error);
+ * otherwise the page shows the failure itself.
+ */
+export function useMapSetup({ loginOnError }: { loginOnError: boolean }) {
+  const navigate = useNavigate();
+  const setup = useQuery({
+    queryKey: ['dispatch', 'mapSetup'],
+    queryFn: ({ signal }) => loadMapSetup(signal),
+    retry: false,
+    staleTime: 60_000,
+  });
+  useEffect(() => {
+    if (loginOnError && setup.isError) void navigate('/login', { replace: true });
+  }, [loginOnError, setup.isError, navigate]);
+  return setup;
 }

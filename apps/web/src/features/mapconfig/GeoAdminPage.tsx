@@ -41,7 +41,7 @@ import { MapView } from '../../map/MapView';
 import { ringToShape } from '../../map/shapes';
 import { ShapesLayer } from '../../map/ShapesLayer';
 import { LEFT_PANEL_WIDTH } from '../dispatch/constants';
-import { loadMapSetup } from '../dispatch/mapSetup';
+import { useMapSetup } from '../dispatch/mapSetup';
 import '../dispatch/dispatch.css';
 import './mapconfig.css';
 
@@ -94,12 +94,7 @@ export function GeoAdminPage({ kind }: { kind: GeoKind }) {
   const { message } = App.useApp();
   const canAdd = usePermission(api.menu, 'add');
   const canEdit = usePermission(api.menu, 'edit');
-  const setup = useQuery({
-    queryKey: ['dispatch', 'mapSetup'],
-    queryFn: ({ signal }) => loadMapSetup(signal),
-    retry: false,
-    staleTime: 60_000,
-  });
+  const setup = useMapSetup({ loginOnError: false });
   const list = useQuery({
     queryKey: ['mapconfig', kind],
     queryFn: ({ signal }) => call(api.list, {}, { signal }) as Promise<Row[]>,

@@ -1,11 +1,9 @@
 import { CaretRightOutlined, PauseOutlined } from '@ant-design/icons';
 import { MAP_START_ZOOM, TRACK_GAP_MIN_S, type DeviceTrack, type TrackAnswer, type TreeNode } from '@bwc/protocol';
-import { useQuery } from '@tanstack/react-query';
 import { App, Button, DatePicker, Empty, List, Result, Select, Slider, Space, Spin, Switch, Tag } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
 import { call, download } from '../../api/http';
 import { UnitTree, isTerminal, type UnitTreeLoader } from '../../components/unit-tree';
 import { toDisplay, type MapCrs } from '../../map/coords';
@@ -13,7 +11,7 @@ import type { MapLibreMap } from '../../map/maplibre';
 import { MapView } from '../../map/MapView';
 import { TRACK_COLORS, TrackLayer, type TrackCursor } from '../../map/TrackLayer';
 import { LEFT_PANEL_WIDTH } from '../dispatch/constants';
-import { loadMapSetup } from '../dispatch/mapSetup';
+import { useMapSetup } from '../dispatch/mapSetup';
 import { REPLAY_SPEEDS, advance, positionAt, timed } from './replay';
 import './track.css';
 
@@ -32,16 +30,7 @@ function label(track: DeviceTrack): string {
 export function TrackPage() {
   const { t } = useTranslation('monitor');
   const { message } = App.useApp();
-  const navigate = useNavigate();
-  const setup = useQuery({
-    queryKey: ['dispatch', 'mapSetup'],
-    queryFn: ({ signal }) => loadMapSetup(signal),
-    retry: false,
-    staleTime: 60_000,
-  });
-  useEffect(() => {
-    if (setup.isError) navigate('/login', { replace: true });
-  }, [setup.isError, navigate]);
+  const setup = useMapSetup({ loginOnError: true });
 
   const [ids, setIds] = useState<number[]>([]);
   const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(1, 'hour'), dayjs()]);

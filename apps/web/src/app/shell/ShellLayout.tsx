@@ -1,7 +1,7 @@
 import { Layout } from 'antd';
 import { Outlet } from 'react-router';
 import { Lazy } from '../routing/guards';
-import { usePushChannel } from '../session/pushChannel';
+import { usePushChannel } from '../../realtime/session/pushChannel';
 import { useSessionKeeper } from '../session/useSessionKeeper';
 import { useVersionWatch } from '../session/useVersionWatch';
 import { NavBar } from './NavBar';

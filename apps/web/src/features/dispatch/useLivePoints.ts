@@ -1,7 +1,7 @@
 import { callAs } from './callAs';
 import { ALARM_TYPE, type Alarm, type DevicePush, type Page, type SitePush } from '@bwc/protocol';
 import { useCallback, useEffect, useRef } from 'react';
-import { usePush, usePushReconnect } from '../../app/session/pushChannel';
+import { usePush, usePushReconnect } from '../../realtime/session/pushChannel';
 import type { DevicePointStore, PointPatch } from '../../map/pointStore';
 import { MAP_SOS_WINDOW_MS } from './constants';
 

@@ -13,7 +13,7 @@ const channel = vi.hoisted(() => ({
   alarm: new Set<(message: { type: 'alarm_data'; data: unknown }) => void>(),
   reconnect: new Set<() => void>(),
 }));
-vi.mock('../../../app/session/pushChannel', async () => {
+vi.mock('../../../realtime/session/pushChannel', async () => {
   const { useEffect, useRef } = await import('react');
   return {
     usePush: (_kind: string, listener: (message: { type: 'alarm_data'; data: unknown }) => void) => {

@@ -9,7 +9,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useReducer, useRef, useState, useSyncExternalStore } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { call } from '../../../api/http';
-import { usePush, usePushReconnect } from '../../../app/session/pushChannel';
+import { usePush, usePushReconnect } from '../../../realtime/session/pushChannel';
 import { AlarmRinger, soundDurationMs, type RingerState } from './alarmRinger';
 import { AlarmSoundPlayer, type SoundStatus } from './alarmSound';
 import { emitBellEvent, useBellEvent, type AlarmOpenRequest } from './bellEvents';

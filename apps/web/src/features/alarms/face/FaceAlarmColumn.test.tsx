@@ -8,7 +8,7 @@ import { FaceAlarmColumn } from './FaceAlarmColumn';
 const channel = vi.hoisted(() => ({
   face: new Set<(message: { type: 'face_data'; data: unknown; web_root: string }) => void>(),
 }));
-vi.mock('../../../app/session/pushChannel', async () => {
+vi.mock('../../../realtime/session/pushChannel', async () => {
   const { useEffect, useRef } = await import('react');
   return {
     pushChannel: { state: 'open', onState: () => () => undefined },

@@ -4,7 +4,7 @@ import { Empty, Spin, Tag, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/http';
-import { pushChannel, usePush, usePushReconnect } from '../../../app/session/pushChannel';
+import { pushChannel, usePush, usePushReconnect } from '../../../realtime/session/pushChannel';
 import { usePermission } from '../../../app/session/Permission';
 import { ImageZoom } from '../../../components/image-zoom';
 import { formatTime } from '../../home/formatTime';

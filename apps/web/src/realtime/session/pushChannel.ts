@@ -9,7 +9,8 @@ import {
 } from '@bwc/protocol';
 import { useEffect, useRef } from 'react';
 import { onSessionCleared } from '../../api/session';
-import { useUserInfo } from './queries';
+import { useUserInfo } from '../../app/session/queries';
+import { onConnectivityRegained } from '../connectivity';
 
 /**
  * Session push channel client (spec part 1 section 7; protocol schemas/realtime-session.ts).
@@ -18,9 +19,11 @@ import { useUserInfo } from './queries';
  * (logincode, username, scode, cate); pushes (`alarm_data`, `site_data`, `device_data`,
  * `face_data`, `plate_data`) are validated with the protocol's `SessionPush` schema and handed to
  * the listeners of their kind. A ping goes out every PING_MS; a socket that hears nothing for two
- * pings is dropped. A dropped socket is reopened with a growing delay (1 s doubling to 30 s); a
- * socket closed with 4401 or a refused client_login is not (the session is gone: the heartbeat
- * and the http layer take the user to Login).
+ * pings is dropped. A dropped socket is reopened with a growing delay (1 s doubling to 30 s), or
+ * at once when the browser comes back online or the tab becomes visible again (the wait was for a
+ * network or a sleeping machine that is back); a socket closed with 4401 or a refused
+ * client_login is not reopened (the session is gone: the heartbeat and the http layer take the
+ * user to Login).
  *
  * After every successful client_login (the first one included, which closes the gap between a
  * page's first read and the socket's login) the reconnect listeners run: pages re-read their
@@ -76,8 +79,16 @@ export class PushChannel {
   private attempts = 0;
   private lastHeard = 0;
   private current: PushChannelState = 'idle';
+  private unwatch: (() => void) | null = null;
 
-  constructor(private readonly createSocket: (url: string) => PushSocket) {}
+  /**
+   * `watchConnectivity` calls back when a waiting reconnect should happen now (by default the
+   * browser's `online` and `visibilitychange` events).
+   */
+  constructor(
+    private readonly createSocket: (url: string) => PushSocket,
+    private readonly watchConnectivity: (wake: () => void) => () => void = onConnectivityRegained,
+  ) {}
 
   get state(): PushChannelState {
     return this.current;
@@ -108,12 +119,15 @@ export class PushChannel {
     this.stop();
     this.login = login;
     this.attempts = 0;
+    this.unwatch = this.watchConnectivity(() => this.reconnectNow());
     this.open();
   }
 
   /** Close for good (logout, unmount): no reconnect. */
   stop(): void {
     this.login = null;
+    this.unwatch?.();
+    this.unwatch = null;
     this.clearTimers();
     const socket = this.socket;
     this.socket = null;
@@ -241,6 +255,14 @@ export class PushChannel {
       this.retryTimer = null;
       this.open();
     }, delay);
+  }
+
+  /** A reconnect that waits for its delay happens now (the delay keeps growing if it fails again). */
+  private reconnectNow(): void {
+    if (!this.login || !this.retryTimer) return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.open();
   }
 
   private clearTimers(): void {

@@ -166,6 +166,80 @@ describe('PushChannel', () => {
     expect(sockets).toHaveLength(2);
   });
 
+  describe('reconnects at once when the connection is likely back', () => {
+    let visibility: DocumentVisibilityState;
+    beforeEach(() => {
+      visibility = 'hidden';
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => visibility });
+    });
+    afterEach(() => {
+      Reflect.deleteProperty(document, 'visibilityState');
+    });
+    const showTab = () => {
+      visibility = 'visible';
+      document.dispatchEvent(new Event('visibilitychange'));
+    };
+    const dropped = () => {
+      channel.start(LOGIN);
+      last().accept();
+      last().receive({ cmd: 'client_login', code: 200, msg: 'ok' });
+      last().drop();
+      expect(channel.state).toBe('connecting');
+      expect(sockets).toHaveLength(1);
+    };
+
+    it('on online, without waiting for the backoff delay', () => {
+      dropped();
+      window.dispatchEvent(new Event('online'));
+      expect(sockets).toHaveLength(2);
+      // the delay that was waiting does not open a third socket
+      vi.advanceTimersByTime(RECONNECT_FIRST_MS);
+      expect(sockets).toHaveLength(2);
+    });
+
+    it('when the tab becomes visible, not when it is hidden', () => {
+      dropped();
+      document.dispatchEvent(new Event('visibilitychange'));
+      expect(sockets).toHaveLength(1);
+      showTab();
+      expect(sockets).toHaveLength(2);
+      last().accept();
+      last().receive({ cmd: 'client_login', code: 200, msg: 'ok' });
+      expect(channel.state).toBe('open');
+    });
+
+    it('keeps the growing delay when the early attempt fails too', () => {
+      dropped();
+      window.dispatchEvent(new Event('online'));
+      last().drop();
+      vi.advanceTimersByTime(2 * RECONNECT_FIRST_MS - 1);
+      expect(sockets).toHaveLength(2);
+      vi.advanceTimersByTime(1);
+      expect(sockets).toHaveLength(3);
+    });
+
+    it('leaves an open channel, a closed session and a stopped channel alone', () => {
+      channel.start(LOGIN);
+      last().accept();
+      last().receive({ cmd: 'client_login', code: 200, msg: 'ok' });
+      window.dispatchEvent(new Event('online'));
+      showTab();
+      expect(sockets).toHaveLength(1);
+
+      last().drop(SESSION_WS_CLOSE_UNAUTHORISED);
+      window.dispatchEvent(new Event('online'));
+      expect(sockets).toHaveLength(1);
+
+      channel.start(LOGIN);
+      last().drop();
+      channel.stop();
+      window.dispatchEvent(new Event('online'));
+      showTab();
+      vi.advanceTimersByTime(60_000);
+      expect(sockets).toHaveLength(2);
+    });
+  });
+
   it('stop closes the socket and never reconnects', () => {
     channel.start(LOGIN);
     const first = last();

@@ -1,5 +1,5 @@
 /**
- * Alarm push benchmark (issue 5, section 5).
+ * Alarm push benchmark: SOS ingest to `alarm_data` on the consoles' sockets (goal in bench/README.md).
  *
  *   npx tsx bench/alarms.ts [--rate 1000] [--seconds 10] [--warmup 2] [--consoles 100] [--devices 100]
  *                           [--concurrency 64] [--port 18104] [--cpu-prof <dir>] [--inline-consoles]

@@ -1,5 +1,5 @@
 /**
- * Dispatch map benchmark (issue 4, section 8, second figure).
+ * Dispatch map benchmark: frames per second and long tasks with a live fleet (goal in bench/README.md).
  *
  *   npx tsx bench/map-fps.ts [--devices 10000] [--seconds 10] [--web-dist /tmp/bwc-bench-web]
  *                            [--profile /tmp/map.cpuprofile] [--trace /tmp/map-trace.json] [--keep]

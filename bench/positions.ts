@@ -1,5 +1,5 @@
 /**
- * Position ingest benchmark (issue 4, section 8, first figure).
+ * Position ingest benchmark: positions persisted per second through the device API (goal in bench/README.md).
  *
  *   npx tsx bench/positions.ts [--seconds 10] [--batches 5,20] [--concurrency 128] [--fleets 1000,10000]
  *

@@ -4,7 +4,7 @@ import { ACCOUNTS, artifact, buttonName, login, navMenu, switchLanguage } from '
 import { text, type Lang } from '../support/texts';
 
 /**
- * Organisation administration end to end (issue 3): an administrator creates a unit, a role with
+ * Organisation administration end to end (configuration centre): an administrator creates a unit, a role with
  * view on one module only and an account of that unit with that role; the account then sees only
  * that area and only its unit's data; the DataTable's search, paging, page-size reset and URL
  * state are checked on the way. Screenshots of every screen in both languages.

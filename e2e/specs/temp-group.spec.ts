@@ -7,7 +7,7 @@ import { text, type Lang } from '../support/texts';
 import { mapFeatures } from '../support/map';
 
 /**
- * Temporary group from a dispatch map selection (issue 4 section 4) against the real server:
+ * Temporary group from a dispatch map selection (spec part 2 sections 2.2 and 5) against the real server:
  * devices posted through the device API at two spots away from any other fleet; a rectangle
  * around the first spot selects two devices with a cluster number (jq_hostcode) and one without,
  * the user is told which one stays out and confirms (cancel creates nothing), and the server

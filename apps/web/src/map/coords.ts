@@ -9,7 +9,7 @@ export function normaliseCrs(value: unknown): MapCrs {
 
 /**
  * Stored positions are WGS-84; a GCJ-02 base map needs them shifted for display only
- * (issue 4 section 2). Returns [lng, lat] for the map.
+ * (the base map's `bwc:crs`, else the map config's `map_crs`). Returns [lng, lat] for the map.
  */
 export function toDisplay(lng: number, lat: number, crs: MapCrs): [number, number] {
   if (crs === 'WGS84') return [lng, lat];

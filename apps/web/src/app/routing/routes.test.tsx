@@ -107,7 +107,7 @@ describe('route guard', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/menu'));
     await router.navigate('/dispatch');
     await waitFor(() => expect(router.state.location.pathname).toBe('/dispatch/emergency'));
-    // emergency dispatch is built (issue 4); a module not built yet names itself
+    // emergency dispatch has its page; a module not built yet names itself
     await router.navigate('/dispatch/cluster');
     expect(await screen.findByText('"Cluster intercom" is not built yet')).toBeTruthy();
     // the navigation bar lists only the allowed area

@@ -34,7 +34,7 @@ import { useAlarmOpen } from './useAlarmOpen';
 import { useDeviceActions } from './deviceActions';
 import { HostList } from './HostList';
 import { InfoWindow } from './InfoWindow';
-import { dataAreas, useMapSetup } from './mapSetup';
+import { dataAreas, useMapSetup } from '../../map/mapSetup';
 import { useLivePoints } from './useLivePoints';
 import { usePointRefresh } from './usePointRefresh';
 import './dispatch.css';

@@ -1,6 +1,6 @@
 import { Empty, Modal, Skeleton, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { formatTime } from './formatTime';
+import { formatTime } from '../../format/time';
 import { useAnnouncement } from './home.api';
 import './home.css';
 

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { DataTable, type DataTableColumn } from '../../components/data-table';
 import type { FilterValues, SearchItem } from '../../components/search-bar';
 import { formatFileSize } from '../system/upload/uploadCheck';
-import { formatTime } from './formatTime';
+import { formatTime } from '../../format/time';
 import { downloadEntryFile, useDownloadCenter } from './home.api';
 import './home.css';
 

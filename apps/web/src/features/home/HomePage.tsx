@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatFileSize } from '../system/upload/uploadCheck';
 import { AnnouncementDialog } from './AnnouncementDialog';
-import { formatTime } from './formatTime';
+import { formatTime } from '../../format/time';
 import { downloadEntryFile, useHome } from './home.api';
 import './home.css';
 

@@ -41,7 +41,7 @@ import { MapView } from '../../map/MapView';
 import { ringToShape } from '../../map/shapes';
 import { ShapesLayer } from '../../map/ShapesLayer';
 import { LEFT_PANEL_WIDTH } from '../dispatch/constants';
-import { useMapSetup } from '../dispatch/mapSetup';
+import { useMapSetup } from '../../map/mapSetup';
 import '../dispatch/dispatch.css';
 import './mapconfig.css';
 

@@ -11,7 +11,7 @@ import type { MapLibreMap } from '../../map/maplibre';
 import { MapView } from '../../map/MapView';
 import { TRACK_COLORS, TrackLayer, type TrackCursor } from '../../map/TrackLayer';
 import { LEFT_PANEL_WIDTH } from '../dispatch/constants';
-import { useMapSetup } from '../dispatch/mapSetup';
+import { useMapSetup } from '../../map/mapSetup';
 import { REPLAY_SPEEDS, advance, positionAt, timed } from './replay';
 import './track.css';
 

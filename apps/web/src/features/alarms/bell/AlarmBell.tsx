@@ -17,7 +17,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePermission } from '../../../app/session/Permission';
 import { useUserContext } from '../../../app/session/queries';
-import { formatTime } from '../../home/formatTime';
+import { formatTime } from '../../../format/time';
 import { AlarmLocateDialog } from '../locate';
 import { alarmLocatePoint, type LocatePoint } from './alarmPosition';
 import type { SoundStatus } from './alarmSound';

@@ -1,5 +1,4 @@
 import { MenuId, type AlarmPicResponse } from '@bwc/protocol';
-import { useQuery } from '@tanstack/react-query';
 import { Empty, Spin, Tag, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,8 +6,8 @@ import { call } from '../../../api/http';
 import { pushChannel, usePush, usePushReconnect } from '../../../realtime/session/pushChannel';
 import { usePermission } from '../../../app/session/Permission';
 import { ImageZoom } from '../../../components/image-zoom';
-import { formatTime } from '../../home/formatTime';
-import { loadMapSetup } from '../../dispatch/mapSetup';
+import { formatTime } from '../../../format/time';
+import { useMapSetup } from '../../../map/mapSetup';
 import { pictureUrl } from '../history/historyQuery';
 import { FACE_LIST_MAX, bestMatch, mergeSnapshot, prependPicture, type FacePicture } from './faceList';
 import './face.css';
@@ -23,12 +22,7 @@ export const FACE_COLUMN_WIDTH = 260;
  */
 export function FaceAlarmColumn() {
   const canView = usePermission(MenuId.FACE_ALARM, 'view');
-  const setup = useQuery({
-    queryKey: ['dispatch', 'mapSetup'],
-    queryFn: ({ signal }) => loadMapSetup(signal),
-    retry: false,
-    staleTime: 60_000,
-  });
+  const setup = useMapSetup();
   const on = canView && setup.data?.config.alerm_face === 1;
   return on ? <FaceAlarmList /> : null;
 }

@@ -3,7 +3,7 @@ import { Descriptions, Empty, Modal, Progress, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ImageZoom } from '../../../components/image-zoom';
-import { formatTime } from '../../home/formatTime';
+import { formatTime } from '../../../format/time';
 import { LevelTag } from './LevelTag';
 import { pictureUrl } from './historyQuery';
 

@@ -12,7 +12,7 @@ import { DataTable, useTableUrlState, type DataTableColumn } from '../../../comp
 import type { SearchItem } from '../../../components/search-bar';
 import { UnitTreeSelect, type UnitTreeLoader } from '../../../components/unit-tree';
 import { currentLanguage } from '../../../i18n';
-import { formatTime } from '../../home/formatTime';
+import { formatTime } from '../../../format/time';
 import { alarmLocatePoint, type LocatePoint } from '../bell/alarmPosition';
 import { requestBellRefresh, type AlarmOpenRequest } from '../bell/bellEvents';
 import { bellMode } from '../bell/bellRoutes';
@@ -32,7 +32,7 @@ export const historyKeys = {
 };
 
 /**
- * Alarm history (issue 5 section 4): DispatchAlarmHistory (/dispatch/alarm, 10104) and
+ * Alarm history (spec part 2 sections 2.1 and 4): DispatchAlarmHistory (/dispatch/alarm, 10104) and
  * AlarmHistory (/monitor/alarm, GB, 10154). Severity tab from `alarmNavActive` (the bell's
  * view-all), filters in the URL, acknowledge one or all with a note, details with pictures,
  * locate, see / live, export to Excel.

@@ -1,12 +1,11 @@
 import { ALARM_MAP_SIZE, ALARM_MAP_ZOOM, ALARM_MARKER_SIZE } from '@bwc/protocol';
-import { useQuery } from '@tanstack/react-query';
 import { Modal, Result, Spin } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toDisplay } from '../../../map/coords';
 import { maplibregl } from '../../../map/maplibre';
 import { MapView, useMap } from '../../../map/MapView';
-import { loadMapSetup } from '../../dispatch/mapSetup';
+import { useMapSetup } from '../../../map/mapSetup';
 import { markerPosition, type Coordinate } from './position';
 import './locate.css';
 
@@ -66,13 +65,7 @@ export function AlarmLocateDialog({ open, lng, lat, title, onClose }: AlarmLocat
   const { t } = useTranslation('alarm');
   const position = markerPosition(lng, lat);
   const [styleError, setStyleError] = useState<string | null>(null);
-  const setup = useQuery({
-    queryKey: ['dispatch', 'mapSetup'],
-    queryFn: ({ signal }) => loadMapSetup(signal),
-    enabled: open && position !== null,
-    retry: false,
-    staleTime: 60_000,
-  });
+  const setup = useMapSetup({ enabled: open && position !== null });
 
   let body: React.ReactNode;
   if (!position) {

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/http';
 import { DataTable, type DataTableColumn } from '../../../components/data-table';
 import type { SearchItem } from '../../../components/search-bar';
-import { formatTime } from '../../home/formatTime';
+import { formatTime } from '../../../format/time';
 import { downloadEntryFile } from '../../home/home.api';
 import { formatFileSize } from '../upload/uploadCheck';
 import { DownloadFormDialog } from './DownloadFormDialog';

@@ -7,7 +7,7 @@ import { call } from '../../../api/http';
 import { DataTable, type DataTableColumn } from '../../../components/data-table';
 import type { SearchItem } from '../../../components/search-bar';
 import { AnnouncementDialog } from '../../home/AnnouncementDialog';
-import { formatTime } from '../../home/formatTime';
+import { formatTime } from '../../../format/time';
 import { AnnouncementFormDialog } from './AnnouncementFormDialog';
 
 export const ANNOUNCE_LIST_KEY = ['announcements', 'list'] as const;

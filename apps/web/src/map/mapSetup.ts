@@ -1,9 +1,9 @@
-import { callAs } from './callAs';
+import { callAs } from '../features/dispatch/callAs';
 import { Api, type MapConfig, type MapInfoAnswer } from '@bwc/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
-import { normaliseCrs, type MapCrs } from '../../map/coords';
+import { normaliseCrs, type MapCrs } from './coords';
 
 /** One switchable area of the map config (`datas_area`: ename, info[0].latitude/longitude). */
 export interface DataArea {
@@ -55,15 +55,17 @@ export async function loadMapSetup(signal?: AbortSignal): Promise<MapSetup> {
 }
 
 /**
- * The map setup as a query shared by the map pages (one cache entry). `loginOnError`: a failure
- * sends the user to Login (spec part 2 section 7.4; the http layer has shown the error);
- * otherwise the page shows the failure itself.
+ * The map setup as a query shared by everything that shows a map (one cache entry).
+ * `loginOnError`: a failure sends the user to Login (spec part 2 section 7.4; the http layer has
+ * shown the error); otherwise the caller shows the failure itself. `enabled`: read only when
+ * needed (a dialog that is closed).
  */
-export function useMapSetup({ loginOnError }: { loginOnError: boolean }) {
+export function useMapSetup({ loginOnError = false, enabled = true }: { loginOnError?: boolean; enabled?: boolean } = {}) {
   const navigate = useNavigate();
   const setup = useQuery({
-    queryKey: ['dispatch', 'mapSetup'],
+    queryKey: ['map', 'setup'],
     queryFn: ({ signal }) => loadMapSetup(signal),
+    enabled,
     retry: false,
     staleTime: 60_000,
   });

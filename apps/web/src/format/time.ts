@@ -1,5 +1,5 @@
 import dayjs from 'dayjs';
-import { DATE_TIME_FORMAT } from '../../components/search-bar';
+import { DATE_TIME_FORMAT } from '../components/search-bar';
 
 /** The server's ISO instants, shown in local time as the console shows every date-time; '—' when absent. */
 export function formatTime(value: string | null | undefined): string {

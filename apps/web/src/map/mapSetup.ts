@@ -60,7 +60,10 @@ export async function loadMapSetup(signal?: AbortSignal): Promise<MapSetup> {
  * shown the error); otherwise the caller shows the failure itself. `enabled`: read only when
  * needed (a dialog that is closed).
  */
-export function useMapSetup({ loginOnError = false, enabled = true }: { loginOnError?: boolean; enabled?: boolean } = {}) {
+export function useMapSetup({
+  loginOnError = false,
+  enabled = true,
+}: { loginOnError?: boolean; enabled?: boolean } = {}) {
   const navigate = useNavigate();
   const setup = useQuery({
     queryKey: ['map', 'setup'],

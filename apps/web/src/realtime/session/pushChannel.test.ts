@@ -32,7 +32,13 @@ class FakeSocket implements PushSocket {
   }
 }
 
-const LOGIN: PushLogin = { wsurl: 'ws://console.test/ws/session', logincode: 'abc', username: 'dispatcher', scode: 's', cate: '1' };
+const LOGIN: PushLogin = {
+  wsurl: 'ws://console.test/ws/session',
+  logincode: 'abc',
+  username: 'dispatcher',
+  scode: 's',
+  cate: '1',
+};
 const SITE = {
   type: 'site_data',
   data: [
@@ -75,7 +81,9 @@ describe('PushChannel', () => {
     channel.start(LOGIN);
     expect(last().url).toBe(LOGIN.wsurl);
     last().accept();
-    expect(last().sent).toEqual([{ cmd: 'client_login', logincode: 'abc', username: 'dispatcher', scode: 's', cate: '1' }]);
+    expect(last().sent).toEqual([
+      { cmd: 'client_login', logincode: 'abc', username: 'dispatcher', scode: 's', cate: '1' },
+    ]);
     expect(channel.state).toBe('connecting');
     last().receive({ cmd: 'client_login', code: 200, msg: 'ok' });
     expect(channel.state).toBe('open');
@@ -179,10 +187,13 @@ describe('PushChannel', () => {
       visibility = 'visible';
       document.dispatchEvent(new Event('visibilitychange'));
     };
-    const dropped = () => {
+    const opened = () => {
       channel.start(LOGIN);
       last().accept();
       last().receive({ cmd: 'client_login', code: 200, msg: 'ok' });
+    };
+    const dropped = () => {
+      opened();
       last().drop();
       expect(channel.state).toBe('connecting');
       expect(sockets).toHaveLength(1);
@@ -219,9 +230,7 @@ describe('PushChannel', () => {
     });
 
     it('leaves an open channel, a closed session and a stopped channel alone', () => {
-      channel.start(LOGIN);
-      last().accept();
-      last().receive({ cmd: 'client_login', code: 200, msg: 'ok' });
+      opened();
       window.dispatchEvent(new Event('online'));
       showTab();
       expect(sockets).toHaveLength(1);

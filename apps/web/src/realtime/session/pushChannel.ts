@@ -162,7 +162,9 @@ export class PushChannel {
     this.setState('connecting');
     let socket: PushSocket;
     try {
-      socket = this.createSocket(socketUrl(login.wsurl, globalThis.location ?? { protocol: 'http:', host: 'localhost' }));
+      socket = this.createSocket(
+        socketUrl(login.wsurl, globalThis.location ?? { protocol: 'http:', host: 'localhost' }),
+      );
     } catch (error) {
       console.warn('push channel: cannot open the socket', error);
       this.retry();

@@ -11,28 +11,15 @@ import {
   type TreeNode,
   type Zone,
 } from '@bwc/protocol';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  App,
-  Button,
-  Form,
-  Input,
-  Modal,
-  Popconfirm,
-  Result,
-  Select,
-  Space,
-  Spin,
-  Switch,
-  Table,
-  Tag,
-  Tooltip,
-} from 'antd';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { App, Button, Form, Input, Popconfirm, Result, Select, Space, Spin, Switch, Table, Tag, Tooltip } from 'antd';
+import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/http';
-import { validateWith, zodRules } from '../../app/forms/zodRules';
+import { flagSwitchProps } from '../../app/forms/flagSwitch';
 import { usePermission } from '../../app/session/Permission';
+import { useCrud } from '../../components/crud';
+import { FormDialog, useFormDialog, type FormDialogTargetProps } from '../../components/form-dialog';
 import { UnitTreeSelect, isTerminal, rememberUnitTreeLabels, type UnitTreeLoader } from '../../components/unit-tree';
 import { toDisplay, type MapCrs } from '../../map/coords';
 import { DrawControl, type DrawShape } from '../../map/DrawControl';
@@ -81,16 +68,10 @@ export function splitTargets(values: string[]): { device_ids: number[]; unit_ids
   return { device_ids, unit_ids };
 }
 
-interface Editing {
-  row: Row | null;
-  shape: FenceShape;
-}
-
 /** Electronic fences (/configcenter/MapConfig/ElectronicFence) and zones (ZoneAdmin): draw, edit, delete. */
 export function GeoAdminPage({ kind }: { kind: GeoKind }) {
   const { t } = useTranslation('map');
   const api = API[kind];
-  const client = useQueryClient();
   const { message } = App.useApp();
   const canAdd = usePermission(api.menu, 'add');
   const canEdit = usePermission(api.menu, 'edit');
@@ -99,8 +80,10 @@ export function GeoAdminPage({ kind }: { kind: GeoKind }) {
     queryKey: ['mapconfig', kind],
     queryFn: ({ signal }) => call(api.list, {}, { signal }) as Promise<Row[]>,
   });
+  const { dialog, create, edit, reload } = useCrud<Row>({ menu: api.menu, invalidate: [['mapconfig', kind]] });
+  // the shape the dialog saves: the row's own, or one just drawn (a new fence, or a row redrawn)
+  const [shape, setShape] = useState<FenceShape | null>(null);
   const [tool, setTool] = useState<DrawShape | null>(null);
-  const [editing, setEditing] = useState<Editing | null>(null);
   const [redraw, setRedraw] = useState<Row | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
   const [styleError, setStyleError] = useState<string | null>(null);
@@ -124,8 +107,6 @@ export function GeoAdminPage({ kind }: { kind: GeoKind }) {
     const [w, s, e, n] = shapeBounds(row.shape);
     current.map.fitBounds([toDisplay(w, s, current.crs), toDisplay(e, n, current.crs)], { padding: 60, maxZoom: 17 });
   };
-
-  const reload = () => client.invalidateQueries({ queryKey: ['mapconfig', kind] });
 
   if (setup.isError) return <Result status="warning" title={t('geo.mapFailed')} />;
   if (!setup.data) return <Spin className="bwc-geo-loading" />;
@@ -162,7 +143,10 @@ export function GeoAdminPage({ kind }: { kind: GeoKind }) {
               className="bwc-geo-op"
               size="small"
               type="link"
-              onClick={() => setEditing({ row, shape: row.shape })}
+              onClick={() => {
+                setShape(row.shape);
+                edit(row);
+              }}
             >
               {t('geo.edit')}
             </Button>
@@ -231,8 +215,9 @@ export function GeoAdminPage({ kind }: { kind: GeoKind }) {
               mode={tool}
               onFinish={(ring, drawn) => {
                 setTool(null);
-                const shape = ringToShape(ring, drawn, mapRef.current?.crs ?? 'WGS84');
-                setEditing({ row: redraw, shape });
+                setShape(ringToShape(ring, drawn, mapRef.current?.crs ?? 'WGS84'));
+                if (redraw) edit(redraw);
+                else create();
                 setRedraw(null);
               }}
             />
@@ -266,11 +251,10 @@ export function GeoAdminPage({ kind }: { kind: GeoKind }) {
       </main>
       <GeoFormDialog
         kind={kind}
-        editing={editing}
-        onClose={() => setEditing(null)}
+        shape={shape}
+        {...dialog}
         onSaved={() => {
-          setEditing(null);
-          void reload();
+          dialog.onSaved();
           message.destroy();
         }}
       />
@@ -278,137 +262,108 @@ export function GeoAdminPage({ kind }: { kind: GeoKind }) {
   );
 }
 
-function GeoFormDialog({
-  kind,
-  editing,
-  onClose,
-  onSaved,
-}: {
+interface GeoFormDialogProps extends FormDialogTargetProps<Row> {
   kind: GeoKind;
-  editing: Editing | null;
-  onClose: () => void;
-  onSaved: () => void;
-}) {
+  shape: FenceShape | null;
+}
+
+function GeoFormDialog({ kind, shape, ...props }: GeoFormDialogProps) {
   const { t } = useTranslation('map');
   const api = API[kind];
-  const [form] = Form.useForm();
-  const [saving, setSaving] = useState(false);
-  const rules = useMemo(() => zodRules(api.schema), [api.schema]);
-
-  useEffect(() => {
-    if (!editing) return;
-    form.resetFields();
-    const row = editing.row;
-    // the owner and the targets may lie deeper than the pickers have loaded: give them their names
-    if (row) rememberUnitTreeLabels([[String(row.unit_id), row.unitname]]);
-    if (row && 'targets' in row)
-      rememberUnitTreeLabels(
-        row.targets.map((x) => [x.type === 'device' ? `${DEVICE_PREFIX}${x.id}` : String(x.id), x.name]),
-      );
-    const base = {
-      name: row?.name ?? '',
-      unit_id: row ? String(row.unit_id) : undefined,
-      remark: row?.remark ?? '',
-      shape: editing.shape,
-    };
-    if (kind === 'fence') {
+  const dialog = useFormDialog({
+    ...props,
+    schema: api.schema,
+    initial: (row) => {
+      // the owner and the targets may lie deeper than the pickers have loaded: give them their names
+      if (row) rememberUnitTreeLabels([[String(row.unit_id), row.unitname]]);
+      if (row && 'targets' in row)
+        rememberUnitTreeLabels(
+          row.targets.map((x) => [x.type === 'device' ? `${DEVICE_PREFIX}${x.id}` : String(x.id), x.name]),
+        );
+      const base = {
+        name: row?.name ?? '',
+        unit_id: row ? String(row.unit_id) : undefined,
+        remark: row?.remark ?? '',
+        shape,
+      };
+      if (kind === 'zone') return base;
       const fence = row as Fence | null;
-      form.setFieldsValue({
+      const targets = [
+        ...(fence?.device_ids ?? []).map((id) => `${DEVICE_PREFIX}${id}`),
+        ...(fence?.unit_ids ?? []).map(String),
+      ];
+      return {
         ...base,
         rule: fence?.rule ?? 'both',
         time_start: fence?.time_start ?? '',
         time_end: fence?.time_end ?? '',
-        enabled: fence ? fence.enabled === 1 : true,
-        targets: [
-          ...(fence?.device_ids ?? []).map((id) => `${DEVICE_PREFIX}${id}`),
-          ...(fence?.unit_ids ?? []).map(String),
-        ],
-      });
-    } else form.setFieldsValue(base);
-  }, [editing, form, kind]);
-
-  const submit = async () => {
-    if (!editing) return;
-    const raw = form.getFieldsValue(true) as Record<string, unknown>;
-    const extra =
-      kind === 'fence'
-        ? { ...splitTargets((raw.targets as string[] | undefined) ?? []), enabled: raw.enabled === false ? 0 : 1 }
-        : {};
-    form.setFieldsValue({ shape: editing.shape, ...extra });
-    const values = (await validateWith(form, api.schema)) as Record<string, unknown>;
-    setSaving(true);
-    try {
-      const body = { ...values, shape: editing.shape, ...extra };
-      if (editing.row) await call(api.update, { id: editing.row.id, ...body }, { success: true });
-      else await call(api.add, body, { success: true });
-      onSaved();
-    } finally {
-      setSaving(false);
-    }
-  };
-
+        enabled: fence ? fence.enabled : 1,
+        targets,
+        ...splitTargets(targets),
+      };
+    },
+    create: (values) => call(api.add, values, { success: true }),
+    update: (values, row) => call(api.update, { id: row.id, ...values }, { success: true }),
+  });
   return (
-    <Modal
-      open={editing !== null}
-      title={t(editing?.row ? `geo.form.edit.${kind}` : `geo.form.add.${kind}`)}
-      onCancel={onClose}
-      onOk={() => void submit().catch(() => undefined)}
+    <FormDialog
+      dialog={dialog}
+      name={`${kind}-form`}
+      title={t(dialog.creating ? `geo.form.add.${kind}` : `geo.form.edit.${kind}`)}
       okText={t('geo.save')}
-      confirmLoading={saving}
-      destroyOnHidden
-      forceRender
       width={560}
+      formProps={{
+        // the tree's picks (`device:<id>` or a unit id) are sent as device and unit ids
+        onValuesChange: (changed: { targets?: string[] }) => {
+          if ('targets' in changed) dialog.form.setFieldsValue(splitTargets(changed.targets ?? []));
+        },
+      }}
     >
-      <Form form={form} layout="vertical" disabled={saving} name={`${kind}-form`}>
-        <Form.Item label={t('geo.shape')}>
-          <Tag>{editing ? t(`geo.tool.${editing.shape.type}`) : ''}</Tag>
-          {editing?.shape.type === 'circle' && t('geo.radius', { m: editing.shape.radius })}
-        </Form.Item>
-        <Form.Item name="shape" hidden>
-          <Input />
-        </Form.Item>
-        <Form.Item name="name" label={t('geo.name')} rules={rules('name')} required>
-          <Input maxLength={50} />
-        </Form.Item>
-        <Form.Item name="unit_id" label={t('geo.unit')} rules={rules('unit_id')} extra={t('geo.unitHelp')}>
-          <UnitTreeSelect loader={loadUnits} selectableNode={(n) => !isTerminal(n)} width={500} />
-        </Form.Item>
-        {kind === 'fence' && (
-          <>
-            <Form.Item name="rule" label={t('geo.rule')} rules={rules('rule')} required>
-              <Select options={FENCE_RULES.map((r) => ({ value: r, label: t(`geo.rules.${r}`) }))} />
+      <Form.Item label={t('geo.shape')}>
+        <Tag>{shape ? t(`geo.tool.${shape.type}`) : ''}</Tag>
+        {shape?.type === 'circle' && t('geo.radius', { m: shape.radius })}
+      </Form.Item>
+      <Form.Item name="name" label={t('geo.name')} rules={dialog.rules('name')} required>
+        <Input maxLength={50} />
+      </Form.Item>
+      <Form.Item name="unit_id" label={t('geo.unit')} rules={dialog.rules('unit_id')} extra={t('geo.unitHelp')}>
+        <UnitTreeSelect loader={loadUnits} selectableNode={(n) => !isTerminal(n)} width={500} />
+      </Form.Item>
+      {kind === 'fence' && (
+        <>
+          <Form.Item name="rule" label={t('geo.rule')} rules={dialog.rules('rule')} required>
+            <Select options={FENCE_RULES.map((r) => ({ value: r, label: t(`geo.rules.${r}`) }))} />
+          </Form.Item>
+          <Space align="start">
+            <Form.Item
+              name="time_start"
+              label={t('geo.timeStart')}
+              rules={dialog.rules('time_start')}
+              dependencies={['time_end']}
+            >
+              <Input placeholder="HH:mm" maxLength={5} style={{ width: 120 }} />
             </Form.Item>
-            <Space align="start">
-              <Form.Item
-                name="time_start"
-                label={t('geo.timeStart')}
-                rules={rules('time_start')}
-                dependencies={['time_end']}
-              >
-                <Input placeholder="HH:mm" maxLength={5} style={{ width: 120 }} />
-              </Form.Item>
-              <Form.Item
-                name="time_end"
-                label={t('geo.timeEnd')}
-                rules={rules('time_end')}
-                dependencies={['time_start']}
-                extra={t('geo.windowHelp')}
-              >
-                <Input placeholder="HH:mm" maxLength={5} style={{ width: 120 }} />
-              </Form.Item>
-            </Space>
-            <Form.Item name="targets" label={t('geo.targets')} extra={t('geo.targetsHelp')}>
-              <UnitTreeSelect loader={loadTargets} multiple width={500} />
+            <Form.Item
+              name="time_end"
+              label={t('geo.timeEnd')}
+              rules={dialog.rules('time_end')}
+              dependencies={['time_start']}
+              extra={t('geo.windowHelp')}
+            >
+              <Input placeholder="HH:mm" maxLength={5} style={{ width: 120 }} />
             </Form.Item>
-            <Form.Item name="enabled" label={t('geo.enabled')} valuePropName="checked">
-              <Switch />
-            </Form.Item>
-          </>
-        )}
-        <Form.Item name="remark" label={t('geo.remark')} rules={rules('remark')}>
-          <Input.TextArea maxLength={255} rows={2} />
-        </Form.Item>
-      </Form>
-    </Modal>
+          </Space>
+          <Form.Item name="targets" label={t('geo.targets')} extra={t('geo.targetsHelp')}>
+            <UnitTreeSelect loader={loadTargets} multiple width={500} />
+          </Form.Item>
+          <Form.Item name="enabled" label={t('geo.enabled')} {...flagSwitchProps}>
+            <Switch />
+          </Form.Item>
+        </>
+      )}
+      <Form.Item name="remark" label={t('geo.remark')} rules={dialog.rules('remark')}>
+        <Input.TextArea maxLength={255} rows={2} />
+      </Form.Item>
+    </FormDialog>
   );
 }

@@ -1,29 +1,28 @@
 import { MenuId, type Device, type Page, type RecorderModel } from '@bwc/protocol';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Card, Tag } from 'antd';
-import { useCallback, useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Tag } from 'antd';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DataTable, type DataTableColumn } from '../../components/data-table';
+import { CrudPage, useCrud } from '../../components/crud';
+import type { DataTableColumn } from '../../components/data-table';
 import type { SearchItem } from '../../components/search-bar';
 import { UnitTreeSelect } from '../../components/unit-tree';
 import { callAs, isUnit, loadUnits, oamKeys } from './oamcenter.api';
 import { RecorderFormDialog } from './RecorderFormDialog';
 import { RecorderImportDialog } from './RecorderImportDialog';
 
-const add = { menu: MenuId.RECORDERS, action: 'add' } as const;
-const edit = { menu: MenuId.RECORDERS, action: 'edit' } as const;
-
 /** /oamcenter/deviceAdmin/recorderAdmin: the devices (recorders) of the caller's unit scope. */
 export function RecorderAdminPage() {
   const { t } = useTranslation('oamcenter');
-  const client = useQueryClient();
-  const [editing, setEditing] = useState<Device | 'new' | null>(null);
+  const { dialog, reload, addButton, editAction, deleteAction, permission } = useCrud<Device>({
+    menu: MenuId.RECORDERS,
+    invalidate: [oamKeys.all],
+  });
   const [importing, setImporting] = useState(false);
   const models = useQuery({
     queryKey: oamKeys.models,
     queryFn: ({ signal }) => callAs<RecorderModel[]>('modelList', {}, { signal }),
   });
-  const reload = useCallback(() => client.invalidateQueries({ queryKey: oamKeys.all }), [client]);
 
   const searchItems = useMemo<SearchItem[]>(
     () => [
@@ -63,23 +62,16 @@ export function RecorderAdminPage() {
         ],
         width: 110,
       },
-      {
-        type: 'button',
-        key: 'add',
-        label: t('recorder.action.add'),
-        primary: true,
-        onClick: () => setEditing('new'),
-        permission: add,
-      },
+      addButton(t('recorder.action.add')),
       {
         type: 'button',
         key: 'import',
         label: t('recorder.action.import'),
         onClick: () => setImporting(true),
-        permission: add,
+        permission: permission('add'),
       },
     ],
-    [t, models.data],
+    [t, models.data, addButton, permission],
   );
 
   const columns = useMemo<DataTableColumn<Device>[]>(
@@ -112,40 +104,29 @@ export function RecorderAdminPage() {
         kind: 'operation',
         width: 140,
         actions: [
-          { key: 'edit', label: t('action.edit'), onClick: (row) => setEditing(row), permission: edit },
-          {
-            key: 'del',
+          editAction(t('action.edit')),
+          deleteAction({
             label: t('action.delete'),
-            danger: true,
             confirm: t('recorder.confirmDelete'),
-            onClick: (row) => callAs('deviceDelete', { id: row.id }, { success: true }),
-            permission: edit,
-          },
+            remove: (row) => callAs('deviceDelete', { id: row.id }, { success: true }),
+          }),
         ],
       },
     ],
-    [t],
+    [t, editAction, deleteAction],
   );
 
   return (
-    <Card title={t('recorder.title')}>
-      <DataTable<Device>
-        queryKey={[...oamKeys.devices]}
-        fetch={({ page, limit, filters }) => callAs<Page<Device>>('deviceList', { page, limit, ...filters })}
-        columns={columns}
-        searchItems={searchItems}
-        urlKey="dev"
-      />
-      <RecorderFormDialog
-        editing={editing}
-        models={models.data ?? []}
-        onClose={() => setEditing(null)}
-        onSaved={() => {
-          setEditing(null);
-          void reload();
-        }}
-      />
+    <CrudPage<Device>
+      title={t('recorder.title')}
+      queryKey={oamKeys.devices}
+      fetch={({ page, limit, filters }) => callAs<Page<Device>>('deviceList', { page, limit, ...filters })}
+      columns={columns}
+      searchItems={searchItems}
+      urlKey="dev"
+      dialog={<RecorderFormDialog models={models.data ?? []} {...dialog} />}
+    >
       <RecorderImportDialog open={importing} onClose={() => setImporting(false)} onImported={() => void reload()} />
-    </Card>
+    </CrudPage>
   );
 }

@@ -1,9 +1,9 @@
-import { PasswordForm, type ChangePasswordRequest } from '@bwc/protocol';
-import { useMutation } from '@tanstack/react-query';
-import { Form, Input, Modal } from 'antd';
+import { PasswordForm } from '@bwc/protocol';
+import { Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/http';
-import { validateWith, zodRules } from '../../forms/zodRules';
+import { FormDialog, useFormDialog } from '../../../components/form-dialog';
+import { zodRules } from '../../forms/zodRules';
 
 const rules = zodRules(PasswordForm);
 
@@ -46,29 +46,22 @@ export function ChangePasswordFields() {
 export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation('shell');
   const { t: tc } = useTranslation();
-  const [form] = Form.useForm<PasswordForm>();
-  const change = useMutation({
-    mutationFn: (body: ChangePasswordRequest) => call('changePassword', body, { success: true }),
-    onSuccess: onClose,
+  const dialog = useFormDialog<never, typeof PasswordForm>({
+    target: open ? 'new' : null,
+    onClose,
+    onSaved: onClose,
+    schema: PasswordForm,
+    create: ({ old_password, new_password }) =>
+      call('changePassword', { old_password, new_password }, { success: true }),
   });
-  const submit = async () => {
-    const values = await validateWith(form, PasswordForm);
-    change.mutate({ old_password: values.old_password, new_password: values.new_password });
-  };
   return (
-    <Modal
-      open={open}
+    <FormDialog
+      dialog={dialog}
       title={t('password.title')}
       okText={tc('action.submit')}
       cancelText={tc('action.cancel')}
-      confirmLoading={change.isPending}
-      onOk={() => void submit().catch(() => undefined)}
-      onCancel={onClose}
-      destroyOnHidden
     >
-      <Form<PasswordForm> form={form} layout="vertical" preserve={false} data-testid="change-password-form">
-        <ChangePasswordFields />
-      </Form>
-    </Modal>
+      <ChangePasswordFields />
+    </FormDialog>
   );
 }

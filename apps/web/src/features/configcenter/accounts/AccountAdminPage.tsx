@@ -1,13 +1,14 @@
 import { MenuId, USER_STATUSES, type Account } from '@bwc/protocol';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Card, Tabs, Tag } from 'antd';
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { call } from '../../../api/http';
 import { readLoggedIn } from '../../../api/session';
 import { useUserInfo } from '../../../app/session/queries';
-import { DataTable, type DataTableColumn } from '../../../components/data-table';
+import { CrudTable, useCrud } from '../../../components/crud';
+import type { DataTableColumn } from '../../../components/data-table';
 import type { SearchItem } from '../../../components/search-bar';
 import { UnitTreeSelect } from '../../../components/unit-tree';
 import { configKeys, isUnitNode, loadUnitLevel } from '../configcenter.api';
@@ -15,8 +16,6 @@ import { useUnits } from '../units/useUnits';
 import { AccountFormDialog } from './AccountFormDialog';
 import { OnlineUsersTab } from './OnlineUsersTab';
 
-const add = { menu: MenuId.ACCOUNTS, action: 'add' } as const;
-const edit = { menu: MenuId.ACCOUNTS, action: 'edit' } as const;
 const TABS = ['accounts', 'online'] as const;
 
 /** /configcenter/userAdmin/accountAdmin: accounts of the caller's scope, and the online users. */
@@ -41,17 +40,17 @@ export function AccountAdminPage() {
 
 function AccountsTab() {
   const { t } = useTranslation('configcenter');
-  const client = useQueryClient();
   const isAdmin = useUserInfo().data?.ifadmin === 1;
   const me = readLoggedIn()?.username;
-  const [editing, setEditing] = useState<Account | 'new' | null>(null);
+  const { dialog, addButton, editAction, deleteAction, permission } = useCrud<Account>({
+    menu: MenuId.ACCOUNTS,
+    invalidate: [configKeys.all],
+  });
   const units = useUnits(undefined);
   const roles = useQuery({
     queryKey: configKeys.roleOptions,
     queryFn: ({ signal }) => call('roleOptions', undefined, { signal }),
   });
-
-  const reload = useCallback(() => client.invalidateQueries({ queryKey: configKeys.all }), [client]);
 
   const searchItems = useMemo<SearchItem[]>(
     () => [
@@ -88,16 +87,9 @@ function AccountsTab() {
         options: USER_STATUSES.map((status) => ({ value: status, label: t(`accounts.status.${status}`) })),
         width: 120,
       },
-      {
-        type: 'button',
-        key: 'add',
-        label: t('accounts.action.add'),
-        primary: true,
-        onClick: () => setEditing('new'),
-        permission: add,
-      },
+      addButton(t('accounts.action.add')),
     ],
-    [t, roles.data],
+    [t, roles.data, addButton],
   );
 
   const columns = useMemo<DataTableColumn<Account>[]>(
@@ -141,54 +133,41 @@ function AccountsTab() {
           call('accountStatus', { id: row.id, status: on ? 'enabled' : 'disabled' }, { success: true }),
         // one cannot lock oneself out
         disabled: (row) => row.username === me,
-        permission: edit,
+        permission: permission('edit'),
       },
       {
         kind: 'operation',
         width: 230,
         actions: [
-          { key: 'edit', label: t('accounts.action.edit'), onClick: (row) => setEditing(row), permission: edit },
+          editAction(t('accounts.action.edit')),
           {
             key: 'reset',
             label: t('accounts.action.resetPassword'),
             confirm: t('accounts.confirm.resetPassword'),
             onClick: (row) => call('accountResetPassword', { id: row.id }, { success: true }),
-            permission: edit,
+            permission: permission('edit'),
           },
-          {
-            key: 'delete',
+          deleteAction({
             label: t('accounts.action.delete'),
-            danger: true,
             confirm: t('accounts.confirm.delete'),
-            onClick: (row) => call('accountDelete', { id: row.id }, { success: true }).then(reload),
+            remove: (row) => call('accountDelete', { id: row.id }, { success: true }),
             hidden: (row) => row.username === me,
-            permission: edit,
-          },
+          }),
         ],
       },
     ],
-    [t, me, reload],
+    [t, me, permission, editAction, deleteAction],
   );
 
   return (
     <>
-      <DataTable<Account>
+      <CrudTable<Account>
         queryKey={configKeys.accounts}
         fetch={({ page, limit, filters }) => call('accountList', { page, limit, ...filters })}
         columns={columns}
         searchItems={searchItems}
       />
-      <AccountFormDialog
-        editing={editing}
-        units={units.tree}
-        unitsListed={units.allowed}
-        isAdmin={isAdmin}
-        onClose={() => setEditing(null)}
-        onSaved={() => {
-          setEditing(null);
-          void reload();
-        }}
-      />
+      <AccountFormDialog units={units.tree} unitsListed={units.allowed} isAdmin={isAdmin} {...dialog} />
     </>
   );
 }

@@ -9,7 +9,7 @@ import { readLoggedIn } from '../../../api/session';
 import { DataTable, type DataTableColumn } from '../../../components/data-table';
 import type { FilterValues, SearchItem } from '../../../components/search-bar';
 import { configKeys } from '../configcenter.api';
-import { QueryError } from '../QueryError';
+import { QueryError } from '../../../components/crud';
 
 const edit = { menu: MenuId.ACCOUNTS, action: 'edit' } as const;
 

@@ -1,20 +1,17 @@
 import { MenuId, type DictEntry, type DictType } from '@bwc/protocol';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Badge, Card, Empty, Menu, Skeleton, Tag } from 'antd';
 import dayjs from 'dayjs';
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { call } from '../../../api/http';
-import { DataTable, type DataTableColumn } from '../../../components/data-table';
+import { CrudTable, QueryError, useCrud } from '../../../components/crud';
+import type { DataTableColumn } from '../../../components/data-table';
 import type { FilterValues, SearchItem } from '../../../components/search-bar';
 import { configKeys } from '../configcenter.api';
-import { QueryError } from '../QueryError';
 import { DictEntryDialog } from './DictEntryDialog';
 import './dictionary.css';
-
-const add = { menu: MenuId.DATA_DICTIONARY, action: 'add' } as const;
-const edit = { menu: MenuId.DATA_DICTIONARY, action: 'edit' } as const;
 
 /** Label of a type or an entry in the console's language (English falls back to Chinese when empty). */
 export function localized(zh: string, en: string, language: string): string {
@@ -31,9 +28,11 @@ function matches(row: DictEntry, filters: FilterValues): boolean {
 /** /configcenter/DataDictionary: dictionary types on the left, the chosen type's entries on the right. */
 export function DataDictionaryPage() {
   const { t, i18n } = useTranslation('configcenter');
-  const client = useQueryClient();
   const [params, setParams] = useSearchParams();
-  const [editing, setEditing] = useState<DictEntry | 'new' | null>(null);
+  const { dialog, reload, addButton, editAction, deleteAction, permission } = useCrud<DictEntry>({
+    menu: MenuId.DATA_DICTIONARY,
+    invalidate: [configKeys.dict, configKeys.dictTypes],
+  });
 
   const types = useQuery({
     queryKey: configKeys.dictTypes,
@@ -46,14 +45,6 @@ export function DataDictionaryPage() {
     queryFn: ({ signal }) => call('dictList', { type: code! }, { signal }),
     enabled: code !== null,
   });
-  const reload = useCallback(
-    () =>
-      Promise.all([
-        client.invalidateQueries({ queryKey: configKeys.dict }),
-        client.invalidateQueries({ queryKey: configKeys.dictTypes }),
-      ]),
-    [client],
-  );
 
   const searchItems = useMemo<SearchItem[]>(
     () => [
@@ -73,16 +64,9 @@ export function DataDictionaryPage() {
         ],
         width: 110,
       },
-      {
-        type: 'button',
-        key: 'add',
-        label: t('dict.action.add'),
-        primary: true,
-        onClick: () => setEditing('new'),
-        permission: add,
-      },
+      addButton(t('dict.action.add')),
     ],
-    [t],
+    [t, addButton],
   );
 
   const columns = useMemo<DataTableColumn<DictEntry>[]>(
@@ -111,7 +95,7 @@ export function DataDictionaryPage() {
             { id: row.id, label: row.label, label_en: row.label_en, sort: row.sort, enabled: on ? 1 : 0 },
             { success: true },
           ).then(reload),
-        permission: edit,
+        permission: permission('edit'),
       },
       {
         title: t('dict.column.updated'),
@@ -130,20 +114,17 @@ export function DataDictionaryPage() {
         kind: 'operation',
         width: 120,
         actions: [
-          { key: 'edit', label: t('dict.action.edit'), onClick: (row) => setEditing(row), permission: edit },
-          {
-            key: 'delete',
+          editAction(t('dict.action.edit')),
+          deleteAction({
             label: t('dict.action.delete'),
-            danger: true,
             confirm: t('dict.confirm.delete'),
-            onClick: (row) => call('dictDelete', { id: row.id }, { success: true }).then(reload),
+            remove: (row) => call('dictDelete', { id: row.id }, { success: true }),
             hidden: (row) => row.builtin === 1,
-            permission: edit,
-          },
+          }),
         ],
       },
     ],
-    [t, reload],
+    [t, reload, permission, editAction, deleteAction],
   );
 
   if (types.isError && !types.data)
@@ -185,30 +166,18 @@ export function DataDictionaryPage() {
               {localized(type.name, type.name_en, i18n.language)} <Tag>{type.code}</Tag>
             </div>
           )}
-          {entries.isError && !entries.data ? (
-            <QueryError error={entries.error} onRetry={() => void entries.refetch()} />
-          ) : (
-            <DataTable<DictEntry>
-              key={code ?? ''}
-              urlKey="entries"
-              columns={columns}
-              dataSource={entries.data ?? []}
-              loading={entries.isFetching || types.isPending}
-              clientFilter={matches}
-              searchItems={searchItems}
-            />
-          )}
+          <CrudTable<DictEntry>
+            key={code ?? ''}
+            urlKey="entries"
+            columns={columns}
+            rows={entries}
+            loading={types.isPending}
+            clientFilter={matches}
+            searchItems={searchItems}
+          />
         </div>
       </div>
-      <DictEntryDialog
-        type={type}
-        editing={editing}
-        onClose={() => setEditing(null)}
-        onSaved={() => {
-          setEditing(null);
-          void reload();
-        }}
-      />
+      <DictEntryDialog type={type} {...dialog} />
     </Card>
   );
 }

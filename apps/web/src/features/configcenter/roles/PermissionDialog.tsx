@@ -8,7 +8,7 @@ import { sessionKeys } from '../../../app/session/queries';
 import { usePermission } from '../../../app/session/Permission';
 import { DataTable, type DataTableColumn } from '../../../components/data-table';
 import { configKeys } from '../configcenter.api';
-import { QueryError } from '../QueryError';
+import { QueryError } from '../../../components/crud';
 import {
   columnState,
   grantOf,

@@ -1,19 +1,15 @@
 import { MenuId, type Role } from '@bwc/protocol';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Card } from 'antd';
+import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/http';
-import { DataTable, type DataTableColumn } from '../../../components/data-table';
+import { CrudPage, useCrud } from '../../../components/crud';
+import type { DataTableColumn } from '../../../components/data-table';
 import type { FilterValues, SearchItem } from '../../../components/search-bar';
 import { configKeys } from '../configcenter.api';
-import { QueryError } from '../QueryError';
 import { PermissionDialog } from './PermissionDialog';
 import { RoleFormDialog } from './RoleFormDialog';
-
-const add = { menu: MenuId.ROLES, action: 'add' } as const;
-const edit = { menu: MenuId.ROLES, action: 'edit' } as const;
 
 function matches(row: Role, filters: FilterValues): boolean {
   const keyword = typeof filters.keyword === 'string' ? filters.keyword.trim().toLowerCase() : '';
@@ -23,11 +19,12 @@ function matches(row: Role, filters: FilterValues): boolean {
 /** /configcenter/userAdmin/RoleAdmin: roles by weight, add / edit / delete, permission distribution. */
 export function RoleAdminPage() {
   const { t } = useTranslation('configcenter');
-  const client = useQueryClient();
-  const [editing, setEditing] = useState<Role | 'new' | null>(null);
+  const { dialog, addButton, editAction, deleteAction } = useCrud<Role>({
+    menu: MenuId.ROLES,
+    invalidate: [configKeys.all],
+  });
   const [distributing, setDistributing] = useState<Role | null>(null);
   const roles = useQuery({ queryKey: configKeys.roles, queryFn: ({ signal }) => call('roleList', {}, { signal }) });
-  const reload = useCallback(() => client.invalidateQueries({ queryKey: configKeys.all }), [client]);
 
   const searchItems = useMemo<SearchItem[]>(
     () => [
@@ -37,16 +34,9 @@ export function RoleAdminPage() {
         label: t('roles.filter.keyword'),
         placeholder: t('roles.filter.keywordPlaceholder'),
       },
-      {
-        type: 'button',
-        key: 'add',
-        label: t('roles.action.add'),
-        primary: true,
-        onClick: () => setEditing('new'),
-        permission: add,
-      },
+      addButton(t('roles.action.add')),
     ],
-    [t],
+    [t, addButton],
   );
 
   const columns = useMemo<DataTableColumn<Role>[]>(
@@ -67,43 +57,28 @@ export function RoleAdminPage() {
         width: 240,
         actions: [
           { key: 'perm', label: t('roles.action.permissions'), onClick: (row) => setDistributing(row) },
-          { key: 'edit', label: t('roles.action.edit'), onClick: (row) => setEditing(row), permission: edit },
-          {
-            key: 'delete',
+          editAction(t('roles.action.edit')),
+          deleteAction({
             label: t('roles.action.delete'),
-            danger: true,
             confirm: t('roles.confirm.delete'),
-            onClick: (row) => call('roleDelete', { id: row.id }, { success: true }).then(reload),
-            permission: edit,
-          },
+            remove: (row) => call('roleDelete', { id: row.id }, { success: true }),
+          }),
         ],
       },
     ],
-    [t, reload],
+    [t, editAction, deleteAction],
   );
 
   return (
-    <Card title={t('roles.title')}>
-      {roles.isError && !roles.data ? (
-        <QueryError error={roles.error} onRetry={() => void roles.refetch()} />
-      ) : (
-        <DataTable<Role>
-          columns={columns}
-          dataSource={roles.data ?? []}
-          loading={roles.isFetching}
-          clientFilter={matches}
-          searchItems={searchItems}
-        />
-      )}
-      <RoleFormDialog
-        editing={editing}
-        onClose={() => setEditing(null)}
-        onSaved={() => {
-          setEditing(null);
-          void reload();
-        }}
-      />
+    <CrudPage<Role>
+      title={t('roles.title')}
+      rows={roles}
+      columns={columns}
+      clientFilter={matches}
+      searchItems={searchItems}
+      dialog={<RoleFormDialog {...dialog} />}
+    >
       <PermissionDialog role={distributing} onClose={() => setDistributing(null)} />
-    </Card>
+    </CrudPage>
   );
 }

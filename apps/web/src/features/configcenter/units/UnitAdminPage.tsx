@@ -1,21 +1,17 @@
 import { MenuId } from '@bwc/protocol';
-import { useQueryClient } from '@tanstack/react-query';
 import { Card, Typography } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/http';
 import { useUserInfo } from '../../../app/session/queries';
-import { DataTable, useTableUrlState, type DataTableColumn } from '../../../components/data-table';
+import { CrudTable, useCrud } from '../../../components/crud';
+import { useTableUrlState, type DataTableColumn } from '../../../components/data-table';
 import type { SearchItem } from '../../../components/search-bar';
 import { configKeys } from '../configcenter.api';
-import { QueryError } from '../QueryError';
-import { UnitFormDialog, type UnitEditing } from './UnitFormDialog';
+import { UnitFormDialog } from './UnitFormDialog';
 import { UnitMoveDialog } from './UnitMoveDialog';
 import type { UnitRow } from './unitTree';
 import { useUnits } from './useUnits';
-
-const add = { menu: MenuId.UNITS, action: 'add' } as const;
-const edit = { menu: MenuId.UNITS, action: 'edit' } as const;
 
 /**
  * /configcenter/UnitAdmin: the units of the caller's scope as a tree (a unit administrator sees
@@ -23,9 +19,20 @@ const edit = { menu: MenuId.UNITS, action: 'edit' } as const;
  */
 export function UnitAdminPage() {
   const { t } = useTranslation('configcenter');
-  const client = useQueryClient();
   const isAdmin = useUserInfo().data?.ifadmin === 1;
-  const [editing, setEditing] = useState<UnitEditing>(null);
+  const { dialog, reload, create, addButton, editAction, deleteAction, permission } = useCrud<UnitRow>({
+    menu: MenuId.UNITS,
+    invalidate: [configKeys.all],
+  });
+  // a new unit goes under the row whose "add child" was clicked (none from the toolbar)
+  const [parent, setParent] = useState<UnitRow>();
+  const addUnder = useCallback(
+    (row?: UnitRow) => {
+      setParent(row);
+      create();
+    },
+    [create],
+  );
   const [moving, setMoving] = useState<UnitRow | null>(null);
 
   const searchItems = useMemo<SearchItem[]>(
@@ -37,16 +44,9 @@ export function UnitAdminPage() {
         placeholder: t('units.filter.keywordPlaceholder'),
         width: 240,
       },
-      {
-        type: 'button',
-        key: 'add',
-        label: t('units.action.add'),
-        primary: true,
-        onClick: () => setEditing({ mode: 'add' }),
-        permission: add,
-      },
+      addButton(t('units.action.add'), () => addUnder()),
     ],
-    [t],
+    [t, addButton, addUnder],
   );
   const { filters } = useTableUrlState(searchItems);
   const keyword = typeof filters.keyword === 'string' ? filters.keyword : undefined;
@@ -54,7 +54,6 @@ export function UnitAdminPage() {
   // pickers always offer the whole scope, whatever the search shows
   const all = useUnits(undefined);
 
-  const reload = useCallback(() => client.invalidateQueries({ queryKey: configKeys.all }), [client]);
   const ownRoot = useCallback((row: UnitRow) => !isAdmin && row.depth === 0, [isAdmin]);
 
   const columns = useMemo<DataTableColumn<UnitRow>[]>(
@@ -74,70 +73,42 @@ export function UnitAdminPage() {
         kind: 'operation',
         width: 300,
         actions: [
-          {
-            key: 'addChild',
-            label: t('units.action.addChild'),
-            onClick: (row) => setEditing({ mode: 'add', parent: row }),
-            permission: add,
-          },
-          {
-            key: 'edit',
-            label: t('units.action.edit'),
-            onClick: (row) => setEditing({ mode: 'edit', unit: row }),
-            permission: edit,
-          },
+          { key: 'addChild', label: t('units.action.addChild'), onClick: addUnder, permission: permission('add') },
+          editAction(t('units.action.edit')),
           // a unit administrator's own unit (the root of his view) is not his to move or delete
           {
             key: 'move',
             label: t('units.action.move'),
             onClick: (row) => setMoving(row),
             hidden: ownRoot,
-            permission: edit,
+            permission: permission('edit'),
           },
-          {
-            key: 'delete',
+          deleteAction({
             label: t('units.action.delete'),
-            danger: true,
             confirm: t('units.confirm.delete'),
-            onClick: (row) => call('unitDelete', { id: row.id }, { success: true }).then(reload),
+            remove: (row) => call('unitDelete', { id: row.id }, { success: true }),
             hidden: ownRoot,
-            permission: edit,
-          },
+          }),
         ],
       },
     ],
-    [t, reload, ownRoot],
+    [t, ownRoot, addUnder, permission, editAction, deleteAction],
   );
 
   return (
     <Card title={t('units.title')} extra={<Typography.Text type="secondary">{t('units.scopeHint')}</Typography.Text>}>
-      {units.isError && !units.data ? (
-        <QueryError error={units.error} onRetry={() => void units.refetch()} />
-      ) : (
-        <DataTable<UnitRow>
-          // antd expands all rows only when they are there at mount: remount once the search's units arrive
-          key={`${keyword ?? ''}|${units.data ? 'loaded' : 'loading'}`}
-          columns={columns}
-          dataSource={units.tree}
-          loading={units.isFetching}
-          searchItems={searchItems}
-          pagination={false}
-          tree={{ childrenField: 'subunits', defaultExpandAll: true }}
-        />
-      )}
-      <UnitFormDialog
-        editing={editing}
-        units={all.tree}
-        flat={all.flat}
-        isAdmin={isAdmin}
-        onClose={() => setEditing(null)}
-        onSaved={() => {
-          setEditing(null);
-          void reload();
-        }}
+      <CrudTable<UnitRow>
+        // antd expands all rows only when they are there at mount: remount once the search's units arrive
+        key={`${keyword ?? ''}|${units.data ? 'loaded' : 'loading'}`}
+        columns={columns}
+        rows={units}
+        searchItems={searchItems}
+        pagination={false}
+        tree={{ childrenField: 'subunits', defaultExpandAll: true }}
       />
+      <UnitFormDialog parent={parent} units={all.tree} flat={all.flat} isAdmin={isAdmin} {...dialog} />
       <UnitMoveDialog
-        unit={moving}
+        target={moving}
         units={all.tree}
         flat={all.flat}
         isAdmin={isAdmin}

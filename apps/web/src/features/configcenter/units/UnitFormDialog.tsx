@@ -1,126 +1,72 @@
 import { UNIT_CODE_LENGTH, UNIT_NAME_MAX, UnitAddRequest, UnitUpdateRequest } from '@bwc/protocol';
-import { Button, Form, Input, InputNumber, Modal, Space } from 'antd';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { Form, Input, InputNumber } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/http';
-import { validateWith, zodRules } from '../../../app/forms/zodRules';
+import { FormDialog, useFormDialog, type FormDialogTargetProps } from '../../../components/form-dialog';
+import { UnitCodeField } from './UnitCodeField';
 import { ROOT_UNIT, UnitPicker } from './UnitPicker';
-import { suggestChildCode, type UnitRow } from './unitTree';
+import type { UnitRow } from './unitTree';
 
-/** What the dialog edits: a new unit (optionally under a parent) or an existing one. */
-export type UnitEditing = { mode: 'add'; parent?: UnitRow } | { mode: 'edit'; unit: UnitRow } | null;
-
-interface UnitFormDialogProps {
-  editing: UnitEditing;
+interface UnitFormDialogProps extends FormDialogTargetProps<UnitRow> {
+  /** a new unit goes under this one when given */
+  parent: UnitRow | undefined;
   /** every unit of the caller's scope */
   units: readonly UnitRow[];
   flat: readonly UnitRow[];
   /** administrators may create root units */
   isAdmin: boolean;
-  onClose: () => void;
-  onSaved: () => void;
 }
 
 const EditForm = UnitUpdateRequest.omit({ id: true });
-const addRules = zodRules(UnitAddRequest);
-const editRules = zodRules(EditForm);
 
 /** Add a unit (parent, code, name, sort) or rename / re-code / re-sort one. */
-export function UnitFormDialog({ editing, units, flat, isAdmin, onClose, onSaved }: UnitFormDialogProps) {
+export function UnitFormDialog({ parent, units, flat, isAdmin, ...props }: UnitFormDialogProps) {
   const { t } = useTranslation('configcenter');
-  const [form] = Form.useForm();
-  const [saving, setSaving] = useState(false);
-  // while the dialog closes it keeps showing what it showed
-  const last = useRef(editing);
-  if (editing !== null) last.current = editing;
-  const adding = last.current?.mode === 'add';
-  const rules = adding ? addRules : editRules;
-  const pid = Form.useWatch('pid', form) as number | undefined;
-
-  // the form starts over only when the dialog opens for another unit, not when the unit list reloads
-  const defaults = useRef({ isAdmin, firstUnit: flat[0] });
-  defaults.current = { isAdmin, firstUnit: flat[0] };
-  useEffect(() => {
-    if (!editing) return;
-    form.resetFields();
-    if (editing.mode === 'edit')
-      form.setFieldsValue({ name: editing.unit.name, bh: editing.unit.bh, sort: editing.unit.sort });
-    else {
-      const { isAdmin: admin, firstUnit } = defaults.current;
-      const parent = editing.parent ?? (admin ? undefined : firstUnit);
-      form.setFieldsValue({ pid: parent?.id ?? (admin ? ROOT_UNIT : undefined), sort: 0 });
-    }
-  }, [editing, form]);
-
-  const suggestion = useMemo(() => {
-    if (!adding || pid === undefined) return null;
-    const parent = flat.find((u) => u.id === pid);
-    return parent
-      ? suggestChildCode(
-          parent.bh,
-          flat.map((u) => u.bh),
-        )
-      : null;
-  }, [adding, pid, flat]);
-
-  const submit = async () => {
-    if (!editing) return;
-    // validate first: the dialog is busy only while the server works
-    const request =
-      editing.mode === 'add'
-        ? { api: 'unitAdd' as const, body: await validateWith(form, UnitAddRequest) }
-        : { api: 'unitUpdate' as const, body: { id: editing.unit.id, ...(await validateWith(form, EditForm)) } };
-    setSaving(true);
-    try {
-      await call(request.api, request.body, { success: true });
-      onSaved();
-    } finally {
-      setSaving(false);
-    }
-  };
+  const dialog = useFormDialog({
+    ...props,
+    schema: UnitAddRequest,
+    updateSchema: EditForm,
+    // read when the dialog opens, not again when the unit list reloads behind it
+    initial: (unit) => {
+      if (unit) return { name: unit.name, bh: unit.bh, sort: unit.sort };
+      const under = parent ?? (isAdmin ? undefined : flat[0]);
+      return { pid: under?.id ?? (isAdmin ? ROOT_UNIT : undefined), sort: 0 };
+    },
+    create: (values) => call('unitAdd', values, { success: true }),
+    update: (values, unit) => call('unitUpdate', { id: unit.id, ...values }, { success: true }),
+  });
+  const pid = Form.useWatch('pid', dialog.form) as number | undefined;
+  const adding = dialog.creating;
 
   return (
-    <Modal
-      open={editing !== null}
+    <FormDialog
+      dialog={dialog}
+      name="unit-form"
       title={t(adding ? 'units.form.addTitle' : 'units.form.editTitle')}
-      onCancel={onClose}
-      onOk={() => void submit().catch(() => undefined)}
       okText={t('action.save')}
-      confirmLoading={saving}
-      destroyOnHidden
-      forceRender
     >
-      <Form form={form} layout="vertical" disabled={saving} name="unit-form">
-        {adding && (
-          <Form.Item name="pid" label={t('units.form.parent')} rules={rules('pid')} required>
-            <UnitPicker units={units} withRoot={isAdmin} />
-          </Form.Item>
-        )}
-        <Form.Item name="name" label={t('units.form.name')} rules={rules('name')} required>
-          <Input count={{ show: true, max: UNIT_NAME_MAX }} />
+      {adding && (
+        <Form.Item name="pid" label={t('units.form.parent')} rules={dialog.rules('pid')} required>
+          <UnitPicker units={units} withRoot={isAdmin} />
         </Form.Item>
-        <Form.Item
-          label={t('units.form.code')}
-          required
-          extra={t(pid === ROOT_UNIT && adding ? 'units.form.codeHelpRoot' : 'units.form.codeHelp', {
-            n: UNIT_CODE_LENGTH,
-          })}
-        >
-          <Space.Compact style={{ width: '100%' }}>
-            <Form.Item name="bh" rules={rules('bh')} noStyle>
-              <Input maxLength={UNIT_CODE_LENGTH} inputMode="numeric" aria-label={t('units.form.code')} />
-            </Form.Item>
-            {suggestion && (
-              <Button onClick={() => form.setFieldsValue({ bh: suggestion })} data-testid="unit-code-suggest">
-                {t('units.form.suggest', { code: suggestion })}
-              </Button>
-            )}
-          </Space.Compact>
-        </Form.Item>
-        <Form.Item name="sort" label={t('units.form.sort')} rules={rules('sort')} extra={t('units.form.sortHelp')}>
-          <InputNumber min={0} max={99999} precision={0} style={{ width: 160 }} />
-        </Form.Item>
-      </Form>
-    </Modal>
+      )}
+      <Form.Item name="name" label={t('units.form.name')} rules={dialog.rules('name')} required>
+        <Input count={{ show: true, max: UNIT_NAME_MAX }} />
+      </Form.Item>
+      <UnitCodeField
+        form={dialog.form}
+        label={t('units.form.code')}
+        extra={t(pid === ROOT_UNIT && adding ? 'units.form.codeHelpRoot' : 'units.form.codeHelp', {
+          n: UNIT_CODE_LENGTH,
+        })}
+        rules={dialog.rules('bh')}
+        parentId={adding ? pid : undefined}
+        flat={flat}
+        required
+      />
+      <Form.Item name="sort" label={t('units.form.sort')} rules={dialog.rules('sort')} extra={t('units.form.sortHelp')}>
+        <InputNumber min={0} max={99999} precision={0} style={{ width: 160 }} />
+      </Form.Item>
+    </FormDialog>
   );
 }

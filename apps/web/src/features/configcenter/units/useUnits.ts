@@ -7,17 +7,19 @@ import { configKeys } from '../configcenter.api';
 import { buildUnitTree, flattenUnitTree, type UnitRow } from './unitTree';
 
 /**
- * Units of the caller's scope (`unit/get`, needs view on UnitAdmin), as a tree and flat; `keyword`
- * keeps matches and their ancestors. Without that permission nothing is asked (`allowed` false).
+ * Units of the caller's scope (`unit/get`, needs view on UnitAdmin), as a tree (`data`, also
+ * `tree`) and flat; `keyword` keeps matches and their ancestors. Without that permission nothing
+ * is asked (`allowed` false).
  */
 export function useUnits(keyword?: string, enabled = true) {
   const allowed = usePermission(MenuId.UNITS, 'view');
   const query = useQuery({
     queryKey: [...configKeys.units, { keyword: keyword ?? '' }],
     queryFn: ({ signal }) => call('unitGet', keyword ? { keyword } : {}, { signal }),
+    select: buildUnitTree,
     enabled: enabled && allowed,
   });
-  const tree = useMemo<UnitRow[]>(() => buildUnitTree(query.data ?? []), [query.data]);
+  const tree = useMemo<UnitRow[]>(() => query.data ?? [], [query.data]);
   const flat = useMemo(() => flattenUnitTree(tree), [tree]);
   return { ...query, tree, flat, allowed };
 }

@@ -1,10 +1,9 @@
 import { MenuId, type DownloadEntry } from '@bwc/protocol';
-import { useQueryClient } from '@tanstack/react-query';
-import { Card } from 'antd';
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/http';
-import { DataTable, type DataTableColumn } from '../../../components/data-table';
+import { CrudPage, useCrud } from '../../../components/crud';
+import type { DataTableColumn } from '../../../components/data-table';
 import type { SearchItem } from '../../../components/search-bar';
 import { formatTime } from '../../../format/time';
 import { downloadEntryFile } from '../../home/home.api';
@@ -12,23 +11,15 @@ import { formatFileSize } from '../upload/uploadCheck';
 import { DownloadFormDialog } from './DownloadFormDialog';
 
 export const DOWNLOAD_LIST_KEY = ['downloads', 'list'] as const;
-const edit = { menu: MenuId.DOWNLOADS, action: 'edit' } as const;
 
 /** /system/download_2: download entries with filter, paging, add, edit, delete and the home flag. */
 export function DownloadAdminPage() {
   const { t } = useTranslation('system');
-  const client = useQueryClient();
-  const [editing, setEditing] = useState<DownloadEntry | 'new' | null>(null);
-
   // the home page and the download center read the entries too
-  const reload = useCallback(
-    () =>
-      Promise.all([
-        client.invalidateQueries({ queryKey: ['downloads'] }),
-        client.invalidateQueries({ queryKey: ['home'] }),
-      ]),
-    [client],
-  );
+  const { dialog, reload, addButton, editAction, deleteAction, permission } = useCrud<DownloadEntry>({
+    menu: MenuId.DOWNLOADS,
+    invalidate: [['downloads'], ['home']],
+  });
 
   const columns = useMemo<DataTableColumn<DownloadEntry>[]>(
     () => [
@@ -57,7 +48,7 @@ export function DownloadAdminPage() {
         isOn: (row) => row.is_index === 1,
         onToggle: (row, on) =>
           call('downloadIsIndex', { id: row.id, is_index: on ? 1 : 0 }, { success: true }).then(reload),
-        permission: edit,
+        permission: permission('edit'),
       },
       {
         kind: 'operation',
@@ -68,19 +59,16 @@ export function DownloadAdminPage() {
             label: t('download.action.download'),
             onClick: (row) => void downloadEntryFile(row).catch(() => undefined),
           },
-          { key: 'edit', label: t('download.action.edit'), onClick: (row) => setEditing(row), permission: edit },
-          {
-            key: 'delete',
+          editAction(t('download.action.edit')),
+          deleteAction({
             label: t('download.action.delete'),
-            danger: true,
             confirm: t('download.confirm.delete'),
-            onClick: (row) => call('downloadDelete', { ids: [row.id] }, { success: true }).then(reload),
-            permission: edit,
-          },
+            remove: (row) => call('downloadDelete', { ids: [row.id] }, { success: true }),
+          }),
         ],
       },
     ],
-    [t, reload],
+    [t, reload, permission, editAction, deleteAction],
   );
 
   const searchItems = useMemo<SearchItem[]>(
@@ -100,34 +88,19 @@ export function DownloadAdminPage() {
           { value: 0, label: t('download.filter.notOnHome') },
         ],
       },
-      {
-        type: 'button',
-        key: 'add',
-        label: t('download.action.add'),
-        primary: true,
-        onClick: () => setEditing('new'),
-        permission: { menu: MenuId.DOWNLOADS, action: 'add' },
-      },
+      addButton(t('download.action.add')),
     ],
-    [t],
+    [t, addButton],
   );
 
   return (
-    <Card title={t('download.title')}>
-      <DataTable<DownloadEntry>
-        queryKey={DOWNLOAD_LIST_KEY}
-        fetch={({ page, limit, filters }) => call('downloadList', { page, limit, ...filters })}
-        columns={columns}
-        searchItems={searchItems}
-      />
-      <DownloadFormDialog
-        editing={editing}
-        onClose={() => setEditing(null)}
-        onSaved={() => {
-          setEditing(null);
-          void reload();
-        }}
-      />
-    </Card>
+    <CrudPage<DownloadEntry>
+      title={t('download.title')}
+      queryKey={DOWNLOAD_LIST_KEY}
+      fetch={({ page, limit, filters }) => call('downloadList', { page, limit, ...filters })}
+      columns={columns}
+      searchItems={searchItems}
+      dialog={<DownloadFormDialog {...dialog} />}
+    />
   );
 }

@@ -1,10 +1,10 @@
 import { MenuId, type Announcement } from '@bwc/protocol';
-import { useQueryClient } from '@tanstack/react-query';
-import { Card, Tag } from 'antd';
-import { useCallback, useMemo, useState } from 'react';
+import { Tag } from 'antd';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/http';
-import { DataTable, type DataTableColumn } from '../../../components/data-table';
+import { CrudPage, useCrud } from '../../../components/crud';
+import type { DataTableColumn } from '../../../components/data-table';
 import type { SearchItem } from '../../../components/search-bar';
 import { AnnouncementDialog } from '../../home/AnnouncementDialog';
 import { formatTime } from '../../../format/time';
@@ -12,24 +12,16 @@ import { AnnouncementFormDialog } from './AnnouncementFormDialog';
 
 export const ANNOUNCE_LIST_KEY = ['announcements', 'list'] as const;
 const PUBLISHED = 1;
-const edit = { menu: MenuId.ANNOUNCEMENTS, action: 'edit' } as const;
 
 /** /system/noticeEdit: announcements with filter, paging, add, edit, delete, publish and details. */
 export function NoticeEditPage() {
   const { t } = useTranslation('system');
-  const client = useQueryClient();
   const [reading, setReading] = useState<number | null>(null);
-  const [editing, setEditing] = useState<Announcement | 'new' | null>(null);
-
   // the home page and /emegencyNotice read announcements too
-  const reload = useCallback(
-    () =>
-      Promise.all([
-        client.invalidateQueries({ queryKey: ['announcements'] }),
-        client.invalidateQueries({ queryKey: ['home'] }),
-      ]),
-    [client],
-  );
+  const { dialog, reload, addButton, editAction, deleteAction, permission } = useCrud<Announcement>({
+    menu: MenuId.ANNOUNCEMENTS,
+    invalidate: [['announcements'], ['home']],
+  });
 
   const columns = useMemo<DataTableColumn<Announcement>[]>(
     () => [
@@ -66,27 +58,24 @@ export function NoticeEditPage() {
         width: 240,
         actions: [
           { key: 'view', label: t('notice.action.view'), onClick: (row) => setReading(row.id) },
-          { key: 'edit', label: t('notice.action.edit'), onClick: (row) => setEditing(row), permission: edit },
+          editAction(t('notice.action.edit')),
           {
             key: 'publish',
             label: t('notice.action.publish'),
             confirm: t('notice.confirm.publish'),
             onClick: (row) => call('announcePublish', { ids: [row.id] }, { success: true }).then(reload),
             hidden: (row) => row.status === PUBLISHED,
-            permission: edit,
+            permission: permission('edit'),
           },
-          {
-            key: 'delete',
+          deleteAction({
             label: t('notice.action.delete'),
-            danger: true,
             confirm: t('notice.confirm.delete'),
-            onClick: (row) => call('announceDelete', { ids: [row.id] }, { success: true }).then(reload),
-            permission: edit,
-          },
+            remove: (row) => call('announceDelete', { ids: [row.id] }, { success: true }),
+          }),
         ],
       },
     ],
-    [t, reload],
+    [t, reload, permission, editAction, deleteAction],
   );
 
   const searchItems = useMemo<SearchItem[]>(
@@ -106,35 +95,21 @@ export function NoticeEditPage() {
           { value: PUBLISHED, label: t('notice.status.published') },
         ],
       },
-      {
-        type: 'button',
-        key: 'add',
-        label: t('notice.action.add'),
-        primary: true,
-        onClick: () => setEditing('new'),
-        permission: { menu: MenuId.ANNOUNCEMENTS, action: 'add' },
-      },
+      addButton(t('notice.action.add')),
     ],
-    [t],
+    [t, addButton],
   );
 
   return (
-    <Card title={t('notice.title')}>
-      <DataTable<Announcement>
-        queryKey={ANNOUNCE_LIST_KEY}
-        fetch={({ page, limit, filters }) => call('announceList', { page, limit, ...filters })}
-        columns={columns}
-        searchItems={searchItems}
-      />
+    <CrudPage<Announcement>
+      title={t('notice.title')}
+      queryKey={ANNOUNCE_LIST_KEY}
+      fetch={({ page, limit, filters }) => call('announceList', { page, limit, ...filters })}
+      columns={columns}
+      searchItems={searchItems}
+      dialog={<AnnouncementFormDialog {...dialog} />}
+    >
       <AnnouncementDialog id={reading} onClose={() => setReading(null)} />
-      <AnnouncementFormDialog
-        editing={editing}
-        onClose={() => setEditing(null)}
-        onSaved={() => {
-          setEditing(null);
-          void reload();
-        }}
-      />
-    </Card>
+    </CrudPage>
   );
 }

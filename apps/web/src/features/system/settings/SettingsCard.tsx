@@ -34,13 +34,6 @@ export function numberRules(rules: Rules, field: string): FormRule[] {
 /** Width of numeric inputs (antd puts the style on the outer wrapper, unit suffix included). */
 export const NUMBER_INPUT_STYLE = { width: 200 } as const;
 
-/** Form props mapping a 0/1 flag to a switch. */
-export const flagSwitchProps = {
-  valuePropName: 'checked',
-  getValueProps: (value: unknown) => ({ checked: Number(value) === 1 }),
-  normalize: (checked: boolean) => (checked ? 1 : 0),
-};
-
 /**
  * One settings form: loads its values, validates on the client with the protocol schema
  * (translated messages), saves, and is read-only without the `edit` action.

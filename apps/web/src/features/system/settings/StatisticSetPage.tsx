@@ -1,6 +1,7 @@
 import { Form, InputNumber, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { flagSwitchProps, NUMBER_INPUT_STYLE, numberRules } from './SettingsCard';
+import { flagSwitchProps } from '../../../app/forms/flagSwitch';
+import { NUMBER_INPUT_STYLE, numberRules } from './SettingsCard';
 import { SettingsTypePage } from './SettingsTypePage';
 
 /** /system/systemset/statisticset: when a statistics day starts, the cycle, offline devices counted. */

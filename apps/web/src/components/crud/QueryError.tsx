@@ -4,16 +4,16 @@ import { ApiError } from '../../api/http';
 
 /** Error state of a screen whose data could not be read (the http layer has already toasted the reason). */
 export function QueryError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
-  const { t } = useTranslation('configcenter');
+  const { t } = useTranslation('components');
   const detail = error instanceof ApiError ? error.msg : undefined;
   return (
     <Result
       status="warning"
-      title={t('state.loadFailed')}
+      title={t('crud.loadFailed')}
       subTitle={detail}
       extra={
         <Button type="primary" onClick={onRetry}>
-          {t('state.retry')}
+          {t('crud.retry')}
         </Button>
       }
     />

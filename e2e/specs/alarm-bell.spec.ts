@@ -192,7 +192,7 @@ test('an SOS rings the bell: critical row, locate marker, mark read, mark all re
   await expect(row).toBeVisible();
   await expect(row).toHaveClass(/alarm-bell-row-unread/);
   await expect(row).toContainText(`${HOSTNAME}(${HOSTCODE})`);
-  await expect(row).toContainText(text('zh-CN', 'bell:actions.read'));
+  await expect(row).toContainText(text('zh-CN', 'bell:action.read'));
   // newest first: the SOS is the table's first row
   await expect(page.getByTestId('alarm-bell-table-criticle').locator('tr.ant-table-row').first()).toContainText(
     HOSTNAME,
@@ -289,10 +289,10 @@ test('English: the bell, its enable-sound button and the locate dialog', async (
   await expect(soundButton(page)).toHaveCount(0);
 
   await openPanel(page);
-  await expect(page.getByTestId('alarm-bell-tab-criticle')).toContainText(text('en-US', 'bell:tabs.criticle'));
+  await expect(page.getByTestId('alarm-bell-tab-criticle')).toContainText(text('en-US', 'alarm:level.criticle'));
   const row = myRows(page).first();
-  await expect(row).toContainText(text('en-US', 'bell:actions.read'));
-  await expect(page.getByRole('button', { name: buttonName(text('en-US', 'bell:actions.readAll')) })).toBeVisible();
+  await expect(row).toContainText(text('en-US', 'bell:action.read'));
+  await expect(page.getByRole('button', { name: buttonName(text('en-US', 'bell:action.readAll')) })).toBeVisible();
   await shot(page, 'alarm-bell-panel-en');
 
   await row.getByTestId('alarm-bell-locate').click();

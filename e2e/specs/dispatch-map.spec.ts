@@ -164,7 +164,7 @@ test('devices move on the dispatch map; a polygon lists the devices in it; kill 
   const id = onlineIds.find((candidate) => markerStates.get(candidate) === 'online');
   if (id === undefined) throw new Error('no online device without SOS in the selection');
   const row = rows.and(page.locator(`[data-row-key="${id}"]`));
-  await row.getByRole('button', { name: buttonName(text(zh, 'dispatch:actions.kill')) }).click();
+  await row.getByRole('button', { name: buttonName(text(zh, 'dispatch:action.kill')) }).click();
   const killConfirm = page
     .getByRole('dialog')
     .filter({ hasText: text(zh, 'dispatch:remote.killTitle') })
@@ -175,7 +175,7 @@ test('devices move on the dispatch map; a polygon lists the devices in it; kill 
   await expect.poll(async () => (await mapFeatures(page)).find((f) => f.id === id)?.state).toBe('killed');
   await shoot(page, 'dispatch-killed-zh-CN');
 
-  await row.getByRole('button', { name: buttonName(text(zh, 'dispatch:actions.wake')) }).click();
+  await row.getByRole('button', { name: buttonName(text(zh, 'dispatch:action.wake')) }).click();
   const wakeConfirm = page
     .getByRole('dialog')
     .filter({ hasText: text(zh, 'dispatch:remote.wakeTitle') })
@@ -186,7 +186,7 @@ test('devices move on the dispatch map; a polygon lists the devices in it; kill 
   await expect.poll(async () => (await mapFeatures(page)).find((f) => f.id === id)?.state).toBe('online');
 
   // ---- the same screen in English
-  await dialog.getByRole('button', { name: buttonName(text(zh, 'dispatch:actions.close')) }).click();
+  await dialog.getByRole('button', { name: buttonName(text(zh, 'dispatch:action.close')) }).click();
   await page.goto('/menu');
   await switchLanguage(page, 'en-US');
   await page.goto('/dispatch/emergency');

@@ -172,7 +172,7 @@ async function createFromSelection(page: Page, lang: Lang, shot: string): Promis
   expect(stamp.slice(0, 8)).toBe(local);
   await dialog
     .locator('.ant-modal-footer')
-    .getByRole('button', { name: buttonName(d('actions.close')) })
+    .getByRole('button', { name: buttonName(d('action.close')) })
     .click();
   return group;
 }
@@ -196,7 +196,7 @@ async function warnWithoutCodes(page: Page, lang: Lang, shot: string) {
   expect((await groups(page)).map((g) => g.tgid)).toEqual(before.map((g) => g.tgid));
   await dialog
     .locator('.ant-modal-footer')
-    .getByRole('button', { name: buttonName(d('actions.close')) })
+    .getByRole('button', { name: buttonName(d('action.close')) })
     .click();
 }
 

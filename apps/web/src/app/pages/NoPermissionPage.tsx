@@ -1,6 +1,7 @@
 import { MODULE_BY_ID } from '@bwc/protocol';
 import { Result } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { menuLabelKey } from '../routing/menuLabel';
 
 export function NoPermissionPage({ menuId }: { menuId: number }) {
   const { t } = useTranslation();
@@ -9,7 +10,7 @@ export function NoPermissionPage({ menuId }: { menuId: number }) {
     <Result
       status="403"
       title={t('noPermission.title')}
-      subTitle={t('noPermission.description', { name: t(`menu:${key}`) })}
+      subTitle={t('noPermission.description', { name: t(menuLabelKey(key)) })}
     />
   );
 }

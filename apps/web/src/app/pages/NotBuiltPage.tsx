@@ -2,11 +2,12 @@ import { MODULE_BY_ID } from '@bwc/protocol';
 import { Result, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
+import { menuLabelKey } from '../routing/menuLabel';
 
 interface NotBuiltPageProps {
   /** catalogue menu id of the capability */
   menuId?: number;
-  /** label key in the `menu` namespace, for pages that are not catalogue modules */
+  /** the label's catalogue key (`menu:<page>`), for pages that are not catalogue modules */
   nameKey?: string;
 }
 
@@ -16,14 +17,14 @@ export function NotBuiltPage({ menuId, nameKey }: NotBuiltPageProps) {
   const { pathname } = useLocation();
   const module = menuId === undefined ? undefined : MODULE_BY_ID.get(menuId);
   const area = module ? MODULE_BY_ID.get(rootOf(module.id)) : undefined;
-  const name = t(`menu:${module?.key ?? nameKey ?? 'home'}`);
+  const name = t(module ? menuLabelKey(module.key) : (nameKey ?? menuLabelKey('home')));
   return (
     <Result
       status="info"
       title={t('notBuilt.title', { name })}
       subTitle={
         module
-          ? t('notBuilt.description', { name, area: t(`menu:${area?.key ?? module.key}`), id: module.id })
+          ? t('notBuilt.description', { name, area: t(menuLabelKey(area?.key ?? module.key)), id: module.id })
           : t('notBuilt.pageDescription', { name })
       }
       extra={<Typography.Text type="secondary">{t('notBuilt.path', { path: pathname })}</Typography.Text>}

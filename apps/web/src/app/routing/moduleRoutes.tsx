@@ -22,7 +22,7 @@ export function notBuilt(menuId: number): RouteObject['element'] {
   );
 }
 
-/** Placeholder for a fixed page that is not a catalogue module (label `menu:<nameKey>`). */
+/** Placeholder for a fixed page that is not a catalogue module (`nameKey`: its label's key, `menu:<page>`). */
 export function notBuiltNamed(nameKey: string): RouteObject['element'] {
   return (
     <Lazy>

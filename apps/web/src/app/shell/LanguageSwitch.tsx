@@ -2,12 +2,18 @@ import { GlobalOutlined } from '@ant-design/icons';
 import { LANGUAGES, type Language } from '@bwc/protocol';
 import { Button, Dropdown, type MenuProps } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { setLanguage } from '../../i18n';
+import { currentLanguage, setLanguage } from '../../i18n';
+import { keysOf } from '../../i18n/keys';
+
+const LANGUAGE_LABELS = keysOf('common', { 'zh-CN': 'language.zh-CN', 'en-US': 'language.en-US' } satisfies Record<
+  Language,
+  string
+>);
 
 /** Language switch of the navigation bar and the login screen; the choice is remembered. */
 export function LanguageSwitch() {
   const { t, i18n } = useTranslation();
-  const items: MenuProps['items'] = LANGUAGES.map((lang) => ({ key: lang, label: t(`language.${lang}`) }));
+  const items: MenuProps['items'] = LANGUAGES.map((lang) => ({ key: lang, label: t(LANGUAGE_LABELS[lang]) }));
   return (
     <Dropdown
       menu={{
@@ -18,7 +24,7 @@ export function LanguageSwitch() {
       }}
     >
       <Button type="text" icon={<GlobalOutlined />} data-testid="language-switch">
-        {t(`language.${i18n.language}`)}
+        {t(LANGUAGE_LABELS[currentLanguage()])}
       </Button>
     </Dropdown>
   );

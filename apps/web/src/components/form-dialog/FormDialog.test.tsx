@@ -169,7 +169,7 @@ describe('form dialog kit', () => {
     await click('open edit');
     expect(initial).toHaveBeenCalledWith(THING, expect.any(AbortSignal));
     await waitFor(() => expect(field('Name').disabled).toBe(true));
-    expect(save().disabled).toBe(true);
+    expect((save() as HTMLButtonElement).disabled).toBe(true);
     await act(async () => answer({ name: 'loaded', note: 'from the server' }));
     await waitFor(() => expect(field('Name').value).toBe('loaded'));
     expect(field('Name').disabled).toBe(false);

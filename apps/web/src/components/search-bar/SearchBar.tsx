@@ -4,6 +4,7 @@ import type { TimeRangePickerProps } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { keysOf } from '../../i18n/keys';
 import { usePermissionCheck } from './permission';
 import {
   DATE_FORMAT,
@@ -32,6 +33,11 @@ export interface SearchBarProps {
 }
 
 const RANGE_SHORTCUT_DAYS = [7, 30, 90] as const;
+const RANGE_SHORTCUT_LABELS = keysOf('components', {
+  7: 'search.last7Days',
+  30: 'search.last30Days',
+  90: 'search.last90Days',
+});
 const DEFAULT_CONTROL_WIDTH = 180;
 const RANGE_CONTROL_WIDTH = 360;
 
@@ -73,7 +79,7 @@ export function SearchBar({ items, values, onSearch, resetValues, extra }: Searc
   };
 
   const presets: TimeRangePickerProps['presets'] = RANGE_SHORTCUT_DAYS.map((days) => ({
-    label: t(`search.last${days}Days`),
+    label: t(RANGE_SHORTCUT_LABELS[days]),
     value: () => [dayjs().subtract(days, 'day'), dayjs()],
   }));
 

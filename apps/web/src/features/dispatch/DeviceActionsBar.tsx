@@ -16,19 +16,19 @@ export function DeviceActionsBar({ point, actions, onDetail }: Props) {
   return (
     <Space size={4} wrap>
       <Button size="small" type="link" onClick={() => onDetail(point)}>
-        {t('actions.detail')}
+        {t('action.detail')}
       </Button>
       <Permission menu={MenuId.EMERGENCY} action="edit">
         <Button size="small" type="link" onClick={() => actions.restart(point)}>
-          {t('actions.restart')}
+          {t('action.restart')}
         </Button>
         {point.remote_kill === 1 ? (
           <Button size="small" type="link" onClick={() => actions.remote(point, 'remote_wakeon')}>
-            {t('actions.wake')}
+            {t('action.wake')}
           </Button>
         ) : (
           <Button size="small" type="link" danger onClick={() => actions.remote(point, 'remote_kill')}>
-            {t('actions.kill')}
+            {t('action.kill')}
           </Button>
         )}
       </Permission>

@@ -34,7 +34,7 @@ export function DeviceListDialog({ open, devices, broadcast, actions, onDetail, 
             <Button onClick={() => void actions.temporaryGroup(devices)}>{t('group.fromSelection')}</Button>
           </Permission>
           <Button type="primary" onClick={onClose}>
-            {t('actions.close')}
+            {t('action.close')}
           </Button>
         </>
       }

@@ -203,7 +203,7 @@ export function EmergencyPage() {
           items={[
             {
               key: 'person',
-              label: t('tabs.person'),
+              label: t('tab.person'),
               children: (
                 <div className="bwc-emergency-person">
                   <Input.Search
@@ -239,7 +239,7 @@ export function EmergencyPage() {
               ),
             },
             ...(config.group_api && Number((config.group_api as { switch?: unknown }).switch) === 1
-              ? [{ key: 'group', label: t('tabs.group'), children: <Empty description={t('tabs.groupLater')} /> }]
+              ? [{ key: 'group', label: t('tab.group'), children: <Empty description={t('tab.groupLater')} /> }]
               : []),
           ]}
         />

@@ -7,6 +7,7 @@ import {
   ZoneAddRequest,
   shapeBounds,
   type Fence,
+  type FenceRule,
   type FenceShape,
   type TreeNode,
   type Zone,
@@ -21,6 +22,7 @@ import { usePermission } from '../../app/session/Permission';
 import { useCrud } from '../../components/crud';
 import { FormDialog, useFormDialog, type FormDialogTargetProps } from '../../components/form-dialog';
 import { UnitTreeSelect, isTerminal, rememberUnitTreeLabels, type UnitTreeLoader } from '../../components/unit-tree';
+import { keysOf } from '../../i18n/keys';
 import { toDisplay, type MapCrs } from '../../map/coords';
 import { DrawControl, type DrawShape } from '../../map/DrawControl';
 import type { MapLibreMap } from '../../map/maplibre';
@@ -43,6 +45,7 @@ const API = {
     del: 'fenceDelete',
     menu: MenuId.ELECTRONIC_FENCE,
     schema: FenceAddRequest,
+    texts: keysOf('map', { title: 'geo.title.fence', add: 'geo.form.add.fence', edit: 'geo.form.edit.fence' }),
   },
   zone: {
     list: 'zoneList',
@@ -51,6 +54,7 @@ const API = {
     del: 'zoneDelete',
     menu: MenuId.ZONES,
     schema: ZoneAddRequest,
+    texts: keysOf('map', { title: 'geo.title.zone', add: 'geo.form.add.zone', edit: 'geo.form.edit.zone' }),
   },
 } as const;
 
@@ -58,6 +62,17 @@ const loadUnits: UnitTreeLoader = (parent) => call('unitTree', parent ? { id: pa
 const loadTargets: UnitTreeLoader = (parent) =>
   call('unitTreeDevices', parent ? { id: parent.id } : {}) as Promise<TreeNode[]>;
 const DEVICE_PREFIX = 'device:';
+const RULE_LABELS = keysOf('map', {
+  enter: 'geo.rules.enter',
+  exit: 'geo.rules.exit',
+  both: 'geo.rules.both',
+} satisfies Record<FenceRule, string>);
+const TOOL_LABELS = keysOf('map', {
+  pan: 'geo.tool.pan',
+  polygon: 'geo.tool.polygon',
+  circle: 'geo.tool.circle',
+  rectangle: 'geo.tool.rectangle',
+} satisfies Record<'pan' | FenceShape['type'], string>);
 
 /** Targets picked in the tree (`device:<id>` or a unit id) split into device and unit ids. */
 export function splitTargets(values: string[]): { device_ids: number[]; unit_ids: number[] } {
@@ -122,11 +137,8 @@ export function GeoAdminPage({ kind }: { kind: GeoKind }) {
         <div className="bwc-geo-name">
           <span title={row.name}>{row.name}</span>
           {kind === 'fence' && (
-            <Tag
-              color={(row as Fence).enabled === 1 ? 'blue' : 'default'}
-              title={t(`geo.rules.${(row as Fence).rule}`)}
-            >
-              {t(`geo.rules.${(row as Fence).rule}`)}
+            <Tag color={(row as Fence).enabled === 1 ? 'blue' : 'default'} title={t(RULE_LABELS[(row as Fence).rule])}>
+              {t(RULE_LABELS[(row as Fence).rule])}
             </Tag>
           )}
         </div>
@@ -181,7 +193,7 @@ export function GeoAdminPage({ kind }: { kind: GeoKind }) {
   return (
     <div className="bwc-geo" data-testid={`geo-${kind}`}>
       <aside className="bwc-geo-left" style={{ width: LEFT_PANEL_WIDTH }}>
-        <div className="bwc-geo-title">{t(`geo.title.${kind}`)}</div>
+        <div className="bwc-geo-title">{t(api.texts.title)}</div>
         {canAdd && <div className="bwc-geo-help">{t('geo.drawHelp')}</div>}
         <Table<Row>
           rowKey="id"
@@ -233,9 +245,9 @@ export function GeoAdminPage({ kind }: { kind: GeoKind }) {
                 ['rectangle', <BorderOutlined key="rectangle" />],
               ] as const
             ).map(([key, icon]) => (
-              <Tooltip key={key} title={t(`geo.tool.${key}`)} placement="bottom">
+              <Tooltip key={key} title={t(TOOL_LABELS[key])} placement="bottom">
                 <Button
-                  aria-label={t(`geo.tool.${key}`)}
+                  aria-label={t(TOOL_LABELS[key])}
                   data-testid={`geo-tool-${key}`}
                   type={(tool ?? 'pan') === key ? 'primary' : 'default'}
                   icon={icon}
@@ -309,7 +321,7 @@ function GeoFormDialog({ kind, shape, ...props }: GeoFormDialogProps) {
     <FormDialog
       dialog={dialog}
       name={`${kind}-form`}
-      title={t(dialog.creating ? `geo.form.add.${kind}` : `geo.form.edit.${kind}`)}
+      title={t(dialog.creating ? api.texts.add : api.texts.edit)}
       okText={t('geo.save')}
       width={560}
       formProps={{
@@ -320,7 +332,7 @@ function GeoFormDialog({ kind, shape, ...props }: GeoFormDialogProps) {
       }}
     >
       <Form.Item label={t('geo.shape')}>
-        <Tag>{shape ? t(`geo.tool.${shape.type}`) : ''}</Tag>
+        <Tag>{shape ? t(TOOL_LABELS[shape.type]) : ''}</Tag>
         {shape?.type === 'circle' && t('geo.radius', { m: shape.radius })}
       </Form.Item>
       <Form.Item name="name" label={t('geo.name')} rules={dialog.rules('name')} required>
@@ -332,7 +344,7 @@ function GeoFormDialog({ kind, shape, ...props }: GeoFormDialogProps) {
       {kind === 'fence' && (
         <>
           <Form.Item name="rule" label={t('geo.rule')} rules={dialog.rules('rule')} required>
-            <Select options={FENCE_RULES.map((r) => ({ value: r, label: t(`geo.rules.${r}`) }))} />
+            <Select options={FENCE_RULES.map((r) => ({ value: r, label: t(RULE_LABELS[r]) }))} />
           </Form.Item>
           <Space align="start">
             <Form.Item

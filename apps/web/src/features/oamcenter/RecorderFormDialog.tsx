@@ -10,7 +10,14 @@ import { App, Form, Input, Select, Typography, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { FormDialog, useFormDialog, type FormDialogTargetProps } from '../../components/form-dialog';
 import { UnitTreeSelect } from '../../components/unit-tree';
+import { keysOf } from '../../i18n/keys';
 import { callAs, isUnit, loadUnits } from './oamcenter.api';
+
+const CATEGORY_LABELS = keysOf('oamcenter', {
+  bodyCamera: 'recorder.category.bodyCamera',
+  vehicle: 'recorder.category.vehicle',
+  handheld: 'recorder.category.handheld',
+} satisfies Record<keyof typeof DEVICE_CATEGORY, string>);
 
 interface Props extends FormDialogTargetProps<Device> {
   models: RecorderModel[];
@@ -95,7 +102,7 @@ export function RecorderFormDialog({ models, ...props }: Props) {
         <Select
           options={Object.entries(DEVICE_CATEGORY).map(([key, value]) => ({
             value,
-            label: t(`recorder.category.${key}`),
+            label: t(CATEGORY_LABELS[key as keyof typeof DEVICE_CATEGORY]),
           }))}
         />
       </Form.Item>

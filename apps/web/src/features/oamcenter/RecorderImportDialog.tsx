@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { download, upload } from '../../api/http';
 import { UnitTreeSelect } from '../../components/unit-tree';
+import { keysOf } from '../../i18n/keys';
 import { isUnit, loadUnits } from './oamcenter.api';
 
 interface Props {
@@ -12,6 +13,8 @@ interface Props {
   onClose: () => void;
   onImported: () => void;
 }
+
+const PROBLEM_LABELS = keysOf('oamcenter', { type: 'recorder.import.type', size: 'recorder.import.size' });
 
 /** Whether a file may be sent: .xlsx (or .xls, which the server asks to save as .xlsx) within the size limit. */
 export function importFileProblem(file: { name: string; size: number }): 'type' | 'size' | null {
@@ -32,7 +35,7 @@ export function RecorderImportDialog({ open, onClose, onImported }: Props) {
   const send = async (file: File) => {
     const problem = importFileProblem(file);
     if (problem) {
-      message.error(t(`recorder.import.${problem}`, { mb: UPLOAD_LIMIT_MB.excelImport }));
+      message.error(t(PROBLEM_LABELS[problem], { mb: UPLOAD_LIMIT_MB.excelImport }));
       return;
     }
     setResult(null);

@@ -18,6 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { usePermission } from '../../../app/session/Permission';
 import { useUserContext } from '../../../app/session/queries';
 import { formatTime } from '../../../format/time';
+import { LEVEL_LABELS } from '../levels';
 import { AlarmLocateDialog } from '../locate';
 import { alarmLocatePoint, type LocatePoint } from './alarmPosition';
 import type { SoundStatus } from './alarmSound';
@@ -76,19 +77,19 @@ function Bell({ gb }: { gb: boolean }) {
   };
 
   const columns: TableColumnsType<Alarm> = [
-    { title: t('columns.index'), key: 'index', width: 56, render: (_v, _row, i) => rowIndex(i) },
-    { title: t('columns.device'), dataIndex: 'hostNameCode', key: 'device', ellipsis: true },
-    { title: t('columns.type'), dataIndex: 'typeName_cur', key: 'type', width: 140, ellipsis: true },
+    { title: t('column.index'), key: 'index', width: 56, render: (_v, _row, i) => rowIndex(i) },
+    { title: t('column.device'), dataIndex: 'hostNameCode', key: 'device', ellipsis: true },
+    { title: t('column.type'), dataIndex: 'typeName_cur', key: 'type', width: 140, ellipsis: true },
     {
-      title: t('columns.unit'),
+      title: t('column.unit'),
       key: 'unit',
       width: 130,
       ellipsis: true,
       render: (_v, row) => (gb ? row.dname : row.unitname),
     },
-    { title: t('columns.time'), key: 'time', width: 160, render: (_v, row) => formatTime(row.alarm_time) },
+    { title: t('column.time'), key: 'time', width: 160, render: (_v, row) => formatTime(row.alarm_time) },
     {
-      title: t('columns.operation'),
+      title: t('column.operation'),
       key: 'operation',
       width: 230,
       render: (_v, row) => (
@@ -103,14 +104,14 @@ function Bell({ gb }: { gb: boolean }) {
               onClick={() => run(`read:${row.id}`, () => bell.readOne(row))}
               data-testid="alarm-bell-read"
             >
-              {t('actions.read')}
+              {t('action.read')}
             </Button>
           )}
           <Button type="link" size="small" onClick={() => go(row, false)} data-testid="alarm-bell-see">
-            {t('actions.see')}
+            {t('action.see')}
           </Button>
           <Button type="link" size="small" onClick={() => go(row, true)} data-testid="alarm-bell-live">
-            {t('actions.live')}
+            {t('action.live')}
           </Button>
           <Button
             type="link"
@@ -119,7 +120,7 @@ function Bell({ gb }: { gb: boolean }) {
             onClick={() => locateAlarm(row)}
             data-testid="alarm-bell-locate"
           >
-            {t('actions.locate')}
+            {t('action.locate')}
           </Button>
         </Space>
       ),
@@ -135,7 +136,7 @@ function Bell({ gb }: { gb: boolean }) {
           key: level,
           label: (
             <span data-testid={`alarm-bell-tab-${level}`}>
-              {t(`tabs.${level}`)}
+              {t(LEVEL_LABELS[level], { ns: 'alarm' })}
               <span
                 className={`alarm-bell-tab-count alarm-bell-level-${counts[level] === 0 ? 'none' : level}`}
                 data-testid={`alarm-bell-count-${level}`}
@@ -168,7 +169,7 @@ function Bell({ gb }: { gb: boolean }) {
           }}
           data-testid="alarm-bell-view-all"
         >
-          {t('actions.viewAll')}
+          {t('action.viewAll')}
         </Button>
         <Button
           type={counts.total !== 0 ? 'primary' : 'default'}
@@ -176,7 +177,7 @@ function Bell({ gb }: { gb: boolean }) {
           onClick={() => run('readAll', bell.readAll)}
           data-testid="alarm-bell-read-all"
         >
-          {t('actions.readAll')}
+          {t('action.readAll')}
         </Button>
       </div>
     </div>

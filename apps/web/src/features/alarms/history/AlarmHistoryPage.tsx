@@ -19,6 +19,7 @@ import { bellMode } from '../bell/bellRoutes';
 import { AlarmLocateDialog } from '../locate';
 import { AlarmDetailDialog } from './AlarmDetailDialog';
 import { FILTERS, HISTORY_APIS, NAV_PARAM, historyQuery, navActiveOf, type HistoryMode } from './historyQuery';
+import { LEVEL_LABELS } from '../levels';
 import { LevelTag } from './LevelTag';
 import { SureDialog, type SureTarget } from './SureDialog';
 import './history.css';
@@ -267,7 +268,7 @@ export function AlarmHistoryPage({ mode }: { mode: HistoryMode }) {
 
   const tabItems = [
     { key: 'all', label: t('tab.all') },
-    ...ALARM_LEVELS.map((level, index) => ({ key: String(index), label: t(`level.${level}`) })),
+    ...ALARM_LEVELS.map((level, index) => ({ key: String(index), label: t(LEVEL_LABELS[level]) })),
   ];
 
   return (

@@ -1,4 +1,4 @@
-import { MenuId, USER_STATUSES, type Account } from '@bwc/protocol';
+import { MenuId, USER_STATUSES, type Account, type UserStatus } from '@bwc/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Tabs, Tag } from 'antd';
 import { useMemo } from 'react';
@@ -12,11 +12,16 @@ import type { DataTableColumn } from '../../../components/data-table';
 import type { SearchItem } from '../../../components/search-bar';
 import { UnitTreeSelect } from '../../../components/unit-tree';
 import { configKeys, isUnitNode, loadUnitLevel } from '../configcenter.api';
+import { keysOf } from '../../../i18n/keys';
 import { useUnits } from '../units/useUnits';
 import { AccountFormDialog } from './AccountFormDialog';
 import { OnlineUsersTab } from './OnlineUsersTab';
 
 const TABS = ['accounts', 'online'] as const;
+const STATUS_LABELS = keysOf('configcenter', {
+  enabled: 'accounts.status.enabled',
+  disabled: 'accounts.status.disabled',
+} satisfies Record<UserStatus, string>);
 
 /** /configcenter/userAdmin/accountAdmin: accounts of the caller's scope, and the online users. */
 export function AccountAdminPage() {
@@ -84,7 +89,7 @@ function AccountsTab() {
         type: 'select',
         name: 'status',
         label: t('accounts.filter.status'),
-        options: USER_STATUSES.map((status) => ({ value: status, label: t(`accounts.status.${status}`) })),
+        options: USER_STATUSES.map((status) => ({ value: status, label: t(STATUS_LABELS[status]) })),
         width: 120,
       },
       addButton(t('accounts.action.add')),

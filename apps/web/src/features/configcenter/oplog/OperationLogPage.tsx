@@ -10,7 +10,13 @@ import { DataTable, useTableUrlState, type DataTableColumn } from '../../../comp
 import type { SearchItem } from '../../../components/search-bar';
 import { UnitTreeSelect } from '../../../components/unit-tree';
 import { configKeys, isUnitNode, loadUnitLevel } from '../configcenter.api';
-import { OPLOG_ACTIONS, actionLabelKey, actionPath, oplogQuery } from './oplogQuery';
+import { keysOf } from '../../../i18n/keys';
+import { OPLOG_ACTION_LABELS, OPLOG_ACTIONS, actionLabelKey, actionPath, oplogQuery } from './oplogQuery';
+
+const RESULT_LABELS = keysOf('configcenter', {
+  success: 'oplog.result.success',
+  failure: 'oplog.result.failure',
+} satisfies Record<(typeof OPLOG_RESULTS)[number], string>);
 
 /** /configcenter/LogAudit/OperationLog: the audit log of the caller's scope, filters, export to Excel. */
 export function OperationLogPage() {
@@ -44,7 +50,7 @@ export function OperationLogPage() {
         type: 'select',
         name: 'action',
         label: t('oplog.filter.action'),
-        options: OPLOG_ACTIONS.map((name) => ({ value: actionPath(name), label: t(`oplog.actionName.${name}`) })),
+        options: OPLOG_ACTIONS.map((name) => ({ value: actionPath(name), label: t(OPLOG_ACTION_LABELS[name]) })),
         width: 180,
       },
       { type: 'dateTimeRange', names: ['start', 'end'], label: t('oplog.filter.time') },
@@ -52,7 +58,7 @@ export function OperationLogPage() {
         type: 'select',
         name: 'result',
         label: t('oplog.filter.result'),
-        options: OPLOG_RESULTS.map((result) => ({ value: result, label: t(`oplog.result.${result}`) })),
+        options: OPLOG_RESULTS.map((result) => ({ value: result, label: t(RESULT_LABELS[result]) })),
         width: 110,
       },
     ],
@@ -97,7 +103,7 @@ export function OperationLogPage() {
         align: 'center',
         render: (result: OperationLogEntry['result'], row) => (
           <Tooltip title={t('oplog.column.code', { code: row.result_code })}>
-            <Tag color={result === 'success' ? 'green' : 'red'}>{t(`oplog.result.${result}`)}</Tag>
+            <Tag color={result === 'success' ? 'green' : 'red'}>{t(RESULT_LABELS[result])}</Tag>
           </Tooltip>
         ),
       },

@@ -1,53 +1,55 @@
 import { Api, apiNameOfPath, type ApiName } from '@bwc/protocol';
 import dayjs from 'dayjs';
 import type { FilterValues } from '../../../components/search-bar';
+import { keysOf } from '../../../i18n/keys';
 
-/** Audited actions the filter offers, with a label each in `configcenter:oplog.actionName.<name>`. */
-export const OPLOG_ACTIONS = [
-  'login',
-  'logout',
-  'changePassword',
-  'register',
-  'settingsUpdate',
-  'playUpdate',
-  'uploadBackground',
-  'announceAdd',
-  'announceUpdatePost',
-  'announceDelete',
-  'announcePublish',
-  'downloadAdd',
-  'downloadUpdate',
-  'downloadDelete',
-  'downloadIsIndex',
-  'unitAdd',
-  'unitUpdate',
-  'unitMove',
-  'unitDelete',
-  'accountAdd',
-  'accountUpdate',
-  'accountStatus',
-  'accountResetPassword',
-  'accountDelete',
-  'forceOffline',
-  'roleAdd',
-  'roleUpdate',
-  'roleDelete',
-  'roleAuthUpdate',
-  'dictAdd',
-  'dictUpdate',
-  'dictDelete',
-  'logExport',
-] as const satisfies readonly ApiName[];
+/** Audited actions the filter offers, with their labels in the `configcenter` catalogue. */
+export const OPLOG_ACTION_LABELS = keysOf('configcenter', {
+  login: 'oplog.actionName.login',
+  logout: 'oplog.actionName.logout',
+  changePassword: 'oplog.actionName.changePassword',
+  register: 'oplog.actionName.register',
+  settingsUpdate: 'oplog.actionName.settingsUpdate',
+  playUpdate: 'oplog.actionName.playUpdate',
+  uploadBackground: 'oplog.actionName.uploadBackground',
+  announceAdd: 'oplog.actionName.announceAdd',
+  announceUpdatePost: 'oplog.actionName.announceUpdatePost',
+  announceDelete: 'oplog.actionName.announceDelete',
+  announcePublish: 'oplog.actionName.announcePublish',
+  downloadAdd: 'oplog.actionName.downloadAdd',
+  downloadUpdate: 'oplog.actionName.downloadUpdate',
+  downloadDelete: 'oplog.actionName.downloadDelete',
+  downloadIsIndex: 'oplog.actionName.downloadIsIndex',
+  unitAdd: 'oplog.actionName.unitAdd',
+  unitUpdate: 'oplog.actionName.unitUpdate',
+  unitMove: 'oplog.actionName.unitMove',
+  unitDelete: 'oplog.actionName.unitDelete',
+  accountAdd: 'oplog.actionName.accountAdd',
+  accountUpdate: 'oplog.actionName.accountUpdate',
+  accountStatus: 'oplog.actionName.accountStatus',
+  accountResetPassword: 'oplog.actionName.accountResetPassword',
+  accountDelete: 'oplog.actionName.accountDelete',
+  forceOffline: 'oplog.actionName.forceOffline',
+  roleAdd: 'oplog.actionName.roleAdd',
+  roleUpdate: 'oplog.actionName.roleUpdate',
+  roleDelete: 'oplog.actionName.roleDelete',
+  roleAuthUpdate: 'oplog.actionName.roleAuthUpdate',
+  dictAdd: 'oplog.actionName.dictAdd',
+  dictUpdate: 'oplog.actionName.dictUpdate',
+  dictDelete: 'oplog.actionName.dictDelete',
+  logExport: 'oplog.actionName.logExport',
+} satisfies Partial<Record<ApiName, string>>);
 
-const LABELLED: ReadonlySet<string> = new Set(OPLOG_ACTIONS);
+export type OplogAction = keyof typeof OPLOG_ACTION_LABELS;
+export const OPLOG_ACTIONS = Object.keys(OPLOG_ACTION_LABELS) as OplogAction[];
 
 /** The label key of a logged endpoint path, or null when the console has no name for it (the path is shown). */
 export function actionLabelKey(path: string): string | null {
   const name = apiNameOfPath(path);
-  return name && LABELLED.has(name) ? `oplog.actionName.${name}` : null;
+  return name && name in OPLOG_ACTION_LABELS ? OPLOG_ACTION_LABELS[name as OplogAction] : null;
 }
 
-export function actionPath(name: (typeof OPLOG_ACTIONS)[number]): string {
+export function actionPath(name: OplogAction): string {
   return Api[name].path;
 }
 

@@ -7,6 +7,7 @@ import { call } from '../../../api/http';
 import { sessionKeys } from '../../../app/session/queries';
 import { usePermission } from '../../../app/session/Permission';
 import { DataTable, type DataTableColumn } from '../../../components/data-table';
+import { keysOf } from '../../../i18n/keys';
 import { configKeys } from '../configcenter.api';
 import { QueryError } from '../../../components/crud';
 import {
@@ -24,6 +25,12 @@ import {
   type GrantMap,
   type PermissionRow,
 } from './permissionTree';
+
+const ACTION_LABELS = keysOf('configcenter', {
+  view: 'roles.perm.view',
+  edit: 'roles.perm.edit',
+  add: 'roles.perm.add',
+} satisfies Record<Action, string>);
 
 interface PermissionDialogProps {
   role: Role | null;
@@ -59,7 +66,7 @@ export function PermissionDialog({ role, onClose }: PermissionDialogProps) {
     if (auth.data) setGrants(grantsFromTree(auth.data.modules));
   }, [auth.data]);
 
-  const label = (action: Action) => t(`roles.perm.${action}`);
+  const label = (action: Action) => t(ACTION_LABELS[action]);
   const columns = useMemo<DataTableColumn<PermissionRow>[]>(
     () => [
       { title: t('roles.perm.module'), dataIndex: 'key', key: 'module', render: (key: string) => tm(key) },

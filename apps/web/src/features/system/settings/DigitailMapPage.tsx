@@ -1,11 +1,16 @@
 import { MenuId, PlayConfig, SPLIT_SCREEN_CHOICES } from '@bwc/protocol';
 import { Form, Input, InputNumber, Radio, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { keysOf } from '../../../i18n/keys';
 import { SettingsCard, NUMBER_INPUT_STYLE, numberRules } from './SettingsCard';
 import { SettingsTypePage } from './SettingsTypePage';
 import { usePlayConfig, useSavePlayConfig } from './useSettings';
 
 const MAP_CRS = ['WGS84', 'GCJ02'] as const;
+const CRS_LABELS = keysOf('system', {
+  WGS84: 'digitailmap.crs.WGS84',
+  GCJ02: 'digitailmap.crs.GCJ02',
+} satisfies Record<(typeof MAP_CRS)[number], string>);
 
 /** /system/player/digitailmap: online/offline map, centre, tiles, coordinates; live video split count. */
 export function DigitailMapPage() {
@@ -63,7 +68,7 @@ export function DigitailMapPage() {
             >
               <Select
                 style={{ width: 200 }}
-                options={MAP_CRS.map((crs) => ({ value: crs, label: t(`digitailmap.crs.${crs}`) }))}
+                options={MAP_CRS.map((crs) => ({ value: crs, label: t(CRS_LABELS[crs]) }))}
               />
             </Form.Item>
           </>

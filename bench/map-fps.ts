@@ -6,9 +6,9 @@
  *
  * Self-contained:
  * 1. prepares a SQLite data folder (migrations, demo seed) with a licence for the fleet
- *    (bench/support.ts), builds the console into --web-dist when its sources changed, and starts
- *    the REAL server as a child process on a free port serving that build (test mode, so that the
- *    browser can log in with the fixed captcha);
+ *    (bench/support.ts), builds the console's test build (it has the map handle read below) into
+ *    --web-dist when its sources changed, and starts the REAL server as a child process on a free
+ *    port serving that build (test mode, so that the browser can log in with the fixed captcha);
  * 2. logs in as admin in headless Chromium (software WebGL: no GPU here) and opens
  *    /dispatch/emergency;
  * 3. BASELINE: pans the map without the fleet (frames/s of the map with the demo devices only);
@@ -53,11 +53,12 @@ const CAPTCHA = '1234';
 const load = () => `load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`;
 const say = (line: string) => console.log(`[map-fps ${new Date().toISOString().slice(11, 19)}] ${line}`);
 
-// 1. console build (the shared set-up step of npm start / e2e: rebuilds only when sources changed)
-say(`console build in ${WEB_DIST}`);
+// 1. the console's test build (the e2e set-up step: rebuilds only when sources changed), which
+//    carries the map handle read below (window.__bwcMap)
+say(`console test build in ${WEB_DIST}`);
 const build = spawnSync(
   process.execPath,
-  ['--input-type=module', '-e', "await (await import('./scripts/lib/setup.mjs')).ensureWebBuilt()"],
+  ['--input-type=module', '-e', "await (await import('./scripts/lib/setup.mjs')).ensureWebBuilt({ test: true })"],
   { cwd: ROOT, env: { ...process.env, E2E_WEB_DIST: WEB_DIST }, stdio: 'inherit' },
 );
 if (build.status !== 0) throw new Error(`console build failed (exit ${build.status})`);

@@ -1,12 +1,13 @@
-// Starts the real server for the end-to-end suite: built console, demo data, fixed test captcha and
+// Starts the real server for the end-to-end suite: the console's test build, demo data, fixed test captcha and
 // a fresh data directory that is removed again when the server stops.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, WEB_DIST, ensureWebBuilt } from '../scripts/lib/setup.mjs';
+import { E2E_WEB_DIST, ROOT, ensureWebBuilt } from '../scripts/lib/setup.mjs';
 
-await ensureWebBuilt();
+// the test build: it carries the map handle the specs read (window.__bwcMap)
+await ensureWebBuilt({ test: true });
 const dataDir = mkdtempSync(join(tmpdir(), 'bwc-e2e-'));
 const env = {
   ...process.env,
@@ -15,7 +16,7 @@ const env = {
   DEMO: '1',
   PORT: process.env.E2E_PORT || '18084',
   DATA_DIR: dataDir,
-  WEB_DIST,
+  WEB_DIST: E2E_WEB_DIST,
   LOG_LEVEL: process.env.LOG_LEVEL || 'info',
 };
 // the suite always runs on a fresh SQLite database inside dataDir
@@ -25,7 +26,11 @@ delete env.DATABASE_URL;
 const artifacts = join(ROOT, 'e2e/artifacts');
 mkdirSync(artifacts, { recursive: true });
 const log = openSync(join(artifacts, env.PORT === '18084' ? 'server.log' : `server-${env.PORT}.log`), 'w');
-const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', log, 'inherit'] });
+const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  cwd: ROOT,
+  env,
+  stdio: ['ignore', log, 'inherit'],
+});
 server.on('exit', (code) => {
   rmSync(dataDir, { recursive: true, force: true });
   process.exit(code ?? 0);

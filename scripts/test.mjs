@@ -199,7 +199,7 @@ async function main() {
     return;
   }
   try {
-    await ensureWebBuilt();
+    await ensureWebBuilt({ test: true });
   } catch (err) {
     warn(err.message);
     record('e2e', 0, 1, since, 'console build failed');

@@ -145,16 +145,29 @@ export async function ensureDependencies() {
 }
 
 const WEB = join(ROOT, 'apps/web');
-/** where the built console lives; E2E_WEB_DIST gives parallel e2e runs while developing a folder each */
-export const WEB_DIST = process.env.E2E_WEB_DIST || join(WEB, 'dist');
+/** where the console is built for `npm start` (production build) */
+export const WEB_DIST = join(WEB, 'dist');
+/**
+ * where the test build of the console lives (end-to-end suite, map benchmark): built with
+ * `--mode e2e`, which keeps the handles the checks read (`window.__bwcMap`, apps/web/src/map/testHandle.ts)
+ * that a production build leaves out. E2E_WEB_DIST gives parallel e2e runs while developing a folder each.
+ */
+export const E2E_WEB_DIST = process.env.E2E_WEB_DIST || join(ROOT, 'e2e/dist');
 
-/** Builds the console when apps/web/dist is missing or older than a source of apps/web or packages/protocol. */
-export async function ensureWebBuilt({ force = false } = {}) {
-  const built = mtime(join(WEB_DIST, 'index.html'));
+/**
+ * Builds the console when its folder is missing or older than a source of apps/web or
+ * packages/protocol: the production build into apps/web/dist, or with `test` the test build into
+ * E2E_WEB_DIST.
+ */
+export async function ensureWebBuilt({ force = false, test = false } = {}) {
+  const outDir = test ? E2E_WEB_DIST : WEB_DIST;
+  const built = mtime(join(outDir, 'index.html'));
   const sources = Math.max(newestMtime(WEB), newestMtime(join(ROOT, 'packages/protocol')));
   if (!force && built && built >= sources) return;
-  say(built ? 'console sources changed since the last build: building apps/web' : 'building the console (apps/web)');
-  const code = await run('npm', ['run', 'build', '-w', '@bwc/web', '--', '--outDir', WEB_DIST, '--emptyOutDir']);
+  const what = test ? 'the console for the tests (apps/web, mode e2e)' : 'the console (apps/web)';
+  say(built ? `sources changed since the last build: building ${what}` : `building ${what}`);
+  const mode = test ? ['--mode', 'e2e'] : [];
+  const code = await run('npm', ['run', 'build', '-w', '@bwc/web', '--', '--outDir', outDir, '--emptyOutDir', ...mode]);
   if (code !== 0) throw new Error(`building the console failed (exit ${code})`);
 }
 

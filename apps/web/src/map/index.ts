@@ -1,4 +1,6 @@
 export { MapView, useMap, type MapViewProps } from './MapView';
+export { MapScreen, LEFT_PANEL_WIDTH, type MapHandle, type MapScreenProps } from './MapScreen';
+export { useMapSetup, loadMapSetup, dataAreas, type MapSetup } from './mapSetup';
 export { DevicesLayer, DEVICE_LAYER, DEVICE_SOURCE } from './DevicesLayer';
 export { DrawControl, type DrawShape } from './DrawControl';
 export { DevicePointStore } from './pointStore';

@@ -11,7 +11,7 @@ import {
 } from '@ant-design/icons';
 import { GROUP_TREE_LOAD_DELAY_MS, MAP_START_ZOOM, MenuId, type DevicePoint, type TreeNode } from '@bwc/protocol';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Dropdown, Empty, Input, Result, Spin, Tabs, Tooltip } from 'antd';
+import { App, Button, Dropdown, Empty, Input, Tabs, Tooltip } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -19,15 +19,14 @@ import { usePermission } from '../../app/session/Permission';
 import { useUserContext } from '../../app/session/queries';
 import { UnitTree, isTerminal, type UnitTreeLoader } from '../../components/unit-tree';
 import { FaceAlarmColumn } from '../alarms/face/FaceAlarmColumn';
-import { toDisplay, type MapCrs } from '../../map/coords';
+import { toDisplay } from '../../map/coords';
 import { DevicesLayer } from '../../map/DevicesLayer';
 import { DrawControl, type DrawShape } from '../../map/DrawControl';
-import type { MapLibreMap } from '../../map/maplibre';
-import { MapView } from '../../map/MapView';
+import { MapScreen, type MapHandle } from '../../map/MapScreen';
 import { DevicePointStore } from '../../map/pointStore';
 import { hasPosition, nameWithCode } from '../../map/points';
 import { devicesInRing } from '../../map/selection';
-import { INFO_WINDOW_SIZE, LEFT_PANEL_WIDTH } from './constants';
+import { INFO_WINDOW_SIZE } from './constants';
 import { DeviceDetailDialog } from './DeviceDetailDialog';
 import { DeviceListDialog } from './DeviceListDialog';
 import { useAlarmOpen } from './useAlarmOpen';
@@ -75,8 +74,8 @@ export function EmergencyPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const context = useUserContext();
-  // map config or user context failing sends the user to Login (the http layer shows the error)
-  const setup = useMapSetup({ loginOnError: true });
+  // map config (MapScreen) or user context failing sends the user to Login (the http layer shows the error)
+  const setup = useMapSetup();
   useEffect(() => {
     if (context.isError) {
       const redirect = location.pathname + location.search;
@@ -87,7 +86,7 @@ export function EmergencyPage() {
   const store = useMemo(() => new DevicePointStore(), []);
   // React follows the roster (devices, names), not every position: the map layer takes those
   const roster = useSyncExternalStore(store.subscribe, store.rosterVersion);
-  const mapRef = useRef<{ map: MapLibreMap; crs: MapCrs } | null>(null);
+  const mapRef = useRef<MapHandle | null>(null);
 
   const [tool, setTool] = useState<Tool>('pan');
   const [locating, setLocating] = useState(false);
@@ -96,7 +95,6 @@ export function EmergencyPage() {
   const [detailId, setDetailId] = useState<number | null>(null);
   const [selection, setSelection] = useState<number[]>([]);
   const [dialog, setDialog] = useState<'none' | 'selection' | 'broadcast'>('none');
-  const [styleError, setStyleError] = useState<string | null>(null);
   const [search, setSearch] = useState('');
   const [unitId, setUnitId] = useState<number | null>(null);
 
@@ -177,11 +175,10 @@ export function EmergencyPage() {
   const locateRow = useCallback((p: DevicePoint) => locate(p.id), [locate]);
   const closeInfo = useCallback(() => setInfoId(null), []);
   const areas = useMemo(() => (setup.data ? dataAreas(setup.data.config) : []), [setup.data]);
-  const mapOn = setup.data?.config.mapinfo === 1;
+  const config = setup.data?.config;
+  const mapOn = config?.mapinfo === 1;
 
-  if (setup.isError || context.isError) return null;
-  if (!setup.data) return <Spin className="bwc-emergency-loading" />;
-  const { config, styleUrl, crs } = setup.data;
+  if (context.isError) return null;
 
   const toolButton = (key: string, label: string, icon: React.ReactNode, onClick: () => void, active = false) => (
     <Tooltip title={label} placement="bottom" key={key}>
@@ -196,8 +193,15 @@ export function EmergencyPage() {
   );
 
   return (
-    <div className="bwc-emergency" data-testid="emergency-page">
-      <aside className="bwc-emergency-left" style={{ width: LEFT_PANEL_WIDTH }}>
+    <MapScreen
+      testId="emergency-page"
+      mapTestId="dispatch-map"
+      layout="fill"
+      loginOnError
+      failedTitle={t('map.initFailed')}
+      failedTestId="map-init-failed"
+      mapRef={mapRef}
+      panel={
         <Tabs
           size="small"
           items={[
@@ -238,42 +242,29 @@ export function EmergencyPage() {
                 </div>
               ),
             },
-            ...(config.group_api && Number((config.group_api as { switch?: unknown }).switch) === 1
+            ...(config?.group_api && Number((config.group_api as { switch?: unknown }).switch) === 1
               ? [{ key: 'group', label: t('tab.group'), children: <Empty description={t('tab.groupLater')} /> }]
               : []),
           ]}
         />
-      </aside>
-      <main className="bwc-emergency-map">
-        {styleError ? (
-          <Result status="warning" title={t('map.initFailed')} subTitle={styleError} data-testid="map-init-failed" />
-        ) : (
-          <MapView
-            testId="dispatch-map"
-            styleUrl={styleUrl}
-            crs={crs}
-            center={[config.gpscenter_lon, config.gpscenter_lat]}
-            zoom={MAP_START_ZOOM}
-            onStyleError={(address) => setStyleError(address)}
-            onReady={(map, mapCrs) => {
-              mapRef.current = { map, crs: mapCrs };
-              (window as unknown as { __bwcMap?: MapLibreMap }).__bwcMap = map;
-            }}
-          >
-            <DevicesLayer store={store} visibleIds={locating ? tracked : null} onDeviceClick={(p) => setInfoId(p.id)} />
-            <DrawControl mode={tool === 'pan' ? null : tool} onFinish={onShape} />
-            {infoPoint && (
-              <InfoWindow
-                point={infoPoint}
-                mapOn={mapOn}
-                actions={actions}
-                onDetail={(p) => setDetailId(p.id)}
-                onClose={closeInfo}
-                sos={infoSos}
-              />
-            )}
-          </MapView>
-        )}
+      }
+      layers={
+        <>
+          <DevicesLayer store={store} visibleIds={locating ? tracked : null} onDeviceClick={(p) => setInfoId(p.id)} />
+          <DrawControl mode={tool === 'pan' ? null : tool} onFinish={onShape} />
+          {infoPoint && (
+            <InfoWindow
+              point={infoPoint}
+              mapOn={mapOn}
+              actions={actions}
+              onDetail={(p) => setDetailId(p.id)}
+              onClose={closeInfo}
+              sos={infoSos}
+            />
+          )}
+        </>
+      }
+      overlay={
         <div className="bwc-map-toolbar" role="toolbar" aria-label={t('tools.label')}>
           {toolButton(
             'points',
@@ -319,8 +310,9 @@ export function EmergencyPage() {
           </Dropdown>
           {locating && <span className="bwc-map-toolbar-note">{t('tools.locatingNote', { count: tracked.size })}</span>}
         </div>
-      </main>
-      <FaceAlarmColumn />
+      }
+      aside={<FaceAlarmColumn />}
+    >
       <DeviceListDialog
         open={dialog !== 'none'}
         broadcast={dialog === 'broadcast'}
@@ -330,6 +322,6 @@ export function EmergencyPage() {
         onClose={() => setDialog('none')}
       />
       <DeviceDetailDialog id={detailId} mapOn={mapOn} onClose={() => setDetailId(null)} />
-    </div>
+    </MapScreen>
   );
 }

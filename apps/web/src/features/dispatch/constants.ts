@@ -1,8 +1,4 @@
-/** Layout and sizes of the emergency dispatch screen (spec part 2 sections 2.3 and 9). */
-export const LEFT_PANEL_WIDTH = 340;
-export const RIGHT_PANEL_WIDTH = 298;
-export const PANEL_PADDING = 16;
-export const SCREEN_MIN_WIDTH = 1366;
+/** Size of the device info window on the dispatch map (spec part 2 sections 2.3 and 9). */
 export const INFO_WINDOW_SIZE = { width: 500, height: 390 } as const;
 /**
  * A device shows the SOS icon while it has an SOS alarm (type 1) that is not acknowledged and was

@@ -2,7 +2,6 @@ import { BorderOutlined, DragOutlined, GatewayOutlined } from '@ant-design/icons
 import {
   FENCE_RULES,
   FenceAddRequest,
-  MAP_START_ZOOM,
   MenuId,
   ZoneAddRequest,
   shapeBounds,
@@ -13,7 +12,7 @@ import {
   type Zone,
 } from '@bwc/protocol';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Form, Input, Popconfirm, Result, Select, Space, Spin, Switch, Table, Tag, Tooltip } from 'antd';
+import { App, Button, Form, Input, Popconfirm, Select, Space, Switch, Table, Tag, Tooltip } from 'antd';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/http';
@@ -23,15 +22,11 @@ import { useCrud } from '../../components/crud';
 import { FormDialog, useFormDialog, type FormDialogTargetProps } from '../../components/form-dialog';
 import { UnitTreeSelect, isTerminal, rememberUnitTreeLabels, type UnitTreeLoader } from '../../components/unit-tree';
 import { keysOf } from '../../i18n/keys';
-import { toDisplay, type MapCrs } from '../../map/coords';
+import { toDisplay } from '../../map/coords';
 import { DrawControl, type DrawShape } from '../../map/DrawControl';
-import type { MapLibreMap } from '../../map/maplibre';
-import { MapView } from '../../map/MapView';
+import { MapScreen, type MapHandle } from '../../map/MapScreen';
 import { ringToShape } from '../../map/shapes';
 import { ShapesLayer } from '../../map/ShapesLayer';
-import { LEFT_PANEL_WIDTH } from '../dispatch/constants';
-import { useMapSetup } from '../../map/mapSetup';
-import '../dispatch/dispatch.css';
 import './mapconfig.css';
 
 export type GeoKind = 'fence' | 'zone';
@@ -90,7 +85,6 @@ export function GeoAdminPage({ kind }: { kind: GeoKind }) {
   const { message } = App.useApp();
   const canAdd = usePermission(api.menu, 'add');
   const canEdit = usePermission(api.menu, 'edit');
-  const setup = useMapSetup({ loginOnError: false });
   const list = useQuery({
     queryKey: ['mapconfig', kind],
     queryFn: ({ signal }) => call(api.list, {}, { signal }) as Promise<Row[]>,
@@ -101,8 +95,7 @@ export function GeoAdminPage({ kind }: { kind: GeoKind }) {
   const [tool, setTool] = useState<DrawShape | null>(null);
   const [redraw, setRedraw] = useState<Row | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
-  const [styleError, setStyleError] = useState<string | null>(null);
-  const mapRef = useRef<{ map: MapLibreMap; crs: MapCrs } | null>(null);
+  const mapRef = useRef<MapHandle | null>(null);
   const rows = useMemo(() => list.data ?? [], [list.data]);
   const shapes = useMemo(
     () =>
@@ -122,10 +115,6 @@ export function GeoAdminPage({ kind }: { kind: GeoKind }) {
     const [w, s, e, n] = shapeBounds(row.shape);
     current.map.fitBounds([toDisplay(w, s, current.crs), toDisplay(e, n, current.crs)], { padding: 60, maxZoom: 17 });
   };
-
-  if (setup.isError) return <Result status="warning" title={t('geo.mapFailed')} />;
-  if (!setup.data) return <Spin className="bwc-geo-loading" />;
-  const { config, styleUrl, crs } = setup.data;
 
   // the panel is narrow: the rule sits under the name, the operations are compact links
   const columns = [
@@ -191,51 +180,46 @@ export function GeoAdminPage({ kind }: { kind: GeoKind }) {
   ];
 
   return (
-    <div className="bwc-geo" data-testid={`geo-${kind}`}>
-      <aside className="bwc-geo-left" style={{ width: LEFT_PANEL_WIDTH }}>
-        <div className="bwc-geo-title">{t(api.texts.title)}</div>
-        {canAdd && <div className="bwc-geo-help">{t('geo.drawHelp')}</div>}
-        <Table<Row>
-          rowKey="id"
-          size="small"
-          bordered
-          loading={list.isLoading}
-          dataSource={rows}
-          pagination={rows.length > 20 ? { pageSize: 20, size: 'small' } : false}
-          onRow={(row) => ({ onClick: () => locate(row), style: { cursor: 'pointer' } })}
-          rowClassName={(row) => (row.id === selected ? 'bwc-geo-selected' : '')}
-          columns={columns}
-        />
-      </aside>
-      <main className="bwc-geo-map">
-        {styleError ? (
-          <Result status="warning" title={t('geo.mapFailed')} subTitle={styleError} />
-        ) : (
-          <MapView
-            testId="geo-map"
-            styleUrl={styleUrl}
-            crs={crs}
-            center={[config.gpscenter_lon, config.gpscenter_lat]}
-            zoom={MAP_START_ZOOM}
-            onStyleError={setStyleError}
-            onReady={(map, mapCrs) => {
-              mapRef.current = { map, crs: mapCrs };
+    <MapScreen
+      testId={`geo-${kind}`}
+      mapTestId="geo-map"
+      layout="area"
+      failedTitle={t('geo.mapFailed')}
+      mapRef={mapRef}
+      panel={
+        <>
+          <div className="bwc-geo-title">{t(api.texts.title)}</div>
+          {canAdd && <div className="bwc-geo-help">{t('geo.drawHelp')}</div>}
+          <Table<Row>
+            rowKey="id"
+            size="small"
+            bordered
+            loading={list.isLoading}
+            dataSource={rows}
+            pagination={rows.length > 20 ? { pageSize: 20, size: 'small' } : false}
+            onRow={(row) => ({ onClick: () => locate(row), style: { cursor: 'pointer' } })}
+            rowClassName={(row) => (row.id === selected ? 'bwc-geo-selected' : '')}
+            columns={columns}
+          />
+        </>
+      }
+      layers={
+        <>
+          <ShapesLayer shapes={shapes} color={kind === 'fence' ? '#f5222d' : '#1677ff'} />
+          <DrawControl
+            mode={tool}
+            onFinish={(ring, drawn) => {
+              setTool(null);
+              setShape(ringToShape(ring, drawn, mapRef.current?.crs ?? 'WGS84'));
+              if (redraw) edit(redraw);
+              else create();
+              setRedraw(null);
             }}
-          >
-            <ShapesLayer shapes={shapes} color={kind === 'fence' ? '#f5222d' : '#1677ff'} />
-            <DrawControl
-              mode={tool}
-              onFinish={(ring, drawn) => {
-                setTool(null);
-                setShape(ringToShape(ring, drawn, mapRef.current?.crs ?? 'WGS84'));
-                if (redraw) edit(redraw);
-                else create();
-                setRedraw(null);
-              }}
-            />
-          </MapView>
-        )}
-        {canAdd && (
+          />
+        </>
+      }
+      overlay={
+        canAdd && (
           <div className="bwc-map-toolbar" role="toolbar" aria-label={t('geo.tools')}>
             {(
               [
@@ -259,8 +243,9 @@ export function GeoAdminPage({ kind }: { kind: GeoKind }) {
               </Tooltip>
             ))}
           </div>
-        )}
-      </main>
+        )
+      }
+    >
       <GeoFormDialog
         kind={kind}
         shape={shape}
@@ -270,7 +255,7 @@ export function GeoAdminPage({ kind }: { kind: GeoKind }) {
           message.destroy();
         }}
       />
-    </div>
+    </MapScreen>
   );
 }
 

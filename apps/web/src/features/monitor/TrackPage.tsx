@@ -1,17 +1,14 @@
 import { CaretRightOutlined, PauseOutlined } from '@ant-design/icons';
-import { MAP_START_ZOOM, TRACK_GAP_MIN_S, type DeviceTrack, type TrackAnswer, type TreeNode } from '@bwc/protocol';
-import { App, Button, DatePicker, Empty, List, Result, Select, Slider, Space, Spin, Switch, Tag } from 'antd';
+import { TRACK_GAP_MIN_S, type DeviceTrack, type TrackAnswer, type TreeNode } from '@bwc/protocol';
+import { App, Button, DatePicker, Empty, List, Select, Slider, Space, Switch, Tag } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call, download } from '../../api/http';
 import { UnitTree, isTerminal, type UnitTreeLoader } from '../../components/unit-tree';
-import { toDisplay, type MapCrs } from '../../map/coords';
-import type { MapLibreMap } from '../../map/maplibre';
-import { MapView } from '../../map/MapView';
+import { toDisplay } from '../../map/coords';
+import { MapScreen, type MapHandle } from '../../map/MapScreen';
 import { TRACK_COLORS, TrackLayer, type TrackCursor } from '../../map/TrackLayer';
-import { LEFT_PANEL_WIDTH } from '../dispatch/constants';
-import { useMapSetup } from '../../map/mapSetup';
 import { REPLAY_SPEEDS, advance, positionAt, timed } from './replay';
 import './track.css';
 
@@ -30,7 +27,6 @@ function label(track: DeviceTrack): string {
 export function TrackPage() {
   const { t } = useTranslation('monitor');
   const { message } = App.useApp();
-  const setup = useMapSetup({ loginOnError: true });
 
   const [ids, setIds] = useState<number[]>([]);
   const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(1, 'hour'), dayjs()]);
@@ -40,8 +36,7 @@ export function TrackPage() {
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState<number>(1);
   const [follow, setFollow] = useState(true);
-  const [styleError, setStyleError] = useState<string | null>(null);
-  const mapRef = useRef<{ map: MapLibreMap; crs: MapCrs } | null>(null);
+  const mapRef = useRef<MapHandle | null>(null);
 
   const tracks = useMemo(() => answer?.tracks ?? [], [answer]);
   const series = useMemo(() => tracks.map((track) => timed(track.points)), [tracks]);
@@ -158,96 +153,82 @@ export function TrackPage() {
       format,
     }).catch(() => undefined);
 
-  if (setup.isError) return null;
-  if (!setup.data) return <Spin className="bwc-track-loading" />;
-  const { config, styleUrl, crs } = setup.data;
-
   return (
-    <div className="bwc-track" data-testid="track-page">
-      <aside className="bwc-track-left" style={{ width: LEFT_PANEL_WIDTH }}>
-        <div className="bwc-track-tree">
-          <UnitTree
-            loader={loadTree}
-            checkable
-            checkableNode={isTerminal}
-            height={280}
-            onCheck={(nodes) => setIds(nodes.filter(isTerminal).map((n) => Number(n.id)))}
+    <MapScreen
+      testId="track-page"
+      mapTestId="track-map"
+      layout="area"
+      loginOnError
+      failedTitle={t('track.mapFailed')}
+      mapRef={mapRef}
+      panel={
+        <>
+          <div className="bwc-track-tree">
+            <UnitTree
+              loader={loadTree}
+              checkable
+              checkableNode={isTerminal}
+              height={280}
+              onCheck={(nodes) => setIds(nodes.filter(isTerminal).map((n) => Number(n.id)))}
+            />
+          </div>
+          <DatePicker.RangePicker
+            showTime
+            format={FORMAT}
+            value={range}
+            allowClear={false}
+            onChange={(value) => value?.[0] && value[1] && setRange([value[0], value[1]])}
+            style={{ width: '100%' }}
           />
-        </div>
-        <DatePicker.RangePicker
-          showTime
-          format={FORMAT}
-          value={range}
-          allowClear={false}
-          onChange={(value) => value?.[0] && value[1] && setRange([value[0], value[1]])}
-          style={{ width: '100%' }}
-        />
-        <Space wrap>
-          <Button
-            type="primary"
-            loading={loading}
-            onClick={() => void query().catch(() => undefined)}
-            data-testid="track-query"
-          >
-            {t('track.query', { count: ids.length })}
-          </Button>
-          <Button disabled={ids.length === 0} onClick={() => exportAs('gpx')}>
-            {t('track.exportGpx')}
-          </Button>
-          <Button disabled={ids.length === 0} onClick={() => exportAs('kml')}>
-            {t('track.exportKml')}
-          </Button>
-        </Space>
-        {tracks.length === 0 ? (
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('track.none')} />
-        ) : (
-          <List
-            size="small"
-            bordered
-            dataSource={tracks}
-            renderItem={(track, i) => (
-              <List.Item>
-                <Space direction="vertical" size={0}>
-                  <span>
-                    <Tag color={TRACK_COLORS[i % TRACK_COLORS.length]}>{track.hostbody}</Tag>
-                    {label(track)}
-                  </span>
-                  <span className="bwc-track-stats">
-                    {t('track.stats', {
-                      points: track.points.length,
-                      km: (track.distance_m / 1000).toFixed(2),
-                      stops: track.stops.length,
-                      gaps: track.gaps.length,
-                    })}
-                    {track.truncated && ` ${t('track.truncated')}`}
-                  </span>
-                </Space>
-              </List.Item>
-            )}
-          />
-        )}
-      </aside>
-      <main className="bwc-track-map">
-        {styleError ? (
-          <Result status="warning" title={t('track.mapFailed')} subTitle={styleError} />
-        ) : (
-          <MapView
-            testId="track-map"
-            styleUrl={styleUrl}
-            crs={crs}
-            center={[config.gpscenter_lon, config.gpscenter_lat]}
-            zoom={MAP_START_ZOOM}
-            onStyleError={setStyleError}
-            onReady={(map, mapCrs) => {
-              mapRef.current = { map, crs: mapCrs };
-              // the map handle for end-to-end checks (as on the dispatch map)
-              (window as unknown as { __bwcMap?: MapLibreMap }).__bwcMap = map;
-            }}
-          >
-            <TrackLayer tracks={tracks} cursors={cursors} />
-          </MapView>
-        )}
-        {bounds && (
+          <Space wrap>
+            <Button
+              type="primary"
+              loading={loading}
+              onClick={() => void query().catch(() => undefined)}
+              data-testid="track-query"
+            >
+              {t('track.query', { count: ids.length })}
+            </Button>
+            <Button disabled={ids.length === 0} onClick={() => exportAs('gpx')}>
+              {t('track.exportGpx')}
+            </Button>
+            <Button disabled={ids.length === 0} onClick={() => exportAs('kml')}>
+              {t('track.exportKml')}
+            </Button>
+          </Space>
+          {tracks.length === 0 ? (
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('track.none')} />
+          ) : (
+            <List
+              size="small"
+              bordered
+              dataSource={tracks}
+              renderItem={(track, i) => (
+                <List.Item>
+                  <Space direction="vertical" size={0}>
+                    <span>
+                      <Tag color={TRACK_COLORS[i % TRACK_COLORS.length]}>{track.hostbody}</Tag>
+                      {label(track)}
+                    </span>
+                    <span className="bwc-track-stats">
+                      {t('track.stats', {
+                        points: track.points.length,
+                        km: (track.distance_m / 1000).toFixed(2),
+                        stops: track.stops.length,
+                        gaps: track.gaps.length,
+                      })}
+                      {track.truncated && ` ${t('track.truncated')}`}
+                    </span>
+                  </Space>
+                </List.Item>
+              )}
+            />
+          )}
+        </>
+      }
+      layers={<TrackLayer tracks={tracks} cursors={cursors} />}
+      overlay={
+        bounds && (
           <div className="bwc-track-replay" data-testid="track-replay">
             <Button
               shape="circle"
@@ -285,8 +266,8 @@ export function TrackPage() {
               {t('track.follow')}
             </label>
           </div>
-        )}
-      </main>
-    </div>
+        )
+      }
+    />
   );
 }

@@ -255,14 +255,14 @@ test.describe('electronic fences and zones', () => {
     await other.send([fix(outside, 0), fix(inside, 5)]);
     await target.send([fix(outside, 0)]);
     await target.send([fix(inside, 10)]);
-    await expect.poll(async () => (await fenceAlarms(page, target.hostbody)).length, { timeout: 15_000 }).toBe(1);
+    await expect.poll(async () => (await fenceAlarms(page, target.hostbody)).length, { timeout: 60_000 }).toBe(1);
     const [entered] = await fenceAlarms(page, target.hostbody);
     expect(entered).toMatchObject({ type: '0', fence_direction: 'enter', lat: inside.lat, lng: inside.lng });
     expect(entered!.boutefence).toContain(RENAMED);
     expect(await fenceAlarms(page, other.hostbody)).toEqual([]);
     await target.send([fix(outside, 20)]);
     await expect
-      .poll(async () => (await fenceAlarms(page, target.hostbody)).map((a) => a.fence_direction), { timeout: 15_000 })
+      .poll(async () => (await fenceAlarms(page, target.hostbody)).map((a) => a.fence_direction), { timeout: 60_000 })
       .toEqual(['exit', 'enter']);
 
     // ---- the alarm history page lists both crossings of the device with the fence alarm type

@@ -203,7 +203,7 @@ async function warnWithoutCodes(page: Page, lang: Lang, shot: string) {
 test('temporary group from a map selection: confirm without the devices lacking a cluster number; none with one warns and creates nothing', async ({
   page,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   await place(mixed, spots[0]!);
   await place(lone, spots[1]!);
   await login(page, ACCOUNTS.dispatcher.username, ACCOUNTS.dispatcher.password);

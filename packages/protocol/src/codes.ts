@@ -38,18 +38,3 @@ export const HTTP_STATUS_NOT_ACCEPTABLE = 406;
 /** Session heartbeat answer states (spec part 1 section 4). */
 export const HeartbeatState = { SUCCESS: 'success', ERROR: 'error', FAIL: 'fail' } as const;
 export type HeartbeatState = (typeof HeartbeatState)[keyof typeof HeartbeatState];
-
-/** Realtime SDK codes (spec part 1 section 8). Descriptions live in the i18n catalogs under sdk.<code>. */
-export const SdkCode = {
-  SUCCESS: 10000,
-  FAILURE: 10001,
-  EXCEPTION: 10002,
-  WS_INIT_FAILED: 10101,
-  VUE_INIT_FAILED: 10102,
-  VIEW_INIT_FAILED: 10103,
-  NOT_LOGGED_IN: 10104,
-  ALREADY_LOGGED_IN: 10105,
-  INIT_NOT_EXECUTED: 10106,
-  INIT_NOT_FINISHED: 10107,
-} as const;
-export type SdkCode = (typeof SdkCode)[keyof typeof SdkCode];

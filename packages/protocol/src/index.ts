@@ -26,4 +26,5 @@ export * from './schemas/maps';
 export * from './schemas/groups';
 export * from './schemas/alarms';
 export * from './schemas/realtime-session';
+export * from './console';
 export * from './geo';

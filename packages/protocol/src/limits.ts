@@ -10,24 +10,7 @@ export const SESSION_HEARTBEAT_MS = 20_000;
 export const VERSION_CHECK_INTERVAL_MS = 1_200_000;
 export const TOAST_DURATION_MS = 5_000;
 export const LAZY_CHUNK_TIMEOUT_MS = 120_000;
-
-export const REALTIME_HEARTBEAT_MS = 10_000;
-export const REALTIME_HEARTBEAT_CONFIG_MS = 15_000;
-export const REALTIME_MAX_HEARTBEAT_ERRORS = 20;
-export const REALTIME_HEARTBEATS_AT_OPEN = 3;
-export const REALTIME_RECONNECT_MS = 5_000;
-export const REALTIME_INIT_TIMEOUT_MS = 10_000;
-export const REALTIME_PORTS = [9080, 3001, 3002, 3003, 3004, 3005] as const;
-export const REALTIME_MAX_CLIENT_ALIVE_MINUTES = 120;
-export const REALTIME_EMPTY_CALLBACK = '_empty_';
-export const REALTIME_SDK_VERSION = 'R08.00.35';
-export const GPS_TIMEOUT_MS = 30_000;
-export const DEFAULT_VIDEO_LIST_LENGTH = 100;
-
-export const LogLevel = { all: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, notice: 90, none: 100 } as const;
-export const DEFAULT_LOG_LEVEL = LogLevel.debug;
-export const LOG_LINE_MAX = 500;
-export const LOG_AREA_MAX = 15_000;
+/* The realtime client layer's ports, timings and log levels live with the console service's contract (console/limits.ts). */
 
 export const ALARM_SOUND_DEFAULT_MS = 30_000;
 export const ALARM_SOUND_DELAY_MS = 200;

@@ -1,9 +1,13 @@
+import enConsole from './en-US/console.json';
 import enErrors from './en-US/errors.json';
 import enExport from './en-US/export.json';
+import enSdk from './en-US/sdk.json';
 import enSuccess from './en-US/success.json';
 import enValidation from './en-US/validation.json';
+import zhConsole from './zh-CN/console.json';
 import zhErrors from './zh-CN/errors.json';
 import zhExport from './zh-CN/export.json';
+import zhSdk from './zh-CN/sdk.json';
 import zhSuccess from './zh-CN/success.json';
 import zhValidation from './zh-CN/validation.json';
 
@@ -16,11 +20,27 @@ export const LANGUAGE_HEADER = 'x-lang';
 
 /**
  * Catalogues shared by server and console: `validation` (schema messages), `errors` and
- * `success` (envelope msg texts), `export` (headers and names of server-made files). Area catalogues of the console live in apps/web.
+ * `success` (envelope msg texts), `export` (headers and names of server-made files), `console` (the
+ * console service's error_reason texts) and `sdk` (realtime SDK code descriptions, `sdk.<code>`).
+ * Area catalogues of the console live in apps/web.
  */
 export const sharedCatalogs = {
-  'zh-CN': { validation: zhValidation, errors: zhErrors, success: zhSuccess, export: zhExport },
-  'en-US': { validation: enValidation, errors: enErrors, success: enSuccess, export: enExport },
+  'zh-CN': {
+    validation: zhValidation,
+    errors: zhErrors,
+    success: zhSuccess,
+    export: zhExport,
+    console: zhConsole,
+    sdk: zhSdk,
+  },
+  'en-US': {
+    validation: enValidation,
+    errors: enErrors,
+    success: enSuccess,
+    export: enExport,
+    console: enConsole,
+    sdk: enSdk,
+  },
 } as const;
 
 export function pickLanguage(header: string | undefined | null): Language {
@@ -38,7 +58,8 @@ export function pickLanguage(header: string | undefined | null): Language {
 export function translate(lang: Language, key: string, params: Record<string, string | number> = {}): string {
   const [ns, ...rest] = key.split('.');
   let node: unknown = (sharedCatalogs[lang] as Record<string, unknown>)[ns ?? ''];
-  for (const part of rest) node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
+  for (const part of rest)
+    node = node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
   if (typeof node !== 'string') return key;
   return node.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name] ?? ''));
 }

@@ -1,240 +1,444 @@
-import type { Action } from './permissions';
-import { MenuId } from './permissions';
+import { z } from 'zod';
+import { IdInput, pageOf, PageQuery } from './envelope';
+import { can, MenuId, type Action, type PermissionMap } from './permissions';
+import {
+  AiAlarmRequest,
+  AiAlarmResponse,
+  Alarm,
+  AlarmCategory,
+  AlarmChanged,
+  AlarmExportQuery,
+  AlarmGbPositionRequest,
+  AlarmGbPositionResponse,
+  AlarmListResponse,
+  AlarmPicQuery,
+  AlarmPicResponse,
+  AlarmPosition,
+  AlarmPositionRequest,
+  AlarmReadRequest,
+  AlarmSearchRequest,
+  AlarmSoundSettings,
+  AlarmSureAllQuery,
+  AlarmSureRequest,
+  IsAlarmResponse,
+} from './schemas/alarms';
+import {
+  AnnounceAddRequest,
+  AnnounceListQuery,
+  Announcement,
+  AnnounceUpdateRequest,
+  IdsRequest,
+} from './schemas/announce';
+import { ChangePasswordRequest, HeartbeatResult, LoginPageInfo, LoginRequest, LoginResult } from './schemas/auth';
+import {
+  CommandQueued,
+  Device,
+  DeviceAddRequest,
+  DeviceApiConfig,
+  DeviceCommand,
+  DeviceCommandAck,
+  DeviceCommandsQuery,
+  DeviceIdRequest,
+  DeviceIdsRequest,
+  DeviceImportResult,
+  DeviceListQuery,
+  DeviceLoginAnswer,
+  DeviceLoginRequest,
+  DevicePoint,
+  DeviceSettings,
+  DeviceStateRequest,
+  DeviceStatus,
+  DeviceUpdateRequest,
+  DeviceWithSecret,
+  ImeiRequest,
+  PositionBatchAnswer,
+  PositionBatchRequest,
+  ProvisionAnswer,
+  ProvisionRequest,
+  RecorderModel,
+  RecorderModelAddRequest,
+  RecorderModelIdRequest,
+  RecorderModelListQuery,
+  RecorderModelUpdateRequest,
+  RemoteKillAnswer,
+  RemoteKillRequest,
+  SendCmdRequest,
+  SendRestartRequest,
+  SosAnswer,
+  SosRequest,
+  UnitDevicePointRequest,
+} from './schemas/devices';
+import {
+  DictAddRequest,
+  DictDeleteRequest,
+  DictEntry,
+  DictListQuery,
+  DictType,
+  DictUpdateRequest,
+} from './schemas/dictionary';
+import { DownloadEntry, DownloadListQuery, IsIndexRequest } from './schemas/download';
+import {
+  Fence,
+  FenceAddRequest,
+  FenceEvent,
+  FenceEventQuery,
+  FenceListQuery,
+  FenceUpdateRequest,
+  GeoIdRequest,
+  Zone,
+  ZoneAddRequest,
+  ZoneListQuery,
+  ZoneUpdateRequest,
+} from './schemas/fences';
+import {
+  GroupAddAnswer,
+  GroupAddRequest,
+  GroupEditRequest,
+  GroupFromDevicesAnswer,
+  GroupFromDevicesRequest,
+  GroupIdRequest,
+  GroupListRequest,
+  TalkGroup,
+} from './schemas/groups';
+import { HomeData } from './schemas/home';
+import { RegisterRequest, RegistrationStatus, VersionInfo } from './schemas/licence';
+import {
+  GeocodeAnswer,
+  GeocodeQuery,
+  GeocodeSettings,
+  MapFileInfo,
+  MapInfoAnswer,
+  MapStyleQuery,
+} from './schemas/maps';
+import { OperationLogEntry, OperationLogExportQuery, OperationLogQuery } from './schemas/oplog';
+import {
+  Account,
+  AccountAddRequest,
+  AccountIdRequest,
+  AccountListQuery,
+  AccountStatusRequest,
+  AccountUpdateRequest,
+  ForceOfflineRequest,
+  OnlineUser,
+  OnlineUserQuery,
+  Role,
+  RoleAddRequest,
+  RoleAuthTree,
+  RoleAuthUpdateRequest,
+  RoleIdRequest,
+  RoleListQuery,
+  RoleOption,
+  RoleUpdateRequest,
+  Unit,
+  UnitAddRequest,
+  UnitByCodeRequest,
+  UnitDeleteRequest,
+  UnitInfo,
+  UnitListQuery,
+  UnitMoveRequest,
+  UnitUpdateRequest,
+} from './schemas/org';
+import { MapConfig, PlayConfig, SettingsAnswer, SettingsSchemas, SettingsTypeInput } from './schemas/system';
+import { TrackAnswer, TrackExportQuery, TrackMarkAnswer, TrackMarkQuery, TrackQuery } from './schemas/tracks';
+import { TreeNode, UnitTreeRequest } from './schemas/tree';
+import { PageInfo, ServerVersion, UserContext, UserInfo } from './schemas/user';
 
 /**
- * Who may call an endpoint. The server enforces it; the console reads it to hide what a user
- * cannot use. `menu` rules are also unit-scoped by the server where the data belongs to a unit.
+ * Who may call an endpoint. The server enforces it (http/auth.ts `authorize`, before the input is
+ * parsed); the console reads it to hide what a user cannot use (`allows`). `menu` and `anyMenu`
+ * rules are also unit-scoped by the server where the data belongs to a unit.
  */
 export type EndpointAuth =
   | { kind: 'public' }
   | { kind: 'session' }
   | { kind: 'admin' }
-  | { kind: 'menu'; menu: number; action: Action };
+  | { kind: 'menu'; menu: number; action: Action }
+  /** the action on any one of the menus (the alarm bell: dispatch 10104 or GB 10154); a refusal names the first */
+  | { kind: 'anyMenu'; menus: readonly [number, ...number[]]; action: Action };
 
-export interface EndpointDef {
+interface EndpointBase {
   method: 'GET' | 'POST';
   path: string;
   auth: EndpointAuth;
-  /** body encoding for POST: json (default), form (x-www-form-urlencoded) or multipart */
-  body?: 'json' | 'form' | 'multipart';
-  /** answer is a file, not an envelope (errors still come as envelopes) */
-  file?: boolean;
+  /** POST body encoding: JSON unless `form` (x-www-form-urlencoded) or `multipart` (read by the handler) */
+  encoding?: 'form' | 'multipart';
+  /** schema of the POST body (the server validates with it, the console's `call()` types its input) */
+  body?: z.ZodType;
+  /** schema of the query string */
+  query?: z.ZodType;
 }
+
+/**
+ * One endpoint: method, path, auth rule, input schemas, and either `data` (schema of the success
+ * envelope's `data`: the server serialises with it, the console's `call()` types its answer) or
+ * `file: true` (the answer is a file; errors still come as envelopes).
+ */
+export type EndpointDef = EndpointBase & ({ data: z.ZodType; file?: undefined } | { file: true; data?: undefined });
 
 const pub = { kind: 'public' } as const;
 const session = { kind: 'session' } as const;
 const admin = { kind: 'admin' } as const;
 const menu = (id: number, action: Action) => ({ kind: 'menu', menu: id, action }) as const;
+const anyMenu = (action: Action, ...menus: [number, ...number[]]) => ({ kind: 'anyMenu', menus, action }) as const;
+/** the alarm bell's calls: view on dispatch alarms (10104) or GB alarms (10154), whichever mode the console runs in */
+const bell = anyMenu('view', MenuId.DISPATCH_ALARM, MenuId.MONITOR_ALARM);
 
-/** Paths are absolute; the console prefixes nothing. */
+/** Paths are absolute; the console prefixes nothing. One line per endpoint: a table. */
+// prettier-ignore
 export const Api = {
   // login, session, licence (spec part 1 section 7)
-  loginGet: { method: 'GET', path: '/rest/index/login/get', auth: pub },
-  login: { method: 'POST', path: '/rest/index/login/login', auth: pub },
-  logout: { method: 'GET', path: '/rest/index/login/logout', auth: pub },
-  pageInfo: { method: 'GET', path: '/rest/index/index/get', auth: pub },
+  loginGet: { method: 'GET', path: '/rest/index/login/get', auth: pub, data: LoginPageInfo },
+  login: { method: 'POST', path: '/rest/index/login/login', auth: pub, body: LoginRequest, data: LoginResult },
+  logout: { method: 'GET', path: '/rest/index/login/logout', auth: pub, data: z.null() },
+  pageInfo: { method: 'GET', path: '/rest/index/index/get', auth: pub, data: PageInfo },
   background: { method: 'GET', path: '/rest/index/index/background', auth: pub, file: true },
-  serverVersion: { method: 'GET', path: '/rest/index/index/version', auth: pub },
-  home: { method: 'GET', path: '/rest/index/index/home', auth: session },
-  registration: { method: 'GET', path: '/rest/index/unregistered/get', auth: pub },
-  versionInfo: { method: 'GET', path: '/rest/index/unregistered/get_info', auth: admin },
+  serverVersion: { method: 'GET', path: '/rest/index/index/version', auth: pub, data: ServerVersion },
+  home: { method: 'GET', path: '/rest/index/index/home', auth: session, data: HomeData },
+  registration: { method: 'GET', path: '/rest/index/unregistered/get', auth: pub, data: RegistrationStatus },
+  versionInfo: { method: 'GET', path: '/rest/index/unregistered/get_info', auth: admin, data: VersionInfo },
   /** public while unregistered (the login screen's registration step); admin only once registered */
-  register: { method: 'POST', path: '/rest/index/unregistered/update', auth: pub },
-  heartbeatCreate: { method: 'POST', path: '/rest/index/heartbeat/create', auth: session },
-  heartbeatCheck: { method: 'GET', path: '/rest/index/heartbeat/check', auth: session },
-  userInfo: { method: 'GET', path: '/rest/user/user/get_info', auth: session },
-  userContext: { method: 'GET', path: '/rest/user/user/get_context', auth: session },
-  changePassword: { method: 'POST', path: '/rest/user/user/change_password', auth: session, body: 'form' },
+  register: { method: 'POST', path: '/rest/index/unregistered/update', auth: pub, body: RegisterRequest, data: RegistrationStatus },
+  heartbeatCreate: { method: 'POST', path: '/rest/index/heartbeat/create', auth: session, data: HeartbeatResult },
+  heartbeatCheck: { method: 'GET', path: '/rest/index/heartbeat/check', auth: session, data: HeartbeatResult },
+  userInfo: { method: 'GET', path: '/rest/user/user/get_info', auth: session, data: UserInfo },
+  userContext: { method: 'GET', path: '/rest/user/user/get_context', auth: session, data: UserContext },
+  changePassword: { method: 'POST', path: '/rest/user/user/change_password', auth: session, encoding: 'form', body: ChangePasswordRequest, data: z.null() },
 
   // system settings (systerm_auth: menu 10002; dispatch config: menu 10003); the server picks the
   // menu from the settings type, these entries name the stricter default
-  settingsGet: { method: 'GET', path: '/rest/system/config/system_get', auth: menu(MenuId.SYSTEM_SETTINGS, 'view') },
-  settingsUpdate: { method: 'POST', path: '/rest/system/config/system_update', auth: menu(MenuId.SYSTEM_SETTINGS, 'edit') },
-  playGet: { method: 'GET', path: '/rest/system/config/play_get', auth: session },
-  playUpdate: { method: 'POST', path: '/rest/system/config/play_update', auth: menu(MenuId.DISPATCH_CONFIG, 'edit') },
-  uploadBackground: { method: 'POST', path: '/rest/system/config/upload_background', auth: menu(MenuId.SYSTEM_SETTINGS, 'edit'), body: 'multipart' },
-  mapConfig: { method: 'GET', path: '/rest/system/config/map_get', auth: session },
+  settingsGet: { method: 'GET', path: '/rest/system/config/system_get', auth: menu(MenuId.SYSTEM_SETTINGS, 'view'), query: SettingsTypeInput, data: SettingsAnswer },
+  settingsUpdate: { method: 'POST', path: '/rest/system/config/system_update', auth: menu(MenuId.SYSTEM_SETTINGS, 'edit'), body: SettingsTypeInput.loose(), data: SettingsAnswer },
+  playGet: { method: 'GET', path: '/rest/system/config/play_get', auth: session, data: PlayConfig },
+  playUpdate: { method: 'POST', path: '/rest/system/config/play_update', auth: menu(MenuId.DISPATCH_CONFIG, 'edit'), body: PlayConfig, data: PlayConfig },
+  uploadBackground: { method: 'POST', path: '/rest/system/config/upload_background', auth: menu(MenuId.SYSTEM_SETTINGS, 'edit'), encoding: 'multipart', data: SettingsSchemas.backset },
+  mapConfig: { method: 'GET', path: '/rest/system/config/map_get', auth: session, data: MapConfig },
 
   // announcements
-  announceList: { method: 'POST', path: '/rest/system/announce/get', auth: menu(MenuId.ANNOUNCEMENTS, 'view') },
+  announceList: { method: 'POST', path: '/rest/system/announce/get', auth: menu(MenuId.ANNOUNCEMENTS, 'view'), body: AnnounceListQuery, data: pageOf(Announcement) },
   /** published ones for every user (home, /emegencyNotice); drafts need menu view */
-  announceGetById: { method: 'GET', path: '/rest/system/announce/get_by_id', auth: session },
-  announcePublished: { method: 'GET', path: '/rest/system/announce/published', auth: session },
-  announceAdd: { method: 'POST', path: '/rest/system/announce/add', auth: menu(MenuId.ANNOUNCEMENTS, 'add') },
-  announceUpdateGet: { method: 'POST', path: '/rest/system/announce/update_get', auth: menu(MenuId.ANNOUNCEMENTS, 'edit') },
-  announceUpdatePost: { method: 'POST', path: '/rest/system/announce/update_post', auth: menu(MenuId.ANNOUNCEMENTS, 'edit') },
-  announceDelete: { method: 'POST', path: '/rest/system/announce/delete', auth: menu(MenuId.ANNOUNCEMENTS, 'edit') },
-  announcePublish: { method: 'POST', path: '/rest/system/announce/publish', auth: menu(MenuId.ANNOUNCEMENTS, 'edit') },
+  announceGetById: { method: 'GET', path: '/rest/system/announce/get_by_id', auth: session, query: IdInput, data: Announcement },
+  announcePublished: { method: 'GET', path: '/rest/system/announce/published', auth: session, query: PageQuery, data: pageOf(Announcement) },
+  announceAdd: { method: 'POST', path: '/rest/system/announce/add', auth: menu(MenuId.ANNOUNCEMENTS, 'add'), body: AnnounceAddRequest, data: Announcement },
+  announceUpdateGet: { method: 'POST', path: '/rest/system/announce/update_get', auth: menu(MenuId.ANNOUNCEMENTS, 'edit'), body: IdInput, data: Announcement },
+  announceUpdatePost: { method: 'POST', path: '/rest/system/announce/update_post', auth: menu(MenuId.ANNOUNCEMENTS, 'edit'), body: AnnounceUpdateRequest, data: Announcement },
+  announceDelete: { method: 'POST', path: '/rest/system/announce/delete', auth: menu(MenuId.ANNOUNCEMENTS, 'edit'), body: IdsRequest, data: z.null() },
+  announcePublish: { method: 'POST', path: '/rest/system/announce/publish', auth: menu(MenuId.ANNOUNCEMENTS, 'edit'), body: IdsRequest, data: z.null() },
 
   // downloads
-  downloadList: { method: 'GET', path: '/rest/system/download/get', auth: menu(MenuId.DOWNLOADS, 'view') },
-  downloadCenter: { method: 'GET', path: '/rest/system/download/center', auth: session },
-  downloadFile: { method: 'GET', path: '/rest/system/download/file', auth: session, file: true },
-  downloadAdd: { method: 'POST', path: '/rest/system/download/add', auth: menu(MenuId.DOWNLOADS, 'add'), body: 'multipart' },
-  downloadUpdate: { method: 'POST', path: '/rest/system/download/update_post', auth: menu(MenuId.DOWNLOADS, 'edit'), body: 'multipart' },
-  downloadDelete: { method: 'POST', path: '/rest/system/download/del', auth: menu(MenuId.DOWNLOADS, 'edit') },
-  downloadIsIndex: { method: 'POST', path: '/rest/system/download/is_index_post', auth: menu(MenuId.DOWNLOADS, 'edit') },
+  downloadList: { method: 'GET', path: '/rest/system/download/get', auth: menu(MenuId.DOWNLOADS, 'view'), query: DownloadListQuery, data: pageOf(DownloadEntry) },
+  downloadCenter: { method: 'GET', path: '/rest/system/download/center', auth: session, data: z.array(DownloadEntry) },
+  downloadFile: { method: 'GET', path: '/rest/system/download/file', auth: session, file: true, query: IdInput },
+  downloadAdd: { method: 'POST', path: '/rest/system/download/add', auth: menu(MenuId.DOWNLOADS, 'add'), encoding: 'multipart', data: DownloadEntry },
+  downloadUpdate: { method: 'POST', path: '/rest/system/download/update_post', auth: menu(MenuId.DOWNLOADS, 'edit'), encoding: 'multipart', data: DownloadEntry },
+  downloadDelete: { method: 'POST', path: '/rest/system/download/del', auth: menu(MenuId.DOWNLOADS, 'edit'), body: IdsRequest, data: z.null() },
+  downloadIsIndex: { method: 'POST', path: '/rest/system/download/is_index_post', auth: menu(MenuId.DOWNLOADS, 'edit'), body: IsIndexRequest, data: DownloadEntry },
 
   // organisation (issue 3): units, unit trees, accounts, online users, roles, operation log,
   // data dictionary. Every one is unit-scoped on the server.
-  unitGet: { method: 'GET', path: '/rest/user/unit/get', auth: menu(MenuId.UNITS, 'view') },
-  unitAdd: { method: 'POST', path: '/rest/user/unit/add', auth: menu(MenuId.UNITS, 'add') },
-  unitUpdate: { method: 'POST', path: '/rest/user/unit/update', auth: menu(MenuId.UNITS, 'edit') },
-  unitMove: { method: 'POST', path: '/rest/user/unit/move', auth: menu(MenuId.UNITS, 'edit') },
-  unitDelete: { method: 'POST', path: '/rest/user/unit/del', auth: menu(MenuId.UNITS, 'edit') },
+  unitGet: { method: 'GET', path: '/rest/user/unit/get', auth: menu(MenuId.UNITS, 'view'), query: UnitListQuery, data: z.array(Unit) },
+  unitAdd: { method: 'POST', path: '/rest/user/unit/add', auth: menu(MenuId.UNITS, 'add'), body: UnitAddRequest, data: IdInput },
+  unitUpdate: { method: 'POST', path: '/rest/user/unit/update', auth: menu(MenuId.UNITS, 'edit'), body: UnitUpdateRequest, data: z.null() },
+  unitMove: { method: 'POST', path: '/rest/user/unit/move', auth: menu(MenuId.UNITS, 'edit'), body: UnitMoveRequest, data: z.null() },
+  unitDelete: { method: 'POST', path: '/rest/user/unit/del', auth: menu(MenuId.UNITS, 'edit'), body: UnitDeleteRequest, data: z.null() },
   /** spec name: the unit with code `bh` (unit info for any screen) */
-  unitByCode: { method: 'POST', path: '/rest/user/unit/edit', auth: session },
+  unitByCode: { method: 'POST', path: '/rest/user/unit/edit', auth: session, body: UnitByCodeRequest, data: UnitInfo },
   /** unit tree selector (spec other/unitjson/*): one level of units under `id` (roots of the caller's scope without) */
-  unitTree: { method: 'POST', path: '/rest/other/unitjson/gdlist', auth: session },
+  unitTree: { method: 'POST', path: '/rest/other/unitjson/gdlist', auth: session, body: UnitTreeRequest, data: z.array(TreeNode) },
   /** same with device counts (lion_count: online devices below) and, once devices exist, the unit's devices as leaves */
-  unitTreeDevices: { method: 'POST', path: '/rest/other/unitjson/gdlist_dv', auth: session },
+  unitTreeDevices: { method: 'POST', path: '/rest/other/unitjson/gdlist_dv', auth: session, body: UnitTreeRequest, data: z.array(TreeNode) },
   /** flat search of units by name or code (`text` or `key`) */
-  unitSearch: { method: 'POST', path: '/rest/other/unitjson/dweilist', auth: session },
+  unitSearch: { method: 'POST', path: '/rest/other/unitjson/dweilist', auth: session, body: UnitTreeRequest, data: z.array(TreeNode) },
 
-  accountList: { method: 'GET', path: '/rest/user/user/list', auth: menu(MenuId.ACCOUNTS, 'view') },
-  accountAdd: { method: 'POST', path: '/rest/user/user/add', auth: menu(MenuId.ACCOUNTS, 'add') },
-  accountUpdate: { method: 'POST', path: '/rest/user/user/update', auth: menu(MenuId.ACCOUNTS, 'edit') },
-  accountStatus: { method: 'POST', path: '/rest/user/user/status', auth: menu(MenuId.ACCOUNTS, 'edit') },
-  accountResetPassword: { method: 'POST', path: '/rest/user/user/reset_password', auth: menu(MenuId.ACCOUNTS, 'edit') },
-  accountDelete: { method: 'POST', path: '/rest/user/user/del', auth: menu(MenuId.ACCOUNTS, 'edit') },
-  onlineUsers: { method: 'GET', path: '/rest/other/user/online', auth: menu(MenuId.ACCOUNTS, 'view') },
+  accountList: { method: 'GET', path: '/rest/user/user/list', auth: menu(MenuId.ACCOUNTS, 'view'), query: AccountListQuery, data: pageOf(Account) },
+  accountAdd: { method: 'POST', path: '/rest/user/user/add', auth: menu(MenuId.ACCOUNTS, 'add'), body: AccountAddRequest, data: IdInput },
+  accountUpdate: { method: 'POST', path: '/rest/user/user/update', auth: menu(MenuId.ACCOUNTS, 'edit'), body: AccountUpdateRequest, data: z.null() },
+  accountStatus: { method: 'POST', path: '/rest/user/user/status', auth: menu(MenuId.ACCOUNTS, 'edit'), body: AccountStatusRequest, data: z.null() },
+  accountResetPassword: { method: 'POST', path: '/rest/user/user/reset_password', auth: menu(MenuId.ACCOUNTS, 'edit'), body: AccountIdRequest, data: z.null() },
+  accountDelete: { method: 'POST', path: '/rest/user/user/del', auth: menu(MenuId.ACCOUNTS, 'edit'), body: AccountIdRequest, data: z.null() },
+  onlineUsers: { method: 'GET', path: '/rest/other/user/online', auth: menu(MenuId.ACCOUNTS, 'view'), query: OnlineUserQuery, data: z.array(OnlineUser) },
   /** POST (it changes state): `{id}` account id */
-  forceOffline: { method: 'POST', path: '/rest/other/user/del_online', auth: menu(MenuId.ACCOUNTS, 'edit') },
+  forceOffline: { method: 'POST', path: '/rest/other/user/del_online', auth: menu(MenuId.ACCOUNTS, 'edit'), body: ForceOfflineRequest, data: z.null() },
 
-  roleList: { method: 'GET', path: '/rest/user/role/get', auth: menu(MenuId.ROLES, 'view') },
+  roleList: { method: 'GET', path: '/rest/user/role/get', auth: menu(MenuId.ROLES, 'view'), query: RoleListQuery, data: z.array(Role) },
   /** roles the caller may assign in the account form */
-  roleOptions: { method: 'GET', path: '/rest/user/role/options', auth: menu(MenuId.ACCOUNTS, 'view') },
-  roleAdd: { method: 'POST', path: '/rest/user/role/add', auth: menu(MenuId.ROLES, 'add') },
-  roleUpdate: { method: 'POST', path: '/rest/user/role/update', auth: menu(MenuId.ROLES, 'edit') },
-  roleDelete: { method: 'POST', path: '/rest/user/role/del', auth: menu(MenuId.ROLES, 'edit') },
-  roleAuthGet: { method: 'GET', path: '/rest/user/role/auth_get', auth: menu(MenuId.ROLES, 'view') },
-  roleAuthUpdate: { method: 'POST', path: '/rest/user/role/auth_update', auth: menu(MenuId.ROLES, 'edit') },
+  roleOptions: { method: 'GET', path: '/rest/user/role/options', auth: menu(MenuId.ACCOUNTS, 'view'), data: z.array(RoleOption) },
+  roleAdd: { method: 'POST', path: '/rest/user/role/add', auth: menu(MenuId.ROLES, 'add'), body: RoleAddRequest, data: IdInput },
+  roleUpdate: { method: 'POST', path: '/rest/user/role/update', auth: menu(MenuId.ROLES, 'edit'), body: RoleUpdateRequest, data: z.null() },
+  roleDelete: { method: 'POST', path: '/rest/user/role/del', auth: menu(MenuId.ROLES, 'edit'), body: RoleIdRequest, data: z.null() },
+  roleAuthGet: { method: 'GET', path: '/rest/user/role/auth_get', auth: menu(MenuId.ROLES, 'view'), query: RoleIdRequest, data: RoleAuthTree },
+  roleAuthUpdate: { method: 'POST', path: '/rest/user/role/auth_update', auth: menu(MenuId.ROLES, 'edit'), body: RoleAuthUpdateRequest, data: z.null() },
 
-  logList: { method: 'GET', path: '/rest/system/log/get', auth: menu(MenuId.OPERATION_LOG, 'view') },
-  logExport: { method: 'GET', path: '/rest/system/log/export', auth: menu(MenuId.OPERATION_LOG, 'view'), file: true },
+  logList: { method: 'GET', path: '/rest/system/log/get', auth: menu(MenuId.OPERATION_LOG, 'view'), query: OperationLogQuery, data: pageOf(OperationLogEntry) },
+  logExport: { method: 'GET', path: '/rest/system/log/export', auth: menu(MenuId.OPERATION_LOG, 'view'), file: true, query: OperationLogExportQuery },
 
-  dictTypes: { method: 'GET', path: '/rest/system/dict/types', auth: session },
-  dictList: { method: 'GET', path: '/rest/system/dict/get', auth: session },
-  dictAdd: { method: 'POST', path: '/rest/system/dict/add', auth: menu(MenuId.DATA_DICTIONARY, 'add') },
-  dictUpdate: { method: 'POST', path: '/rest/system/dict/update', auth: menu(MenuId.DATA_DICTIONARY, 'edit') },
-  dictDelete: { method: 'POST', path: '/rest/system/dict/del', auth: menu(MenuId.DATA_DICTIONARY, 'edit') },
+  dictTypes: { method: 'GET', path: '/rest/system/dict/types', auth: session, data: z.array(DictType) },
+  dictList: { method: 'GET', path: '/rest/system/dict/get', auth: session, query: DictListQuery, data: z.array(DictEntry) },
+  dictAdd: { method: 'POST', path: '/rest/system/dict/add', auth: menu(MenuId.DATA_DICTIONARY, 'add'), body: DictAddRequest, data: IdInput },
+  dictUpdate: { method: 'POST', path: '/rest/system/dict/update', auth: menu(MenuId.DATA_DICTIONARY, 'edit'), body: DictUpdateRequest, data: z.null() },
+  dictDelete: { method: 'POST', path: '/rest/system/dict/del', auth: menu(MenuId.DATA_DICTIONARY, 'edit'), body: DictDeleteRequest, data: z.null() },
 
   // devices (issue 4): recorder registry (ops centre), device API, dispatch map calls. Unit-scoped.
-  deviceList: { method: 'GET', path: '/rest/oam/recorder/get', auth: menu(MenuId.RECORDERS, 'view') },
-  deviceAdd: { method: 'POST', path: '/rest/oam/recorder/add', auth: menu(MenuId.RECORDERS, 'add') },
-  deviceUpdate: { method: 'POST', path: '/rest/oam/recorder/update', auth: menu(MenuId.RECORDERS, 'edit') },
-  deviceDelete: { method: 'POST', path: '/rest/oam/recorder/del', auth: menu(MenuId.RECORDERS, 'edit') },
+  deviceList: { method: 'GET', path: '/rest/oam/recorder/get', auth: menu(MenuId.RECORDERS, 'view'), query: DeviceListQuery, data: pageOf(Device) },
+  deviceAdd: { method: 'POST', path: '/rest/oam/recorder/add', auth: menu(MenuId.RECORDERS, 'add'), body: DeviceAddRequest, data: DeviceWithSecret },
+  deviceUpdate: { method: 'POST', path: '/rest/oam/recorder/update', auth: menu(MenuId.RECORDERS, 'edit'), body: DeviceUpdateRequest, data: Device },
+  deviceDelete: { method: 'POST', path: '/rest/oam/recorder/del', auth: menu(MenuId.RECORDERS, 'edit'), body: DeviceIdRequest, data: z.null() },
   /** a new device API secret, shown once */
-  deviceResetSecret: { method: 'POST', path: '/rest/oam/recorder/reset_secret', auth: menu(MenuId.RECORDERS, 'edit') },
-  deviceImport: { method: 'POST', path: '/rest/oam/recorder/import', auth: menu(MenuId.RECORDERS, 'add'), body: 'multipart' },
+  deviceResetSecret: { method: 'POST', path: '/rest/oam/recorder/reset_secret', auth: menu(MenuId.RECORDERS, 'edit'), body: DeviceIdRequest, data: DeviceWithSecret },
+  deviceImport: { method: 'POST', path: '/rest/oam/recorder/import', auth: menu(MenuId.RECORDERS, 'add'), encoding: 'multipart', data: DeviceImportResult },
   /** empty .xlsx with the import columns (zh-CN headers, en-US: column keys) */
   deviceImportTemplate: { method: 'GET', path: '/rest/oam/recorder/import_template', auth: menu(MenuId.RECORDERS, 'view'), file: true },
-  deviceSettingsGet: { method: 'GET', path: '/rest/oam/recorder/settings_get', auth: menu(MenuId.RECORDERS, 'view') },
-  deviceSettingsUpdate: { method: 'POST', path: '/rest/oam/recorder/settings_update', auth: menu(MenuId.RECORDERS, 'edit') },
-  modelList: { method: 'GET', path: '/rest/oam/recordermodel/get', auth: menu(MenuId.RECORDER_MODELS, 'view') },
-  modelAdd: { method: 'POST', path: '/rest/oam/recordermodel/add', auth: menu(MenuId.RECORDER_MODELS, 'add') },
-  modelUpdate: { method: 'POST', path: '/rest/oam/recordermodel/update', auth: menu(MenuId.RECORDER_MODELS, 'edit') },
-  modelDelete: { method: 'POST', path: '/rest/oam/recordermodel/del', auth: menu(MenuId.RECORDER_MODELS, 'edit') },
+  deviceSettingsGet: { method: 'GET', path: '/rest/oam/recorder/settings_get', auth: menu(MenuId.RECORDERS, 'view'), data: DeviceSettings },
+  deviceSettingsUpdate: { method: 'POST', path: '/rest/oam/recorder/settings_update', auth: menu(MenuId.RECORDERS, 'edit'), body: DeviceSettings, data: DeviceSettings },
+  modelList: { method: 'GET', path: '/rest/oam/recordermodel/get', auth: menu(MenuId.RECORDER_MODELS, 'view'), query: RecorderModelListQuery, data: z.array(RecorderModel) },
+  modelAdd: { method: 'POST', path: '/rest/oam/recordermodel/add', auth: menu(MenuId.RECORDER_MODELS, 'add'), body: RecorderModelAddRequest, data: IdInput },
+  modelUpdate: { method: 'POST', path: '/rest/oam/recordermodel/update', auth: menu(MenuId.RECORDER_MODELS, 'edit'), body: RecorderModelUpdateRequest, data: z.null() },
+  modelDelete: { method: 'POST', path: '/rest/oam/recordermodel/del', auth: menu(MenuId.RECORDER_MODELS, 'edit'), body: RecorderModelIdRequest, data: z.null() },
 
   // device API: `public` here, the handler authenticates the DEVICE (bearer device token from
   // deviceLogin, or HTTP Basic hostbody:secret); provision takes the provisioning key
-  deviceLogin: { method: 'POST', path: '/rest/device/api/login', auth: pub },
-  devicePositions: { method: 'POST', path: '/rest/device/api/positions', auth: pub },
-  deviceSos: { method: 'POST', path: '/rest/device/api/sos', auth: pub },
-  deviceState: { method: 'POST', path: '/rest/device/api/status', auth: pub },
-  deviceCommands: { method: 'GET', path: '/rest/device/api/commands', auth: pub },
-  deviceCommandAck: { method: 'POST', path: '/rest/device/api/commands/ack', auth: pub },
-  deviceConfig: { method: 'GET', path: '/rest/device/api/config', auth: pub },
-  deviceProvision: { method: 'POST', path: '/rest/device/api/provision', auth: pub },
+  deviceLogin: { method: 'POST', path: '/rest/device/api/login', auth: pub, body: DeviceLoginRequest, data: DeviceLoginAnswer },
+  devicePositions: { method: 'POST', path: '/rest/device/api/positions', auth: pub, body: PositionBatchRequest, data: PositionBatchAnswer },
+  deviceSos: { method: 'POST', path: '/rest/device/api/sos', auth: pub, body: SosRequest, data: SosAnswer },
+  deviceState: { method: 'POST', path: '/rest/device/api/status', auth: pub, body: DeviceStateRequest, data: z.null() },
+  deviceCommands: { method: 'GET', path: '/rest/device/api/commands', auth: pub, query: DeviceCommandsQuery, data: z.array(DeviceCommand) },
+  deviceCommandAck: { method: 'POST', path: '/rest/device/api/commands/ack', auth: pub, body: DeviceCommandAck, data: z.null() },
+  deviceConfig: { method: 'GET', path: '/rest/device/api/config', auth: pub, data: DeviceApiConfig },
+  deviceProvision: { method: 'POST', path: '/rest/device/api/provision', auth: pub, body: ProvisionRequest, data: ProvisionAnswer },
 
   // dispatch map: positions, status and commands (spec part 2 section 7.2 gismoni)
-  gisGetPoint: { method: 'POST', path: '/rest/gis/gismoni/get_point', auth: menu(MenuId.EMERGENCY, 'view') },
-  gisDeviceDetail: { method: 'POST', path: '/rest/gis/gismoni/get_devicedetail', auth: menu(MenuId.EMERGENCY, 'view') },
-  gisUnitDevicePoint: { method: 'POST', path: '/rest/gis/gismoni/getUnitDevicePoint', auth: menu(MenuId.EMERGENCY, 'view') },
-  gisStatus: { method: 'POST', path: '/rest/gis/gismoni/gisstatus', auth: menu(MenuId.EMERGENCY, 'view') },
-  gisSendRestart: { method: 'POST', path: '/rest/gis/gismoni/send_restart', auth: menu(MenuId.EMERGENCY, 'edit') },
-  gisSendCmd: { method: 'POST', path: '/rest/gis/gismoni/send_cmd', auth: menu(MenuId.EMERGENCY, 'edit') },
+  gisGetPoint: { method: 'POST', path: '/rest/gis/gismoni/get_point', auth: menu(MenuId.EMERGENCY, 'view'), body: DeviceIdsRequest, data: z.array(DevicePoint) },
+  gisDeviceDetail: { method: 'POST', path: '/rest/gis/gismoni/get_devicedetail', auth: menu(MenuId.EMERGENCY, 'view'), body: DeviceIdsRequest, data: z.array(Device) },
+  gisUnitDevicePoint: { method: 'POST', path: '/rest/gis/gismoni/getUnitDevicePoint', auth: menu(MenuId.EMERGENCY, 'view'), body: UnitDevicePointRequest, data: z.array(DevicePoint) },
+  gisStatus: { method: 'POST', path: '/rest/gis/gismoni/gisstatus', auth: menu(MenuId.EMERGENCY, 'view'), body: ImeiRequest, data: DeviceStatus },
+  gisSendRestart: { method: 'POST', path: '/rest/gis/gismoni/send_restart', auth: menu(MenuId.EMERGENCY, 'edit'), body: SendRestartRequest, data: CommandQueued },
+  gisSendCmd: { method: 'POST', path: '/rest/gis/gismoni/send_cmd', auth: menu(MenuId.EMERGENCY, 'edit'), body: SendCmdRequest, data: CommandQueued },
   /** remote kill or wake `{imei, action: remote_kill | remote_wakeon}` */
-  gisRemoteKill: { method: 'POST', path: '/rest/gis/gismoni/remote_kill', auth: menu(MenuId.EMERGENCY, 'edit') },
+  gisRemoteKill: { method: 'POST', path: '/rest/gis/gismoni/remote_kill', auth: menu(MenuId.EMERGENCY, 'edit'), body: RemoteKillRequest, data: RemoteKillAnswer },
 
   // geo (issue 4): electronic fences and zones (configcenter MapConfig), history track, talk
   // groups of the dispatch map, maps (offline file, tiles, style, basemap, reverse geocoding)
-  fenceList: { method: 'GET', path: '/rest/config/fence/get', auth: menu(MenuId.ELECTRONIC_FENCE, 'view') },
-  fenceAdd: { method: 'POST', path: '/rest/config/fence/add', auth: menu(MenuId.ELECTRONIC_FENCE, 'add') },
-  fenceUpdate: { method: 'POST', path: '/rest/config/fence/update', auth: menu(MenuId.ELECTRONIC_FENCE, 'edit') },
-  fenceDelete: { method: 'POST', path: '/rest/config/fence/del', auth: menu(MenuId.ELECTRONIC_FENCE, 'edit') },
+  fenceList: { method: 'GET', path: '/rest/config/fence/get', auth: menu(MenuId.ELECTRONIC_FENCE, 'view'), query: FenceListQuery, data: z.array(Fence) },
+  fenceAdd: { method: 'POST', path: '/rest/config/fence/add', auth: menu(MenuId.ELECTRONIC_FENCE, 'add'), body: FenceAddRequest, data: Fence },
+  fenceUpdate: { method: 'POST', path: '/rest/config/fence/update', auth: menu(MenuId.ELECTRONIC_FENCE, 'edit'), body: FenceUpdateRequest, data: Fence },
+  fenceDelete: { method: 'POST', path: '/rest/config/fence/del', auth: menu(MenuId.ELECTRONIC_FENCE, 'edit'), body: GeoIdRequest, data: z.null() },
   /** crossings, newest first */
-  fenceEvents: { method: 'GET', path: '/rest/config/fence/events', auth: menu(MenuId.ELECTRONIC_FENCE, 'view') },
-  zoneList: { method: 'GET', path: '/rest/config/zone/get', auth: menu(MenuId.ZONES, 'view') },
-  zoneAdd: { method: 'POST', path: '/rest/config/zone/add', auth: menu(MenuId.ZONES, 'add') },
-  zoneUpdate: { method: 'POST', path: '/rest/config/zone/update', auth: menu(MenuId.ZONES, 'edit') },
-  zoneDelete: { method: 'POST', path: '/rest/config/zone/del', auth: menu(MenuId.ZONES, 'edit') },
+  fenceEvents: { method: 'GET', path: '/rest/config/fence/events', auth: menu(MenuId.ELECTRONIC_FENCE, 'view'), query: FenceEventQuery, data: pageOf(FenceEvent) },
+  zoneList: { method: 'GET', path: '/rest/config/zone/get', auth: menu(MenuId.ZONES, 'view'), query: ZoneListQuery, data: z.array(Zone) },
+  zoneAdd: { method: 'POST', path: '/rest/config/zone/add', auth: menu(MenuId.ZONES, 'add'), body: ZoneAddRequest, data: Zone },
+  zoneUpdate: { method: 'POST', path: '/rest/config/zone/update', auth: menu(MenuId.ZONES, 'edit'), body: ZoneUpdateRequest, data: Zone },
+  zoneDelete: { method: 'POST', path: '/rest/config/zone/del', auth: menu(MenuId.ZONES, 'edit'), body: GeoIdRequest, data: z.null() },
 
   /** positions of devices over a range, stops and gaps (gismoni history) */
-  trackHistory: { method: 'POST', path: '/rest/gis/gismoni/history', auth: menu(MenuId.TRACK, 'view') },
+  trackHistory: { method: 'POST', path: '/rest/gis/gismoni/history', auth: menu(MenuId.TRACK, 'view'), body: TrackQuery, data: TrackAnswer },
   /** stops, gaps and device/fence events to mark on the timeline (gismoni history_mark) */
-  trackMarks: { method: 'POST', path: '/rest/gis/gismoni/history_mark', auth: menu(MenuId.TRACK, 'view') },
+  trackMarks: { method: 'POST', path: '/rest/gis/gismoni/history_mark', auth: menu(MenuId.TRACK, 'view'), body: TrackMarkQuery, data: TrackMarkAnswer },
   /** GPX 1.1 or KML 2.2 file */
-  trackExport: { method: 'GET', path: '/rest/gis/track/export', auth: menu(MenuId.TRACK, 'view'), file: true },
+  trackExport: { method: 'GET', path: '/rest/gis/track/export', auth: menu(MenuId.TRACK, 'view'), file: true, query: TrackExportQuery },
 
   /** create group (spec 7.1): {channel_name, cate, remark, device: jq_hostcode list, bh} -> {groupid} */
-  groupAdd: { method: 'POST', path: '/rest/gis/gischanneladd/add', auth: menu(MenuId.EMERGENCY, 'add') },
+  groupAdd: { method: 'POST', path: '/rest/gis/gischanneladd/add', auth: menu(MenuId.EMERGENCY, 'add'), body: GroupAddRequest, data: GroupAddAnswer },
   /** temporary group from devices selected on the map */
-  groupFromDevices: { method: 'POST', path: '/rest/gis/gischanneladd/addgroup', auth: menu(MenuId.EMERGENCY, 'add') },
+  groupFromDevices: { method: 'POST', path: '/rest/gis/gischanneladd/addgroup', auth: menu(MenuId.EMERGENCY, 'add'), body: GroupFromDevicesRequest, data: GroupFromDevicesAnswer },
   /** edit group (spec 7.1): {channel_id, channel_name, cate, remark, device: hostid list, bh} */
-  groupEdit: { method: 'POST', path: '/rest/gis/gischanneledit/edit', auth: menu(MenuId.EMERGENCY, 'edit') },
-  groupGet: { method: 'POST', path: '/rest/gis/gischanneledit/get', auth: menu(MenuId.EMERGENCY, 'view') },
-  groupList: { method: 'POST', path: '/rest/gis/gischannel/grouplist', auth: menu(MenuId.EMERGENCY, 'view') },
-  groupDelete: { method: 'POST', path: '/rest/gis/gischannel/del_group', auth: menu(MenuId.EMERGENCY, 'edit') },
+  groupEdit: { method: 'POST', path: '/rest/gis/gischanneledit/edit', auth: menu(MenuId.EMERGENCY, 'edit'), body: GroupEditRequest, data: z.null() },
+  groupGet: { method: 'POST', path: '/rest/gis/gischanneledit/get', auth: menu(MenuId.EMERGENCY, 'view'), body: GroupIdRequest, data: TalkGroup },
+  groupList: { method: 'POST', path: '/rest/gis/gischannel/grouplist', auth: menu(MenuId.EMERGENCY, 'view'), body: GroupListRequest, data: z.array(TalkGroup) },
+  groupDelete: { method: 'POST', path: '/rest/gis/gischannel/del_group', auth: menu(MenuId.EMERGENCY, 'edit'), body: GroupIdRequest, data: z.null() },
 
   /** MapLibre style the console loads (online source, our tiles, or the built-in basemap) */
-  mapStyle: { method: 'GET', path: '/rest/map/style', auth: session, file: true },
-  mapInfo: { method: 'GET', path: '/rest/map/info', auth: session },
+  mapStyle: { method: 'GET', path: '/rest/map/style', auth: session, file: true, query: MapStyleQuery },
+  mapInfo: { method: 'GET', path: '/rest/map/info', auth: session, data: MapInfoAnswer },
   /** tiles of the uploaded PMTiles/MBTiles file (`/rest/map/tiles/{z}/{x}/{y}` in the style) */
   mapTile: { method: 'GET', path: '/rest/map/tiles/:z/:x/:y', auth: session, file: true },
   /** built-in basemap layer as GeoJSON (`land` | `countries`) */
   mapBasemap: { method: 'GET', path: '/rest/map/basemap/:name', auth: session, file: true },
   /** built-in basemap as Mapbox vector tiles (gzip), `BASEMAP_TILE_LAYERS`, zoom 0 to `BASEMAP_TILE_MAXZOOM` */
   mapBasemapTile: { method: 'GET', path: '/rest/map/basemap/tiles/:z/:x/:y', auth: session, file: true },
-  mapUpload: { method: 'POST', path: '/rest/map/upload', auth: menu(MenuId.DISPATCH_CONFIG, 'edit'), body: 'multipart' },
-  mapFileDelete: { method: 'POST', path: '/rest/map/del', auth: menu(MenuId.DISPATCH_CONFIG, 'edit') },
+  mapUpload: { method: 'POST', path: '/rest/map/upload', auth: menu(MenuId.DISPATCH_CONFIG, 'edit'), encoding: 'multipart', data: MapFileInfo },
+  mapFileDelete: { method: 'POST', path: '/rest/map/del', auth: menu(MenuId.DISPATCH_CONFIG, 'edit'), data: z.null() },
   /** reverse geocoding with cache (AddressLocation) */
-  mapGeocode: { method: 'GET', path: '/rest/map/geocode', auth: session },
-  geocodeSettingsGet: { method: 'GET', path: '/rest/map/geocode_settings_get', auth: menu(MenuId.DISPATCH_CONFIG, 'view') },
-  geocodeSettingsUpdate: { method: 'POST', path: '/rest/map/geocode_settings_update', auth: menu(MenuId.DISPATCH_CONFIG, 'edit') },
+  mapGeocode: { method: 'GET', path: '/rest/map/geocode', auth: session, query: GeocodeQuery, data: GeocodeAnswer },
+  geocodeSettingsGet: { method: 'GET', path: '/rest/map/geocode_settings_get', auth: menu(MenuId.DISPATCH_CONFIG, 'view'), data: GeocodeSettings },
+  geocodeSettingsUpdate: { method: 'POST', path: '/rest/map/geocode_settings_update', auth: menu(MenuId.DISPATCH_CONFIG, 'edit'), body: GeocodeSettings, data: z.null() },
 
-  // alarms (issue 5; schemas/alarms.ts). Bell calls need view on 10104 or 10154 (checked by the
-  // server: either one); history and acknowledgement per mode: dispatch 10104, GB 10154
-  alarmSettings: { method: 'GET', path: '/rest/system/alarm/setting', auth: session },
-  alarmIsAlarm: { method: 'GET', path: '/rest/system/alarm/is_alarm', auth: session },
+  // alarms (schemas/alarms.ts). The bell's calls need view on 10104 or 10154 (`bell`), its list
+  // the mode's own menu; history and acknowledgement per mode: dispatch 10104, GB 10154. The
+  // sound settings are for every console.
+  alarmSettings: { method: 'GET', path: '/rest/system/alarm/setting', auth: session, data: AlarmSoundSettings },
+  alarmIsAlarm: { method: 'GET', path: '/rest/system/alarm/is_alarm', auth: bell, data: IsAlarmResponse },
   /** bell list, dispatch mode */
-  alarmList: { method: 'GET', path: '/rest/system/alarm/get', auth: session },
+  alarmList: { method: 'GET', path: '/rest/system/alarm/get', auth: menu(MenuId.DISPATCH_ALARM, 'view'), data: AlarmListResponse },
   /** bell list, GB mode (same answer) */
-  alarmLight: { method: 'GET', path: '/rest/monitor/alarmhistory/alarmlight', auth: session },
+  alarmLight: { method: 'GET', path: '/rest/monitor/alarmhistory/alarmlight', auth: menu(MenuId.MONITOR_ALARM, 'view'), data: AlarmListResponse },
   /** mark read for the caller `{ids: [{id, eid}]}` */
-  alarmRead: { method: 'POST', path: '/rest/system/alarm/read', auth: session },
-  alarmReadAll: { method: 'POST', path: '/rest/system/alarm/read_all', auth: session },
-  alarmPosition: { method: 'POST', path: '/rest/system/alarm/position', auth: session },
-  alarmGbPosition: { method: 'POST', path: '/rest/monitor/alarmhistory/position', auth: session },
-  alarmCategories: { method: 'GET', path: '/rest/gis/alarmhis/alermcate', auth: session },
-  alarmSearch: { method: 'POST', path: '/rest/gis/alarmhis/search', auth: menu(MenuId.DISPATCH_ALARM, 'view') },
-  alarmGbSearch: { method: 'POST', path: '/rest/monitor/alarmhistory/search', auth: menu(MenuId.MONITOR_ALARM, 'view') },
-  alarmExport: { method: 'GET', path: '/rest/gis/alarmhis/export', auth: menu(MenuId.DISPATCH_ALARM, 'view'), file: true },
-  alarmGbExport: { method: 'GET', path: '/rest/monitor/alarmhistory/export', auth: menu(MenuId.MONITOR_ALARM, 'view'), file: true },
-  alarmSure: { method: 'POST', path: '/rest/system/alarm/sure_alarm', auth: menu(MenuId.DISPATCH_ALARM, 'edit') },
-  alarmGbSure: { method: 'POST', path: '/rest/monitor/alarmhistory/sure_alarm', auth: menu(MenuId.MONITOR_ALARM, 'edit') },
+  alarmRead: { method: 'POST', path: '/rest/system/alarm/read', auth: bell, body: AlarmReadRequest, data: AlarmChanged },
+  alarmReadAll: { method: 'POST', path: '/rest/system/alarm/read_all', auth: bell, data: AlarmChanged },
+  alarmPosition: { method: 'POST', path: '/rest/system/alarm/position', auth: bell, body: AlarmPositionRequest, data: z.array(AlarmPosition) },
+  /** GB mode's locate: a refusal names 10154 */
+  alarmGbPosition: { method: 'POST', path: '/rest/monitor/alarmhistory/position', auth: anyMenu('view', MenuId.MONITOR_ALARM, MenuId.DISPATCH_ALARM), body: AlarmGbPositionRequest, data: AlarmGbPositionResponse },
+  alarmCategories: { method: 'GET', path: '/rest/gis/alarmhis/alermcate', auth: bell, data: z.array(AlarmCategory) },
+  alarmSearch: { method: 'POST', path: '/rest/gis/alarmhis/search', auth: menu(MenuId.DISPATCH_ALARM, 'view'), body: AlarmSearchRequest, data: pageOf(Alarm) },
+  alarmGbSearch: { method: 'POST', path: '/rest/monitor/alarmhistory/search', auth: menu(MenuId.MONITOR_ALARM, 'view'), body: AlarmSearchRequest, data: pageOf(Alarm) },
+  alarmExport: { method: 'GET', path: '/rest/gis/alarmhis/export', auth: menu(MenuId.DISPATCH_ALARM, 'view'), file: true, query: AlarmExportQuery },
+  alarmGbExport: { method: 'GET', path: '/rest/monitor/alarmhistory/export', auth: menu(MenuId.MONITOR_ALARM, 'view'), file: true, query: AlarmExportQuery },
+  alarmSure: { method: 'POST', path: '/rest/system/alarm/sure_alarm', auth: menu(MenuId.DISPATCH_ALARM, 'edit'), body: AlarmSureRequest, data: AlarmChanged },
+  alarmGbSure: { method: 'POST', path: '/rest/monitor/alarmhistory/sure_alarm', auth: menu(MenuId.MONITOR_ALARM, 'edit'), body: AlarmSureRequest, data: AlarmChanged },
   /** acknowledge every visible unacknowledged alarm (GET as the spec shows; audited) */
-  alarmSureAll: { method: 'GET', path: '/rest/system/alarm/sure_all_alarm', auth: menu(MenuId.DISPATCH_ALARM, 'edit') },
+  alarmSureAll: { method: 'GET', path: '/rest/system/alarm/sure_all_alarm', auth: menu(MenuId.DISPATCH_ALARM, 'edit'), query: AlarmSureAllQuery, data: AlarmChanged },
   /** the same for GB mode (AlarmHistory, 10154 edit; the spec shows only the dispatch path) */
-  alarmGbSureAll: { method: 'GET', path: '/rest/monitor/alarmhistory/sure_all_alarm', auth: menu(MenuId.MONITOR_ALARM, 'edit') },
-  alarmPic: { method: 'GET', path: '/rest/mini/rtcapt/alarm_pic', auth: menu(MenuId.FACE_ALARM, 'view') },
+  alarmGbSureAll: { method: 'GET', path: '/rest/monitor/alarmhistory/sure_all_alarm', auth: menu(MenuId.MONITOR_ALARM, 'edit'), query: AlarmSureAllQuery, data: AlarmChanged },
+  alarmPic: { method: 'GET', path: '/rest/mini/rtcapt/alarm_pic', auth: menu(MenuId.FACE_ALARM, 'view'), query: AlarmPicQuery, data: AlarmPicResponse },
   /** alarm pictures under web_root (`/rest/mini/rtcapt/file/<name>`) */
   alarmPicFile: { method: 'GET', path: '/rest/mini/rtcapt/file/:name', auth: session, file: true },
   /** AI engine results (face / plate) with pictures: `Authorization: Bearer <AI engine token>` */
-  aiAlarm: { method: 'POST', path: '/rest/ai/engine/alarm', auth: pub },
+  aiAlarm: { method: 'POST', path: '/rest/ai/engine/alarm', auth: pub, body: AiAlarmRequest, data: AiAlarmResponse },
 } as const satisfies Record<string, EndpointDef>;
 
 export type ApiName = keyof typeof Api;
+type Def<N extends ApiName> = (typeof Api)[N];
+/** Endpoints answering an envelope (`call()` on the console) and those answering a file (`download()`). */
+export type JsonApiName = { [N in ApiName]: Def<N> extends { data: z.ZodType } ? N : never }[ApiName];
+export type FileApiName = Exclude<ApiName, JsonApiName>;
+
+/** What the handler receives: the parsed POST body (zod output), `undefined` without a body schema. */
+export type ApiBody<N extends ApiName> = Def<N> extends { body: infer S extends z.ZodType } ? z.output<S> : undefined;
+/** What the handler receives: the parsed query string (zod output), `undefined` without a query schema. */
+export type ApiQuery<N extends ApiName> = Def<N> extends { query: infer S extends z.ZodType } ? z.output<S> : undefined;
+/** What a handler may return as `data` (zod input: the schema serialises it). */
+export type ApiDataInput<N extends ApiName> = Def<N> extends { data: infer S extends z.ZodType } ? z.input<S> : never;
+/** The `data` a caller receives (zod output of the answer schema). */
+export type ApiData<N extends ApiName> = Def<N> extends { data: infer S extends z.ZodType } ? z.output<S> : never;
+/**
+ * What a caller sends: the body (POST) or the query (GET) before validation; multipart endpoints
+ * take their fields and files as they are; endpoints without input take nothing.
+ */
+export type ApiInput<N extends ApiName> =
+  Def<N> extends { encoding: 'multipart' }
+    ? Record<string, unknown> | FormData
+    : Def<N> extends { body: infer S extends z.ZodType }
+      ? z.input<S>
+      : Def<N> extends { query: infer S extends z.ZodType }
+        ? z.input<S>
+        : Record<string, never> | undefined;
+
+/**
+ * Whether a caller with these menu permissions passes an auth rule: the server's rule, read by
+ * the console to hide what would be refused (`admin` needs the account flag, which the console
+ * passes as `isAdmin`). Unit scope is the server's alone.
+ */
+export function allows(perms: PermissionMap | undefined, rule: EndpointAuth, isAdmin = false): boolean {
+  switch (rule.kind) {
+    case 'public':
+    case 'session':
+      return true;
+    case 'admin':
+      return isAdmin;
+    case 'menu':
+      return can(perms, rule.menu, rule.action);
+    case 'anyMenu':
+      return rule.menus.some((menu) => can(perms, menu, rule.action));
+  }
+}
 
 /** The endpoint name of a path (operation log `action`), undefined for unknown paths. */
 export function apiNameOfPath(path: string): ApiName | undefined {

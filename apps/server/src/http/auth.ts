@@ -91,4 +91,8 @@ export async function authorize(app: FastifyInstance, req: FastifyRequest, rule:
   if (rule.kind === 'menu' && !(await roleCan(app.db, auth.user.role_id, rule.menu, rule.action))) {
     throw Errors.forbidden(rule.menu, rule.action);
   }
+  if (rule.kind === 'anyMenu') {
+    for (const menu of rule.menus) if (await roleCan(app.db, auth.user.role_id, menu, rule.action)) return;
+    throw Errors.forbidden(rule.menus[0], rule.action);
+  }
 }

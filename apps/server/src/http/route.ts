@@ -1,12 +1,18 @@
-import { Api, envelope, type ApiName, type Language } from '@bwc/protocol';
+import {
+  Api,
+  envelope,
+  type ApiBody,
+  type ApiDataInput,
+  type ApiName,
+  type ApiQuery,
+  type EndpointDef,
+  type Language,
+} from '@bwc/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
 import type { Db } from '../db/connection';
 import { authorize, type AuthContext, type AuthUser } from './auth';
 import { Errors, type MsgParams } from './errors';
 import { requestLanguage, t } from './i18n';
-
-type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 export interface RouteContext<B, Q> {
   req: FastifyRequest;
@@ -24,17 +30,12 @@ export interface RouteContext<B, Q> {
   t: (key: string, params?: MsgParams) => string;
 }
 
-export interface RouteSpec<
-  BS extends z.ZodType | undefined,
-  QS extends z.ZodType | undefined,
-  DS extends z.ZodType | undefined,
-> {
-  /** endpoint of the protocol `Api` registry: gives method, path and auth rule */
-  api: ApiName;
-  body?: BS;
-  query?: QS;
-  /** schema of `data` in the success envelope (serialisation + OpenAPI) */
-  data?: DS;
+export interface RouteSpec<N extends ApiName> {
+  /**
+   * endpoint of the protocol `Api` registry: gives method, path, auth rule, the body and query
+   * schemas the input is validated with and the schema the answer's `data` is serialised with
+   */
+  api: N;
   /** success msg key, default `success.ok` */
   msg?: string;
   /** operation_log: default true for POST */
@@ -45,22 +46,17 @@ export interface RouteSpec<
   /**
    * Returns `data` of the success envelope. A file route sends on `reply` itself and returns it.
    */
-  handler: (
-    ctx: RouteContext<Out<BS>, Out<QS>>,
-  ) => Promise<(DS extends z.ZodType ? z.input<DS> : unknown) | FastifyReply>;
+  handler: (ctx: RouteContext<ApiBody<N>, ApiQuery<N>>) => Promise<ApiDataInput<N> | FastifyReply>;
 }
 
 /**
- * Declare one REST endpoint: zod validation of body/query, the auth rule of `Api[api]`, the
- * handler, the envelope `{code: 200, msg, data}`. Errors are thrown (http/errors.ts).
+ * Declare one REST endpoint of the `Api` registry: zod validation of body/query with the
+ * registry's schemas, its auth rule, the handler, the envelope `{code: 200, msg, data}` serialised
+ * with the registry's answer schema. Errors are thrown (http/errors.ts).
  */
-export function defineRoute<
-  BS extends z.ZodType | undefined = undefined,
-  QS extends z.ZodType | undefined = undefined,
-  DS extends z.ZodType | undefined = undefined,
->(app: FastifyInstance, spec: RouteSpec<BS, QS, DS>): void {
-  const def = Api[spec.api];
-  const file = 'file' in def && def.file === true;
+export function defineRoute<N extends ApiName>(app: FastifyInstance, spec: RouteSpec<N>): void {
+  const def: EndpointDef = Api[spec.api];
+  const { auth } = def;
   app.route({
     method: def.method,
     url: def.path,
@@ -68,23 +64,23 @@ export function defineRoute<
     schema: {
       summary: spec.summary ?? spec.api,
       tags: [def.path.split('/')[2] ?? 'rest'],
-      description: `auth: ${def.auth.kind}${def.auth.kind === 'menu' ? ` ${def.auth.menu} ${def.auth.action}` : ''}`,
-      ...(spec.body ? { body: spec.body } : {}),
-      ...(spec.query ? { querystring: spec.query } : {}),
-      ...(spec.data && !file ? { response: { 200: envelope(spec.data) } } : {}),
+      description: `auth: ${describeAuth(def)}`,
+      ...(def.body ? { body: def.body } : {}),
+      ...(def.query ? { querystring: def.query } : {}),
+      ...(def.data ? { response: { 200: envelope(def.data) } } : {}),
     },
     // before the body is parsed and validated: a caller without the right learns nothing about
     // the input rules, and every refusal is logged with who asked
     onRequest: async (req) => {
-      if (!spec.selfAuth) await authorize(app, req, def.auth);
+      if (!spec.selfAuth) await authorize(app, req, auth);
     },
     handler: async (req, reply) => {
       const lang = requestLanguage(req);
-      const ctx: RouteContext<Out<BS>, Out<QS>> = {
+      const ctx: RouteContext<ApiBody<N>, ApiQuery<N>> = {
         req,
         reply,
-        body: req.body as Out<BS>,
-        query: req.query as Out<QS>,
+        body: req.body as ApiBody<N>,
+        query: req.query as ApiQuery<N>,
         db: app.db,
         auth: req.auth,
         get user(): AuthUser {
@@ -101,4 +97,10 @@ export function defineRoute<
       return { code: 200, msg, data: data ?? null };
     },
   });
+}
+
+function describeAuth({ auth }: EndpointDef): string {
+  if (auth.kind === 'menu') return `menu ${auth.menu} ${auth.action}`;
+  if (auth.kind === 'anyMenu') return `${auth.action} on any of menus ${auth.menus.join(', ')}`;
+  return auth.kind;
 }

@@ -68,12 +68,12 @@ function formValue(value: unknown): string {
 function buildBody(def: EndpointDef, payload: Payload): { body?: BodyInit; contentType?: string } {
   if (payload instanceof FormData) return { body: payload };
   const entries = Object.entries(payload ?? {}).filter(([, v]) => v !== undefined && v !== null);
-  if (def.body === 'form') {
+  if (def.encoding === 'form') {
     const params = new URLSearchParams();
     for (const [key, value] of entries) params.append(key, formValue(value));
     return { body: params, contentType: 'application/x-www-form-urlencoded;charset=UTF-8' };
   }
-  if (def.body === 'multipart') {
+  if (def.encoding === 'multipart') {
     const form = new FormData();
     for (const [key, value] of entries) form.append(key, value instanceof Blob ? value : formValue(value));
     return { body: form };
@@ -291,7 +291,7 @@ export function upload<E extends Endpoint>(
   options: UploadOptions = {},
 ): Promise<DataOf<E>> {
   const def = resolveEndpoint(endpoint);
-  const { body } = buildBody({ ...def, body: 'multipart' }, payload);
+  const { body } = buildBody({ ...def, encoding: 'multipart' }, payload);
   return new Promise<DataOf<E>>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', def.path);

@@ -366,6 +366,9 @@ export const SosRequest = z.object({
   message: optionalText(255).optional(),
 });
 export type SosRequest = z.infer<typeof SosRequest>;
+/** Answer of an SOS: the stored device event, answered once its alarm is committed. */
+export const SosAnswer = z.object({ event_id: z.number().int() });
+export type SosAnswer = z.infer<typeof SosAnswer>;
 
 /** POST rest/device/api/status: the device says it goes online or offline. */
 export const DeviceStateRequest = z.object({

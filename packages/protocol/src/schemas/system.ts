@@ -76,6 +76,32 @@ export const SETTINGS_DEFAULTS: { [T in SettingsType]: Settings<T> } = {
   alarmset: { sos_alarm_time: 30, sos_alarm_audio: '', type_levels: {}, alerm_face: 0 },
 };
 
+/**
+ * What system_get and system_update answer: the stored settings of the type asked. normalset's
+ * default_password is '' for a caller who may not edit system settings, so its answer is any text.
+ */
+export const SettingsAnswerSchemas = {
+  ...SettingsSchemas,
+  normalset: SettingsSchemas.normalset.extend({ default_password: z.string() }),
+} as const;
+export type SettingsAnswerOf<T extends SettingsType> = z.output<(typeof SettingsAnswerSchemas)[T]>;
+/** One strict object per type (their fields differ), so an answer matches exactly one. */
+export const SettingsAnswer = z.union([
+  SettingsAnswerSchemas.titleset.strict(),
+  SettingsAnswerSchemas.backset.strict(),
+  SettingsAnswerSchemas.filestorage.strict(),
+  SettingsAnswerSchemas.statisticset.strict(),
+  SettingsAnswerSchemas.normalset.strict(),
+  SettingsAnswerSchemas.digitailmap.strict(),
+  SettingsAnswerSchemas.cloudstorage.strict(),
+  SettingsAnswerSchemas.alarmset.strict(),
+]);
+
+/** The settings of `type` from a system_get / system_update answer, checked against that type. */
+export function settingsOfType<T extends SettingsType>(type: T, answer: unknown): SettingsAnswerOf<T> {
+  return SettingsAnswerSchemas[type].parse(answer) as SettingsAnswerOf<T>;
+}
+
 /** POST system_update: `{type, ...fields}`. */
 export const SettingsUpdateRequest = z.discriminatedUnion(
   'type',

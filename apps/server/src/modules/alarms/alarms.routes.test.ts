@@ -117,6 +117,38 @@ describe('alarm endpoints: refusals', () => {
     expect((await api(t.app, 'alarmSettings', nobody)).data).toEqual({ sos_alarm_time: 30, sos_alarm_audio: '' });
   });
 
+  it("bell calls need view on either alarm menu, each mode's list its own, refused before the input is read", async () => {
+    const gbRole = await createRole(t.db, 'gb bell', [{ ids: [MenuId.MONITOR_ALARM], actions: ['view'] }]);
+    const dispatchRole = await createRole(t.db, 'dispatch bell', [{ ids: [MenuId.DISPATCH_ALARM], actions: ['view'] }]);
+    const gbUser = await createUser(t.db, { roleId: gbRole, unitBh: '440304000000' });
+    const dispatchUser = await createUser(t.db, { roleId: dispatchRole, unitBh: '440304000000' });
+    const gb = await login(t.app, gbUser.username, gbUser.password);
+    const dispatch = await login(t.app, dispatchUser.username, dispatchUser.password);
+    for (const name of ['alarmIsAlarm', 'alarmReadAll', 'alarmCategories'] as const) {
+      expect((await api(t.app, name, gb)).code, name).toBe(200);
+      expect((await api(t.app, name, dispatch)).code, name).toBe(200);
+    }
+    expect((await api(t.app, 'alarmPosition', gb, { hostbody: [inFutian.hostbody] })).code).toBe(200);
+    expect((await api(t.app, 'alarmGbPosition', dispatch, { gbbm: [inFutian.hostbody] })).code).toBe(200);
+    expect((await api(t.app, 'alarmLight', gb)).code).toBe(200);
+    expect((await api(t.app, 'alarmList', dispatch)).code).toBe(200);
+    const listRefused = await api(t.app, 'alarmList', gb);
+    expect(listRefused.code).toBe(403);
+    expect(listRefused.msg).toContain(String(MenuId.DISPATCH_ALARM));
+    const lightRefused = await api(t.app, 'alarmLight', dispatch);
+    expect(lightRefused.code).toBe(403);
+    expect(lightRefused.msg).toContain(String(MenuId.MONITOR_ALARM));
+    // without either right the input rules stay unknown: the refusal names the mode's menu
+    const readRefused = await api(t.app, 'alarmRead', nobody, { ids: 'x' });
+    expect(readRefused.code).toBe(403);
+    expect(readRefused.msg).toContain(String(MenuId.DISPATCH_ALARM));
+    const gbRefused = await api(t.app, 'alarmGbPosition', nobody, { gbbm: 5 });
+    expect(gbRefused.code).toBe(403);
+    expect(gbRefused.msg).toContain(String(MenuId.MONITOR_ALARM));
+    // with one of them, the same bad input is named
+    expect((await api(t.app, 'alarmRead', gb, { ids: 'x' })).code).toBe(400);
+  });
+
   it('AI engine ingest needs the engine token', async () => {
     const body = {
       event_id: 'x1',

@@ -1,59 +1,31 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  AiAlarmRequest,
-  Api,
-  AiAlarmResponse,
-  Alarm,
+  type Alarm,
   ALARM_BELL_LINES_MAX,
   ALARM_EXPORT_MAX,
   ALARM_LEVELS,
   ALARM_TYPE,
-  AlarmCategory,
-  AlarmChanged,
-  AlarmExportQuery,
-  AlarmGbPositionRequest,
-  AlarmGbPositionResponse,
-  AlarmListResponse,
-  AlarmPicQuery,
-  AlarmPicResponse,
-  AlarmPosition,
-  AlarmPositionRequest,
-  AlarmReadRequest,
-  AlarmSearchRequest,
-  AlarmSoundSettings,
-  AlarmSureAllQuery,
-  AlarmSureRequest,
+  type AlarmExportQuery,
+  type AlarmListResponse,
   DICT_TYPES,
-  IsAlarmResponse,
-  MenuId,
-  pageOf,
   ResultCode,
   type Language,
 } from '@bwc/protocol';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import type { Db } from '../../db/connection';
 import { now } from '../../db/connection';
 import { readSettings } from '../../db/settings';
-import { lookupSession, type AuthUser } from '../../http/auth';
+import type { AuthUser } from '../../http/auth';
 import { AppError, Errors } from '../../http/errors';
 import { defineRoute } from '../../http/route';
 import { unitScope, unitSubtree, assertInScope, type UnitScope } from '../../http/scope';
-import { roleCan } from '../auth/permission.repository';
 import { contentDisposition } from '../system/file-store';
 import * as repo from './alarms.repository';
 import { ALARM_PIC_DIR, ALARM_PIC_WEB_ROOT, AlarmService, presentAlarm } from './alarms.service';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
-/** The bell needs view on 10104 (dispatch) or 10154 (GB). */
-async function assertBell(db: Db, user: AuthUser, prefer: number = MenuId.DISPATCH_ALARM): Promise<void> {
-  if (await roleCan(db, user.role_id, MenuId.DISPATCH_ALARM, 'view')) return;
-  if (await roleCan(db, user.role_id, MenuId.MONITOR_ALARM, 'view')) return;
-  throw Errors.forbidden(prefer, 'view');
-}
 
 const notFound = () => new AppError(ResultCode.NOT_FOUND, 'errors.notFound', { what: 'errors.what.alarm' });
 
@@ -93,26 +65,6 @@ export async function registerAlarms(app: FastifyInstance): Promise<void> {
     if (raised) app.log.warn({ raised }, 'alarms raised for source events stored before a restart');
   });
 
-  // bell calls (session rule in the registry: 10104 OR 10154) are refused before their input is
-  // parsed, like menu rules: a hook that runs ahead of the route's own guard
-  const bellRules = new Map<string, number[]>([
-    [Api.alarmList.path, [MenuId.DISPATCH_ALARM]],
-    [Api.alarmLight.path, [MenuId.MONITOR_ALARM]],
-    ...(['alarmIsAlarm', 'alarmRead', 'alarmReadAll', 'alarmPosition', 'alarmCategories'] as const).map(
-      (n) => [Api[n].path, [MenuId.DISPATCH_ALARM, MenuId.MONITOR_ALARM]] as [string, number[]],
-    ),
-    [Api.alarmGbPosition.path, [MenuId.MONITOR_ALARM, MenuId.DISPATCH_ALARM]],
-  ]);
-  app.addHook('onRequest', async (req) => {
-    const menus = bellRules.get(req.url.split('?')[0] ?? '');
-    if (!menus) return;
-    const found = await lookupSession(app, req);
-    // no live session: the route's guard answers 401 with the reason
-    if (!found || found.session.status !== 'active' || found.user.status !== 'enabled') return;
-    for (const menu of menus) if (await roleCan(app.db, found.user.role_id, menu, 'view')) return;
-    throw Errors.forbidden(menus[0]!, 'view');
-  });
-
   const present = async (rows: repo.AlarmView[], lang: Language, offset = 0): Promise<Alarm[]> => {
     const names = await service.typeNames.get();
     return rows.map((r, i) => presentAlarm(r, names, lang, offset + i + 1));
@@ -130,7 +82,6 @@ export async function registerAlarms(app: FastifyInstance): Promise<void> {
 
   defineRoute(app, {
     api: 'alarmSettings',
-    data: AlarmSoundSettings,
     handler: async ({ db }) => {
       const s = await readSettings(db, 'alarmset');
       return { sos_alarm_time: s.sos_alarm_time, sos_alarm_audio: s.sos_alarm_audio };
@@ -139,42 +90,29 @@ export async function registerAlarms(app: FastifyInstance): Promise<void> {
 
   defineRoute(app, {
     api: 'alarmIsAlarm',
-    data: IsAlarmResponse,
     handler: async ({ db, user }) => {
-      await assertBell(db, user);
       return { is_alarm: (await repo.hasUnread(db, user.id, await unitScope(db, user))) ? (1 as const) : (0 as const) };
     },
   });
 
   defineRoute(app, {
     api: 'alarmList',
-    data: AlarmListResponse,
     handler: async ({ db, user, lang }) => {
-      if (!(await roleCan(db, user.role_id, MenuId.DISPATCH_ALARM, 'view'))) {
-        throw Errors.forbidden(MenuId.DISPATCH_ALARM, 'view');
-      }
       return bellList(db, user, lang);
     },
   });
 
   defineRoute(app, {
     api: 'alarmLight',
-    data: AlarmListResponse,
     handler: async ({ db, user, lang }) => {
-      if (!(await roleCan(db, user.role_id, MenuId.MONITOR_ALARM, 'view'))) {
-        throw Errors.forbidden(MenuId.MONITOR_ALARM, 'view');
-      }
       return bellList(db, user, lang);
     },
   });
 
   defineRoute(app, {
     api: 'alarmRead',
-    body: AlarmReadRequest,
-    data: AlarmChanged,
     msg: 'success.alarm.read',
     handler: async ({ db, user, body, req }) => {
-      await assertBell(db, user);
       const scope = await unitScope(db, user);
       const ids = body.ids.map((x) => x.id);
       req.audit.target = ids.join(',');
@@ -192,20 +130,15 @@ export async function registerAlarms(app: FastifyInstance): Promise<void> {
 
   defineRoute(app, {
     api: 'alarmReadAll',
-    data: AlarmChanged,
     msg: 'success.alarm.read',
     handler: async ({ db, user }) => {
-      await assertBell(db, user);
       return { count: await repo.markAllRead(db, user.id, await unitScope(db, user), now()) };
     },
   });
 
   defineRoute(app, {
     api: 'alarmPosition',
-    body: AlarmPositionRequest,
-    data: z.array(AlarmPosition),
     handler: async ({ db, user, body }) => {
-      await assertBell(db, user);
       const rows = await repo.devicePositions(db, await unitScope(db, user), body.hostbody);
       return rows.map((r) => ({ hostbody: r.hostbody, lat: r.lat, lng: r.lng }));
     },
@@ -213,10 +146,7 @@ export async function registerAlarms(app: FastifyInstance): Promise<void> {
 
   defineRoute(app, {
     api: 'alarmGbPosition',
-    body: AlarmGbPositionRequest,
-    data: AlarmGbPositionResponse,
     handler: async ({ db, user, body }) => {
-      await assertBell(db, user, MenuId.MONITOR_ALARM);
       const rows = await repo.devicePositions(db, await unitScope(db, user), body.gbbm);
       return { data: rows.map((r) => ({ gbbm: r.hostbody, lat: r.lat, lng: r.lng })) };
     },
@@ -224,9 +154,7 @@ export async function registerAlarms(app: FastifyInstance): Promise<void> {
 
   defineRoute(app, {
     api: 'alarmCategories',
-    data: z.array(AlarmCategory),
-    handler: async ({ db, user, lang }) => {
-      await assertBell(db, user);
+    handler: async ({ db, lang }) => {
       const rows = await db
         .selectFrom('dict_entries')
         .select(['key', 'label', 'label_en'])
@@ -242,8 +170,6 @@ export async function registerAlarms(app: FastifyInstance): Promise<void> {
   for (const api of ['alarmSearch', 'alarmGbSearch'] as const) {
     defineRoute(app, {
       api,
-      body: AlarmSearchRequest,
-      data: pageOf(Alarm),
       handler: async ({ db, user, body, lang }) => {
         const scope = await unitScope(db, user);
         const filter = await filterOf(db, scope, body);
@@ -257,7 +183,6 @@ export async function registerAlarms(app: FastifyInstance): Promise<void> {
   for (const api of ['alarmExport', 'alarmGbExport'] as const) {
     defineRoute(app, {
       api,
-      query: AlarmExportQuery,
       audit: true,
       handler: async ({ db, user, query, reply, req, t, lang }) => {
         const scope = await unitScope(db, user);
@@ -338,8 +263,6 @@ export async function registerAlarms(app: FastifyInstance): Promise<void> {
   for (const api of ['alarmSure', 'alarmGbSure'] as const) {
     defineRoute(app, {
       api,
-      body: AlarmSureRequest,
-      data: AlarmChanged,
       msg: 'success.alarm.sure',
       handler: async ({ db, user, body, req }) => {
         const scope = await unitScope(db, user);
@@ -361,8 +284,6 @@ export async function registerAlarms(app: FastifyInstance): Promise<void> {
   for (const api of ['alarmSureAll', 'alarmGbSureAll'] as const) {
     defineRoute(app, {
       api,
-      query: AlarmSureAllQuery,
-      data: AlarmChanged,
       msg: 'success.alarm.sure',
       audit: true,
       handler: async ({ db, user, query }) => {
@@ -379,8 +300,6 @@ export async function registerAlarms(app: FastifyInstance): Promise<void> {
 
   defineRoute(app, {
     api: 'alarmPic',
-    query: AlarmPicQuery,
-    data: AlarmPicResponse,
     handler: async ({ db, user, query }) => {
       const rows = await repo.listPictures(db, await unitScope(db, user), [ALARM_TYPE.FACE], query.limit);
       const pics = rows.map((r) => ({ ...JSON.parse(r.picture), id: Number(r.id), eid: r.eid, type: r.type }));
@@ -405,8 +324,6 @@ export async function registerAlarms(app: FastifyInstance): Promise<void> {
 
   defineRoute(app, {
     api: 'aiAlarm',
-    body: AiAlarmRequest,
-    data: AiAlarmResponse,
     audit: false,
     handler: async ({ db, req, body }) => {
       service.assertAiEngine(req);

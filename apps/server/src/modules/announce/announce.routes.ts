@@ -1,15 +1,4 @@
-import {
-  AnnounceAddRequest,
-  AnnounceListQuery,
-  AnnounceUpdateRequest,
-  Announcement,
-  IdInput,
-  IdsRequest,
-  PageQuery,
-  pageOf,
-} from '@bwc/protocol';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { defineRoute } from '../../http/route';
 import { auditIds } from '../system/search';
 import * as announce from './announce.service';
@@ -18,30 +7,22 @@ import * as announce from './announce.service';
 export async function registerAnnounceRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     api: 'announceList',
-    body: AnnounceListQuery,
-    data: pageOf(Announcement),
     audit: false,
     handler: async ({ db, body }) => announce.list(db, body),
   });
 
   defineRoute(app, {
     api: 'announceGetById',
-    query: IdInput,
-    data: Announcement,
     handler: async ({ db, user, query }) => announce.readableById(db, user, query.id),
   });
 
   defineRoute(app, {
     api: 'announcePublished',
-    query: PageQuery,
-    data: pageOf(Announcement),
     handler: async ({ db, query }) => announce.published(db, query),
   });
 
   defineRoute(app, {
     api: 'announceAdd',
-    body: AnnounceAddRequest,
-    data: Announcement,
     msg: 'success.added',
     handler: async ({ req, db, user, body }) => {
       const created = await announce.add(db, user, body);
@@ -52,24 +33,18 @@ export async function registerAnnounceRoutes(app: FastifyInstance): Promise<void
 
   defineRoute(app, {
     api: 'announceUpdateGet',
-    body: IdInput,
-    data: Announcement,
     audit: false,
     handler: async ({ db, body }) => announce.byId(db, body.id),
   });
 
   defineRoute(app, {
     api: 'announceUpdatePost',
-    body: AnnounceUpdateRequest,
-    data: Announcement,
     msg: 'success.updated',
     handler: async ({ db, body }) => announce.update(db, body),
   });
 
   defineRoute(app, {
     api: 'announceDelete',
-    body: IdsRequest,
-    data: z.null(),
     msg: 'success.deleted',
     handler: async ({ req, db, body }) => {
       req.audit.target = auditIds(body.ids);
@@ -80,8 +55,6 @@ export async function registerAnnounceRoutes(app: FastifyInstance): Promise<void
 
   defineRoute(app, {
     api: 'announcePublish',
-    body: IdsRequest,
-    data: z.null(),
     msg: 'success.published',
     handler: async ({ req, db, body }) => {
       req.audit.target = auditIds(body.ids);

@@ -1,14 +1,4 @@
-import {
-  ChangePasswordRequest,
-  HeartbeatResult,
-  HeartbeatState,
-  LoginPageInfo,
-  LoginRequest,
-  LoginResult,
-  UserContext,
-  UserInfo,
-  hashPasswordForLogin,
-} from '@bwc/protocol';
+import { type HeartbeatResult, HeartbeatState, hashPasswordForLogin } from '@bwc/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, Errors } from '../../http/errors';
 import { lookupSession, requireLiveSession, SESSION_COOKIE } from '../../http/auth';
@@ -46,7 +36,6 @@ async function heartbeat(app: FastifyInstance, req: FastifyRequest): Promise<Hea
 export async function registerAuthRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     api: 'loginGet',
-    data: LoginPageInfo,
     handler: async ({ db }) => ({
       ...(await createCaptcha(db, app.config.testCaptcha)),
       registered: (await app.licence.status()).state === 'valid',
@@ -55,8 +44,6 @@ export async function registerAuthRoutes(app: FastifyInstance): Promise<void> {
 
   defineRoute(app, {
     api: 'login',
-    body: LoginRequest,
-    data: LoginResult,
     msg: 'success.login',
     handler: async ({ req, reply, body }) => {
       const { sessionToken, ...result } = await login(app, req, body);
@@ -93,34 +80,29 @@ export async function registerAuthRoutes(app: FastifyInstance): Promise<void> {
 
   defineRoute(app, {
     api: 'heartbeatCreate',
-    data: HeartbeatResult,
     selfAuth: true,
     audit: false,
     handler: async ({ req }) => heartbeat(app, req),
   });
   defineRoute(app, {
     api: 'heartbeatCheck',
-    data: HeartbeatResult,
     selfAuth: true,
     handler: async ({ req }) => heartbeat(app, req),
   });
 
   defineRoute(app, {
     api: 'userInfo',
-    data: UserInfo,
     handler: async ({ req }) => presentUserInfo(req.auth!, sessionPushUrl(req)),
   });
 
   defineRoute(app, {
     api: 'userContext',
-    data: UserContext,
     handler: async ({ db, user }) =>
       presentContext(await roleModules(db, user.role_id), await allModuleCodes(db), app.config.gbMode),
   });
 
   defineRoute(app, {
     api: 'changePassword',
-    body: ChangePasswordRequest,
     msg: 'success.passwordChanged',
     handler: async ({ db, user, body, req }) => {
       req.audit.target = user.id;

@@ -1,24 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  DEVICE_POSITION_BATCH_MAX,
-  DeviceApiConfig,
-  DeviceCommand,
-  DeviceCommandAck,
-  DeviceCommandsQuery,
-  DeviceLoginAnswer,
-  DeviceLoginRequest,
-  DeviceStateRequest,
-  PositionBatchAnswer,
-  PositionBatchRequest,
-  ProvisionAnswer,
-  ProvisionRequest,
-  ResultCode,
-  SosRequest,
-} from '@bwc/protocol';
+import { DEVICE_POSITION_BATCH_MAX, type DeviceApiConfig, ResultCode } from '@bwc/protocol';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { z } from 'zod';
 import { readSettings } from '../../db/settings';
 import { AppError } from '../../http/errors';
 import { defineRoute } from '../../http/route';
@@ -62,8 +46,6 @@ export async function registerDeviceApiRoutes(app: FastifyInstance): Promise<voi
 
   defineRoute(app, {
     api: 'deviceLogin',
-    body: DeviceLoginRequest,
-    data: DeviceLoginAnswer,
     selfAuth: true,
     audit: false,
     handler: async ({ body }) => {
@@ -74,8 +56,6 @@ export async function registerDeviceApiRoutes(app: FastifyInstance): Promise<voi
 
   defineRoute(app, {
     api: 'devicePositions',
-    body: PositionBatchRequest,
-    data: PositionBatchAnswer,
     selfAuth: true,
     audit: false,
     msg: 'success.device.accepted',
@@ -89,8 +69,6 @@ export async function registerDeviceApiRoutes(app: FastifyInstance): Promise<voi
 
   defineRoute(app, {
     api: 'deviceSos',
-    body: SosRequest,
-    data: z.object({ event_id: z.number().int() }),
     selfAuth: true,
     audit: false,
     handler: async ({ req, body }) => {
@@ -101,7 +79,6 @@ export async function registerDeviceApiRoutes(app: FastifyInstance): Promise<voi
 
   defineRoute(app, {
     api: 'deviceState',
-    body: DeviceStateRequest,
     selfAuth: true,
     audit: false,
     handler: async ({ req, body }) => {
@@ -113,8 +90,6 @@ export async function registerDeviceApiRoutes(app: FastifyInstance): Promise<voi
 
   defineRoute(app, {
     api: 'deviceCommands',
-    query: DeviceCommandsQuery,
-    data: z.array(DeviceCommand),
     selfAuth: true,
     audit: false,
     handler: async ({ req, reply, query }) => {
@@ -126,7 +101,6 @@ export async function registerDeviceApiRoutes(app: FastifyInstance): Promise<voi
 
   defineRoute(app, {
     api: 'deviceCommandAck',
-    body: DeviceCommandAck,
     selfAuth: true,
     audit: false,
     handler: async ({ req, body }) => {
@@ -138,7 +112,6 @@ export async function registerDeviceApiRoutes(app: FastifyInstance): Promise<voi
 
   defineRoute(app, {
     api: 'deviceConfig',
-    data: DeviceApiConfig,
     selfAuth: true,
     handler: async ({ req }) => {
       await runtime.authenticate(req);
@@ -148,8 +121,6 @@ export async function registerDeviceApiRoutes(app: FastifyInstance): Promise<voi
 
   defineRoute(app, {
     api: 'deviceProvision',
-    body: ProvisionRequest,
-    data: ProvisionAnswer,
     selfAuth: true,
     msg: 'success.added',
     handler: async ({ req, body }) => {

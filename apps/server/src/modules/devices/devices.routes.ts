@@ -1,24 +1,5 @@
-import {
-  Device,
-  DeviceAddRequest,
-  DeviceIdRequest,
-  DeviceImportResult,
-  DeviceListQuery,
-  DeviceSettings,
-  DeviceUpdateRequest,
-  DeviceWithSecret,
-  IdInput,
-  MB,
-  RecorderModel,
-  RecorderModelAddRequest,
-  RecorderModelIdRequest,
-  RecorderModelListQuery,
-  RecorderModelUpdateRequest,
-  UPLOAD_LIMIT_MB,
-  pageOf,
-} from '@bwc/protocol';
+import { IdInput, MB, UPLOAD_LIMIT_MB } from '@bwc/protocol';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { Errors } from '../../http/errors';
 import { defineRoute } from '../../http/route';
 import { unitScope } from '../../http/scope';
@@ -30,15 +11,11 @@ import { readDeviceSettings, writeDeviceSettings } from './settings';
 export async function registerDeviceAdminRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     api: 'deviceList',
-    query: DeviceListQuery,
-    data: pageOf(Device),
     handler: async ({ db, user, query }) => devices.listDevices(db, await unitScope(db, user), query),
   });
 
   defineRoute(app, {
     api: 'deviceAdd',
-    body: DeviceAddRequest,
-    data: DeviceWithSecret,
     msg: 'success.added',
     handler: async ({ db, user, body, req }) => {
       const out = await devices.addDevice(app, await unitScope(db, user), body);
@@ -49,15 +26,12 @@ export async function registerDeviceAdminRoutes(app: FastifyInstance): Promise<v
 
   defineRoute(app, {
     api: 'deviceUpdate',
-    body: DeviceUpdateRequest,
-    data: Device,
     msg: 'success.updated',
     handler: async ({ db, user, body }) => devices.updateDevice(app, await unitScope(db, user), body),
   });
 
   defineRoute(app, {
     api: 'deviceDelete',
-    body: DeviceIdRequest,
     msg: 'success.deleted',
     handler: async ({ db, user, body }) => {
       await devices.deleteDevice(app, await unitScope(db, user), body.id);
@@ -67,15 +41,12 @@ export async function registerDeviceAdminRoutes(app: FastifyInstance): Promise<v
 
   defineRoute(app, {
     api: 'deviceResetSecret',
-    body: DeviceIdRequest,
-    data: DeviceWithSecret,
     msg: 'success.device.secretReset',
     handler: async ({ db, user, body }) => devices.resetSecret(app, await unitScope(db, user), body.id),
   });
 
   defineRoute(app, {
     api: 'deviceImport',
-    data: DeviceImportResult,
     msg: 'success.device.imported',
     handler: async ({ db, user, req, lang }) => {
       if (!req.isMultipart()) throw Errors.field('file', 'validation.file.required');
@@ -123,14 +94,11 @@ export async function registerDeviceAdminRoutes(app: FastifyInstance): Promise<v
 
   defineRoute(app, {
     api: 'deviceSettingsGet',
-    data: DeviceSettings,
     handler: async ({ db }) => readDeviceSettings(db),
   });
 
   defineRoute(app, {
     api: 'deviceSettingsUpdate',
-    body: DeviceSettings,
-    data: DeviceSettings,
     msg: 'success.saved',
     handler: async ({ db, body }) => {
       await writeDeviceSettings(db, body);
@@ -141,15 +109,11 @@ export async function registerDeviceAdminRoutes(app: FastifyInstance): Promise<v
   // ---- recorder models ----
   defineRoute(app, {
     api: 'modelList',
-    query: RecorderModelListQuery,
-    data: z.array(RecorderModel),
     handler: async ({ db, query }) => devices.listModels(db, query.keyword),
   });
 
   defineRoute(app, {
     api: 'modelAdd',
-    body: RecorderModelAddRequest,
-    data: IdInput,
     msg: 'success.added',
     handler: async ({ db, body, req }) => {
       const id = await devices.addModel(db, body);
@@ -160,7 +124,6 @@ export async function registerDeviceAdminRoutes(app: FastifyInstance): Promise<v
 
   defineRoute(app, {
     api: 'modelUpdate',
-    body: RecorderModelUpdateRequest,
     msg: 'success.updated',
     handler: async ({ db, body }) => {
       await devices.updateModel(db, body);
@@ -170,7 +133,6 @@ export async function registerDeviceAdminRoutes(app: FastifyInstance): Promise<v
 
   defineRoute(app, {
     api: 'modelDelete',
-    body: RecorderModelIdRequest,
     msg: 'success.deleted',
     handler: async ({ db, body }) => {
       await devices.deleteModel(db, body.id);

@@ -1,18 +1,4 @@
-import {
-  CommandQueued,
-  Device,
-  DeviceIdsRequest,
-  DevicePoint,
-  DeviceStatus,
-  ImeiRequest,
-  RemoteKillAnswer,
-  RemoteKillRequest,
-  SendCmdRequest,
-  SendRestartRequest,
-  UnitDevicePointRequest,
-} from '@bwc/protocol';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import type { Db } from '../../db/connection';
 import { AppError } from '../../http/errors';
 import { defineRoute } from '../../http/route';
@@ -40,8 +26,6 @@ export async function registerGismoniRoutes(app: FastifyInstance): Promise<void>
 
   defineRoute(app, {
     api: 'gisGetPoint',
-    body: DeviceIdsRequest,
-    data: z.array(DevicePoint),
     audit: false,
     handler: async ({ db, user, body }) => {
       const scope = await unitScope(db, user);
@@ -52,8 +36,6 @@ export async function registerGismoniRoutes(app: FastifyInstance): Promise<void>
 
   defineRoute(app, {
     api: 'gisDeviceDetail',
-    body: DeviceIdsRequest,
-    data: z.array(Device),
     audit: false,
     handler: async ({ db, user, body }) => {
       const scope = await unitScope(db, user);
@@ -64,8 +46,6 @@ export async function registerGismoniRoutes(app: FastifyInstance): Promise<void>
 
   defineRoute(app, {
     api: 'gisUnitDevicePoint',
-    body: UnitDevicePointRequest,
-    data: z.array(DevicePoint),
     audit: false,
     handler: async ({ db, user, body }) => {
       const unitIds = await scopedUnitIds(db, await unitScope(db, user), body.unit_id, true);
@@ -75,8 +55,6 @@ export async function registerGismoniRoutes(app: FastifyInstance): Promise<void>
 
   defineRoute(app, {
     api: 'gisStatus',
-    body: ImeiRequest,
-    data: DeviceStatus,
     audit: false,
     handler: async ({ db, user, body }) => {
       const row = await byImei(db, await unitScope(db, user), body.imei);
@@ -86,8 +64,6 @@ export async function registerGismoniRoutes(app: FastifyInstance): Promise<void>
 
   defineRoute(app, {
     api: 'gisSendRestart',
-    body: SendRestartRequest,
-    data: CommandQueued,
     msg: 'success.device.commandSent',
     handler: async ({ db, user, body, req }) => {
       const row = await byImei(db, await unitScope(db, user), body.imei);
@@ -100,8 +76,6 @@ export async function registerGismoniRoutes(app: FastifyInstance): Promise<void>
 
   defineRoute(app, {
     api: 'gisSendCmd',
-    body: SendCmdRequest,
-    data: CommandQueued,
     msg: 'success.device.commandSent',
     handler: async ({ db, user, body, req }) => {
       const row = await byImei(db, await unitScope(db, user), body.imei);
@@ -112,8 +86,6 @@ export async function registerGismoniRoutes(app: FastifyInstance): Promise<void>
 
   defineRoute(app, {
     api: 'gisRemoteKill',
-    body: RemoteKillRequest,
-    data: RemoteKillAnswer,
     msg: 'success.device.remote',
     handler: async ({ db, user, body, req }) => {
       const row = await byImei(db, await unitScope(db, user), body.imei);

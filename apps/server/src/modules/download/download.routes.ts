@@ -1,7 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { DownloadEntry, DownloadListQuery, IdInput, IdsRequest, IsIndexRequest, pageOf } from '@bwc/protocol';
+
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { defineRoute } from '../../http/route';
 import { auditIds } from '../system/search';
 import { clearTemporary, contentDisposition } from '../system/file-store';
@@ -14,20 +13,16 @@ export async function registerDownloadRoutes(app: FastifyInstance): Promise<void
 
   defineRoute(app, {
     api: 'downloadList',
-    query: DownloadListQuery,
-    data: pageOf(DownloadEntry),
     handler: async ({ db, query }) => downloads.list(db, query),
   });
 
   defineRoute(app, {
     api: 'downloadCenter',
-    data: z.array(DownloadEntry),
     handler: async ({ db }) => downloads.center(db),
   });
 
   defineRoute(app, {
     api: 'downloadFile',
-    query: IdInput,
     handler: async ({ req, reply, query }) => {
       const { row, path, size } = await downloads.openFile(app, query.id);
       reply
@@ -50,22 +45,18 @@ export async function registerDownloadRoutes(app: FastifyInstance): Promise<void
 
   defineRoute(app, {
     api: 'downloadAdd',
-    data: DownloadEntry,
     msg: 'success.added',
     handler: async ({ req, user }) => downloads.add(app, req, user),
   });
 
   defineRoute(app, {
     api: 'downloadUpdate',
-    data: DownloadEntry,
     msg: 'success.updated',
     handler: async ({ req }) => downloads.update(app, req),
   });
 
   defineRoute(app, {
     api: 'downloadDelete',
-    body: IdsRequest,
-    data: z.null(),
     msg: 'success.deleted',
     handler: async ({ req, body }) => {
       req.audit.target = auditIds(body.ids);
@@ -76,8 +67,6 @@ export async function registerDownloadRoutes(app: FastifyInstance): Promise<void
 
   defineRoute(app, {
     api: 'downloadIsIndex',
-    body: IsIndexRequest,
-    data: DownloadEntry,
     msg: 'success.saved',
     handler: async ({ db, body }) => downloads.setIsIndex(db, body.id, body.is_index),
   });

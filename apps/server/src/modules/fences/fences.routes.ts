@@ -1,19 +1,4 @@
-import {
-  Fence,
-  FenceAddRequest,
-  FenceEvent,
-  FenceEventQuery,
-  FenceListQuery,
-  FenceUpdateRequest,
-  GeoIdRequest,
-  pageOf,
-  Zone,
-  ZoneAddRequest,
-  ZoneListQuery,
-  ZoneUpdateRequest,
-} from '@bwc/protocol';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { defineRoute } from '../../http/route';
 import { assertInScope, unitScope } from '../../http/scope';
 import { FenceEngine } from './fence-engine';
@@ -39,14 +24,10 @@ export async function registerFences(app: FastifyInstance): Promise<void> {
 
   defineRoute(app, {
     api: 'fenceList',
-    query: FenceListQuery,
-    data: z.array(Fence),
     handler: async ({ db, user, query }) => fences.listFences(db, user, query),
   });
   defineRoute(app, {
     api: 'fenceAdd',
-    body: FenceAddRequest,
-    data: Fence,
     msg: 'success.added',
     handler: async ({ user, body, req }) => {
       const fence = await fences.addFence(app, user, body);
@@ -56,14 +37,11 @@ export async function registerFences(app: FastifyInstance): Promise<void> {
   });
   defineRoute(app, {
     api: 'fenceUpdate',
-    body: FenceUpdateRequest,
-    data: Fence,
     msg: 'success.updated',
     handler: async ({ user, body }) => fences.updateFence(app, user, body),
   });
   defineRoute(app, {
     api: 'fenceDelete',
-    body: GeoIdRequest,
     msg: 'success.deleted',
     handler: async ({ user, body }) => {
       await fences.deleteGeo(app, user, 'fence', body.id);
@@ -72,8 +50,6 @@ export async function registerFences(app: FastifyInstance): Promise<void> {
   });
   defineRoute(app, {
     api: 'fenceEvents',
-    query: FenceEventQuery,
-    data: pageOf(FenceEvent),
     handler: async ({ db, user, query }) => {
       const scope = await unitScope(db, user);
       const unitIds = scope.all ? null : scope.ids;
@@ -97,14 +73,10 @@ export async function registerFences(app: FastifyInstance): Promise<void> {
 
   defineRoute(app, {
     api: 'zoneList',
-    query: ZoneListQuery,
-    data: z.array(Zone),
     handler: async ({ db, user, query }) => fences.listZones(db, user, query),
   });
   defineRoute(app, {
     api: 'zoneAdd',
-    body: ZoneAddRequest,
-    data: Zone,
     msg: 'success.added',
     handler: async ({ db, user, body, req }) => {
       const zone = await fences.addZone(db, user, body);
@@ -114,14 +86,11 @@ export async function registerFences(app: FastifyInstance): Promise<void> {
   });
   defineRoute(app, {
     api: 'zoneUpdate',
-    body: ZoneUpdateRequest,
-    data: Zone,
     msg: 'success.updated',
     handler: async ({ db, user, body }) => fences.updateZone(db, user, body),
   });
   defineRoute(app, {
     api: 'zoneDelete',
-    body: GeoIdRequest,
     msg: 'success.deleted',
     handler: async ({ user, body }) => {
       await fences.deleteGeo(app, user, 'zone', body.id);

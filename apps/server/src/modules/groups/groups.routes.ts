@@ -1,15 +1,4 @@
-import {
-  GroupAddAnswer,
-  GroupAddRequest,
-  GroupEditRequest,
-  GroupFromDevicesAnswer,
-  GroupFromDevicesRequest,
-  GroupIdRequest,
-  GroupListRequest,
-  TalkGroup,
-} from '@bwc/protocol';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { defineRoute } from '../../http/route';
 import * as groups from './groups.service';
 
@@ -31,8 +20,6 @@ export async function registerGroups(app: FastifyInstance): Promise<void> {
 
   defineRoute(app, {
     api: 'groupAdd',
-    body: GroupAddRequest,
-    data: GroupAddAnswer,
     msg: 'success.added',
     handler: async ({ db, user, body, req, t }) => {
       const answer = await groups.addGroup(db, user, body, t('export.group.tempPrefix'));
@@ -42,8 +29,6 @@ export async function registerGroups(app: FastifyInstance): Promise<void> {
   });
   defineRoute(app, {
     api: 'groupFromDevices',
-    body: GroupFromDevicesRequest,
-    data: GroupFromDevicesAnswer,
     handler: async ({ db, user, body, req, t }) => {
       const answer = await groups.groupFromDevices(db, user, body, t('export.group.tempPrefix'));
       if (answer.groupid !== null) req.audit.target = answer.groupid;
@@ -52,7 +37,6 @@ export async function registerGroups(app: FastifyInstance): Promise<void> {
   });
   defineRoute(app, {
     api: 'groupEdit',
-    body: GroupEditRequest,
     msg: 'success.updated',
     handler: async ({ db, user, body, req }) => {
       req.audit.target = body.channel_id;
@@ -62,21 +46,16 @@ export async function registerGroups(app: FastifyInstance): Promise<void> {
   });
   defineRoute(app, {
     api: 'groupGet',
-    body: GroupIdRequest,
-    data: TalkGroup,
     audit: false,
     handler: async ({ db, user, body }) => groups.getGroup(db, user, body.channel_id),
   });
   defineRoute(app, {
     api: 'groupList',
-    body: GroupListRequest,
-    data: z.array(TalkGroup),
     audit: false,
     handler: async ({ db, user, body }) => groups.listGroups(db, user, body),
   });
   defineRoute(app, {
     api: 'groupDelete',
-    body: GroupIdRequest,
     msg: 'success.deleted',
     handler: async ({ db, user, body, req }) => {
       req.audit.target = body.channel_id;

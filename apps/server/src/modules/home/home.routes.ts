@@ -1,4 +1,3 @@
-import { HomeData } from '@bwc/protocol';
 import type { FastifyInstance } from 'fastify';
 import { defineRoute } from '../../http/route';
 import { homeData } from './home.service';
@@ -7,7 +6,6 @@ import { homeData } from './home.service';
 export async function registerHomeRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     api: 'home',
-    data: HomeData,
     handler: async ({ db }) => homeData(db),
   });
 }

@@ -1,4 +1,3 @@
-import { PageInfo, ServerVersion } from '@bwc/protocol';
 import type { FastifyInstance } from 'fastify';
 import { readSettings } from '../../db/settings';
 import { defineRoute } from '../../http/route';
@@ -7,7 +6,6 @@ import { buildId, productVersion } from './version';
 export async function registerIndexRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     api: 'pageInfo',
-    data: PageInfo,
     handler: async ({ db }) => {
       const title = await readSettings(db, 'titleset');
       const back = await readSettings(db, 'backset');
@@ -23,7 +21,6 @@ export async function registerIndexRoutes(app: FastifyInstance): Promise<void> {
 
   defineRoute(app, {
     api: 'serverVersion',
-    data: ServerVersion,
     handler: async () => ({ version: productVersion(), build: buildId(app.config.webDist) }),
   });
 }

@@ -1,4 +1,4 @@
-import { RegisterRequest, RegistrationStatus, VersionInfo } from '@bwc/protocol';
+import { type RegistrationStatus } from '@bwc/protocol';
 import type { FastifyInstance } from 'fastify';
 import { readSettings } from '../../db/settings';
 import { Errors } from '../../http/errors';
@@ -44,13 +44,11 @@ export async function registerLicence(app: FastifyInstance): Promise<void> {
 
   defineRoute(app, {
     api: 'registration',
-    data: RegistrationStatus,
     handler: async () => registrationOf(await service.status(), service.macCode),
   });
 
   defineRoute(app, {
     api: 'versionInfo',
-    data: VersionInfo,
     handler: async () => {
       const status = await service.status();
       const payload = status.state === 'unregistered' ? null : status.payload;
@@ -72,8 +70,6 @@ export async function registerLicence(app: FastifyInstance): Promise<void> {
 
   defineRoute(app, {
     api: 'register',
-    body: RegisterRequest,
-    data: RegistrationStatus,
     msg: 'success.registered',
     handler: async ({ body, auth }) => {
       // public while unregistered or expired (the login screen's step); admin only while valid

@@ -1,15 +1,4 @@
-import {
-  BASEMAP_LAYERS,
-  GeocodeAnswer,
-  GeocodeQuery,
-  GeocodeSettings,
-  MapFileInfo,
-  MapInfoAnswer,
-  MapStyleQuery,
-  ResultCode,
-  TileParams,
-  type BasemapLayer,
-} from '@bwc/protocol';
+import { BASEMAP_LAYERS, ResultCode, TileParams, type BasemapLayer } from '@bwc/protocol';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -88,7 +77,6 @@ export async function registerMaps(app: FastifyInstance): Promise<void> {
 
   defineRoute(app, {
     api: 'mapStyle',
-    query: MapStyleQuery,
     handler: async ({ req, reply, t, query }) => {
       const m = await mode();
       const row = m.mode === 'offline' ? await currentMapFile(app.db) : undefined;
@@ -107,7 +95,6 @@ export async function registerMaps(app: FastifyInstance): Promise<void> {
 
   defineRoute(app, {
     api: 'mapInfo',
-    data: MapInfoAnswer,
     handler: async () => {
       const m = await mode();
       const row = await currentMapFile(app.db);
@@ -175,7 +162,6 @@ export async function registerMaps(app: FastifyInstance): Promise<void> {
 
   defineRoute(app, {
     api: 'mapUpload',
-    data: MapFileInfo,
     msg: 'success.uploaded',
     handler: async ({ req }) => uploadMapFile(app, req, tiles),
   });
@@ -191,20 +177,16 @@ export async function registerMaps(app: FastifyInstance): Promise<void> {
 
   defineRoute(app, {
     api: 'mapGeocode',
-    query: GeocodeQuery,
-    data: GeocodeAnswer,
     handler: async ({ db, query }) => geocode(db, query.lat, query.lng),
   });
 
   defineRoute(app, {
     api: 'geocodeSettingsGet',
-    data: GeocodeSettings,
     handler: async ({ db }) => readGeocodeSettings(db),
   });
 
   defineRoute(app, {
     api: 'geocodeSettingsUpdate',
-    body: GeocodeSettings,
     msg: 'success.saved',
     handler: async ({ db, body }) => {
       await writeGeocodeSettings(db, body);

@@ -1,4 +1,3 @@
-import { OperationLogEntry, OperationLogExportQuery, OperationLogQuery, pageOf } from '@bwc/protocol';
 import type { FastifyInstance } from 'fastify';
 import { defineRoute } from '../../http/route';
 import { unitScope } from '../../http/scope';
@@ -11,14 +10,11 @@ const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
 export async function registerOplogRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     api: 'logList',
-    query: OperationLogQuery,
-    data: pageOf(OperationLogEntry),
     handler: async ({ db, user, query }) => oplog.listLog(db, await unitScope(db, user), query),
   });
 
   defineRoute(app, {
     api: 'logExport',
-    query: OperationLogExportQuery,
     // an export is itself an auditable act
     audit: true,
     handler: async ({ db, user, query, reply, req, t }) => {

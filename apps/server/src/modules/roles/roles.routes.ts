@@ -1,16 +1,4 @@
-import {
-  IdInput,
-  Role,
-  RoleAddRequest,
-  RoleAuthTree,
-  RoleAuthUpdateRequest,
-  RoleIdRequest,
-  RoleListQuery,
-  RoleOption,
-  RoleUpdateRequest,
-} from '@bwc/protocol';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { defineRoute } from '../../http/route';
 import { unitScope } from '../../http/scope';
 import * as roles from './roles.service';
@@ -19,21 +7,16 @@ import * as roles from './roles.service';
 export async function registerRoleRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     api: 'roleList',
-    query: RoleListQuery,
-    data: z.array(Role),
     handler: async ({ db, user, query }) => roles.listRoles(db, await unitScope(db, user), query.keyword),
   });
 
   defineRoute(app, {
     api: 'roleOptions',
-    data: z.array(RoleOption),
     handler: async ({ db, user }) => roles.roleOptions(db, user),
   });
 
   defineRoute(app, {
     api: 'roleAdd',
-    body: RoleAddRequest,
-    data: IdInput,
     msg: 'success.added',
     handler: async ({ db, body, req }) => {
       const id = await roles.addRole(db, body);
@@ -44,7 +27,6 @@ export async function registerRoleRoutes(app: FastifyInstance): Promise<void> {
 
   defineRoute(app, {
     api: 'roleUpdate',
-    body: RoleUpdateRequest,
     msg: 'success.updated',
     handler: async ({ db, user, body }) => {
       await roles.updateRole(db, user, body);
@@ -54,7 +36,6 @@ export async function registerRoleRoutes(app: FastifyInstance): Promise<void> {
 
   defineRoute(app, {
     api: 'roleDelete',
-    body: RoleIdRequest,
     msg: 'success.deleted',
     handler: async ({ db, user, body }) => {
       await roles.deleteRole(db, user, body.id);
@@ -64,14 +45,11 @@ export async function registerRoleRoutes(app: FastifyInstance): Promise<void> {
 
   defineRoute(app, {
     api: 'roleAuthGet',
-    query: RoleIdRequest,
-    data: RoleAuthTree,
     handler: async ({ db, user, query }) => roles.roleAuthTree(db, user, query.id),
   });
 
   defineRoute(app, {
     api: 'roleAuthUpdate',
-    body: RoleAuthUpdateRequest,
     msg: 'success.permissionsSaved',
     handler: async ({ db, user, body }) => {
       await roles.updateRoleAuth(db, user, body);

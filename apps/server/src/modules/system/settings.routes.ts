@@ -1,7 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { MapConfig, PlayConfig, SettingsSchemas, SettingsTypeInput } from '@bwc/protocol';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { Errors } from '../../http/errors';
 import { defineRoute } from '../../http/route';
 import { mimeOfExtension } from './background';
@@ -18,16 +16,12 @@ import {
   uploadBackground,
 } from './settings.service';
 
-const SettingsData = z.record(z.string(), z.unknown());
-
 /** rest/system/config/* and the public login background. */
 export async function registerSystemRoutes(app: FastifyInstance): Promise<void> {
   await clearTemporary(app.config.dataDir, 'backgrounds');
 
   defineRoute(app, {
     api: 'settingsGet',
-    query: SettingsTypeInput,
-    data: SettingsData,
     // the menu (10002 or 10003) depends on the type: checked here instead of the fixed rule
     selfAuth: true,
     handler: async (ctx) => {
@@ -40,10 +34,8 @@ export async function registerSystemRoutes(app: FastifyInstance): Promise<void> 
 
   defineRoute(app, {
     api: 'settingsUpdate',
-    // only the type is checked up front: the caller's right to the type's menu (10002 or 10003)
-    // comes before the fields are validated, and a refused update is audited with its type
-    body: SettingsTypeInput.loose(),
-    data: SettingsData,
+    // the registry's body schema checks only the type: the caller's right to the type's menu
+    // (10002 or 10003) comes before the fields are validated, and a refused update is audited
     msg: 'success.saved',
     selfAuth: true,
     summary: 'settingsUpdate: {type, ...fields of SettingsSchemas[type]} (protocol SettingsUpdateRequest)',
@@ -59,14 +51,11 @@ export async function registerSystemRoutes(app: FastifyInstance): Promise<void> 
 
   defineRoute(app, {
     api: 'playGet',
-    data: PlayConfig,
     handler: async ({ db }) => readPlayConfig(db),
   });
 
   defineRoute(app, {
     api: 'playUpdate',
-    body: PlayConfig,
-    data: PlayConfig,
     msg: 'success.saved',
     handler: async ({ req, db, body }) => {
       req.audit.target = 'play';
@@ -77,13 +66,11 @@ export async function registerSystemRoutes(app: FastifyInstance): Promise<void> 
 
   defineRoute(app, {
     api: 'mapConfig',
-    data: MapConfig,
     handler: async ({ db }) => mapConfig(db),
   });
 
   defineRoute(app, {
     api: 'uploadBackground',
-    data: SettingsSchemas.backset,
     msg: 'success.uploaded',
     handler: async ({ req }) => {
       req.audit.target = 'backset';

@@ -1,4 +1,3 @@
-import { TrackAnswer, TrackExportQuery, TrackMarkAnswer, TrackMarkQuery, TrackQuery } from '@bwc/protocol';
 import type { FastifyInstance } from 'fastify';
 import { defineRoute } from '../../http/route';
 import { contentDisposition } from '../system/file-store';
@@ -14,22 +13,17 @@ const TYPES = {
 export async function registerTracks(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     api: 'trackHistory',
-    body: TrackQuery,
-    data: TrackAnswer,
     // a read: not an operation to log
     audit: false,
     handler: async ({ db, user, body }) => tracks.history(db, user, body),
   });
   defineRoute(app, {
     api: 'trackMarks',
-    body: TrackMarkQuery,
-    data: TrackMarkAnswer,
     audit: false,
     handler: async ({ db, user, body }) => tracks.marks(db, user, body),
   });
   defineRoute(app, {
     api: 'trackExport',
-    query: TrackExportQuery,
     audit: true,
     handler: async ({ db, user, query, reply, req, t }) => {
       const list = await tracks.exportTracks(db, user, query);

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { CONSOLE_PORT_DEFAULT } from '@bwc/protocol';
 import { z } from 'zod';
 
 /** Repository root (apps/server/src -> ../../..). */
@@ -45,6 +46,12 @@ const EnvSchema = z
       .min(0, { error: 'must be a port number from 0 to 65535 (0 disables)' })
       .max(65535, { error: 'must be a port number from 0 to 65535 (0 disables)' })
       .default(5055),
+    CONSOLE_PORT: z.coerce
+      .number({ error: 'must be a port number from 0 to 65535 (0 disables)' })
+      .int({ error: 'must be a port number from 0 to 65535 (0 disables)' })
+      .min(0, { error: 'must be a port number from 0 to 65535 (0 disables)' })
+      .max(65535, { error: 'must be a port number from 0 to 65535 (0 disables)' })
+      .default(CONSOLE_PORT_DEFAULT),
     DEVICE_PROVISION_KEY: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
   })
   .superRefine((env, ctx) => {
@@ -77,6 +84,11 @@ export interface Config {
   seed: boolean;
   /** OsmAnd (Traccar Client) HTTP ingest port; 0 or absent: off (modules/devices/osmand.ts) */
   osmandPort?: number;
+  /**
+   * websocket port of the console service (realtime/console; default 9080, 0 or absent: only the
+   * path CONSOLE_WS_PATH of the main port)
+   */
+  consolePort?: number;
   /** key of the device provisioning call; demo mode generates one in DATA_DIR when absent */
   deviceProvisionKey?: string;
   /**
@@ -178,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     webDist,
     seed: e.SEED || e.DEMO,
     osmandPort: e.OSMAND_PORT,
+    consolePort: e.CONSOLE_PORT,
     deviceProvisionKey: e.DEVICE_PROVISION_KEY,
     demoFences: e.DEMO_FENCES ?? (e.DEMO && e.NODE_ENV !== 'test'),
     basemapPack: e.BASEMAP_PACK ?? e.NODE_ENV !== 'test',

@@ -2,7 +2,7 @@ import { LANGUAGE_HEADER, pickLanguage, translate, type Language } from '@bwc/pr
 import type { FastifyRequest } from 'fastify';
 import type { MsgParams } from './errors';
 
-const CATALOGUE_KEY = /^(errors|validation|success)\.[\w.]+$/;
+const CATALOGUE_KEY = /^(errors|validation|success|console)\.[\w.]+$/;
 
 /** The request's language: header x-lang, else Accept-Language, else zh-CN. */
 export function requestLanguage(req: FastifyRequest): Language {

@@ -17,6 +17,7 @@ import { registerTracks } from './tracks/tracks.routes';
 import { registerGroups } from './groups/groups.routes';
 import { registerMaps } from './maps/maps.routes';
 import { registerAlarmsModule } from './alarms/alarms.module';
+import { registerConsoleService } from '../realtime/console/console.module';
 
 /**
  * Every domain module, in registration order. A module exports `register<Domain>(app)` which
@@ -41,4 +42,5 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await registerGroups(app);
   await registerMaps(app);
   await registerAlarmsModule(app);
+  await registerConsoleService(app);
 }

@@ -1,4 +1,3 @@
-import fastifyWebsocket from '@fastify/websocket';
 import {
   ALARM_TYPE,
   ClientLogin,
@@ -22,6 +21,7 @@ import { unitSubtree } from '../http/scope';
 import type { AlarmRow } from '../modules/alarms/alarms.tables';
 import { ALARM_PIC_WEB_ROOT, presentAlarm } from '../modules/alarms/alarms.service';
 import { findSessionByTokenHash } from '../modules/auth/session.repository';
+import { ensureWebsocket } from './websocket';
 
 /** pre-serialised JSON (Buffer) frames are text frames, as the protocol says */
 const TEXT = { binary: false } as const;
@@ -63,6 +63,8 @@ interface Client {
 /** How often sessions, permissions and scopes of connected consoles are re-read. */
 const REFRESH_MS = 3_000;
 const OPEN = 1;
+/** The channel's messages are client_login and ping: anything larger is refused unread. */
+const MAX_MESSAGE_BYTES = 64 * 1024;
 
 /**
  * Session push channel (spec part 1 section 7, protocol schemas/realtime-session.ts): consoles
@@ -123,6 +125,7 @@ export class SessionHub {
   }
 
   private async onMessage(client: Client, req: FastifyRequest, data: Buffer): Promise<void> {
+    if (data.byteLength > MAX_MESSAGE_BYTES) return this.reply(client, 'error', ResultCode.INVALID, 'errors.tooLarge');
     let msg: unknown;
     try {
       msg = JSON.parse(data.toString());
@@ -471,7 +474,7 @@ declare module 'fastify' {
 
 /** Serve the session push channel at SESSION_WS_PATH (user info's wsurl). Needs the alarms module. */
 export async function registerSessionChannel(app: FastifyInstance): Promise<void> {
-  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+  await ensureWebsocket(app);
   const hub = new SessionHub(app);
   app.decorate('sessionHub', hub);
   app.get(SESSION_WS_PATH, { websocket: true }, (socket, req) => hub.accept(socket as unknown as Socket, req));

@@ -1,0 +1,55 @@
+import { CONSOLE_WS_PATH } from '@bwc/protocol';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { ensureWebsocket } from '../websocket';
+import type { WsSocket } from './connection';
+import type { ConsoleHandler } from './handler';
+import { mediaHandlers } from './handlers/media';
+import { sessionHandlers } from './handlers/session';
+import { ConsoleService } from './service';
+
+/** Every handler family of the service; a new family is one file in handlers/ and one entry here. */
+export const consoleHandlers = (): ConsoleHandler[] => [...sessionHandlers, ...mediaHandlers];
+
+/** The routes of the service on one Fastify server (the main one, or the listener on CONSOLE_PORT). */
+async function serveOn(server: FastifyInstance, service: ConsoleService, paths: string[]): Promise<void> {
+  await ensureWebsocket(server);
+  for (const path of paths) {
+    server.get(path, { websocket: true }, (socket, req) => {
+      service.accept(socket as unknown as WsSocket, req as FastifyRequest);
+    });
+  }
+}
+
+/**
+ * The console service (issue 11 section 1): the msg_code protocol of packages/protocol/src/console
+ * over websockets, on its own port (CONSOLE_PORT, default 9080; the SDK tries 9080, then 3001-3005)
+ * and under CONSOLE_WS_PATH of the main port for deployments behind one reverse proxy. The port
+ * listener starts once the main server listens; a port that is taken is logged and the path
+ * still serves.
+ */
+export async function registerConsoleService(app: FastifyInstance): Promise<void> {
+  const service = new ConsoleService(app, consoleHandlers());
+  app.decorate('consoleService', service);
+  app.bus.on('console.notice', (e) => service.deliver(e));
+  await serveOn(app, service, [CONSOLE_WS_PATH]);
+
+  let listener: FastifyInstance | null = null;
+  app.addHook('onListen', async () => {
+    const port = app.config.consolePort ?? 0;
+    if (port <= 0 || listener) return;
+    const server = Fastify({ logger: false });
+    await serveOn(server, service, ['/', CONSOLE_WS_PATH]);
+    try {
+      await server.listen({ port, host: app.config.host });
+      listener = server;
+      app.log.info({ port }, 'console service listening');
+    } catch (err) {
+      await server.close();
+      app.log.error({ err, port }, `console service cannot listen on port ${port}; set CONSOLE_PORT (0: path only)`);
+    }
+  });
+  app.addHook('preClose', async () => {
+    service.close();
+    await listener?.close();
+  });
+}

@@ -1,0 +1,209 @@
+import {
+  CmdType,
+  CONSOLE_SILENCE_LIMIT_MS,
+  pickLanguage,
+  UserState,
+  UserType,
+  type ConsoleNoticeCode,
+  type ConsoleNoticeOf,
+} from '@bwc/protocol';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { CLOSE_SILENT, Connection, type WsSocket } from './connection';
+import { Dispatcher } from './dispatcher';
+import type { ConsoleNoticeEvent, NoticeTarget } from './events';
+import type { ConsoleHandler } from './handler';
+import { sees, type Login } from './login';
+
+/** How often silent connections are looked for. */
+const SWEEP_MS = 5_000;
+
+/**
+ * The console service of this node: its connections, the logins bound to them, and the delivery
+ * of notices. Handlers never write to other connections directly: they publish `console.notice`
+ * on the domain bus (`notify`), and each node delivers the notice to its own matching connections
+ * (`deliver`), so that a multi-node bus carries the fan-out unchanged.
+ */
+export class ConsoleService {
+  readonly connections = new Set<Connection>();
+  /** logged-on connections by uid (one per uid: a second logon takes the login over) */
+  private readonly byUid = new Map<number, Connection>();
+  readonly dispatcher: Dispatcher;
+  private readonly timers: NodeJS.Timeout[] = [];
+  /** hooks run when a connection closes or its login is unbound (presence, alive time) */
+  private readonly unbindHooks: ((login: Login, conn: Connection) => void)[] = [];
+
+  constructor(
+    readonly app: FastifyInstance,
+    handlers: ConsoleHandler[],
+  ) {
+    this.dispatcher = new Dispatcher(app, this, handlers);
+    this.timers.push(setInterval(() => this.sweepSilent(), SWEEP_MS).unref());
+  }
+
+  /** A websocket opened on the console port or path. */
+  accept(socket: WsSocket, req: FastifyRequest): Connection {
+    const query = (req.query ?? {}) as { lang?: string };
+    const header = req.headers['x-lang'] ?? req.headers['accept-language'];
+    const conn = new Connection(
+      socket,
+      pickLanguage(query.lang ?? (Array.isArray(header) ? header[0] : header)),
+      req.ip,
+    );
+    this.connections.add(conn);
+    socket.on('message', (data: Buffer | Buffer[] | ArrayBuffer) => {
+      const buffer = Buffer.isBuffer(data)
+        ? data
+        : Array.isArray(data)
+          ? Buffer.concat(data)
+          : Buffer.from(data as ArrayBuffer);
+      void conn.enqueue(() => this.dispatcher.handle(conn, buffer));
+    });
+    const gone = () => this.drop(conn);
+    socket.on('close', gone);
+    socket.on('error', gone);
+    return conn;
+  }
+
+  /** The connection holding `uid`'s login on this node. */
+  connectionOf(uid: number): Connection | undefined {
+    const conn = this.byUid.get(uid);
+    return conn?.open ? conn : undefined;
+  }
+
+  /** Is `uid` logged on (on this node)? */
+  online(uid: number): boolean {
+    return this.connectionOf(uid) !== undefined;
+  }
+
+  stateOf(uid: number): number {
+    return this.online(uid) ? UserState.ONLINE : UserState.OFFLINE;
+  }
+
+  /** Bind a login to a connection and announce it (state 7). */
+  bind(conn: Connection, login: Login): void {
+    conn.login = login;
+    this.byUid.set(login.uid, conn);
+    this.presence(login, UserState.ONLINE);
+  }
+
+  /** Unbind the connection's login (logout, end, close) and announce it (state 0) unless another connection holds it. */
+  unbind(conn: Connection): Login | null {
+    const login = conn.login;
+    if (!login) return null;
+    conn.login = null;
+    if (this.byUid.get(login.uid) === conn) {
+      this.byUid.delete(login.uid);
+      this.presence(login, UserState.OFFLINE);
+    }
+    for (const hook of this.unbindHooks) hook(login, conn);
+    return login;
+  }
+
+  onUnbind(hook: (login: Login, conn: Connection) => void): void {
+    this.unbindHooks.push(hook);
+  }
+
+  private presence(login: Login, state: number): void {
+    this.app.bus.emit('console.presence', {
+      uid: login.uid,
+      ext_id: login.ext_id,
+      user_type: login.user_type,
+      unit_id: login.unit_id,
+      state,
+      time: Date.now(),
+    });
+  }
+
+  private drop(conn: Connection): void {
+    if (!this.connections.delete(conn)) return;
+    this.unbind(conn);
+  }
+
+  /** Publish a notice on the bus; every node delivers it to its matching connections. */
+  notify<N extends ConsoleNoticeCode>(
+    to: NoticeTarget,
+    msg_code: N,
+    payload: ConsoleNoticeOf<N>,
+    status?: { cmd_status: number; error_reason: string },
+  ): void {
+    this.app.bus.emit('console.notice', { to, msg_code, payload, ...status } as ConsoleNoticeEvent);
+  }
+
+  /** Serialise a notice (once per delivery, whatever the number of connections). */
+  static frame(e: ConsoleNoticeEvent): string {
+    return JSON.stringify({
+      ...e.payload,
+      msg_code: e.msg_code,
+      cmd_type: CmdType.NOTICE,
+      ...(e.cmd_status !== undefined ? { cmd_status: e.cmd_status, error_reason: e.error_reason ?? '' } : {}),
+    });
+  }
+
+  /** Deliver a notice to this node's connections it is for. Answers how many got it. */
+  deliver(e: ConsoleNoticeEvent): number {
+    const targets = this.match(e.to);
+    if (!targets.length) return 0;
+    const frame = ConsoleService.frame(e);
+    let sent = 0;
+    for (const conn of targets) if (conn.send(frame)) sent += 1;
+    return sent;
+  }
+
+  /** Send a notice to one connection (its own login's notices: offline messages, logon take-over). */
+  sendTo(conn: Connection, e: Omit<ConsoleNoticeEvent, 'to'>): boolean {
+    return conn.send(ConsoleService.frame({ ...e, to: {} }));
+  }
+
+  private match(to: NoticeTarget): Connection[] {
+    const out = new Set<Connection>();
+    for (const uid of to.uids ?? []) {
+      const conn = this.connectionOf(uid);
+      if (conn) out.add(conn);
+    }
+    if (to.seeing?.length || to.consoles) {
+      for (const conn of this.byUid.values()) {
+        const login = conn.login;
+        if (!login || !conn.open || login.user_type !== UserType.CONSOLE) continue;
+        if (to.consoles || to.seeing!.some((unit) => sees(login, unit))) out.add(conn);
+      }
+    }
+    if (to.exceptLogin !== undefined) for (const conn of out) if (conn.login?.id === to.exceptLogin) out.delete(conn);
+    return [...out];
+  }
+
+  /** Logged-on connections of this node (the refresh re-reads their rights). */
+  logins(): Connection[] {
+    return [...this.byUid.values()].filter((c) => c.open && c.login);
+  }
+
+  /** Close connections that sent nothing for CONSOLE_SILENCE_LIMIT_MS (their login stays resumable while alive). */
+  sweepSilent(now = Date.now()): number {
+    let closed = 0;
+    for (const conn of this.connections) {
+      if (now - conn.lastSeen <= CONSOLE_SILENCE_LIMIT_MS) continue;
+      conn.close(CLOSE_SILENT, 'silent');
+      this.drop(conn);
+      closed += 1;
+    }
+    return closed;
+  }
+
+  addTimer(timer: NodeJS.Timeout): void {
+    this.timers.push(timer);
+  }
+
+  close(): void {
+    for (const t of this.timers) clearInterval(t);
+    for (const conn of [...this.connections]) {
+      conn.socket.terminate();
+      this.drop(conn);
+    }
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** the console service (realtime/console) */
+    consoleService: ConsoleService;
+  }
+}

@@ -10,7 +10,8 @@ import { mapFeatures, type MapFeature } from '../support/map';
 /**
  * Live pushes on the dispatch map: a device moved through the device API appears at its new
  * position within a few seconds (site_data push; the 20 s refresh alone would take up to 20 s),
- * and an SOS through the device API turns its marker into the SOS icon (alarm_data push).
+ * and an SOS through the device API turns its marker into the SOS icon (alarm_data push), which a
+ * reloaded page shows too (the SOS state of the point snapshot).
  */
 const SHOTS = '/tmp/shots-map';
 /** well under the map's 20 s refresh */
@@ -128,4 +129,9 @@ test('a moved device appears at its new place within seconds; an SOS shows the S
       ?.properties.state;
   }, device.id);
   expect(drawn).toBe('sos');
+
+  // ---- a fresh page learns the SOS state from the point snapshot (no push after it loaded)
+  await page.reload();
+  await expect(page.getByTestId('emergency-page')).toBeVisible();
+  await expect.poll(async () => (await feature(page, device.id))?.state).toBe('sos');
 });

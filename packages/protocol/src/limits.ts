@@ -22,6 +22,13 @@ export const MARKER_LABEL_DELAY_MS = 300;
 export const MAP_MODE_SWITCH_DELAY_MS = 300;
 export const MAP_REFRESH_MS = 20_000;
 export const MAP_START_ZOOM = 15;
+/**
+ * A device shows the SOS icon on the dispatch map while it has an SOS alarm (type 1) that is not
+ * acknowledged and was raised within this window (older unhandled SOS stay in the bell and alarm
+ * history, not on the map). The server applies it to the point snapshot's `sos`, the console to
+ * pushed alarms.
+ */
+export const MAP_SOS_WINDOW_MS = 30 * 60_000;
 
 export const RECORDING_DURATIONS_MIN = [20, 30, 60] as const;
 export const SPLIT_SCREEN_CHOICES = [1, 4, 6, 9, 16] as const;

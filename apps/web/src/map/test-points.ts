@@ -20,6 +20,7 @@ export function point(id: number, over: Partial<DevicePoint> = {}): DevicePoint 
     course: null,
     battery: 80,
     gps_time: '2026-01-01T00:00:00.000Z',
+    sos: 0,
     ...over,
   };
 }

@@ -486,6 +486,12 @@ export const DevicePoint = z.object({
   course: z.number().nullable(),
   battery: z.number().nullable(),
   gps_time: z.string().nullable(),
+  /**
+   * 1 while the device has an SOS alarm that is not acknowledged and was raised within
+   * MAP_SOS_WINDOW_MS; always 0 for a user without view on the dispatch alarms (10104). The map
+   * takes the SOS state from here and from `alarm_data` pushes in between.
+   */
+  sos: z.union([z.literal(0), z.literal(1)]),
 });
 export type DevicePoint = z.infer<typeof DevicePoint>;
 

@@ -19,7 +19,8 @@ import { Alarm, AlarmPicture } from './alarms';
  * 4. Heartbeat: the console sends `{cmd: 'ping'}` and gets `{cmd: 'pong', time}`; the server also
  *    pings at the websocket level every SESSION_WS_PING_MS and drops sockets that miss two.
  * 5. A socket whose session ends, expires or is kicked is closed with code 4401. After a reconnect
- *    the console re-reads the alarm list (snapshot), then applies pushes (deltas).
+ *    the console re-reads its snapshots (the alarm list; the map's points, whose `sos` carries
+ *    the SOS state), then applies pushes (deltas).
  */
 
 export const SESSION_WS_PATH = '/ws/session';

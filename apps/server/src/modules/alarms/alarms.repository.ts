@@ -1,4 +1,4 @@
-import type { AlarmLevel } from '@bwc/protocol';
+import { ALARM_TYPE, type AlarmLevel } from '@bwc/protocol';
 import { sql, type Insertable } from 'kysely';
 import { sqliteStatement, type Db } from '../../db/connection';
 import type { UnitScope } from '../../http/scope';
@@ -296,6 +296,23 @@ export async function listPictures(db: Db, scope: UnitScope, types: string[], li
   let q = db.selectFrom('alarms').selectAll().where('type', 'in', types).where('picture', '!=', '');
   if (!scope.all) q = q.where('unit_id', 'in', scope.ids.length ? scope.ids : [-1]);
   return q.orderBy('id', 'desc').limit(limit).execute();
+}
+
+/**
+ * Devices with an SOS alarm that is not acknowledged and was raised at or after `since` (the SOS
+ * state of the dispatch map). Few rows: the (type, alarm_time) index finds them.
+ */
+export async function activeSosDevices(db: Db, since: string): Promise<number[]> {
+  const rows = await db
+    .selectFrom('alarms')
+    .select('device_id')
+    .distinct()
+    .where('type', '=', ALARM_TYPE.SOS)
+    .where('alarm_time', '>=', since)
+    .where('sure', '=', 0)
+    .where('device_id', 'is not', null)
+    .execute();
+  return rows.map((r) => Number(r.device_id));
 }
 
 /** Last known positions of devices by hostbody within scope. */

@@ -23,7 +23,7 @@ import { defineRoute } from '../../http/route';
 import { unitScope, unitSubtree, assertInScope, type UnitScope } from '../../http/scope';
 import { contentDisposition } from '../system/file-store';
 import * as repo from './alarms.repository';
-import { ALARM_PIC_DIR, ALARM_PIC_WEB_ROOT, AlarmService, presentAlarm } from './alarms.service';
+import { ALARM_PIC_DIR, ALARM_PIC_WEB_ROOT, AlarmService, presentAlarm, sosStateOf } from './alarms.service';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -55,6 +55,8 @@ export async function registerAlarms(app: FastifyInstance): Promise<void> {
   const report = (err: unknown, what: string) => app.log.error({ err }, `alarm ingest from ${what} failed`);
   // an SOS's alarm is written in the device runtime's SOS transaction (group commit), not after it
   app.devices.sosSink = (trx, events) => service.sosAlarms(trx, events);
+  // the dispatch map's point snapshot carries the SOS state, read from the open SOS alarms
+  app.devices.sosState.provide(sosStateOf);
   app.bus.on('fence.crossed', (e) => void service.fromFence(e).catch((err) => report(err, 'fence.crossed')));
   app.bus.on('device.offline', (e) => void service.fromOffline(e).catch((err) => report(err, 'device.offline')));
   app.addHook('onReady', async () => {

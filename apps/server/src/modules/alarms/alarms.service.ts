@@ -5,6 +5,8 @@ import {
   ALARM_TYPE,
   DEFAULT_ALARM_TYPE_LEVELS,
   DICT_TYPES,
+  MAP_SOS_WINDOW_MS,
+  MenuId,
   translate,
   type Alarm,
   type AlarmLevel,
@@ -17,7 +19,9 @@ import type { DeviceRef } from '../../bus';
 import { now, type Db } from '../../db/connection';
 import { readSettings } from '../../db/settings';
 import { isUniqueViolation } from '../../db/unique';
+import type { AuthUser } from '../../http/auth';
 import { AppError } from '../../http/errors';
+import { roleCan } from '../auth/permission.repository';
 import type { SosEvent } from '../devices/runtime';
 import type { FenceCrossedEvent } from '../fences/fence-engine';
 import * as repo from './alarms.repository';
@@ -127,6 +131,16 @@ export function presentAlarm(
     dname: row.unitname,
     picture: pictureOf(row),
   };
+}
+
+/**
+ * Devices in the SOS state on the dispatch map for `user`: an SOS alarm not acknowledged and raised
+ * within MAP_SOS_WINDOW_MS. None for a user without view on the dispatch alarms (10104), who may
+ * not read the alarm history that state comes from.
+ */
+export async function sosStateOf(db: Db, user: AuthUser): Promise<ReadonlySet<number>> {
+  if (!(await roleCan(db, user.role_id, MenuId.DISPATCH_ALARM, 'view'))) return new Set();
+  return new Set(await repo.activeSosDevices(db, new Date(Date.now() - MAP_SOS_WINDOW_MS).toISOString()));
 }
 
 /** rows per multi-row alarm INSERT (20 columns: well under either database's parameter limit) */

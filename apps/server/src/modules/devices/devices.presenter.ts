@@ -74,7 +74,8 @@ export type PointRow = Pick<
   | 'gps_time'
 >;
 
-export function presentPoint(row: PointRow): DevicePoint {
+/** A device on the map; `sos`: it is in the SOS state for the caller. */
+export function presentPoint(row: PointRow, sos = false): DevicePoint {
   return {
     id: row.id,
     did: row.hostbody,
@@ -93,6 +94,7 @@ export function presentPoint(row: PointRow): DevicePoint {
     course: num(row.course),
     battery: num(row.battery),
     gps_time: row.gps_time,
+    sos: sos ? 1 : 0,
   };
 }
 

@@ -1,4 +1,4 @@
-import { MenuId, type Device, type DevicePoint, type DeviceStatus, type RemoteKillAnswer } from '@bwc/protocol';
+import { MAP_SOS_WINDOW_MS, MenuId, type Device, type DevicePoint, type DeviceStatus, type RemoteKillAnswer } from '@bwc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../../test/api';
 import {
@@ -168,6 +168,86 @@ describe('positions and details', () => {
     });
   });
 });
+
+describe('SOS state in the point snapshot', () => {
+  /** a device with a fix in FUTIAN that raises an SOS through the device API */
+  async function sosDevice(): Promise<CreatedDevice> {
+    const d = await addDevice(t.app, admin, futian);
+    const auth = await deviceLogin(t.app, d);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/rest/device/api/sos',
+      headers: auth,
+      payload: { lat: 22.54, lng: 114.05, message: 'help' },
+    });
+    expect(res.json()).toMatchObject({ code: 200 });
+    return d;
+  }
+  const sosOf = (points: DevicePoint[], id: number) => points.find((p) => p.id === id)?.sos;
+
+  it('a device with an open SOS alarm has sos 1 in get_point and getUnitDevicePoint, the others 0', async () => {
+    const d = await sosDevice();
+    const full = await api<DevicePoint[]>(t.app, 'gisUnitDevicePoint', dispatcher, {});
+    expect(sosOf(full.data, d.id)).toBe(1);
+    expect(sosOf(full.data, inLuohu.id)).toBe(0);
+    const some = await api<DevicePoint[]>(t.app, 'gisGetPoint', dispatcher, { ids: [d.id, inLuohu.id] });
+    // ordered by id
+    expect(some.data.map((p) => [p.id, p.sos])).toEqual([
+      [inLuohu.id, 0],
+      [d.id, 1],
+    ]);
+    // the same state for a user of the device's unit with view on the dispatch alarms
+    const unitUser = await login(t.app, ...(await alarmViewerIn('440304000000')));
+    expect(sosOf((await api<DevicePoint[]>(t.app, 'gisGetPoint', unitUser, { ids: [d.id] })).data, d.id)).toBe(1);
+  });
+
+  it('is 0 for a user without view on the dispatch alarms (10104)', async () => {
+    const d = await sosDevice();
+    const points = await api<DevicePoint[]>(t.app, 'gisGetPoint', viewer, { ids: [d.id] });
+    expect(points).toMatchObject({ code: 200, data: [{ id: d.id, sos: 0 }] });
+  });
+
+  it('ends when the alarm is acknowledged', async () => {
+    const d = await sosDevice();
+    const alarm = await t.db
+      .selectFrom('alarms')
+      .select('id')
+      .where('device_id', '=', d.id)
+      .executeTakeFirstOrThrow();
+    expect(await api(t.app, 'alarmSure', admin, { ids: [Number(alarm.id)], note: 'handled' })).toMatchObject({
+      code: 200,
+    });
+    const points = await api<DevicePoint[]>(t.app, 'gisGetPoint', dispatcher, { ids: [d.id] });
+    expect(points.data[0]).toMatchObject({ id: d.id, sos: 0 });
+  });
+
+  it('ends when the SOS is older than MAP_SOS_WINDOW_MS', async () => {
+    const d = await addDevice(t.app, admin, futian);
+    const auth = await deviceLogin(t.app, d);
+    const old = new Date(Date.now() - MAP_SOS_WINDOW_MS - 60_000).toISOString();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/rest/device/api/sos',
+      headers: auth,
+      payload: { time: old, lat: 22.54, lng: 114.05 },
+    });
+    expect(res.json()).toMatchObject({ code: 200 });
+    expect(
+      await t.db.selectFrom('alarms').select(['alarm_time', 'sure']).where('device_id', '=', d.id).execute(),
+    ).toEqual([{ alarm_time: old, sure: 0 }]);
+    const points = await api<DevicePoint[]>(t.app, 'gisGetPoint', dispatcher, { ids: [d.id] });
+    expect(points.data[0]).toMatchObject({ id: d.id, sos: 0 });
+  });
+});
+
+/** A user of unit `bh` with view on Emergency and on the dispatch alarms: [username, password]. */
+async function alarmViewerIn(bh: string): Promise<[string, string]> {
+  const role = await createRole(t.db, `sos viewers ${bh}`, [
+    { ids: [MenuId.EMERGENCY, MenuId.DISPATCH_ALARM], actions: ['view'] },
+  ]);
+  const u = await createUser(t.db, { roleId: role, unitBh: bh });
+  return [u.username, u.password];
+}
 
 describe('commands', () => {
   it('send_cmd queues a known type; an unknown type is refused naming the field', async () => {

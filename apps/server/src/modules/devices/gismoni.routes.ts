@@ -30,7 +30,8 @@ export async function registerGismoniRoutes(app: FastifyInstance): Promise<void>
     handler: async ({ db, user, body }) => {
       const scope = await unitScope(db, user);
       const rows = await repo.devicePoints(db, scope.all ? null : scope.ids, [...new Set(body.ids)]);
-      return rows.map(presentPoint);
+      const sos = await runtime.sosState.read(db, user);
+      return rows.map((row) => presentPoint(row, sos.has(row.id)));
     },
   });
 
@@ -49,7 +50,9 @@ export async function registerGismoniRoutes(app: FastifyInstance): Promise<void>
     audit: false,
     handler: async ({ db, user, body }) => {
       const unitIds = await scopedUnitIds(db, await unitScope(db, user), body.unit_id, true);
-      return (await repo.devicePoints(db, unitIds, undefined, body.located === 1)).map(presentPoint);
+      const rows = await repo.devicePoints(db, unitIds, undefined, body.located === 1);
+      const sos = await runtime.sosState.read(db, user);
+      return rows.map((row) => presentPoint(row, sos.has(row.id)));
     },
   });
 

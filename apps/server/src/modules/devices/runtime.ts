@@ -9,6 +9,7 @@ import { issueToFieldError } from '../../http/validation';
 import { t } from '../../http/i18n';
 import type { Language } from '@bwc/protocol';
 import { CommandQueue } from './commands';
+import { SosStateSource } from './devices.hooks';
 import { newToken, sameHash, sha256Hex } from './credentials';
 import { findDeviceByIdent } from './devices.repository';
 import { parseTypecate } from './devices.presenter';
@@ -140,6 +141,8 @@ export class DeviceRuntime {
   private sosImmediate: NodeJS.Immediate | null = null;
   /** set by the alarms module: its alarm rows are written in the SOS transaction */
   sosSink: SosSink | null = null;
+  /** the SOS state of the map's point snapshot (the alarms module provides it) */
+  readonly sosState = new SosStateSource();
 
   /** SQLite file databases get the prepared-statement write path; PostgreSQL and :memory: use Kysely */
   private readonly sqlite: SqlitePositionWriter | null;

@@ -98,16 +98,16 @@ export function EmergencyPage() {
   const [search, setSearch] = useState('');
   const [unitId, setUnitId] = useState<number | null>(null);
 
-  // the 20 s refresh also re-reads the SOS state; live pushes fill the time in between
-  const sosSnapshot = useRef<() => Promise<void>>(async () => undefined);
+  // every points answer carries the SOS state; live pushes fill the time in between
+  const sosSnapshot = useRef<(points: DevicePoint[], full: boolean, asked: number) => void>(() => undefined);
   const { refreshIds, refreshAll } = usePointRefresh(store, {
     locating,
     tracked,
     paused: infoId !== null || tool !== 'pan',
-    onTurn: () => sosSnapshot.current(),
+    onPoints: (points, full, asked) => sosSnapshot.current(points, full, asked),
   });
   const alarmsAllowed = usePermission(MenuId.DISPATCH_ALARM);
-  sosSnapshot.current = useLivePoints(store, { alarms: alarmsAllowed, refreshIds, refreshAll }).refreshSos;
+  sosSnapshot.current = useLivePoints(store, { alarms: alarmsAllowed, refreshIds, refreshAll }).applySnapshot;
   const actions = useDeviceActions((ids) => void refreshIds(ids).catch(() => undefined));
 
   const all = useMemo(() => (roster >= 0 ? store.all().sort((a, b) => a.id - b.id) : []), [store, roster]);

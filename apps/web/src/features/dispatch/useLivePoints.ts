@@ -1,14 +1,10 @@
-import { callAs } from './callAs';
-import { ALARM_TYPE, type Alarm, type DevicePush, type Page, type SitePush } from '@bwc/protocol';
+import { ALARM_TYPE, MAP_SOS_WINDOW_MS, type Alarm, type DevicePoint, type DevicePush, type SitePush } from '@bwc/protocol';
 import { useCallback, useEffect, useRef } from 'react';
 import { usePush, usePushReconnect } from '../../realtime/session/pushChannel';
 import type { DevicePointStore, PointPatch } from '../../map/pointStore';
-import { MAP_SOS_WINDOW_MS } from './constants';
 
 /** New devices named by pushes are read (get_point) at most this often, together. */
 const UNKNOWN_READ_MS = 2_000;
-/** pages of 100 unacknowledged SOS alarms read for the map at most */
-const SOS_PAGES_MAX = 5;
 
 export function sitePatch(site: SitePush): PointPatch {
   return {
@@ -38,27 +34,30 @@ export function isActiveSos(alarm: Pick<Alarm, 'type' | 'device_id' | 'sure' | '
 }
 
 /**
- * Devices with an active SOS: SOS alarms (type 1) not acknowledged and raised within
- * MAP_SOS_WINDOW_MS, read from alarm history (the user needs view on 10104, as for the bell).
+ * The SOS state of a points answer requested at `asked` (ms) into the store: a full answer
+ * replaces the whole set, a partial one (get_point) the state of the devices it names. `pushed`
+ * (device id -> ms) holds the SOS pushed meanwhile: one pushed after the request was sent
+ * survives the answer, which was read before it; older ones are forgotten once answered.
  */
-async function readActiveSos(): Promise<Set<number>> {
-  const nowMs = Date.now();
-  const start = new Date(nowMs - MAP_SOS_WINDOW_MS).toISOString();
-  const ids = new Set<number>();
-  for (let page = 1; page <= SOS_PAGES_MAX; page++) {
-    const answer = await callAs<Page<Alarm>>(
-      'alarmSearch',
-      { type: ALARM_TYPE.SOS, sure: 0, start, page, limit: 100 },
-      { silent: true },
-    );
-    for (const alarm of answer.list) if (isActiveSos(alarm, nowMs)) ids.add(alarm.device_id as number);
-    if (page * answer.limit >= answer.total) break;
+export function applySnapshotSos(
+  store: Pick<DevicePointStore, 'replaceSos' | 'setSos'>,
+  points: readonly DevicePoint[],
+  full: boolean,
+  asked: number,
+  pushed: Map<number, number>,
+): void {
+  const on = new Set(points.filter((p) => p.sos === 1).map((p) => p.id));
+  const answered = full ? null : new Set(points.map((p) => p.id));
+  for (const [id, at] of pushed) {
+    if (at >= asked) on.add(id);
+    else if (!answered || answered.has(id)) pushed.delete(id);
   }
-  return ids;
+  if (full) store.replaceSos(on);
+  else for (const p of points) store.setSos(p.id, on.has(p.id));
 }
 
 export interface LivePointsOptions {
-  /** the user may read alarms (view on 10104): SOS snapshot and alarm pushes */
+  /** the user may read the dispatch alarms (view on 10104): pushed SOS alarms switch the SOS state */
   alarms: boolean;
   /** read these devices now (get_point) */
   refreshIds: (ids: number[]) => Promise<void>;
@@ -69,8 +68,9 @@ export interface LivePointsOptions {
 /**
  * Live pushes into the map's store: `site_data` positions and `device_data` online/offline as
  * partial updates of known devices (devices the store does not hold yet are read with get_point),
- * `alarm_data` SOS alarms switch their device to the SOS icon. After a reconnect every snapshot is
- * read again. Returns `refreshSos` (the 20 s refresh calls it: acknowledged or expired SOS end).
+ * `alarm_data` SOS alarms switch their device to the SOS icon. After a reconnect every device is
+ * read again. Returns `applySnapshot`, which takes the SOS state of each point read (the server
+ * puts it in the point snapshot: acknowledged or expired SOS end there).
  */
 export function useLivePoints(store: DevicePointStore, options: LivePointsOptions) {
   const latest = useRef(options);
@@ -78,21 +78,11 @@ export function useLivePoints(store: DevicePointStore, options: LivePointsOption
   // SOS pushed since a snapshot request started must survive that snapshot's answer
   const pushedSos = useRef(new Map<number, number>());
 
-  const refreshSos = useCallback(async () => {
-    if (!latest.current.alarms) return;
-    const asked = Date.now();
-    const ids = await readActiveSos();
-    for (const [id, at] of pushedSos.current) {
-      if (at >= asked) ids.add(id);
-      else pushedSos.current.delete(id);
-    }
-    store.replaceSos(ids);
-  }, [store]);
-
-  // first snapshot as soon as the rights are known
-  useEffect(() => {
-    if (options.alarms) void refreshSos().catch(() => undefined);
-  }, [options.alarms, refreshSos]);
+  const applySnapshot = useCallback(
+    (points: readonly DevicePoint[], full: boolean, asked: number) =>
+      applySnapshotSos(store, points, full, asked, pushedSos.current),
+    [store],
+  );
 
   usePush('site_data', (message) => store.patch(message.data.map(sitePatch)));
   usePush('device_data', (message) => store.patch([devicePatch(message.data)]));
@@ -102,10 +92,7 @@ export function useLivePoints(store: DevicePointStore, options: LivePointsOption
     pushedSos.current.set(alarm.device_id as number, Date.now());
     store.setSos(alarm.device_id as number, true);
   });
-  usePushReconnect(() => {
-    void latest.current.refreshAll().catch(() => undefined);
-    void refreshSos().catch(() => undefined);
-  });
+  usePushReconnect(() => void latest.current.refreshAll().catch(() => undefined));
 
   // devices a push names that the store does not know (created meanwhile): read them, batched
   useEffect(() => {
@@ -131,5 +118,5 @@ export function useLivePoints(store: DevicePointStore, options: LivePointsOption
     };
   }, [store]);
 
-  return { refreshSos };
+  return { applySnapshot };
 }

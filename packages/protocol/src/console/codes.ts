@@ -52,22 +52,24 @@ export interface ConsoleCodeDef {
   ours?: true;
 }
 
-const def = (
+function def<R extends z.ZodType, A extends z.ZodType>(
   family: ConsoleFamily,
-  request: z.ZodType,
-  answer: z.ZodType,
+  request: R,
+  answer: A,
   rule: ConsoleRule,
   extra: { fireAndForget?: boolean; ours?: true } = {},
-): ConsoleCodeDef => ({
-  family,
-  request,
-  answer,
-  rule,
-  fireAndForget: extra.fireAndForget ?? false,
-  ...(extra.ours ? { ours: true } : {}),
-});
+) {
+  return {
+    family,
+    request,
+    answer,
+    rule,
+    fireAndForget: extra.fireAndForget ?? false,
+    ...(extra.ours ? { ours: true as const } : {}),
+  };
+}
 const ff = { fireAndForget: true } as const;
-const media = (request: z.ZodType, fireAndForget: boolean) =>
+const media = <R extends z.ZodType>(request: R, fireAndForget: boolean) =>
   def('media', request, Media.NotAvailableAnswer, anyWith('view', ...TALK, MenuId.DISPATCH_VIDEO), { fireAndForget });
 
 /** Every request code of the service with its schemas and rule (the `Api` registry of the websocket). */

@@ -22,6 +22,26 @@ export const UserType = { TERMINAL: 0, CONSOLE: 1 } as const;
 export type UserType = (typeof UserType)[keyof typeof UserType];
 export const UserTypeField = numeric(z.union([z.literal(0), z.literal(1)], { error: 'validation.choice' }));
 
+/**
+ * group_api of gis info (spec part 2 section 3): the console-service account the server hands each
+ * console user. `switch` 1 when the user's role may use the service (view on Emergency, Cluster
+ * or Message push); `ip` and `port` where the console reaches it, `path` the websocket path there
+ * (ours: '/' on the dedicated port, `/ws/console` on the main port); `orgid` the user's unit code;
+ * `username` / `djpwd` the logon name and password (bound to the user's HTTP session); `islogin` 1
+ * while the account is logged on to the service.
+ */
+export const GroupApi = z.object({
+  switch: z.union([z.literal(0), z.literal(1)]),
+  ip: z.string(),
+  port: z.number().int(),
+  path: z.string(),
+  orgid: z.string(),
+  username: z.string(),
+  djpwd: z.string(),
+  islogin: z.union([z.literal(0), z.literal(1)]),
+});
+export type GroupApi = z.infer<typeof GroupApi>;
+
 /** heartbeat: `clientid` when known; with the logon's `token` it resumes that login on a new connection. */
 export const Heartbeat = z.object({
   clientid: StringLike(64).optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GroupApi } from '../console/session';
 import { DEFAULT_VIDEO_LIVE_NUM, LOGIN_FAIL_LIMIT_DEFAULT, LOGIN_LOCK_MINUTES_DEFAULT, RECORDING_DURATIONS_MIN } from '../limits';
 import { NewPassword, SystemTitle } from '../validators';
 
@@ -124,7 +125,8 @@ export const MapConfig = z.object({
   sos_alarm_audio: z.string(),
   /** face-alarm pictures column on the emergency screen (alarmset.alerm_face); 1 on */
   alerm_face: z.number().int().optional(),
-  group_api: z.record(z.string(), z.unknown()).optional(),
+  /** the caller's console-service account (console/session.ts) */
+  group_api: GroupApi.optional(),
   datas_area: z.array(z.unknown()).optional(),
   video: z.record(z.string(), z.unknown()).optional(),
 });

@@ -5,6 +5,7 @@ import * as m0003 from './0003_dictionary';
 import * as m0004 from './0004_devices';
 import * as m0005 from './0005_geo';
 import * as m0006 from './0006_alarms';
+import * as m0007 from './0007_console_service';
 
 /**
  * Every migration, by name. Kysely runs them in name order, once each, on SQLite and PostgreSQL.
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0004_devices': m0004,
   '0005_geo': m0005,
   '0006_alarms': m0006,
+  '0007_console_service': m0007,
 };

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import { groupApi } from '../../realtime/console/accounts';
 import { Errors } from '../../http/errors';
 import { defineRoute } from '../../http/route';
 import { mimeOfExtension } from './background';
@@ -66,7 +67,7 @@ export async function registerSystemRoutes(app: FastifyInstance): Promise<void> 
 
   defineRoute(app, {
     api: 'mapConfig',
-    handler: async ({ db }) => mapConfig(db),
+    handler: async ({ db, req, auth }) => ({ ...(await mapConfig(db)), group_api: await groupApi(app, req, auth!) }),
   });
 
   defineRoute(app, {

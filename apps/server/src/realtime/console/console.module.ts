@@ -5,6 +5,7 @@ import type { WsSocket } from './connection';
 import type { ConsoleHandler } from './handler';
 import { mediaHandlers } from './handlers/media';
 import { sessionHandlers } from './handlers/session';
+import { LOGIN_REFRESH_MS } from './logins.service';
 import { ConsoleService } from './service';
 
 /** Every handler family of the service; a new family is one file in handlers/ and one entry here. */
@@ -31,6 +32,29 @@ export async function registerConsoleService(app: FastifyInstance): Promise<void
   const service = new ConsoleService(app, consoleHandlers());
   app.decorate('consoleService', service);
   app.bus.on('console.notice', (e) => service.deliver(e));
+  app.bus.on('console.login.ended', (e) => service.logins.ended(e));
+  // a remotely killed terminal loses its login at once (other changes: the periodic refresh)
+  app.bus.on('device.remote', (e) => {
+    const conn = service.connectionOf(e.device_id);
+    if (e.action === 'remote_kill' && conn?.login?.device)
+      void service.logins
+        .invalidate(conn.login, 'console.reason.device')
+        .catch((err) => app.log.error({ err }, 'console service: kill'));
+  });
+  service.onUnbind((login) => {
+    void service.logins.released(login).catch((err) => app.log.error({ err }, 'console service: release'));
+  });
+  let refreshing = false;
+  service.addTimer(
+    setInterval(() => {
+      if (refreshing) return;
+      refreshing = true;
+      service.logins
+        .refresh()
+        .catch((err) => app.log.error({ err }, 'console service refresh failed'))
+        .finally(() => (refreshing = false));
+    }, LOGIN_REFRESH_MS).unref(),
+  );
   await serveOn(app, service, [CONSOLE_WS_PATH]);
 
   let listener: FastifyInstance | null = null;
@@ -49,7 +73,7 @@ export async function registerConsoleService(app: FastifyInstance): Promise<void
     }
   });
   app.addHook('preClose', async () => {
-    service.close();
+    await service.close();
     await listener?.close();
   });
 }

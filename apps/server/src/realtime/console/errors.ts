@@ -40,6 +40,8 @@ export const ConsoleErrors = {
     }),
   consoleOnly: (code: string) => new ConsoleError(CmdStatus.WRONG_CLIENT, 'console.consoleOnly', { code }),
   terminalOnly: (code: string) => new ConsoleError(CmdStatus.WRONG_CLIENT, 'console.terminalOnly', { code }),
+  /** refused for a reason the key names (another user's password, ...) */
+  refused: (key: string, params: MsgParams = {}) => new ConsoleError(CmdStatus.FORBIDDEN, key, params),
   outOfScope: (ids: (number | string)[]) =>
     new ConsoleError(CmdStatus.FORBIDDEN, 'console.outOfScope', { ids: list(ids) }),
   userNotFound: (ids: (number | string)[]) =>

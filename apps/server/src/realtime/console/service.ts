@@ -13,6 +13,7 @@ import { Dispatcher } from './dispatcher';
 import type { ConsoleNoticeEvent, NoticeTarget } from './events';
 import type { ConsoleHandler } from './handler';
 import { sees, type Login } from './login';
+import { LoginManager } from './logins.service';
 
 /** How often silent connections are looked for. */
 const SWEEP_MS = 5_000;
@@ -28,6 +29,9 @@ export class ConsoleService {
   /** logged-on connections by uid (one per uid: a second logon takes the login over) */
   private readonly byUid = new Map<number, Connection>();
   readonly dispatcher: Dispatcher;
+  readonly logins: LoginManager;
+  /** hooks run once a login is bound (after its logon answer, or on a resume): offline messages, ... */
+  private readonly logonHooks: ((conn: Connection, login: Login) => Promise<void>)[] = [];
   private readonly timers: NodeJS.Timeout[] = [];
   /** hooks run when a connection closes or its login is unbound (presence, alive time) */
   private readonly unbindHooks: ((login: Login, conn: Connection) => void)[] = [];
@@ -37,6 +41,7 @@ export class ConsoleService {
     handlers: ConsoleHandler[],
   ) {
     this.dispatcher = new Dispatcher(app, this, handlers);
+    this.logins = new LoginManager(this);
     this.timers.push(setInterval(() => this.sweepSilent(), SWEEP_MS).unref());
   }
 
@@ -103,6 +108,23 @@ export class ConsoleService {
     this.unbindHooks.push(hook);
   }
 
+  onLogon(hook: (conn: Connection, login: Login) => Promise<void>): void {
+    this.logonHooks.push(hook);
+  }
+
+  /** Run the logon hooks for a freshly bound login (after its answer went out). */
+  async loggedOn(conn: Connection): Promise<void> {
+    const login = conn.login;
+    if (!login) return;
+    for (const hook of this.logonHooks) {
+      try {
+        await hook(conn, login);
+      } catch (err) {
+        this.app.log.error({ err, uid: login.uid }, 'console service: logon hook failed');
+      }
+    }
+  }
+
   private presence(login: Login, state: number): void {
     this.app.bus.emit('console.presence', {
       uid: login.uid,
@@ -115,6 +137,7 @@ export class ConsoleService {
   }
 
   private drop(conn: Connection): void {
+    // after close() the sets are empty: a socket's late close event announces nothing
     if (!this.connections.delete(conn)) return;
     this.unbind(conn);
   }
@@ -172,7 +195,7 @@ export class ConsoleService {
   }
 
   /** Logged-on connections of this node (the refresh re-reads their rights). */
-  logins(): Connection[] {
+  boundConnections(): Connection[] {
     return [...this.byUid.values()].filter((c) => c.open && c.login);
   }
 
@@ -192,12 +215,17 @@ export class ConsoleService {
     this.timers.push(timer);
   }
 
-  close(): void {
+  /**
+   * Stop: close every connection without announcing anyone offline or ending a login, and mark the
+   * bound logins seen now, so that their clients resume them on the restarted server.
+   */
+  async close(): Promise<void> {
     for (const t of this.timers) clearInterval(t);
-    for (const conn of [...this.connections]) {
-      conn.socket.terminate();
-      this.drop(conn);
-    }
+    const bound = this.boundConnections().map((c) => c.login!);
+    for (const conn of [...this.connections]) conn.socket.terminate();
+    this.connections.clear();
+    this.byUid.clear();
+    await this.logins.stopped(bound);
   }
 }
 

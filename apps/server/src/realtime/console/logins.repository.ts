@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import type { Insertable } from 'kysely';
+import { now, type Db } from '../../db/connection';
+import type { ConsoleLoginRow, ConsoleLoginTable, LoginStatus } from './console.tables';
+import './console.tables';
+
+/** Settings row of the key that derives consoles' service passwords (shared by every node). */
+const SERVICE_KEY_TYPE = 'console_service_key';
+
+/** The service key (created once, race-free: the first insert wins, everyone reads it back). */
+export async function readServiceKey(db: Db): Promise<Buffer> {
+  const read = () => db.selectFrom('settings').select('value').where('type', '=', SERVICE_KEY_TYPE).executeTakeFirst();
+  let row = await read();
+  if (!row) {
+    await db
+      .insertInto('settings')
+      .values({ type: SERVICE_KEY_TYPE, value: JSON.stringify(randomBytes(32).toString('base64')), updated: now() })
+      .onConflict((oc) => oc.column('type').doNothing())
+      .execute();
+    row = await read();
+  }
+  return Buffer.from(JSON.parse(row!.value) as string, 'base64');
+}
+
+/** A console account: the user, its unit and role. */
+export async function findConsoleUser(db: Db, username: string) {
+  return db
+    .selectFrom('users as u')
+    .innerJoin('units as d', 'd.id', 'u.unit_id')
+    .select([
+      'u.id',
+      'u.username',
+      'u.hostname',
+      'u.unit_id',
+      'u.role_id',
+      'u.ifadmin',
+      'u.status',
+      'd.bh as unit_bh',
+      'd.name as unit_name',
+    ])
+    .where('u.username', '=', username)
+    .executeTakeFirst();
+}
+export type ConsoleUser = NonNullable<Awaited<ReturnType<typeof findConsoleUser>>>;
+
+export async function findConsoleUserById(db: Db, id: number): Promise<ConsoleUser | undefined> {
+  return db
+    .selectFrom('users as u')
+    .innerJoin('units as d', 'd.id', 'u.unit_id')
+    .select([
+      'u.id',
+      'u.username',
+      'u.hostname',
+      'u.unit_id',
+      'u.role_id',
+      'u.ifadmin',
+      'u.status',
+      'd.bh as unit_bh',
+      'd.name as unit_name',
+    ])
+    .where('u.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** The user's HTTP sessions that are still active (a console's service password is bound to one). */
+export async function activeSessionsOf(db: Db, userId: number) {
+  return db
+    .selectFrom('sessions')
+    .select(['id', 'token_hash', 'last_seen'])
+    .where('user_id', '=', userId)
+    .where('status', '=', 'active')
+    .execute();
+}
+
+/** A terminal by hostbody, IMEI or cluster number. */
+export async function findTerminal(db: Db, ident: string) {
+  return db
+    .selectFrom('devices')
+    .select(['id', 'hostbody', 'hostname', 'imei', 'unit_id', 'jq_hostcode', 'remote_kill'])
+    .where((eb) => eb.or([eb('hostbody', '=', ident), eb('imei', '=', ident), eb('jq_hostcode', '=', ident)]))
+    .orderBy('id')
+    .executeTakeFirst();
+}
+
+export async function insertLogin(db: Db, values: Omit<Insertable<ConsoleLoginTable>, 'id'>): Promise<number> {
+  const row = await db.insertInto('console_logins').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function findLoginByTokenHash(db: Db, tokenHash: string): Promise<ConsoleLoginRow | undefined> {
+  return db.selectFrom('console_logins').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+/** Active logins of a uid (a second logon takes them over). */
+export async function activeLoginsOf(db: Db, uid: number): Promise<ConsoleLoginRow[]> {
+  return db.selectFrom('console_logins').selectAll().where('uid', '=', uid).where('status', '=', 'active').execute();
+}
+
+export async function endLogins(db: Db, ids: number[], status: Exclude<LoginStatus, 'active'>): Promise<number> {
+  if (!ids.length) return 0;
+  const result = await db
+    .updateTable('console_logins')
+    .set({ status, ended: now() })
+    .where('id', 'in', ids)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function touchLogins(db: Db, ids: number[], time: string = now()): Promise<void> {
+  if (!ids.length) return;
+  await db.updateTable('console_logins').set({ last_seen: time }).where('id', 'in', ids).execute();
+}
+
+/** Active logins not seen since `before` (ISO): candidates for ending when their alive time ran out. */
+export async function staleLogins(db: Db, before: string) {
+  return db
+    .selectFrom('console_logins')
+    .select(['id', 'uid', 'last_seen', 'alive_minutes'])
+    .where('status', '=', 'active')
+    .where('last_seen', '<', before)
+    .execute();
+}
+
+/** State of consoles' sessions and users, for the refresh. */
+export async function sessionStates(db: Db, sessionIds: number[]) {
+  if (!sessionIds.length) return [];
+  return db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select([
+      's.id',
+      's.status',
+      's.last_seen',
+      'u.status as user_status',
+      'u.role_id',
+      'u.unit_id',
+      'u.ifadmin',
+      'u.hostname',
+    ])
+    .where('s.id', 'in', sessionIds)
+    .execute();
+}
+
+/** State of terminals' devices, for the refresh. */
+export async function terminalStates(db: Db, deviceIds: number[]) {
+  if (!deviceIds.length) return [];
+  return db
+    .selectFrom('devices')
+    .select(['id', 'unit_id', 'jq_hostcode', 'remote_kill', 'hostname', 'hostbody'])
+    .where('id', 'in', deviceIds)
+    .execute();
+}

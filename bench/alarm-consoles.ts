@@ -10,7 +10,7 @@
  */
 import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { WsClient } from '../apps/server/src/realtime/ws-client';
+import type { WsClient } from '../apps/server/test/ws-client';
 
 const WebSocket = createRequire(import.meta.url)('ws') as new (
   url: string,

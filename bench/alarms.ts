@@ -34,9 +34,9 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { MenuId, SESSION_WS_PATH } from '@bwc/protocol';
-import { addDevice, type CreatedDevice } from '../apps/server/src/modules/devices/test-support';
+import { addDevice, type CreatedDevice } from '../apps/server/test/devices';
 import { createRole, createUser, login, DEMO } from '../apps/server/test/helpers';
-import type { WsClient } from '../apps/server/src/realtime/ws-client';
+import type { WsClient } from '../apps/server/test/ws-client';
 import { freePort, prepareDataDir, startServer } from './support';
 
 const WebSocket = createRequire(import.meta.url)('ws') as new (

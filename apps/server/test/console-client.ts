@@ -1,5 +1,5 @@
 import type { ConsoleCode, ConsoleNoticeCode } from '@bwc/protocol';
-import { TestConsole } from '../src/realtime/ws-client';
+import { TestConsole } from './ws-client';
 
 export type Message = Record<string, unknown> & { msg_code: string; cmd_type: number };
 

@@ -233,7 +233,7 @@ export const Api = {
   downloadDelete: { method: 'POST', path: '/rest/system/download/del', auth: menu(MenuId.DOWNLOADS, 'edit'), body: IdsRequest, data: z.null() },
   downloadIsIndex: { method: 'POST', path: '/rest/system/download/is_index_post', auth: menu(MenuId.DOWNLOADS, 'edit'), body: IsIndexRequest, data: DownloadEntry },
 
-  // organisation (issue 3): units, unit trees, accounts, online users, roles, operation log,
+  // organisation: units, unit trees, accounts, online users, roles, operation log,
   // data dictionary. Every one is unit-scoped on the server.
   unitGet: { method: 'GET', path: '/rest/user/unit/get', auth: menu(MenuId.UNITS, 'view'), query: UnitListQuery, data: z.array(Unit) },
   unitAdd: { method: 'POST', path: '/rest/user/unit/add', auth: menu(MenuId.UNITS, 'add'), body: UnitAddRequest, data: IdInput },
@@ -277,7 +277,7 @@ export const Api = {
   dictUpdate: { method: 'POST', path: '/rest/system/dict/update', auth: menu(MenuId.DATA_DICTIONARY, 'edit'), body: DictUpdateRequest, data: z.null() },
   dictDelete: { method: 'POST', path: '/rest/system/dict/del', auth: menu(MenuId.DATA_DICTIONARY, 'edit'), body: DictDeleteRequest, data: z.null() },
 
-  // devices (issue 4): recorder registry (ops centre), device API, dispatch map calls. Unit-scoped.
+  // devices: recorder registry (ops centre), device API, dispatch map calls. Unit-scoped.
   deviceList: { method: 'GET', path: '/rest/oam/recorder/get', auth: menu(MenuId.RECORDERS, 'view'), query: DeviceListQuery, data: pageOf(Device) },
   deviceAdd: { method: 'POST', path: '/rest/oam/recorder/add', auth: menu(MenuId.RECORDERS, 'add'), body: DeviceAddRequest, data: DeviceWithSecret },
   deviceUpdate: { method: 'POST', path: '/rest/oam/recorder/update', auth: menu(MenuId.RECORDERS, 'edit'), body: DeviceUpdateRequest, data: Device },
@@ -315,7 +315,7 @@ export const Api = {
   /** remote kill or wake `{imei, action: remote_kill | remote_wakeon}` */
   gisRemoteKill: { method: 'POST', path: '/rest/gis/gismoni/remote_kill', auth: menu(MenuId.EMERGENCY, 'edit'), body: RemoteKillRequest, data: RemoteKillAnswer },
 
-  // geo (issue 4): electronic fences and zones (configcenter MapConfig), history track, talk
+  // geo: electronic fences and zones (configcenter MapConfig), history track, talk
   // groups of the dispatch map, maps (offline file, tiles, style, basemap, reverse geocoding)
   fenceList: { method: 'GET', path: '/rest/config/fence/get', auth: menu(MenuId.ELECTRONIC_FENCE, 'view'), query: FenceListQuery, data: z.array(Fence) },
   fenceAdd: { method: 'POST', path: '/rest/config/fence/add', auth: menu(MenuId.ELECTRONIC_FENCE, 'add'), body: FenceAddRequest, data: Fence },

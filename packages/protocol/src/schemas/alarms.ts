@@ -4,7 +4,7 @@ import { DateTimeInput } from './oplog';
 import { numberInput, optionalId, optionalInput } from './org';
 
 /**
- * Alarms (issue 5; spec part 1 sections 3, 4, 7; part 2 sections 2.2, 3, 4, 7.2).
+ * Alarms (spec part 1 sections 3, 4, 7; part 2 sections 2.2, 3, 4, 7.2).
  *
  * - An alarm is one row per source event (`eid`: `sos:<device_events.id>`, `fence:<fence_events.id>`,
  *   `offline:<device_events.id>`, `ai:<engine event id>`), unique: a retried ingest answers the

@@ -3,7 +3,7 @@ import { FlagInput, PageQuery } from '../envelope';
 import { numberInput, optionalId, optionalInput } from './org';
 
 /**
- * Devices (issue 4, spec part 2 sections 3, 4, 5, 7.1, 7.2, 9): the recorder registry of the
+ * Devices (spec part 2 sections 3, 4, 5, 7.1, 7.2, 9): the recorder registry of the
  * operations centre (recorderAdmin 10311, recorderModel 10314), the device API the cameras (and
  * the simulator) speak, the OsmAnd/Traccar ingest, and the `gismoni` position, status and command
  * calls of the dispatch map (Emergency 10101). Coordinates on the wire and in the database are

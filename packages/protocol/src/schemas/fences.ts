@@ -6,7 +6,7 @@ import { numberInput, optionalId, optionalInput } from './org';
 
 /**
  * Electronic fences (configcenter MapConfig/ElectronicFence, menu 10441) and zones (ZoneAdmin,
- * menu 10442), issue 4 section 7. Shapes are stored and sent as WGS-84 `{lng, lat}` degrees; a
+ * menu 10442). Shapes are stored and sent as WGS-84 `{lng, lat}` degrees; a
  * console drawing on a GCJ-02 base map converts with `gcj02ToWgs84` (packages/protocol/src/geo)
  * before saving. A fence belongs to a unit (unit scope) and applies to devices and/or units; it
  * raises a crossing on enter, exit or both, within a daily time window. The server keeps the last

@@ -3,7 +3,7 @@ import { Latitude, Longitude } from './devices';
 import { numberInput } from './org';
 
 /**
- * Maps (issue 4 section 5). The console loads ONE MapLibre style from `Api.mapStyle`
+ * Maps. The console loads ONE MapLibre style from `Api.mapStyle`
  * (GET /rest/map/style) and follows it:
  * - `digitailmap.mapinfo` 1 (online): a raster source from `map_url` (an XYZ template with {z}/{x}/{y});
  * - mapinfo 0 with an uploaded PMTiles/MBTiles file: our tiles from /rest/map/tiles/{z}/{x}/{y};

@@ -4,7 +4,7 @@ import { MODULE_BY_ID, UserAuth } from '../permissions';
 import { NewPassword } from '../validators';
 
 /**
- * Organisation administration (issue 3, spec part 2 sections 2.1 /configcenter and 6): units,
+ * Organisation administration (spec part 2 sections 2.1 /configcenter and 6): units,
  * accounts, online users, roles and permission distribution. Messages are i18n keys of the shared
  * catalogues. Every list is unit-scoped by the server: a unit administrator (ifadmin 0) only
  * sees and changes his own unit and its descendants.

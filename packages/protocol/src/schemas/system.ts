@@ -45,7 +45,7 @@ export const SettingsSchemas = {
     record_minutes: z.coerce.number().pipe(z.union(RECORDING_DURATIONS_MIN.map((m) => z.literal(m)) as unknown as [z.ZodLiteral<20>, z.ZodLiteral<30>, z.ZodLiteral<60>], { error: 'validation.choice' })),
     keep_days: int(1, 3650),
   }),
-  /** alarm bell sound and type -> severity (issue 5): sos_alarm_time seconds, sos_alarm_audio sound path or URL ('' built-in) */
+  /** alarm bell sound and type -> severity: sos_alarm_time seconds, sos_alarm_audio sound path or URL ('' built-in) */
   alarmset: z.object({
     sos_alarm_time: int(1, 600),
     sos_alarm_audio: text(255),

@@ -12,7 +12,7 @@ function withId<T extends string>(
 }
 
 /**
- * Devices (issue 4): recorder models, devices (recorders) with their latest state and position,
+ * Devices: recorder models, devices (recorders) with their latest state and position,
  * position history (WGS-84), device events (SOS, online/offline, remote control) and the command
  * queue a device fetches through the device API.
  */

@@ -12,7 +12,7 @@ function withId<T extends string>(
 }
 
 /**
- * Geo (issue 4): electronic fences and zones (one table, `kind`), the last inside/outside state per
+ * Geo: electronic fences and zones (one table, `kind`), the last inside/outside state per
  * (fence, device), fence crossing events, talk groups with their device members (temporary groups
  * expire), the uploaded offline map file and the reverse-geocoding cache.
  */

@@ -12,7 +12,7 @@ function withId<T extends string>(
 }
 
 /**
- * Alarms (issue 5): one row per source event (eid unique, so ingest is idempotent), read state per
+ * Alarms: one row per source event (eid unique, so ingest is idempotent), read state per
  * console user (single marks + a "read up to id" mark for mark-all-read), acknowledgement on the row.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../../test/api';
 import { createTestApp, DEMO, login, type Session, type TestApp } from '../../../test/helpers';
 import { loadConfig } from '../../config';
-import { addDevice, deviceLogin, unitIdOf, type CreatedDevice } from '../../modules/devices/test-support';
+import { addDevice, deviceLogin, unitIdOf, type CreatedDevice } from '../../../test/devices';
 import { seedDemoFences } from './demo';
 
 /** The demo's fences: placed where the simulated fleet moves, crossed by a device, raising fence alarms. */

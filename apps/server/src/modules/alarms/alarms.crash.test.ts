@@ -9,10 +9,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO, login, TEST_CAPTCHA } from '../../../test/helpers';
 import { buildApp } from '../../app';
 import type { Config } from '../../config';
-import { addDevice, unitIdOf, type CreatedDevice } from '../devices/test-support';
+import { addDevice, unitIdOf, type CreatedDevice } from '../../../test/devices';
 
 /**
- * Issue 5 section 6: kill -9 the server during an SOS storm; after a restart every SOS whose
+ * Crash safety of the SOS path: kill -9 the server during an SOS storm; after a restart every SOS whose
  * ingest was answered has exactly one alarm. Always a temp SQLite file (a real server child).
  */
 

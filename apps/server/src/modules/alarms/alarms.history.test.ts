@@ -2,7 +2,7 @@ import { Api, MenuId, type Alarm, type MapConfig, type Page } from '@bwc/protoco
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../../test/api';
 import { createRole, createTestApp, createUser, DEMO, login, type Session, type TestApp } from '../../../test/helpers';
-import { addDevice, deviceLogin, unitIdOf, type CreatedDevice } from '../devices/test-support';
+import { addDevice, deviceLogin, unitIdOf, type CreatedDevice } from '../../../test/devices';
 
 /** GB acknowledge-all (`alarmGbSureAll`) and the face-alarm column flag (`alarmset.alerm_face` in map_get). */
 let t: TestApp;

@@ -12,8 +12,8 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, callApi } from '../../../test/api';
 import { createRole, createTestApp, createUser, DEMO, login, type Session, type TestApp } from '../../../test/helpers';
-import { TestConsole } from '../../realtime/ws-client';
-import { addDevice, deviceLogin, unitIdOf, type CreatedDevice } from '../devices/test-support';
+import { TestConsole } from '../../../test/ws-client';
+import { addDevice, deviceLogin, unitIdOf, type CreatedDevice } from '../../../test/devices';
 
 let t: TestApp;
 let admin: Session;

@@ -8,7 +8,7 @@ import { createTestApp, DEMO, login, type Session, type TestApp } from '../../..
 import type { DomainEvents } from '../../bus';
 import { PROVISION_KEY_FILE } from './device-api.routes';
 import { buildOsmandServer } from './osmand';
-import { addDevice, deviceLogin, deviceRow, testImei, unitIdOf, type CreatedDevice } from './test-support';
+import { addDevice, deviceLogin, deviceRow, testImei, unitIdOf, type CreatedDevice } from '../../../test/devices';
 
 let t: TestApp;
 let admin: Session;

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../../test/api';
 import { createRole, createTestApp, createUser, DEMO, login, type Session, type TestApp } from '../../../test/helpers';
 import { now } from '../../db/connection';
-import { addDevice, deviceRow, testImei, unitIdOf } from './test-support';
+import { addDevice, deviceRow, testImei, unitIdOf } from '../../../test/devices';
 
 let t: TestApp;
 let admin: Session;

@@ -11,7 +11,7 @@ import {
   type Session,
   type TestApp,
 } from '../../../test/helpers';
-import { addDevice, deviceLogin, deviceRow, unitIdOf, type CreatedDevice } from './test-support';
+import { addDevice, deviceLogin, deviceRow, unitIdOf, type CreatedDevice } from '../../../test/devices';
 
 let t: TestApp;
 let admin: Session;

@@ -11,7 +11,7 @@ import {
   type Session,
   type TestApp,
 } from '../../../test/helpers';
-import { addDevice, unitIdOf, type CreatedDevice } from '../devices/test-support';
+import { addDevice, unitIdOf, type CreatedDevice } from '../../../test/devices';
 import { temporaryGroupName } from './groups.service';
 
 let t: TestApp;

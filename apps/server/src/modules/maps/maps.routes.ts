@@ -46,7 +46,7 @@ function baseUrl(req: FastifyRequest, origin: string | undefined): string {
   return `${req.protocol}://${req.headers.host ?? req.hostname}`;
 }
 
-/** Maps (issue 4 section 5): style, offline tiles, built-in basemap, map file upload, reverse geocoding. */
+/** Maps: style, offline tiles, built-in basemap, map file upload, reverse geocoding. */
 export async function registerMaps(app: FastifyInstance): Promise<void> {
   const tiles = new TileStore(app);
   app.addHook('onClose', async () => tiles.reset());

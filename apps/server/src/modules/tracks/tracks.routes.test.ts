@@ -11,7 +11,7 @@ import {
   type Session,
   type TestApp,
 } from '../../../test/helpers';
-import { addDevice, deviceLogin, unitIdOf, type CreatedDevice } from '../devices/test-support';
+import { addDevice, deviceLogin, unitIdOf, type CreatedDevice } from '../../../test/devices';
 
 let t: TestApp;
 let admin: Session;

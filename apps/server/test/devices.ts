@@ -1,10 +1,10 @@
 import { imeiWithCheckDigit, type Envelope } from '@bwc/protocol';
 import type { FastifyInstance } from 'fastify';
-import { api } from '../../../test/api';
-import type { Session } from '../../../test/helpers';
-import type { Db } from '../../db/connection';
+import type { Db } from '../src/db/connection';
+import { api } from './api';
+import type { Session } from './helpers';
 
-/** Test helpers of the device module (not a test file). */
+/** Devices for tests and benches: created through the console API, logged in through the device API. */
 
 let serial = 0;
 

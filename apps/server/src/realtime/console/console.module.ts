@@ -5,11 +5,12 @@ import type { WsSocket } from './connection';
 import type { ConsoleHandler } from './handler';
 import { mediaHandlers } from './handlers/media';
 import { sessionHandlers } from './handlers/session';
+import { announcePresence, userHandlers } from './handlers/users';
 import { LOGIN_REFRESH_MS } from './logins.service';
 import { ConsoleService } from './service';
 
 /** Every handler family of the service; a new family is one file in handlers/ and one entry here. */
-export const consoleHandlers = (): ConsoleHandler[] => [...sessionHandlers, ...mediaHandlers];
+export const consoleHandlers = (): ConsoleHandler[] => [...sessionHandlers, ...userHandlers, ...mediaHandlers];
 
 /** The routes of the service on one Fastify server (the main one, or the listener on CONSOLE_PORT). */
 async function serveOn(server: FastifyInstance, service: ConsoleService, paths: string[]): Promise<void> {
@@ -33,6 +34,7 @@ export async function registerConsoleService(app: FastifyInstance): Promise<void
   app.decorate('consoleService', service);
   app.bus.on('console.notice', (e) => service.deliver(e));
   app.bus.on('console.login.ended', (e) => service.logins.ended(e));
+  app.bus.on('console.presence', (e) => announcePresence(service, e));
   // a remotely killed terminal loses its login at once (other changes: the periodic refresh)
   app.bus.on('device.remote', (e) => {
     const conn = service.connectionOf(e.device_id);

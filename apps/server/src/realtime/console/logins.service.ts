@@ -103,12 +103,13 @@ export class LoginManager {
       status: 'active',
       ended: '',
     });
-    // the earlier connection (on whichever node) gets notice_logon cmd_status 2 and is closed
-    for (const p of previous)
-      this.app.bus.emit('console.login.ended', { login_id: p.id, uid: p.uid, reason: 'taken_over' });
     const login: Login = { ...identity, id, clientid, aliveMinutes: alive.minutes, loginTime: Date.parse(ts) };
     this.touched.set(id, Date.now());
     this.service.bind(conn, login);
+    // the earlier connection (on whichever node) gets notice_logon cmd_status 2 and is closed; the
+    // new one is bound first, so the user never shows offline in between
+    for (const p of previous)
+      this.app.bus.emit('console.login.ended', { login_id: p.id, uid: p.uid, reason: 'taken_over' });
     return {
       uid: login.uid,
       ext_id: login.ext_id,
@@ -168,8 +169,8 @@ export class LoginManager {
     if (conn.login) return false;
     const row = await findLoginByTokenHash(this.db, hashToken(token));
     if (!row || row.status !== 'active' || row.clientid !== clientid) return false;
-    const held = this.service.connectionOf(row.uid);
-    if (held && held.login?.id === row.id) {
+    const held = this.service.connectionOfLogin(row.id);
+    if (held) {
       // the same client reconnected before its old socket was noticed gone: the new one wins quietly
       this.service.unbind(held);
       held.close(CLOSE_LOGIN_ENDED, 'resumed elsewhere');
@@ -275,9 +276,9 @@ export class LoginManager {
 
   /** The bus said a login ended: if its connection is here, tell it and close it. */
   ended(e: DomainEvents['console.login.ended']): void {
-    const conn = this.service.connectionOf(e.uid);
-    if (!conn || conn.login?.id !== e.login_id) return;
-    const login = conn.login;
+    const conn = this.service.connectionOfLogin(e.login_id);
+    const login = conn?.login;
+    if (!conn || !login) return;
     if (e.reason === 'taken_over') {
       this.service.sendTo(conn, {
         msg_code: 'notice_logon',

@@ -75,6 +75,12 @@ export class ConsoleService {
     return conn?.open ? conn : undefined;
   }
 
+  /** The connection bound to login `id` on this node (also one whose uid a newer login took over). */
+  connectionOfLogin(id: number): Connection | undefined {
+    for (const conn of this.connections) if (conn.login?.id === id && conn.open) return conn;
+    return undefined;
+  }
+
   /** Is `uid` logged on (on this node)? */
   online(uid: number): boolean {
     return this.connectionOf(uid) !== undefined;

@@ -4,7 +4,7 @@ import { ConsoleClient } from '../../../test/console-client';
 import { consoleUrl, logonConsole, logonTerminal } from '../../../test/console-fixtures';
 import { createRole, createTestApp, createUser, DEMO, login, type TestApp } from '../../../test/helpers';
 import { buildApp } from '../../app';
-import { addDevice, unitIdOf } from '../../modules/devices/test-support';
+import { addDevice, unitIdOf } from '../../../test/devices';
 
 /** Logins outlive a server restart: consoles and terminals resume them on the new process. */
 let t: TestApp;

@@ -12,7 +12,7 @@ import {
   type Session,
   type TestApp,
 } from '../../../../test/helpers';
-import { addDevice, unitIdOf } from '../../../modules/devices/test-support';
+import { addDevice, unitIdOf } from '../../../../test/devices';
 
 /** Session family: logon (consoles and terminals), take-over, resume, logout, password, invalidation. */
 let t: TestApp;

@@ -11,7 +11,7 @@ import {
   type Session,
   type TestApp,
 } from '../../../../test/helpers';
-import { addDevice, unitIdOf, type CreatedDevice } from '../../../modules/devices/test-support';
+import { addDevice, unitIdOf, type CreatedDevice } from '../../../../test/devices';
 
 /** Users family: profiles, states and their notices, parameters, administered users; scope by unit. */
 let t: TestApp;

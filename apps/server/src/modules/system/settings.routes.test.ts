@@ -333,7 +333,23 @@ describe('play_get, play_update, map_get', () => {
     expect(map).toEqual({
       code: 200,
       msg: '操作成功',
-      data: { ...VALID.digitailmap, live_num: 16, sos_alarm_audio: '', alerm_face: 0 },
+      data: {
+        ...VALID.digitailmap,
+        live_num: 16,
+        sos_alarm_audio: '',
+        alerm_face: 0,
+        // the console-service account handed to this console user (spec part 2 section 3 GIS info)
+        group_api: {
+          switch: 1,
+          ip: expect.any(String),
+          port: expect.any(Number),
+          path: '/ws/console',
+          orgid: expect.stringMatching(/^\d+$/),
+          username: 'dispatcher',
+          djpwd: expect.stringMatching(/^[\w-]{20,}$/),
+          islogin: 0,
+        },
+      },
     });
     expect((await auditRows(t.db, Api.playUpdate.path))[0]).toMatchObject({ target: 'play', result_code: 200 });
   });

@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ensureWebsocket } from '../websocket';
 import type { WsSocket } from './connection';
 import type { ConsoleHandler } from './handler';
+import { gpsHandlers } from './handlers/gps';
 import { mediaHandlers } from './handlers/media';
 import { sessionHandlers } from './handlers/session';
 import { announcePresence, userHandlers } from './handlers/users';
@@ -10,7 +11,12 @@ import { LOGIN_REFRESH_MS } from './logins.service';
 import { ConsoleService } from './service';
 
 /** Every handler family of the service; a new family is one file in handlers/ and one entry here. */
-export const consoleHandlers = (): ConsoleHandler[] => [...sessionHandlers, ...userHandlers, ...mediaHandlers];
+export const consoleHandlers = (): ConsoleHandler[] => [
+  ...sessionHandlers,
+  ...userHandlers,
+  ...gpsHandlers,
+  ...mediaHandlers,
+];
 
 /** The routes of the service on one Fastify server (the main one, or the listener on CONSOLE_PORT). */
 async function serveOn(server: FastifyInstance, service: ConsoleService, paths: string[]): Promise<void> {
@@ -35,6 +41,10 @@ export async function registerConsoleService(app: FastifyInstance): Promise<void
   app.bus.on('console.notice', (e) => service.deliver(e));
   app.bus.on('console.login.ended', (e) => service.logins.ended(e));
   app.bus.on('console.presence', (e) => announcePresence(service, e));
+  app.bus.on('positions', ({ positions }) => {
+    service.gps.queue(positions).catch((err) => app.log.error({ err }, 'console service: gps notices'));
+  });
+  app.bus.on('device.changed', (e) => service.gps.forget(e.device_id));
   // a remotely killed terminal loses its login at once (other changes: the periodic refresh)
   app.bus.on('device.remote', (e) => {
     const conn = service.connectionOf(e.device_id);

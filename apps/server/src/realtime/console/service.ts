@@ -13,6 +13,7 @@ import { Dispatcher } from './dispatcher';
 import type { ConsoleNoticeEvent, NoticeTarget } from './events';
 import type { ConsoleHandler } from './handler';
 import { sees, type Login } from './login';
+import { GpsFanout } from './gps-fanout';
 import { LoginManager } from './logins.service';
 
 /** How often silent connections are looked for. */
@@ -30,6 +31,7 @@ export class ConsoleService {
   private readonly byUid = new Map<number, Connection>();
   readonly dispatcher: Dispatcher;
   readonly logins: LoginManager;
+  readonly gps: GpsFanout;
   /** hooks run once a login is bound (after its logon answer, or on a resume): offline messages, ... */
   private readonly logonHooks: ((conn: Connection, login: Login) => Promise<void>)[] = [];
   private readonly timers: NodeJS.Timeout[] = [];
@@ -42,6 +44,7 @@ export class ConsoleService {
   ) {
     this.dispatcher = new Dispatcher(app, this, handlers);
     this.logins = new LoginManager(this);
+    this.gps = new GpsFanout(this);
     this.timers.push(setInterval(() => this.sweepSilent(), SWEEP_MS).unref());
   }
 
@@ -227,6 +230,7 @@ export class ConsoleService {
    */
   async close(): Promise<void> {
     for (const t of this.timers) clearInterval(t);
+    this.gps.close();
     const bound = this.boundConnections().map((c) => c.login!);
     for (const conn of [...this.connections]) conn.socket.terminate();
     this.connections.clear();

@@ -37,7 +37,9 @@ describe('basemap tile pack', () => {
       const [z, x, y] = key.split('/').map(Number) as [number, number, number];
       expect(cutTile(indexes, z, x, y)!.equals(pack.get(key)!)).toBe(true);
     }
-  });
+    // building the pack and the indexes is CPU-bound (a few seconds alone): on a shared 2-core
+    // machine under load it took more than the suite's 30 s default
+  }, 300_000);
 
   it('refuses a pack of other data or another zoom, and a file that is not a pack', async () => {
     const file = packFile(dir, 3);

@@ -187,9 +187,9 @@ async function main() {
   await vitestSuite('web', 'apps/web');
 
   since = Date.now();
-  say('check: npm run check (type check + lint)');
+  say('check: npm run check (type check + lint + engines)');
   const check = await run('npm', ['run', 'check'], { timeoutMs: 15 * MINUTE });
-  record('check (types + lint)', check === 0 ? 1 : 0, check === 0 ? 0 : 1, since);
+  record('check (types + lint + engines)', check === 0 ? 1 : 0, check === 0 ? 0 : 1, since);
 
   since = Date.now();
   if (!system.chromium) {

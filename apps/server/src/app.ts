@@ -35,6 +35,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
     genReqId: () => randomUUID(),
+    // req.ip is the client: X-Forwarded-For counts only when the connection comes from a trusted proxy
+    trustProxy: config.trustedProxies?.length ? config.trustedProxies : false,
   }).withTypeProvider<ZodTypeProvider>();
 
   const db = createDb(config.database);

@@ -47,4 +47,19 @@ describe('config', () => {
     expect(() => loadConfig({}, ['--bogus'])).toThrow(/bad command-line flag/);
     expect(() => loadConfig({ WEB_DIST: '/nonexistent-dir' })).toThrow(/WEB_DIST: .* has no index.html/);
   });
+
+  it('reads TRUSTED_PROXIES as addresses, CIDR ranges and proxy-addr names; none by default', () => {
+    expect(loadConfig({}).trustedProxies).toEqual([]);
+    expect(loadConfig({ TRUSTED_PROXIES: ' 127.0.0.1, 10.0.0.0/8 ,::1,fd00::/8,loopback' }).trustedProxies).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
+    for (const bad of ['proxy.example', '10.0.0.0/33', '10.0.0.1/8/2', '10.0.0', '*'])
+      expect(() => loadConfig({ TRUSTED_PROXIES: `127.0.0.1,${bad}` })).toThrow(
+        /TRUSTED_PROXIES: must be a comma-separated list of proxy addresses or CIDR ranges/,
+      );
+  });
 });

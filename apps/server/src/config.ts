@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -9,6 +10,33 @@ import { z } from 'zod';
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 const flag01 = z.enum(['0', '1'], { error: 'must be 0 or 1' }).transform((v) => v === '1');
+
+/** Names proxy-addr (Fastify's trustProxy) understands besides addresses and CIDR ranges. */
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** An IPv4 / IPv6 address, a CIDR range of one, or a proxy-addr name. */
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_NAMES.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+const trustedProxies = z
+  .string()
+  .transform((v) =>
+    v
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean),
+  )
+  .refine((list) => list.every(isProxyEntry), {
+    error:
+      'must be a comma-separated list of proxy addresses or CIDR ranges (e.g. 127.0.0.1,10.0.0.0/8) or loopback / linklocal / uniquelocal',
+  });
 
 const EnvSchema = z
   .object({
@@ -53,6 +81,7 @@ const EnvSchema = z
       .max(65535, { error: 'must be a port number from 0 to 65535 (0 disables)' })
       .default(CONSOLE_PORT_DEFAULT),
     DEVICE_PROVISION_KEY: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+    TRUSTED_PROXIES: trustedProxies.optional(),
   })
   .superRefine((env, ctx) => {
     if (env.TEST_CAPTCHA !== undefined && env.NODE_ENV !== 'test') {
@@ -91,6 +120,12 @@ export interface Config {
   consolePort?: number;
   /** key of the device provisioning call; demo mode generates one in DATA_DIR when absent */
   deviceProvisionKey?: string;
+  /**
+   * reverse proxies whose X-Forwarded-For gives the client's address (TRUSTED_PROXIES: addresses,
+   * CIDR ranges, loopback / linklocal / uniquelocal); empty: the socket's peer is the client and
+   * X-Forwarded-For is ignored, so no client can choose the address its login failures count on
+   */
+  trustedProxies?: string[];
   /**
    * seed the demo's electronic fences around the map centre, so the simulated fleet crosses them
    * (DEMO_FENCES; default on in demo mode outside NODE_ENV=test)
@@ -192,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     osmandPort: e.OSMAND_PORT,
     consolePort: e.CONSOLE_PORT,
     deviceProvisionKey: e.DEVICE_PROVISION_KEY,
+    trustedProxies: e.TRUSTED_PROXIES ?? [],
     demoFences: e.DEMO_FENCES ?? (e.DEMO && e.NODE_ENV !== 'test'),
     basemapPack: e.BASEMAP_PACK ?? e.NODE_ENV !== 'test',
   };

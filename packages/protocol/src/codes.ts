@@ -19,8 +19,10 @@ export const ResultCode = {
   NOT_FOUND: 404,
   /** state conflict: duplicate name, stale edit, ... */
   CONFLICT: 409,
-  /** account locked after repeated failed logins */
+  /** account locked after its own repeated failed logins */
   LOCKED: 423,
+  /** too many failed logins from the source address: wait the seconds the msg names (no account is locked) */
+  THROTTLED: 429,
   /** installation not registered or licence limit reached */
   UNREGISTERED: 460,
   /** captcha wrong or expired */

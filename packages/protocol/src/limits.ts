@@ -63,6 +63,16 @@ export const ID_CARD_LENGTH = 18;
 /** Login security defaults (normalset). */
 export const LOGIN_FAIL_LIMIT_DEFAULT = 5;
 export const LOGIN_LOCK_MINUTES_DEFAULT = 10;
+/**
+ * Failed logins from one source address are throttled, never locked (a control room behind one
+ * proxy shares an address): the first LOGIN_SOURCE_FREE_FAILURES within LOGIN_SOURCE_WINDOW_MS
+ * cost nothing, each further one doubles the address's wait from LOGIN_SOURCE_DELAY_FIRST_MS up to
+ * LOGIN_SOURCE_DELAY_MAX_MS.
+ */
+export const LOGIN_SOURCE_FREE_FAILURES = 10;
+export const LOGIN_SOURCE_WINDOW_MS = 15 * 60_000;
+export const LOGIN_SOURCE_DELAY_FIRST_MS = 1_000;
+export const LOGIN_SOURCE_DELAY_MAX_MS = 30_000;
 export const CAPTCHA_TTL_MS = 5 * 60_000;
 export const SIGNATURE_MAX_SKEW_MS = 5 * 60_000;
 

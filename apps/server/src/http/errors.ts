@@ -53,6 +53,7 @@ export const Errors = {
   tooLarge: () => new AppError(ResultCode.INVALID, 'errors.tooLarge'),
   conflict: (key: string, params: MsgParams = {}) => new AppError(ResultCode.CONFLICT, key, params),
   locked: (minutes: number) => new AppError(ResultCode.LOCKED, 'errors.login.locked', { minutes }),
+  throttled: (seconds: number) => new AppError(ResultCode.THROTTLED, 'errors.login.throttled', { seconds }),
   licence: (key: string, params: MsgParams = {}) => new AppError(ResultCode.UNREGISTERED, key, params),
   alreadyRegistered: () => new AppError(ResultCode.FORBIDDEN, 'errors.licence.alreadyRegistered'),
   captcha: (key: 'errors.captcha.wrong' | 'errors.captcha.expired') => new AppError(ResultCode.CAPTCHA, key),

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   decodeLoginInfo,
+  LOGIN_SOURCE_WINDOW_MS,
   ResultCode,
   SIGNATURE_MAX_SKEW_MS,
   verifySignature,
@@ -14,7 +15,7 @@ import { AppError, Errors } from '../../http/errors';
 import { workstationsInUse } from '../licence/licence.routes';
 import { consumeCaptcha } from './captcha';
 import { clearAccountFailures, recentFailures, recordFailure } from './login-failure.repository';
-import { combineLocks, lockState, minutesUntil } from './lockout';
+import { accountLock, minutesUntil, secondsUntil, sourceWaitUntil } from './lockout';
 import { verifyAgainstDummy, verifyLoginDigest } from './password';
 import { createSession, kickOtherSessions } from './session.repository';
 import { findUserForLogin } from './user.repository';
@@ -29,24 +30,28 @@ function signatureValid(body: LoginRequest): boolean {
   return body.pe_signals === '' && verifySignature({ ...fields, pe_signals: undefined });
 }
 
-async function currentLock(app: FastifyInstance, username: string, ip: string) {
+/** The account's own lock state (normalset limit and lock minutes); other accounts' failures never count. */
+async function accountLockState(app: FastifyInstance, username: string) {
   const { login_fail_limit, login_lock_minutes } = await readSettings(app.db, 'normalset');
-  const since = new Date(Date.now() - 2 * login_lock_minutes * 60_000).toISOString();
   const now = Date.now();
-  const byAccount = lockState(
-    await recentFailures(app.db, since, { username }),
-    now,
-    login_fail_limit,
-    login_lock_minutes,
-  );
-  const byIp = lockState(await recentFailures(app.db, since, { ip }), now, login_fail_limit, login_lock_minutes);
-  return combineLocks(byAccount, byIp);
+  const since = new Date(now - 2 * login_lock_minutes * 60_000).toISOString();
+  return accountLock(await recentFailures(app.db, since, { username }), now, login_fail_limit, login_lock_minutes);
+}
+
+/** Refuses an attempt from an address that must still wait after its recent failures (never a lock). */
+async function checkSourceThrottle(app: FastifyInstance, ip: string): Promise<void> {
+  const now = Date.now();
+  const since = new Date(now - LOGIN_SOURCE_WINDOW_MS).toISOString();
+  const until = sourceWaitUntil(await recentFailures(app.db, since, { ip }), now);
+  if (until) throw Errors.throttled(secondsUntil(until, now));
 }
 
 /**
- * The login flow: signature and freshness, one-time captcha, login_info, lockout (account and
- * source address), licence, credentials, account status, workstation limit; then a new session
- * that forces the user's other sessions offline.
+ * The login flow: signature and freshness, the source address's throttle (before the captcha, so a
+ * waiting console keeps its captcha), one-time captcha, login_info, the account's lock, licence,
+ * credentials, account status, workstation limit; then a new session that forces the user's other
+ * sessions offline. `req.ip` is the client's address: X-Forwarded-For counts only from the
+ * configured TRUSTED_PROXIES (app.ts).
  */
 export async function login(
   app: FastifyInstance,
@@ -54,6 +59,7 @@ export async function login(
   body: LoginRequest,
 ): Promise<LoginResult & { sessionToken: string }> {
   if (!signatureValid(body) || Math.abs(Date.now() - body.timestamp) > SIGNATURE_MAX_SKEW_MS) throw Errors.signature();
+  await checkSourceThrottle(app, req.ip);
 
   const captcha = await consumeCaptcha(app.db, body.token, body.captcha_code);
   if (captcha !== 'ok') throw Errors.captcha(captcha === 'wrong' ? 'errors.captcha.wrong' : 'errors.captcha.expired');
@@ -65,7 +71,7 @@ export async function login(
   const username = info.username.trim();
   req.audit.actor = { username };
 
-  const lock = await currentLock(app, username, req.ip);
+  const lock = await accountLockState(app, username);
   if (lock.locked) throw Errors.locked(minutesUntil(lock.unlockAt, Date.now()));
 
   const licence = await app.licence.status();
@@ -79,7 +85,7 @@ export async function login(
     : await verifyAgainstDummy(info.password);
   if (!user || !passwordOk) {
     await recordFailure(app.db, username, req.ip);
-    const after = await currentLock(app, username, req.ip);
+    const after = await accountLockState(app, username);
     if (after.locked) throw Errors.locked(minutesUntil(after.unlockAt, Date.now()));
     // 400, not 401: a 401 would send the console to the login screen it is already on
     throw new AppError(ResultCode.INVALID, 'errors.login.failed', { left: after.left });

@@ -13,7 +13,7 @@ export async function recentFailures(
   return rows.map((r) => Date.parse(r.created));
 }
 
-/** Failures older than this can no longer matter (twice the longest lock normalset allows). */
+/** Failures older than this can no longer matter (twice the longest account lock normalset allows). */
 const KEEP_MS = 2 * 1440 * 60_000;
 
 export async function recordFailure(db: Db, username: string, ip: string): Promise<void> {
@@ -24,7 +24,7 @@ export async function recordFailure(db: Db, username: string, ip: string): Promi
     .execute();
 }
 
-/** A successful login clears the account's failures (not the address's: one good account must not reset them). */
+/** A successful login starts the account's count afresh (other accounts' failures from its address stay). */
 export async function clearAccountFailures(db: Db, username: string): Promise<void> {
   await db.deleteFrom('login_failures').where('username', '=', username).execute();
 }

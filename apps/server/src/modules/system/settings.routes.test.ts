@@ -273,7 +273,7 @@ describe('system_update then system_get: round trip of every type', () => {
     const u = await createUser(t.db);
     for (let i = 0; i < 2; i++) await login(t.app, u.username, 'Wrong@123').catch(() => undefined);
     await expect(login(t.app, u.username, u.password)).rejects.toThrow(
-      '423 登录失败次数过多，账号已锁定，请 7 分钟后再试',
+      '423 该账号登录失败次数过多，已被锁定，请 7 分钟后再试',
     );
     await update({ type: 'normalset', ...VALID.normalset });
   });

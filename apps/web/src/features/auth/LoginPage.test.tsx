@@ -112,6 +112,28 @@ describe('login screen', () => {
     expect(readLoggedIn()).toEqual({ username: 'admin', ifadmin: 1 });
   });
 
+  it('reports a throttled address as such, not as a locked account', async () => {
+    answers['/rest/index/login/login'] = {
+      code: 429,
+      msg: 'too many failed logins from this address: try again in 4 s (no account is locked)',
+      data: null,
+    };
+    renderLogin();
+    await screen.findByAltText('Verification code');
+    await fill('Username', 'admin');
+    await fill('Password', 'Admin@123');
+    await act(async () => {
+      fireEvent.change(document.querySelector('#captcha_code')!, { target: { value: 'ab12' } });
+    });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    });
+    const alert = await screen.findByTestId('login-error');
+    expect(alert.textContent).toContain('Too many attempts from this address');
+    expect(alert.textContent).toContain('try again in 4 s (no account is locked)');
+    expect(alert.textContent).not.toContain('Account locked');
+  });
+
   it('reports a lockout clearly on the form and fetches a new captcha', async () => {
     answers['/rest/index/login/login'] = {
       code: 423,

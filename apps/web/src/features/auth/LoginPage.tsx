@@ -9,12 +9,19 @@ import { ApiError, call, resetUnauthenticatedGuard } from '../../api/http';
 import { markLoggedIn } from '../../api/session';
 import { zodFieldRules } from '../../app/forms/zodRules';
 import { LanguageSwitch } from '../../app/shell/LanguageSwitch';
+import { keysOf } from '../../i18n/keys';
 import { usePageInfo } from '../../app/session/queries';
 import { buildLoginRequest, type LoginFormValues } from './loginRequest';
 import { RegistrationStep } from './RegistrationStep';
 import './login.css';
 
 export const loginKeys = { captcha: ['login', 'captcha'] as const };
+
+/** Refusals that get a heading above the server's msg: a locked account, a throttled address. */
+const FAILURE_HEADINGS: Partial<Record<number, string>> = keysOf('login', {
+  [ResultCode.LOCKED]: 'error.locked',
+  [ResultCode.THROTTLED]: 'error.throttled',
+});
 
 /** Login screen (spec part 1 section 2): username, password, verification code, registration step. */
 export function LoginPage() {
@@ -100,8 +107,8 @@ export function LoginPage() {
                   type="error"
                   showIcon
                   style={{ marginBottom: 16 }}
-                  message={failure.code === ResultCode.LOCKED ? t('error.locked') : failure.msg}
-                  description={failure.code === ResultCode.LOCKED ? failure.msg : undefined}
+                  message={FAILURE_HEADINGS[failure.code] ? t(FAILURE_HEADINGS[failure.code]!) : failure.msg}
+                  description={FAILURE_HEADINGS[failure.code] ? failure.msg : undefined}
                   data-testid="login-error"
                 />
               ) : null}

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { translate } from './i18n';
 import { PasswordForm } from './schemas/auth';
-import { ageFromIdCard, LoginPassword, NewPassword, passwordClasses, SystemTitle } from './validators';
+import { SettingsSchemas } from './schemas/system';
+import {
+  ageFromIdCard,
+  between,
+  boundsOf,
+  issueParams,
+  LoginPassword,
+  NewPassword,
+  passwordClasses,
+  SystemTitle,
+} from './validators';
 
 const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) => r.error?.issues[0]?.message;
 
@@ -60,4 +72,29 @@ describe('ageFromIdCard', () => {
     'asks for a correct 18-character ID for %j',
     (id) => expect(ageFromIdCard(id, today)).toEqual({ ok: false, message: 'validation.idCard.invalid' }),
   );
+});
+
+describe('between: a range refused with both bounds, never clamped', () => {
+  const limit = between(z.coerce.number().int({ error: 'validation.integer' }), 1, 20);
+
+  it('names both bounds on either side and passes values inside', () => {
+    for (const value of [0, 21, 99999, -1]) {
+      const issue = limit.safeParse(value).error?.issues[0];
+      expect(issue?.message).toBe('validation.between');
+      expect(issueParams(issue!)).toEqual({ min: 1, max: 20 });
+      expect(translate('zh-CN', 'validation.between', issueParams(issue!))).toBe('取值范围为 1 到 20');
+      expect(translate('en-US', 'validation.between', issueParams(issue!))).toBe('must be from 1 to 20');
+    }
+    expect(limit.parse('1')).toBe(1);
+    expect(limit.parse(20)).toBe(20);
+  });
+
+  it('gives its bounds to help texts and the OpenAPI document', () => {
+    expect(boundsOf(SettingsSchemas.normalset.shape.login_lock_minutes)).toEqual({ min: 1, max: 1440 });
+    expect(z.toJSONSchema(limit, { io: 'input' })).toMatchObject({ minimum: 1, maximum: 20 });
+  });
+
+  it('has no params for an ordinary issue', () => {
+    expect(issueParams(z.string().safeParse(1).error!.issues[0]!)).toEqual({});
+  });
 });

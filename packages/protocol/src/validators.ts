@@ -15,6 +15,36 @@ import {
  * server (envelope msg) and the console (form errors) alike.
  */
 
+/**
+ * A number schema limited to `min`..`max` inclusive. A value outside is refused, never clamped,
+ * with a message naming both bounds: the key `validation.between` with params {min, max}, which
+ * the server and the console read with `issueParams` and pass to the translation. The bounds also
+ * reach the OpenAPI document as minimum / maximum.
+ */
+export function between<T extends z.ZodNumber | z.ZodCoercedNumber>(schema: T, min: number, max: number): T {
+  return schema
+    .refine((n) => n >= min && n <= max, { error: 'validation.between', params: { min, max } })
+    .meta({ minimum: min, maximum: max }) as T;
+}
+
+/** The bounds a `between` schema was given, for help texts beside its input (so they are written once). */
+export function boundsOf(schema: z.ZodType): { min: number; max: number } {
+  const meta = schema.meta() as { minimum?: unknown; maximum?: unknown } | undefined;
+  if (typeof meta?.minimum !== 'number' || typeof meta.maximum !== 'number')
+    throw new Error('boundsOf: the schema was not made with between()');
+  return { min: meta.minimum, max: meta.maximum };
+}
+
+/** Translation params a schema issue carries (custom issues such as `between`'s), else none. */
+export function issueParams(issue: { code?: string; params?: unknown }): Record<string, string | number> {
+  if (issue.code !== 'custom' || !issue.params || typeof issue.params !== 'object') return {};
+  return Object.fromEntries(
+    Object.entries(issue.params).filter((e): e is [string, string | number] =>
+      ['string', 'number'].includes(typeof e[1]),
+    ),
+  );
+}
+
 export function passwordClasses(pw: string): number {
   return [/[A-Z]/, /[a-z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((re) => re.test(pw)).length;
 }
@@ -44,7 +74,8 @@ export const SystemTitle = z
   .max(TITLE_MAX, { error: 'validation.title.length' })
   .refine((t) => !hasForbiddenTitleChar(t), { error: 'validation.title.forbidden' });
 
-export type IdCardResult = { ok: true; age: number; birthDate: string } | { ok: false; message: 'validation.idCard.invalid' };
+export type IdCardResult =
+  { ok: true; age: number; birthDate: string } | { ok: false; message: 'validation.idCard.invalid' };
 
 /**
  * National ID helper (spec part 1 section 5): an 18-character ID; characters 7 to 14 are the

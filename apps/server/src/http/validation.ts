@@ -1,3 +1,4 @@
+import { issueParams } from '@bwc/protocol';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { z } from 'zod';
 import { FieldError } from './errors';
@@ -16,7 +17,7 @@ export function issueToFieldError(issue: Issue, part: string): FieldError {
   }
   const field = path || PART_NAMES[part] || part;
   if (issue.message.startsWith('validation.') && !(isRequiredKey(issue.message) && !isMissing(issue)))
-    return new FieldError(field, issue.message);
+    return new FieldError(field, issue.message, issueParams(issue));
   return new FieldError(field, defaultKey(issue));
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { between } from '../validators';
 import { FlagInput, PageQuery } from '../envelope';
 import { numberInput, optionalId, optionalInput } from './org';
 
@@ -244,11 +245,11 @@ export type DeviceImportResult = z.infer<typeof DeviceImportResult>;
 export const DeviceSettings = z.object({
   /** seconds without any message before a device is marked offline */
   silence_timeout_s: numberInput(
-    z
-      .number({ error: 'validation.number' })
-      .int({ error: 'validation.integer' })
-      .min(DEVICE_SILENCE_TIMEOUT_MIN_S, { error: 'validation.range' })
-      .max(DEVICE_SILENCE_TIMEOUT_MAX_S, { error: 'validation.range' }),
+    between(
+      z.number({ error: 'validation.number' }).int({ error: 'validation.integer' }),
+      DEVICE_SILENCE_TIMEOUT_MIN_S,
+      DEVICE_SILENCE_TIMEOUT_MAX_S,
+    ),
   ),
 });
 export type DeviceSettings = z.infer<typeof DeviceSettings>;

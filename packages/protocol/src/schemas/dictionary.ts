@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { between } from '../validators';
 import { FlagInput } from '../envelope';
 import { numberInput, optionalInput } from './org';
 
@@ -70,12 +71,11 @@ const entryFields = {
     .min(1, { error: 'validation.required' })
     .max(64, { error: 'validation.tooLong' }),
   label_en: z.string().trim().max(64, { error: 'validation.tooLong' }).default(''),
-  sort: z.coerce
-    .number({ error: 'validation.number' })
-    .int({ error: 'validation.integer' })
-    .min(0, { error: 'validation.range' })
-    .max(99_999, { error: 'validation.range' })
-    .default(0),
+  sort: between(
+    z.coerce.number({ error: 'validation.number' }).int({ error: 'validation.integer' }),
+    0,
+    99_999,
+  ).default(0),
   enabled: FlagInput.default(1),
 };
 /** POST rest/system/dict/add */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FlagInput, PageQuery } from '../envelope';
 import { MODULE_BY_ID, UserAuth } from '../permissions';
-import { NewPassword } from '../validators';
+import { between, NewPassword } from '../validators';
 
 /**
  * Organisation administration (spec part 2 sections 2.1 /configcenter and 6): units,
@@ -105,11 +105,7 @@ export const UnitCode = z
   .min(1, { error: 'validation.required' })
   .regex(/^\d{12}$/, { error: 'validation.unit.code' });
 export const UnitName = text(UNIT_NAME_MAX);
-const sort = z.coerce
-  .number({ error: 'validation.number' })
-  .int({ error: 'validation.integer' })
-  .min(0, { error: 'validation.range' })
-  .max(99_999, { error: 'validation.range' });
+const sort = between(z.coerce.number({ error: 'validation.number' }).int({ error: 'validation.integer' }), 0, 99_999);
 
 /** One unit of the UnitAdmin screen (rest/user/unit/get). */
 export const Unit = z.object({
@@ -344,12 +340,11 @@ export type RoleOption = z.infer<typeof RoleOption>;
 
 const roleFields = {
   name: text(ROLE_NAME_MAX),
-  weight: z.coerce
-    .number({ error: 'validation.number' })
-    .int({ error: 'validation.integer' })
-    .min(0, { error: 'validation.range' })
-    .max(9999, { error: 'validation.range' })
-    .default(0),
+  weight: between(
+    z.coerce.number({ error: 'validation.number' }).int({ error: 'validation.integer' }),
+    0,
+    9999,
+  ).default(0),
   remark: optionalText(255).default(''),
 };
 /** POST rest/user/role/add: a role starts without permissions. */

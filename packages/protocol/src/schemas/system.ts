@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { GroupApi } from '../console/session';
 import { DEFAULT_VIDEO_LIVE_NUM, LOGIN_FAIL_LIMIT_DEFAULT, LOGIN_LOCK_MINUTES_DEFAULT, RECORDING_DURATIONS_MIN } from '../limits';
-import { NewPassword, SystemTitle } from '../validators';
+import { between, NewPassword, SystemTitle } from '../validators';
 
-const int = (min: number, max: number) =>
-  z.coerce.number({ error: 'validation.number' }).int({ error: 'validation.integer' }).min(min, { error: 'validation.range' }).max(max, { error: 'validation.range' });
+const int = (min: number, max: number) => between(z.coerce.number({ error: 'validation.number' }).int({ error: 'validation.integer' }), min, max);
 const text = (max: number) => z.string({ error: 'validation.required' }).trim().max(max, { error: 'validation.tooLong' });
 const path = text(255).refine((p) => !p.includes('..'), { error: 'validation.path' });
 const longitude = z.coerce.number({ error: 'validation.number' }).min(-180, { error: 'validation.longitude' }).max(180, { error: 'validation.longitude' });

@@ -87,7 +87,7 @@ describe('POST rest/user/role/add, update, del', () => {
     });
     expect(await api(t.app, 'roleAdd', admin, { name: 'x', weight: 10000 })).toMatchObject({
       code: 400,
-      msg: '字段 weight：超出允许范围',
+      msg: '字段 weight：取值范围为 0 到 9999',
     });
     expect(await api(t.app, 'roleAdd', admin, { name: '调度员' })).toMatchObject({
       code: 409,

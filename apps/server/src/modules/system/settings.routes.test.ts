@@ -212,7 +212,7 @@ describe('system_get, system_update: bad input names the field and changes nothi
   it('validates numbers, ranges, choices and passwords of the other types', async () => {
     const bad: [Record<string, unknown>, string][] = [
       [{ type: 'normalset', ...VALID.normalset, login_fail_limit: 'abc' }, '字段 login_fail_limit：必须是数字'],
-      [{ type: 'normalset', ...VALID.normalset, login_fail_limit: 0 }, '字段 login_fail_limit：超出允许范围'],
+      [{ type: 'normalset', ...VALID.normalset, login_fail_limit: 0 }, '字段 login_fail_limit：取值范围为 1 到 20'],
       [
         { type: 'normalset', ...VALID.normalset, default_password: 'abcdefgh' },
         '字段 default_password：密码须包含大写字母、小写字母、数字、特殊字符中的至少三种',
@@ -224,7 +224,7 @@ describe('system_get, system_update: bad input names the field and changes nothi
       ],
       [{ type: 'digitailmap', ...VALID.digitailmap, map_crs: 'EPSG3857' }, '字段 map_crs：不是允许的选项'],
       [{ type: 'cloudstorage', ...VALID.cloudstorage, record_minutes: 45 }, '字段 record_minutes：不是允许的选项'],
-      [{ type: 'statisticset', ...VALID.statisticset, stat_day_start: 24 }, '字段 stat_day_start：超出允许范围'],
+      [{ type: 'statisticset', ...VALID.statisticset, stat_day_start: 24 }, '字段 stat_day_start：取值范围为 0 到 23'],
     ];
     for (const [payload, msg] of bad) expect(envelope(await update(payload))).toEqual({ code: 400, msg, data: null });
   });
@@ -236,8 +236,16 @@ describe('system_get, system_update: bad input names the field and changes nothi
     });
     expect(envelope(await update({ type: 'normalset', ...VALID.normalset, login_lock_minutes: 99999 }))).toMatchObject({
       code: 400,
-      msg: '字段 login_lock_minutes：超出允许范围',
+      msg: '字段 login_lock_minutes：取值范围为 1 到 1440',
     });
+    expect(
+      envelope(
+        await update(
+          { type: 'normalset', ...VALID.normalset, login_fail_limit: 21 },
+          { ...admin.headers, 'x-lang': 'en-US' },
+        ),
+      ).msg,
+    ).toBe('Field login_fail_limit: must be from 1 to 20');
     expect(
       envelope(await update({ type: 'normalset', ...VALID.normalset, login_lock_minutes: 5 }, dispatcher.headers)),
     ).toMatchObject({
@@ -312,7 +320,7 @@ describe('play_get, play_update, map_get', () => {
       t.app.inject({ method: 'POST', url: Api.playUpdate.path, headers, payload: payload as Record<string, unknown> });
     expect(envelope(await post({ video_live_num: 17 }))).toEqual({
       code: 400,
-      msg: '字段 video_live_num：超出允许范围',
+      msg: '字段 video_live_num：取值范围为 1 到 16',
       data: null,
     });
     expect(envelope(await post({ video_live_num: 'many' }, { ...admin.headers, ...EN }))).toEqual({

@@ -1,3 +1,4 @@
+import { issueParams } from '@bwc/protocol';
 import type { FormInstance, FormRule } from 'antd';
 import type { z } from 'zod';
 import { translateKey } from '../../i18n';
@@ -30,7 +31,8 @@ export function zodFieldRules(schema: z.ZodType): FormRule[] {
     {
       validator: async (_rule, value: unknown) => {
         const result = schema.safeParse(value === undefined ? '' : value);
-        if (!result.success) throw new Error(translateKey(result.error.issues[0]?.message ?? 'validation.invalid'));
+        const issue = result.error?.issues[0];
+        if (issue) throw new Error(translateKey(issue.message, issueParams(issue)));
       },
     },
   ];
@@ -41,7 +43,7 @@ export function fieldError(schema: z.ZodType, values: Record<string, unknown>, f
   const result = schema.safeParse(values);
   if (result.success) return null;
   const issue = result.error.issues.find((i) => String(i.path[0]) === field);
-  return issue ? translateKey(issue.message) : null;
+  return issue ? translateKey(issue.message, issueParams(issue)) : null;
 }
 
 /** Validated and parsed values (schema defaults applied), or throws as antd's validateFields does. */

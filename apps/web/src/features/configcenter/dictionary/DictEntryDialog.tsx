@@ -59,7 +59,7 @@ export function DictEntryDialog({ type, ...props }: DictEntryDialogProps) {
         <Input maxLength={64} />
       </Form.Item>
       <Form.Item name="sort" label={t('dict.form.sort')} rules={dialog.rules('sort')} extra={t('dict.form.sortHelp')}>
-        <InputNumber min={0} max={99999} precision={0} style={{ width: 160 }} />
+        <InputNumber style={{ width: 160 }} />
       </Form.Item>
       <Form.Item name="enabled" label={t('dict.form.enabled')} extra={t('dict.form.enabledHelp')} {...flagSwitchProps}>
         <Switch />

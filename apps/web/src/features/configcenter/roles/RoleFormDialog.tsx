@@ -30,7 +30,7 @@ export function RoleFormDialog(props: FormDialogTargetProps<Role>) {
         rules={dialog.rules('weight')}
         extra={t('roles.form.weightHelp')}
       >
-        <InputNumber min={0} max={9999} precision={0} style={{ width: 160 }} />
+        <InputNumber style={{ width: 160 }} />
       </Form.Item>
       <Form.Item name="remark" label={t('roles.form.remark')} rules={dialog.rules('remark')}>
         <Input.TextArea rows={3} maxLength={255} showCount />

@@ -65,7 +65,7 @@ export function UnitFormDialog({ parent, units, flat, isAdmin, ...props }: UnitF
         required
       />
       <Form.Item name="sort" label={t('units.form.sort')} rules={dialog.rules('sort')} extra={t('units.form.sortHelp')}>
-        <InputNumber min={0} max={99999} precision={0} style={{ width: 160 }} />
+        <InputNumber style={{ width: 160 }} />
       </Form.Item>
     </FormDialog>
   );

@@ -1,7 +1,7 @@
 import { RECORDING_DURATIONS_MIN } from '@bwc/protocol';
 import { Form, Input, InputNumber, Radio } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { NUMBER_INPUT_STYLE, numberRules } from './SettingsCard';
+import { NUMBER_INPUT_STYLE, numberRules, settingBounds } from './SettingsCard';
 import { SettingsTypePage } from './SettingsTypePage';
 
 /** /system/player/cloudstorage: recording storage folder, segment duration (20/30/60 min), retention. */
@@ -40,9 +40,9 @@ export function CloudStoragePage() {
             label={t('cloudstorage.field.keep_days')}
             rules={numberRules(rules, 'keep_days')}
             validateFirst
-            extra={t('settings.range', { min: 1, max: 3650 })}
+            extra={t('settings.range', settingBounds('cloudstorage', 'keep_days'))}
           >
-            <InputNumber style={NUMBER_INPUT_STYLE} min={1} max={3650} precision={0} suffix={t('settings.unit.days')} />
+            <InputNumber style={NUMBER_INPUT_STYLE} suffix={t('settings.unit.days')} />
           </Form.Item>
         </>
       )}

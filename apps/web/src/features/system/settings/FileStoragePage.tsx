@@ -1,6 +1,6 @@
 import { Form, Input, InputNumber } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { NUMBER_INPUT_STYLE, numberRules } from './SettingsCard';
+import { NUMBER_INPUT_STYLE, numberRules, settingBounds } from './SettingsCard';
 import { SettingsTypePage } from './SettingsTypePage';
 
 /** /system/systemset/filestorage: evidence storage folder, retention, disk warning threshold. */
@@ -24,18 +24,18 @@ export function FileStoragePage() {
             label={t('filestorage.field.keep_days')}
             rules={numberRules(rules, 'keep_days')}
             validateFirst
-            extra={t('settings.range', { min: 1, max: 3650 })}
+            extra={t('settings.range', settingBounds('filestorage', 'keep_days'))}
           >
-            <InputNumber style={NUMBER_INPUT_STYLE} min={1} max={3650} precision={0} suffix={t('settings.unit.days')} />
+            <InputNumber style={NUMBER_INPUT_STYLE} suffix={t('settings.unit.days')} />
           </Form.Item>
           <Form.Item
             name="disk_warn_percent"
             label={t('filestorage.field.disk_warn_percent')}
             rules={numberRules(rules, 'disk_warn_percent')}
             validateFirst
-            extra={t('filestorage.help.disk_warn_percent', { min: 50, max: 99 })}
+            extra={t('filestorage.help.disk_warn_percent', settingBounds('filestorage', 'disk_warn_percent'))}
           >
-            <InputNumber style={NUMBER_INPUT_STYLE} min={50} max={99} precision={0} suffix="%" />
+            <InputNumber style={NUMBER_INPUT_STYLE} suffix="%" />
           </Form.Item>
         </>
       )}

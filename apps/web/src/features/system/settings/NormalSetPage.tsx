@@ -1,7 +1,7 @@
 import { PASSWORD_SET_MAX, PASSWORD_SET_MIN } from '@bwc/protocol';
 import { Form, Input, InputNumber } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { NUMBER_INPUT_STYLE, numberRules, type SettingsRules } from './SettingsCard';
+import { NUMBER_INPUT_STYLE, numberRules, type SettingsRules, settingBounds } from './SettingsCard';
 import { SettingsTypePage } from './SettingsTypePage';
 
 /**
@@ -22,18 +22,18 @@ export function NormalSetFields({ rules }: { rules: SettingsRules }) {
         label={t('normalset.field.login_fail_limit')}
         rules={numberRules(rules, 'login_fail_limit')}
         validateFirst
-        extra={t('normalset.help.login_fail_limit', { min: 1, max: 20 })}
+        extra={t('normalset.help.login_fail_limit', settingBounds('normalset', 'login_fail_limit'))}
       >
-        <InputNumber style={NUMBER_INPUT_STYLE} min={1} max={20} precision={0} suffix={t('settings.unit.times')} />
+        <InputNumber style={NUMBER_INPUT_STYLE} suffix={t('settings.unit.times')} />
       </Form.Item>
       <Form.Item
         name="login_lock_minutes"
         label={t('normalset.field.login_lock_minutes')}
         rules={numberRules(rules, 'login_lock_minutes')}
         validateFirst
-        extra={t('normalset.help.login_lock_minutes', { min: 1, max: 1440 })}
+        extra={t('normalset.help.login_lock_minutes', settingBounds('normalset', 'login_lock_minutes'))}
       >
-        <InputNumber style={NUMBER_INPUT_STYLE} min={1} max={1440} precision={0} suffix={t('settings.unit.minutes')} />
+        <InputNumber style={NUMBER_INPUT_STYLE} suffix={t('settings.unit.minutes')} />
       </Form.Item>
       <Form.Item
         name="default_password"
@@ -49,9 +49,9 @@ export function NormalSetFields({ rules }: { rules: SettingsRules }) {
         label={t('normalset.field.session_timeout_minutes')}
         rules={numberRules(rules, 'session_timeout_minutes')}
         validateFirst
-        extra={t('settings.range', { min: 5, max: 1440 })}
+        extra={t('settings.range', settingBounds('normalset', 'session_timeout_minutes'))}
       >
-        <InputNumber style={NUMBER_INPUT_STYLE} min={5} max={1440} precision={0} suffix={t('settings.unit.minutes')} />
+        <InputNumber style={NUMBER_INPUT_STYLE} suffix={t('settings.unit.minutes')} />
       </Form.Item>
     </>
   );

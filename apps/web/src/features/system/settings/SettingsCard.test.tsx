@@ -107,7 +107,7 @@ describe('normalset form', SLOW, () => {
     session_timeout_minutes: 120,
   };
 
-  async function submitPassword(password: string) {
+  async function renderNormalSet(language: 'zh-CN' | 'en-US' = 'zh-CN') {
     const save = { mutateAsync: vi.fn(async (v: Settings<'normalset'>) => v), isPending: false };
     await renderWidget(
       <SettingsCard<Settings<'normalset'>>
@@ -119,12 +119,41 @@ describe('normalset form', SLOW, () => {
       >
         {(rules) => <NormalSetFields rules={rules} />}
       </SettingsCard>,
-      { permissions: { [MenuId.SYSTEM_SETTINGS]: EDIT } },
+      { permissions: { [MenuId.SYSTEM_SETTINGS]: EDIT }, language },
     );
+    return save;
+  }
+
+  async function submitPassword(password: string) {
+    const save = await renderNormalSet();
     fireEvent.change(screen.getByLabelText('默认重置密码'), { target: { value: password } });
     fireEvent.click(screen.getByRole('button', { name: '保 存' }));
     return save;
   }
+
+  // issue 10: 0 attempts and 99999 minutes were clamped to 1 and 1440 by the inputs and saved
+  it.each([
+    ['连续登录失败次数', '0', '取值范围为 1 到 20'],
+    ['锁定时长', '99999', '取值范围为 1 到 1440'],
+  ])('refuses %s %s naming the bounds, keeps the value as typed and saves nothing', async (label, value, message) => {
+    const save = await renderNormalSet();
+    const input = screen.getByLabelText(label) as HTMLInputElement;
+    fireEvent.change(input, { target: { value } });
+    fireEvent.blur(input);
+    fireEvent.click(screen.getByRole('button', { name: '保 存' }));
+    expect(await find(message)).toBeTruthy();
+    expect(input.value).toBe(value);
+    expect(save.mutateAsync).not.toHaveBeenCalled();
+  });
+
+  it('names the bounds in English too', async () => {
+    const save = await renderNormalSet('en-US');
+    const input = screen.getByLabelText('Session timeout') as HTMLInputElement;
+    fireEvent.change(input, { target: { value: '2' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await find('must be from 5 to 1440')).toBeTruthy();
+    expect(save.mutateAsync).not.toHaveBeenCalled();
+  });
 
   it('asks for a password when emptied', async () => {
     const save = await submitPassword('');

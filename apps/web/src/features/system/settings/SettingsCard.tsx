@@ -1,3 +1,4 @@
+import { boundsOf, SettingsSchemas, type Settings, type SettingsType } from '@bwc/protocol';
 import type { UseMutationResult, UseQueryResult } from '@tanstack/react-query';
 import type { FormRule } from 'antd';
 import { Alert, Button, Card, Form, Result, Skeleton, Space } from 'antd';
@@ -29,6 +30,11 @@ interface SettingsCardProps<V extends object> {
 /** Rules of a numeric field: "required" first (an emptied number input), then the schema. */
 export function numberRules(rules: Rules, field: string): FormRule[] {
   return [{ required: true, message: translateKey('validation.required') }, ...rules(field)];
+}
+
+/** The bounds the protocol schema gives a numeric setting, for its help text (written once, in the schema). */
+export function settingBounds<T extends SettingsType>(type: T, field: keyof Settings<T> & string) {
+  return boundsOf((SettingsSchemas[type].shape as Record<string, z.ZodType>)[field]!);
 }
 
 /** Width of numeric inputs (antd puts the style on the outer wrapper, unit suffix included). */

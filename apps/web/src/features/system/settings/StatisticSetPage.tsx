@@ -1,7 +1,7 @@
 import { Form, InputNumber, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { flagSwitchProps } from '../../../app/forms/flagSwitch';
-import { NUMBER_INPUT_STYLE, numberRules } from './SettingsCard';
+import { NUMBER_INPUT_STYLE, numberRules, settingBounds } from './SettingsCard';
 import { SettingsTypePage } from './SettingsTypePage';
 
 /** /system/systemset/statisticset: when a statistics day starts, the cycle, offline devices counted. */
@@ -18,16 +18,16 @@ export function StatisticSetPage() {
             validateFirst
             extra={t('statisticset.help.stat_day_start')}
           >
-            <InputNumber style={NUMBER_INPUT_STYLE} min={0} max={23} precision={0} suffix={t('settings.unit.hour')} />
+            <InputNumber style={NUMBER_INPUT_STYLE} suffix={t('settings.unit.hour')} />
           </Form.Item>
           <Form.Item
             name="stat_cycle_days"
             label={t('statisticset.field.stat_cycle_days')}
             rules={numberRules(rules, 'stat_cycle_days')}
             validateFirst
-            extra={t('settings.range', { min: 1, max: 31 })}
+            extra={t('settings.range', settingBounds('statisticset', 'stat_cycle_days'))}
           >
-            <InputNumber style={NUMBER_INPUT_STYLE} min={1} max={31} precision={0} suffix={t('settings.unit.days')} />
+            <InputNumber style={NUMBER_INPUT_STYLE} suffix={t('settings.unit.days')} />
           </Form.Item>
           <Form.Item
             name="count_offline_devices"

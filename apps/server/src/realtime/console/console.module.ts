@@ -1,9 +1,11 @@
 import { CONSOLE_WS_PATH } from '@bwc/protocol';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ensureWebsocket } from '../websocket';
+import { registerFileRoutes } from './files';
 import type { WsSocket } from './connection';
 import type { ConsoleHandler } from './handler';
 import { gpsHandlers } from './handlers/gps';
+import { imHandlers } from './handlers/im';
 import { mediaHandlers } from './handlers/media';
 import { sessionHandlers } from './handlers/session';
 import { announcePresence, userHandlers } from './handlers/users';
@@ -15,12 +17,14 @@ export const consoleHandlers = (): ConsoleHandler[] => [
   ...sessionHandlers,
   ...userHandlers,
   ...gpsHandlers,
+  ...imHandlers,
   ...mediaHandlers,
 ];
 
 /** The routes of the service on one Fastify server (the main one, or the listener on CONSOLE_PORT). */
 async function serveOn(server: FastifyInstance, service: ConsoleService, paths: string[]): Promise<void> {
   await ensureWebsocket(server);
+  await registerFileRoutes(server, service.app);
   for (const path of paths) {
     server.get(path, { websocket: true }, (socket, req) => {
       service.accept(socket as unknown as WsSocket, req as FastifyRequest);
@@ -45,6 +49,10 @@ export async function registerConsoleService(app: FastifyInstance): Promise<void
     service.gps.queue(positions).catch((err) => app.log.error({ err }, 'console service: gps notices'));
   });
   app.bus.on('device.changed', (e) => service.gps.forget(e.device_id));
+  app.bus.on('console.im', ({ message, recipients }) => {
+    service.im.deliver(message, recipients).catch((err) => app.log.error({ err }, 'console service: im delivery'));
+  });
+  service.onLogon((conn, login) => service.im.backlog(conn, login).then(() => undefined));
   // a remotely killed terminal loses its login at once (other changes: the periodic refresh)
   app.bus.on('device.remote', (e) => {
     const conn = service.connectionOf(e.device_id);

@@ -11,6 +11,7 @@ import {
   terminalsOfUnits,
   type ConsoleUserRow,
   type TerminalRow,
+  unitAndAncestors,
 } from './users.repository';
 
 /**
@@ -28,6 +29,8 @@ export interface DirectoryEntry {
   unitname: string;
   dwbh: string;
   terminal?: TerminalRow;
+  /** console: an administrator (sees every unit) */
+  ifadmin?: number;
 }
 
 function fromTerminal(t: TerminalRow): DirectoryEntry {
@@ -53,11 +56,21 @@ function fromConsole(c: ConsoleUserRow): DirectoryEntry {
     unit_id: c.unit_id,
     unitname: c.unitname,
     dwbh: c.dwbh,
+    ifadmin: c.ifadmin,
   };
 }
 
-export function visibleTo(login: Login, entry: DirectoryEntry): boolean {
-  return entry.uid === login.uid || sees(login, entry.unit_id);
+/**
+ * May `login` see `entry`? Itself, and users of its scope; a terminal also sees the consoles that
+ * see it (administrators, consoles of its unit or a unit above), so that it can answer them.
+ */
+export function visibleTo(login: Login, entry: DirectoryEntry, above: Set<number> | null = null): boolean {
+  if (entry.uid === login.uid || sees(login, entry.unit_id)) return true;
+  return (
+    login.user_type === UserType.TERMINAL &&
+    entry.user_type === UserType.CONSOLE &&
+    (entry.ifadmin === 1 || !!above?.has(entry.unit_id))
+  );
 }
 
 export interface Resolved {
@@ -89,10 +102,12 @@ export async function resolveUsers(
     ),
   ]);
   const all = [...terminals.map(fromTerminal), ...consoles.filter((c) => c.status === 'enabled').map(fromConsole)];
+  const above =
+    login.user_type === UserType.TERMINAL && consoles.length ? await unitAndAncestors(db, login.unit_id) : null;
   const entries: DirectoryEntry[] = [];
   const unknown: (number | string)[] = [];
   const take = (found: DirectoryEntry | undefined, name: number | string) => {
-    if (!found || !visibleTo(login, found)) unknown.push(name);
+    if (!found || !visibleTo(login, found, above)) unknown.push(name);
     else if (!entries.includes(found)) entries.push(found);
   };
   for (const uid of uids)

@@ -12,6 +12,7 @@ import {
   type ConsoleRule,
 } from '@bwc/protocol';
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
 import { AppError } from '../../http/errors';
 import { t } from '../../http/i18n';
 import { issueToFieldError } from '../../http/validation';
@@ -20,6 +21,16 @@ import { ConsoleError, ConsoleErrors, fromAppError } from './errors';
 import type { ConsoleHandler, HandlerContext } from './handler';
 import { can, type Login } from './login';
 import type { ConsoleService } from './service';
+
+/**
+ * The field error of a payload issue. A cross-field rule (`refine`: "one of target and exttarget",
+ * "text needs content") states its own message, which holds whatever the field's value.
+ */
+function payloadError(issue: z.core.$ZodIssue, code: string): ConsoleError {
+  if (issue.code === 'custom' && issue.message.startsWith('validation.'))
+    return ConsoleErrors.field(issue.path.map(String).join('.') || code, issue.message);
+  return fromAppError(issueToFieldError(issue, code));
+}
 
 /** The caller may send a code with this rule, or the error saying why not. */
 export function checkRule(code: ConsoleCode, rule: ConsoleRule, login: Login | null): ConsoleError | null {
@@ -94,7 +105,7 @@ export class Dispatcher {
     const refused = checkRule(code, def.rule, conn.login);
     if (refused) return this.fail(conn, env, refused);
     const parsed = def.request.safeParse(raw, { reportInput: true });
-    if (!parsed.success) return this.fail(conn, env, fromAppError(issueToFieldError(parsed.error.issues[0]!, code)));
+    if (!parsed.success) return this.fail(conn, env, payloadError(parsed.error.issues[0]!, code));
     const handler = this.handlers.get(code);
     if (!handler) return this.fail(conn, env, ConsoleErrors.notAvailable(code));
 

@@ -1,4 +1,5 @@
 import type { ConsoleNoticeCode, ConsoleNoticeOf, UserType } from '@bwc/protocol';
+import type { ConsoleImRow } from './console.tables';
 
 /**
  * Who a console-service notice is for. A node delivers it to its own connections whose login
@@ -37,6 +38,8 @@ declare module '../../bus' {
       state: number;
       time: number;
     };
+    /** an instant message was stored: each node delivers it to its connections of the recipients */
+    'console.im': { message: ConsoleImRow; recipients: number[] };
     /**
      * a login ended by the service (taken over by a second logon, its session or device gone):
      * the node holding its connection sends the notice and closes it

@@ -14,6 +14,7 @@ import type { ConsoleNoticeEvent, NoticeTarget } from './events';
 import type { ConsoleHandler } from './handler';
 import { sees, type Login } from './login';
 import { GpsFanout } from './gps-fanout';
+import { ImDelivery } from './im-delivery';
 import { LoginManager } from './logins.service';
 
 /** How often silent connections are looked for. */
@@ -32,6 +33,7 @@ export class ConsoleService {
   readonly dispatcher: Dispatcher;
   readonly logins: LoginManager;
   readonly gps: GpsFanout;
+  readonly im: ImDelivery;
   /** hooks run once a login is bound (after its logon answer, or on a resume): offline messages, ... */
   private readonly logonHooks: ((conn: Connection, login: Login) => Promise<void>)[] = [];
   private readonly timers: NodeJS.Timeout[] = [];
@@ -45,6 +47,7 @@ export class ConsoleService {
     this.dispatcher = new Dispatcher(app, this, handlers);
     this.logins = new LoginManager(this);
     this.gps = new GpsFanout(this);
+    this.im = new ImDelivery(this);
     this.timers.push(setInterval(() => this.sweepSilent(), SWEEP_MS).unref());
   }
 

@@ -54,7 +54,16 @@ export async function findConsoleUsers(db: Db, userIds: readonly number[], usern
   return db
     .selectFrom('users as s')
     .innerJoin('units as u', 'u.id', 's.unit_id')
-    .select(['s.id', 's.username', 's.hostname', 's.unit_id', 's.status', 'u.name as unitname', 'u.bh as dwbh'])
+    .select([
+      's.id',
+      's.username',
+      's.hostname',
+      's.unit_id',
+      's.status',
+      's.ifadmin',
+      'u.name as unitname',
+      'u.bh as dwbh',
+    ])
     .where((eb) => {
       const ors = [];
       if (userIds.length) ors.push(eb('s.id', 'in', [...userIds]));
@@ -114,3 +123,12 @@ export async function adminUsersOf(db: Db, consoleUid: number): Promise<number[]
 /** Console uids among `uids` (see CONSOLE_UID_BASE). */
 export const consoleUserIds = (uids: readonly number[]): number[] =>
   uids.filter((u) => u > CONSOLE_UID_BASE).map((u) => u - CONSOLE_UID_BASE);
+
+/** A unit and its ancestors (the units whose consoles see it). */
+export async function unitAndAncestors(db: Db, unitId: number): Promise<Set<number>> {
+  const units = await db.selectFrom('units').select(['id', 'pid']).execute();
+  const parent = new Map(units.map((u) => [u.id, u.pid]));
+  const out = new Set<number>();
+  for (let id: number | undefined = unitId; id && !out.has(id); id = parent.get(id)) out.add(id);
+  return out;
+}

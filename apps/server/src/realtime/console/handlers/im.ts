@@ -1,0 +1,97 @@
+import { ImTargetType, ImType } from '@bwc/protocol';
+import { requireUsers } from '../directory';
+import { ConsoleErrors } from '../errors';
+import { finishUpload } from '../files';
+import { attachedUids } from '../groups.repository';
+import { visibleGroup } from '../groups.policy';
+import { presentMessage } from '../im-delivery';
+import { conversation, findFile, insertMessage, markRead } from '../im.repository';
+import { defineHandler, type ConsoleHandler, type HandlerContext } from '../handler';
+
+/**
+ * Instant messages: text, image, voice note and file to a user or a group (req_send_im), stored
+ * with one recipient row per user; delivered at once to recipients logged on and at the next
+ * logon to the others (im-delivery.ts); conversations paged with req_im_list. Files are uploaded
+ * first (files.ts) and completed with req_send_file_done.
+ */
+
+/** Who a message goes to: a visible user, or a visible group's members and attached users. */
+async function addressees(
+  ctx: HandlerContext<'req_send_im'> | HandlerContext<'req_im_list'>,
+): Promise<{ target: number; exttarget: string; recipients: number[] }> {
+  const { body, login, db } = ctx;
+  if (body.target_type === ImTargetType.GROUP) {
+    const tgid = body.target ?? Number(body.exttarget);
+    if (!Number.isInteger(tgid) || tgid <= 0)
+      throw ConsoleErrors.notFound('console.groupNotFound', { tgid: String(body.exttarget) });
+    const { group, members } = await visibleGroup(db, login, tgid);
+    const recipients = [...new Set([...members, ...(await attachedUids(db, group.id))])].filter((u) => u !== login.uid);
+    return { target: group.id, exttarget: group.ext_tgid || String(group.id), recipients };
+  }
+  const [user] = await requireUsers(
+    db,
+    login,
+    body.target !== undefined ? [body.target] : [],
+    body.target === undefined && body.exttarget !== undefined ? [body.exttarget] : [],
+  );
+  return { target: user!.uid, exttarget: user!.ext_id, recipients: user!.uid === login.uid ? [] : [user!.uid] };
+}
+
+export const imHandlers: ConsoleHandler[] = [
+  defineHandler({
+    code: 'req_send_im',
+    handler: async (ctx) => {
+      const { body, login, db, app } = ctx;
+      const to = await addressees(ctx);
+      let file = { fid: '', filename: '', size: 0 };
+      if (body.im_type !== ImType.TEXT) {
+        const stored = await findFile(db, body.fid!);
+        if (!stored || stored.owner_uid !== login.uid)
+          throw ConsoleErrors.notFound('console.fileNotFound', { fid: body.fid! });
+        if (!stored.completed)
+          throw ConsoleErrors.conflict('console.fileIncomplete', { received: stored.received, size: stored.size });
+        if (stored.im_type !== body.im_type) throw ConsoleErrors.field('im_type', 'validation.choice');
+        file = { fid: stored.fid, filename: stored.filename, size: stored.size };
+      }
+      const row = await insertMessage(
+        db,
+        {
+          from_uid: login.uid,
+          from_ext_id: login.ext_id,
+          from_name: login.display_name,
+          target: to.target,
+          exttarget: to.exttarget,
+          target_type: body.target_type,
+          im_type: body.im_type,
+          content: body.content,
+          ...file,
+          client_time: body.time ?? '',
+          created: new Date().toISOString(),
+        },
+        to.recipients,
+      );
+      app.bus.emit('console.im', { message: row, recipients: to.recipients });
+      return { im: presentMessage(row) };
+    },
+  }),
+
+  defineHandler({
+    code: 'req_send_file_done',
+    handler: async ({ body, login, app }) => finishUpload(app, login.uid, body.fid),
+  }),
+
+  defineHandler({
+    code: 'req_im_list',
+    handler: async (ctx) => {
+      const { body, login, db } = ctx;
+      const to = await addressees(ctx);
+      const { total, rows } = await conversation(db, login.uid, to.target, body.target_type, body.start, body.count);
+      await markRead(
+        db,
+        login.uid,
+        rows.map((r) => r.id),
+      );
+      return { total, start: body.start, count: rows.length, im: rows.map((r) => presentMessage(r)) };
+    },
+  }),
+];

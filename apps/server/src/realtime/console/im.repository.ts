@@ -1,0 +1,136 @@
+import type { Insertable } from 'kysely';
+import { now, type Db } from '../../db/connection';
+import type { ConsoleFileRow, ConsoleImRow, ConsoleImTable } from './console.tables';
+import './console.tables';
+
+/** SQL of instant messages, their recipients and uploaded files. */
+
+/** Store a message and its recipients in one transaction; answers the stored row. */
+export async function insertMessage(
+  db: Db,
+  values: Omit<Insertable<ConsoleImTable>, 'id'>,
+  recipients: readonly number[],
+): Promise<ConsoleImRow> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.insertInto('console_im').values(values).returningAll().executeTakeFirstOrThrow();
+    if (recipients.length)
+      await trx
+        .insertInto('console_im_recipients')
+        .values(recipients.map((uid) => ({ im_id: row.id, uid, delivered: '', read: '' })))
+        .execute();
+    return row;
+  });
+}
+
+/**
+ * Claim the delivery of a message to a recipient: true for exactly one caller (the live push and
+ * the delivery at logon may race; the message goes out once).
+ */
+export async function claimDelivery(db: Db, imId: number, uid: number): Promise<boolean> {
+  const result = await db
+    .updateTable('console_im_recipients')
+    .set({ delivered: now() })
+    .where('im_id', '=', imId)
+    .where('uid', '=', uid)
+    .where('delivered', '=', '')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Undo a claim whose message could not be sent (the connection closed meanwhile). */
+export async function releaseDelivery(db: Db, imId: number, uid: number): Promise<void> {
+  await db
+    .updateTable('console_im_recipients')
+    .set({ delivered: '' })
+    .where('im_id', '=', imId)
+    .where('uid', '=', uid)
+    .execute();
+}
+
+/** Messages not yet delivered to `uid`, oldest first. */
+export async function undelivered(db: Db, uid: number, limit: number): Promise<ConsoleImRow[]> {
+  return db
+    .selectFrom('console_im_recipients as r')
+    .innerJoin('console_im as m', 'm.id', 'r.im_id')
+    .selectAll('m')
+    .where('r.uid', '=', uid)
+    .where('r.delivered', '=', '')
+    .orderBy('m.id')
+    .limit(limit)
+    .execute();
+}
+
+/** The conversation between two users (target_type 0) or of a group (1): a page, newest first, and the total. */
+export async function conversation(
+  db: Db,
+  me: number,
+  other: number,
+  targetType: number,
+  start: number,
+  count: number,
+): Promise<{ total: number; rows: ConsoleImRow[] }> {
+  const base = db.selectFrom('console_im').where('target_type', '=', targetType);
+  const scoped =
+    targetType === 1
+      ? base.where('target', '=', other)
+      : base.where((eb) =>
+          eb.or([
+            eb.and([eb('from_uid', '=', me), eb('target', '=', other)]),
+            eb.and([eb('from_uid', '=', other), eb('target', '=', me)]),
+          ]),
+        );
+  const total = await scoped.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const rows = await scoped.selectAll().orderBy('id', 'desc').offset(start).limit(count).execute();
+  return { total: Number(total.n), rows };
+}
+
+/** Mark messages to `uid` among `ids` read. */
+export async function markRead(db: Db, uid: number, ids: readonly number[]): Promise<void> {
+  if (!ids.length) return;
+  await db
+    .updateTable('console_im_recipients')
+    .set({ read: now() })
+    .where('uid', '=', uid)
+    .where('im_id', 'in', [...ids])
+    .where('read', '=', '')
+    .execute();
+}
+
+export async function findFile(db: Db, fid: string): Promise<ConsoleFileRow | undefined> {
+  return db.selectFrom('console_files').selectAll().where('fid', '=', fid).executeTakeFirst();
+}
+
+export async function insertFile(
+  db: Db,
+  row: Omit<ConsoleFileRow, 'received' | 'created' | 'completed'>,
+): Promise<void> {
+  await db
+    .insertInto('console_files')
+    .values({ ...row, received: 0, created: now(), completed: '' })
+    .execute();
+}
+
+export async function setReceived(db: Db, fid: string, received: number): Promise<void> {
+  await db.updateTable('console_files').set({ received }).where('fid', '=', fid).execute();
+}
+
+export async function completeFile(db: Db, fid: string): Promise<void> {
+  await db
+    .updateTable('console_files')
+    .set({ completed: now() })
+    .where('fid', '=', fid)
+    .where('completed', '=', '')
+    .execute();
+}
+
+/** May `uid` download file `fid`: its uploader, or a sender or recipient of a message carrying it. */
+export async function mayDownload(db: Db, fid: string, uid: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('console_im as m')
+    .leftJoin('console_im_recipients as r', (join) => join.onRef('r.im_id', '=', 'm.id').on('r.uid', '=', uid))
+    .select('m.id')
+    .where('m.fid', '=', fid)
+    .where((eb) => eb.or([eb('m.from_uid', '=', uid), eb('r.uid', '=', uid)]))
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,6 +1,10 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import '../i18n';
+
+// findBy* and waitFor follow a state; their 1 s default failed on the loaded 2-core CI machine,
+// where one antd render can take seconds. A long limit costs nothing when the state comes.
+configure({ asyncUtilTimeout: 20_000 });
 
 // jsdom lacks these browser APIs that antd uses
 if (!window.matchMedia) {

@@ -85,9 +85,9 @@ async function renderBell(url: string, permissions: Record<number, { view: 1 }>,
   return view;
 }
 
-/** The bell's count (generous timeout: the suite shares a busy machine). */
+/** The bell's count (the suite's generous waiting limit: it shares a busy machine). */
 function bellShows(count: string) {
-  return waitFor(() => expect(screen.getByTestId('alarm-bell').dataset.count).toBe(count), { timeout: 5_000 });
+  return waitFor(() => expect(screen.getByTestId('alarm-bell').dataset.count).toBe(count));
 }
 
 async function openPanel() {

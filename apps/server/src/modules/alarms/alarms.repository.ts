@@ -291,6 +291,27 @@ export async function sureAlarms(
   return Number(res.numUpdatedRows);
 }
 
+/**
+ * Acknowledge a device's open alarms of the given types (an emergency handled over the console
+ * service); the first handler stays. Answers the ids acknowledged.
+ */
+export async function sureDeviceAlarms(
+  db: Db,
+  deviceId: number,
+  types: string[],
+  by: { user_id: number | null; name: string; note: string; time: string },
+): Promise<number[]> {
+  const rows = await db
+    .updateTable('alarms')
+    .set({ sure: 1, sure_user_id: by.user_id, sure_user: by.name, sure_note: by.note, sure_time: by.time })
+    .where('sure', '=', 0)
+    .where('device_id', '=', deviceId)
+    .where('type', 'in', types)
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
 /** Newest alarms with pictures (face / plate) in scope. */
 export async function listPictures(db: Db, scope: UnitScope, types: string[], limit: number): Promise<AlarmRow[]> {
   let q = db.selectFrom('alarms').selectAll().where('type', 'in', types).where('picture', '!=', '');

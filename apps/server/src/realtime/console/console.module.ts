@@ -4,6 +4,7 @@ import { ensureWebsocket } from '../websocket';
 import { registerFileRoutes } from './files';
 import type { WsSocket } from './connection';
 import type { ConsoleHandler } from './handler';
+import { announceEmergency, emergencyHandlers } from './handlers/emergency';
 import { gpsHandlers } from './handlers/gps';
 import { imHandlers } from './handlers/im';
 import { mediaHandlers } from './handlers/media';
@@ -18,6 +19,7 @@ export const consoleHandlers = (): ConsoleHandler[] => [
   ...userHandlers,
   ...gpsHandlers,
   ...imHandlers,
+  ...emergencyHandlers,
   ...mediaHandlers,
 ];
 
@@ -49,6 +51,9 @@ export async function registerConsoleService(app: FastifyInstance): Promise<void
     service.gps.queue(positions).catch((err) => app.log.error({ err }, 'console service: gps notices'));
   });
   app.bus.on('device.changed', (e) => service.gps.forget(e.device_id));
+  app.bus.on('device.sos', (e) => {
+    announceEmergency(service, e).catch((err) => app.log.error({ err }, 'console service: emergency notice'));
+  });
   app.bus.on('console.im', ({ message, recipients }) => {
     service.im.deliver(message, recipients).catch((err) => app.log.error({ err }, 'console service: im delivery'));
   });

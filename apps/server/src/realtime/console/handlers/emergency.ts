@@ -1,0 +1,82 @@
+import { AckType, ALARM_TYPE, UserType } from '@bwc/protocol';
+import type { DomainEvents } from '../../../bus';
+import { now } from '../../../db/connection';
+import { sureDeviceAlarms } from '../../../modules/alarms/alarms.repository';
+import { requireTerminals } from '../directory';
+import { ConsoleErrors } from '../errors';
+import { clusterNumbers } from '../gps.repository';
+import { defineHandler, type ConsoleHandler } from '../handler';
+import type { ConsoleService } from '../service';
+
+/**
+ * Emergencies. A terminal's `req_emergency` is an SOS of its device (`app.devices.sos`): the alarm
+ * module raises the alarm in the same transaction (the same bell, history and acknowledgement as a
+ * device API SOS) and the `device.sos` bus event follows, from which every console that sees the
+ * terminal's unit gets notice_emergency. `req_emergency_handled` acknowledges the terminal's open
+ * SOS alarms (handler: the processor named) and notifies the consoles of that scope and the terminal.
+ */
+
+/** A device raised an SOS (device API or the service): consoles of its unit get notice_emergency if it is a terminal. */
+export async function announceEmergency(service: ConsoleService, e: DomainEvents['device.sos']): Promise<void> {
+  const ext = (await clusterNumbers(service.app.db, [e.device_id])).get(e.device_id);
+  if (!ext) return;
+  service.notify({ seeing: [e.unit_id] }, 'notice_emergency', {
+    uid: e.device_id,
+    ext_id: ext,
+    display_name: e.hostname || e.hostbody,
+    hostbody: e.hostbody,
+    unit_id: e.unit_id,
+    event_id: e.event_id,
+    lat: e.lat,
+    lng: e.lng,
+    message: e.message,
+    time: e.time,
+  });
+}
+
+/** The acknowledgement note recorded with the alarm, by ack_type. */
+const ACK_LABELS: Record<number, string> = {
+  [AckType.HANDLED]: 'console.ack.handled',
+  [AckType.FALSE_ALARM]: 'console.ack.falseAlarm',
+  [AckType.TRANSFERRED]: 'console.ack.transferred',
+};
+
+export const emergencyHandlers: ConsoleHandler[] = [
+  defineHandler({
+    code: 'req_emergency',
+    handler: async ({ body, login, app }) => {
+      const device = await app.devices.findByIdent(login.device!.hostbody);
+      if (!device) throw ConsoleErrors.userNotFound([login.uid]);
+      const eventId = await app.devices.sos(device, { lat: body.lat, lng: body.lng, message: body.message });
+      return { event_id: eventId };
+    },
+  }),
+
+  defineHandler({
+    code: 'req_emergency_handled',
+    handler: async ({ body, login, db, service, t }) => {
+      const [terminal] = await requireTerminals(
+        db,
+        login,
+        body.uid !== undefined ? [body.uid] : [],
+        body.uid === undefined && body.extUid !== undefined ? [body.extUid] : [],
+      );
+      const handled = await sureDeviceAlarms(db, terminal!.uid, [ALARM_TYPE.SOS], {
+        user_id: login.user_type === UserType.CONSOLE ? login.user!.id : null,
+        name: body.processor,
+        note: t(ACK_LABELS[body.ack_type] ?? 'console.ack.other', { type: body.ack_type }),
+        time: now(),
+      });
+      service.notify({ seeing: [terminal!.unit_id], uids: [terminal!.uid] }, 'notice_emergency_handled', {
+        uid: terminal!.uid,
+        extUid: terminal!.ext_id,
+        processor: body.processor,
+        timestamp: body.timestamp ?? now(),
+        ack_type: body.ack_type,
+        handled: handled.length,
+        handler: login.uid,
+      });
+      return { uid: terminal!.uid, extUid: terminal!.ext_id, handled: handled.length };
+    },
+  }),
+];

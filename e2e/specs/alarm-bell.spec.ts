@@ -95,6 +95,29 @@ const tabCount = (page: Page, level: string) => page.getByTestId(`alarm-bell-cou
 const myRows = (page: Page) =>
   page.getByTestId('alarm-bell-table-criticle').locator('tr.ant-table-row', { hasText: HOSTNAME });
 
+/**
+ * Points of the locate dialog's map (its corners, 4 px in, and its centre) where something else is
+ * on top: the bell's panel stays open behind the dialog and must not cover it.
+ */
+function coveredPoints(page: Page): Promise<string[]> {
+  return page.getByTestId('alarm-locate').evaluate((map) => {
+    const r = map.getBoundingClientRect();
+    const points: [number, number][] = [
+      [r.left + 4, r.top + 4],
+      [r.right - 4, r.top + 4],
+      [(r.left + r.right) / 2, (r.top + r.bottom) / 2],
+      [r.left + 4, r.bottom - 4],
+      [r.right - 4, r.bottom - 4],
+    ];
+    return points
+      .filter(([x, y]) => {
+        const hit = document.elementFromPoint(x, y);
+        return !hit || !map.contains(hit);
+      })
+      .map(([x, y]) => `${Math.round(x)},${Math.round(y)}`);
+  });
+}
+
 async function bellCount(page: Page): Promise<number> {
   await expect(bell(page)).toHaveAttribute('data-count', /^\d+$/);
   return Number(await bell(page).getAttribute('data-count'));
@@ -218,6 +241,8 @@ test('an SOS rings the bell: critical row, locate marker, mark read, mark all re
       return markerBox && Math.round(markerBox.width);
     })
     .toBe(ALARM_MARKER_SIZE);
+  // the dialog opens above the panel it was opened from: nothing covers its map
+  await expect.poll(() => coveredPoints(page)).toEqual([]);
   await shot(page, 'alarm-bell-locate-zh');
   await page
     .getByRole('dialog')
@@ -283,6 +308,8 @@ test('English: the bell, its enable-sound button and the locate dialog', async (
   await switchLanguage(first, 'en-US');
   const errors: string[] = [];
   const page = await tabWithoutGesture(first, errors);
+  // a laptop's screen: the centred locate dialog reaches up into the bell's panel
+  await page.setViewportSize({ width: 1366, height: 640 });
   await sosBeforeAnyGesture(page, 'en-US');
   await shot(page, 'alarm-bell-sound-blocked-en');
   await soundButton(page).click();
@@ -297,6 +324,7 @@ test('English: the bell, its enable-sound button and the locate dialog', async (
 
   await row.getByTestId('alarm-bell-locate').click();
   await expect(page.getByTestId('alarm-locate-marker')).toBeVisible();
+  await expect.poll(() => coveredPoints(page)).toEqual([]);
   await shot(page, 'alarm-bell-locate-en');
   expect(errors, 'the browser console stayed free of errors').toEqual([]);
 });

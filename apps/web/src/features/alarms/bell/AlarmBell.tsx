@@ -180,6 +180,15 @@ function Bell({ gb }: { gb: boolean }) {
           {t('action.readAll')}
         </Button>
       </div>
+      {/* inside the panel: antd stacks a dialog opened from a popover's content above that popover,
+          where one beside it would open under the panel, which would hide its map */}
+      <AlarmLocateDialog
+        open={locate !== null}
+        lng={locate?.point.lng}
+        lat={locate?.point.lat}
+        title={locate?.title}
+        onClose={() => setLocate(null)}
+      />
     </div>
   );
 
@@ -209,13 +218,6 @@ function Bell({ gb }: { gb: boolean }) {
           />
         </Badge>
       </Popover>
-      <AlarmLocateDialog
-        open={locate !== null}
-        lng={locate?.point.lng}
-        lat={locate?.point.lat}
-        title={locate?.title}
-        onClose={() => setLocate(null)}
-      />
     </ConfigProvider>
   );
 }

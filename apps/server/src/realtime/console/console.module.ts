@@ -6,6 +6,7 @@ import type { WsSocket } from './connection';
 import type { ConsoleHandler } from './handler';
 import { announceEmergency, emergencyHandlers } from './handlers/emergency';
 import { gpsHandlers } from './handlers/gps';
+import { announceMemberStatus, groupHandlers } from './handlers/groups';
 import { imHandlers } from './handlers/im';
 import { mediaHandlers } from './handlers/media';
 import { sessionHandlers } from './handlers/session';
@@ -20,6 +21,7 @@ export const consoleHandlers = (): ConsoleHandler[] => [
   ...gpsHandlers,
   ...imHandlers,
   ...emergencyHandlers,
+  ...groupHandlers,
   ...mediaHandlers,
 ];
 
@@ -46,7 +48,10 @@ export async function registerConsoleService(app: FastifyInstance): Promise<void
   app.decorate('consoleService', service);
   app.bus.on('console.notice', (e) => service.deliver(e));
   app.bus.on('console.login.ended', (e) => service.logins.ended(e));
-  app.bus.on('console.presence', (e) => announcePresence(service, e));
+  app.bus.on('console.presence', (e) => {
+    announcePresence(service, e);
+    announceMemberStatus(service, e).catch((err) => app.log.error({ err }, 'console service: member status'));
+  });
   app.bus.on('positions', ({ positions }) => {
     service.gps.queue(positions).catch((err) => app.log.error({ err }, 'console service: gps notices'));
   });

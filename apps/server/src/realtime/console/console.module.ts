@@ -9,6 +9,7 @@ import { gpsHandlers } from './handlers/gps';
 import { announceMemberStatus, groupHandlers } from './handlers/groups';
 import { imHandlers } from './handlers/im';
 import { mediaHandlers } from './handlers/media';
+import { videoHandlers } from './handlers/video';
 import { sessionHandlers } from './handlers/session';
 import { announcePresence, userHandlers } from './handlers/users';
 import { LOGIN_REFRESH_MS } from './logins.service';
@@ -22,6 +23,7 @@ export const consoleHandlers = (): ConsoleHandler[] => [
   ...imHandlers,
   ...emergencyHandlers,
   ...groupHandlers,
+  ...videoHandlers,
   ...mediaHandlers,
 ];
 

@@ -163,9 +163,10 @@ describe('req_get_video_list', () => {
 
 describe('req_transform_video', () => {
   it('answers cmd_status 2 for an empty videoId and 3 for an empty videoUrl, as the spec says', async () => {
-    expect(await futianDesk.client.request('req_transform_video', { videoid: '', videourl: 'ftp://x' })).toMatchObject(
-      { cmd_status: 2, error_reason: 'videoId empty' },
-    );
+    expect(await futianDesk.client.request('req_transform_video', { videoid: '', videourl: 'ftp://x' })).toMatchObject({
+      cmd_status: 2,
+      error_reason: 'videoId empty',
+    });
     expect(await futianDesk.client.request('req_transform_video', { videoid: 'v-100' })).toMatchObject({
       cmd_status: 3,
       error_reason: 'videoUrl empty',

@@ -47,9 +47,11 @@ describe('call: envelope mapping', () => {
     expect(notify.success).toHaveBeenCalledWith('saved successfully');
   });
 
+  const loginBody = { login_info: 'x', token: 't', captcha_code: '1234', timestamp: 1, signature: 's' };
+
   it('toasts other codes as "msg code: {code}" and rejects with ApiError', async () => {
     fetchMock.mockResolvedValueOnce(envelopeResponse({ code: 423, msg: 'account locked', data: null }));
-    const error = await call('login', {}).catch((e: unknown) => e);
+    const error = await call('login', loginBody).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).code).toBe(423);
     expect(notify.error).toHaveBeenCalledWith('account locked code: 423');
@@ -61,7 +63,7 @@ describe('call: envelope mapping', () => {
 
   it('does not toast when silent', async () => {
     fetchMock.mockResolvedValueOnce(envelopeResponse({ code: 400, msg: 'bad', data: null }));
-    await expect(call('login', {}, { silent: true })).rejects.toBeInstanceOf(ApiError);
+    await expect(call('login', loginBody, { silent: true })).rejects.toBeInstanceOf(ApiError);
     expect(notify.error).not.toHaveBeenCalled();
   });
 
@@ -115,7 +117,11 @@ describe('call: envelope mapping', () => {
   });
 
   it('a request cancelled while its body is read is not reported as an error', async () => {
-    const aborted = { status: 200, headers: new Headers(), json: () => Promise.reject(new DOMException('aborted', 'AbortError')) };
+    const aborted = {
+      status: 200,
+      headers: new Headers(),
+      json: () => Promise.reject(new DOMException('aborted', 'AbortError')),
+    };
     fetchMock.mockResolvedValueOnce(aborted as unknown as Response);
     await expect(call('userContext')).rejects.toMatchObject({ name: 'AbortError' });
     expect(notify.error).not.toHaveBeenCalled();

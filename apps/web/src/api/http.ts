@@ -10,7 +10,7 @@ import { currentLanguage, i18next } from '../i18n';
 import { currentPath, navigateTo } from './navigation';
 import { notify } from './notify';
 import { clearSession } from './session';
-import type { DataOf, Endpoint } from './types';
+import type { DataOf, Endpoint, InputOf } from './types';
 
 /**
  * The one place that maps the envelope `{code, msg, data}` to the UI (spec part 1 section 8):
@@ -175,13 +175,13 @@ function networkFailure(error: unknown, options: CallOptions): never {
  */
 export async function call<E extends Endpoint>(
   endpoint: E,
-  payload?: Payload,
+  payload?: InputOf<E>,
   options: CallOptions = {},
 ): Promise<DataOf<E>> {
   const def = resolveEndpoint(endpoint);
   let res: Response;
   try {
-    res = await request(def, payload, options.signal);
+    res = await request(def, payload as Payload, options.signal);
   } catch (error) {
     networkFailure(error, options);
   }
@@ -227,15 +227,15 @@ export interface DownloadResult {
  * instead of the file) goes through the same mapping as `call`; any other failure toasts
  * 'download failed, http status: {status}'.
  */
-export async function download(
-  endpoint: Endpoint,
-  payload?: Payload,
+export async function download<E extends Endpoint>(
+  endpoint: E,
+  payload?: InputOf<E>,
   options: CallOptions & { fallbackName?: string; save?: boolean } = {},
 ): Promise<DownloadResult> {
   const def = resolveEndpoint(endpoint);
   let res: Response;
   try {
-    res = await request(def, payload, options.signal);
+    res = await request(def, payload as Payload, options.signal);
   } catch (error) {
     networkFailure(error, options);
   }
@@ -299,7 +299,8 @@ export function upload<E extends Endpoint>(
     xhr.setRequestHeader(LANGUAGE_HEADER, currentLanguage());
     xhr.setRequestHeader('Accept', 'application/json');
     xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable && options.onProgress) options.onProgress(Math.round((event.loaded / event.total) * 100));
+      if (event.lengthComputable && options.onProgress)
+        options.onProgress(Math.round((event.loaded / event.total) * 100));
     };
     const fail = () => {
       try {

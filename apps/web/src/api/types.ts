@@ -1,90 +1,9 @@
-import type {
-  Account,
-  DictEntry,
-  DictType,
-  OnlineUser,
-  OperationLogEntry,
-  Role,
-  RoleAuthTree,
-  RoleOption,
-  TreeNode,
-  Unit,
-  UnitInfo,
-  Announcement,
-  ApiName,
-  DownloadEntry,
-  HomeData,
-  Page,
-  PlayConfig,
-  EndpointDef,
-  HeartbeatResult,
-  LoginPageInfo,
-  LoginResult,
-  PageInfo,
-  RegistrationStatus,
-  UserContext,
-  UserInfo,
-  VersionInfo,
-} from '@bwc/protocol';
-import type { Api } from '@bwc/protocol';
-
-/** Answer of `serverVersion`: the product version and the id of the served console build. */
-export interface ServerVersion {
-  version: string;
-  build: string;
-}
+import type { Api, ApiData, ApiInput, ApiName, EndpointDef } from '@bwc/protocol';
 
 /**
- * The `data` each endpoint answers with. Endpoints not listed answer `unknown` until a feature
- * adds its entry here (features may also pass the type to `call<T>()`).
+ * What `call()` answers: the zod output of the endpoint's `data` schema in the protocol registry,
+ * the same schema the server serialises its answer with. Nothing here is typed by hand.
  */
-interface KnownData {
-  loginGet: LoginPageInfo;
-  login: LoginResult;
-  logout: null;
-  pageInfo: PageInfo;
-  serverVersion: ServerVersion;
-  registration: RegistrationStatus;
-  versionInfo: VersionInfo;
-  register: null;
-  heartbeatCreate: HeartbeatResult;
-  heartbeatCheck: HeartbeatResult;
-  userInfo: UserInfo;
-  userContext: UserContext;
-  changePassword: null;
-  // system settings, announcements, downloads, home (features/system, features/home);
-  // settingsGet answers Settings<type>: use useSettings(type)
-  playGet: PlayConfig;
-  home: HomeData;
-  announceList: Page<Announcement>;
-  announceGetById: Announcement;
-  announcePublished: Page<Announcement>;
-  announceAdd: Announcement;
-  announceUpdateGet: Announcement;
-  announceUpdatePost: Announcement;
-  downloadList: Page<DownloadEntry>;
-  downloadCenter: DownloadEntry[];
-  // organisation (features/configcenter)
-  unitGet: Unit[];
-  unitAdd: { id: number };
-  unitByCode: UnitInfo;
-  unitTree: TreeNode[];
-  unitTreeDevices: TreeNode[];
-  unitSearch: TreeNode[];
-  accountList: Page<Account>;
-  accountAdd: { id: number };
-  onlineUsers: OnlineUser[];
-  roleList: Role[];
-  roleOptions: RoleOption[];
-  roleAdd: { id: number };
-  roleAuthGet: RoleAuthTree;
-  logList: Page<OperationLogEntry>;
-  dictTypes: DictType[];
-  dictList: DictEntry[];
-  dictAdd: { id: number };
-}
-
-export type ApiData = { [N in ApiName]: N extends keyof KnownData ? KnownData[N] : unknown };
 
 /** Name of an endpoint given its definition object (`Api.login` -> 'login'). */
 type NameOfDef<D> = {
@@ -93,7 +12,14 @@ type NameOfDef<D> = {
 
 export type Endpoint = ApiName | EndpointDef;
 export type DataOf<E extends Endpoint> = E extends ApiName
-  ? ApiData[E]
+  ? ApiData<E>
   : [NameOfDef<E>] extends [never]
     ? unknown
-    : ApiData[NameOfDef<E>];
+    : ApiData<NameOfDef<E>>;
+
+/** What `call()` sends: the zod input of the endpoint's body (POST) or query (GET) schema. */
+export type InputOf<E extends Endpoint> = E extends ApiName
+  ? ApiInput<E>
+  : [NameOfDef<E>] extends [never]
+    ? Record<string, unknown> | FormData | undefined
+    : ApiInput<NameOfDef<E>>;

@@ -1,5 +1,5 @@
-import { callAs } from '../features/dispatch/callAs';
-import { Api, type MapConfig, type MapInfoAnswer } from '@bwc/protocol';
+import { call } from '../api/http';
+import { Api, type MapConfig } from '@bwc/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
@@ -41,11 +41,11 @@ export interface MapSetup {
  * coordinate system from `mapInfo`, else the map config's `map_crs`.
  */
 export async function loadMapSetup(signal?: AbortSignal): Promise<MapSetup> {
-  const config = await callAs<MapConfig>('mapConfig', undefined, { signal });
+  const config = await call('mapConfig', undefined, { signal });
   let crs = normaliseCrs(config.map_crs);
   let styleUrl: string = Api.mapStyle.path;
   try {
-    const info = await callAs<MapInfoAnswer>('mapInfo', undefined, { signal, silent: true });
+    const info = await call('mapInfo', undefined, { signal, silent: true });
     crs = normaliseCrs(info.crs);
     if (info.style_url) styleUrl = info.style_url;
   } catch {

@@ -18,3 +18,4 @@ export {
   type UnitTreeLoader,
   type UnitTreeState,
 } from './useUnitTree';
+export { isUnitNode, loadDeviceLevel, loadUnitLevel } from './loaders';

@@ -1,7 +1,3 @@
-import type { TreeNode } from '@bwc/protocol';
-import { call } from '../../api/http';
-import type { UnitTreeLoader } from '../../components/unit-tree';
-
 /** TanStack Query keys of the configuration centre; invalidate a prefix to reload its screens. */
 export const configKeys = {
   all: ['configcenter'] as const,
@@ -15,10 +11,3 @@ export const configKeys = {
   dictTypes: ['configcenter', 'dictTypes'] as const,
   dict: ['configcenter', 'dict'] as const,
 };
-
-/** The unit tree selector's loader over `other/unitjson/gdlist`: roots of the caller's scope, then one level per expand. */
-export const loadUnitLevel: UnitTreeLoader = (parent: TreeNode | null) =>
-  call('unitTree', parent ? { id: parent.id } : {});
-
-/** Only units (not terminals) can be picked where a unit id is asked for. */
-export const isUnitNode = (node: TreeNode): boolean => node.treecate !== 'device';

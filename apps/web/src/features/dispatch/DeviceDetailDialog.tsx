@@ -1,5 +1,4 @@
-import { callAs } from './callAs';
-import type { Device } from '@bwc/protocol';
+import { call } from '../../api/http';
 import { useQuery } from '@tanstack/react-query';
 import { Descriptions, Empty, Modal, Spin } from 'antd';
 import dayjs from 'dayjs';
@@ -23,7 +22,7 @@ export function DeviceDetailDialog({ id, mapOn, onClose }: Props) {
   const { t } = useTranslation('dispatch');
   const detail = useQuery({
     queryKey: ['dispatch', 'deviceDetail', id],
-    queryFn: ({ signal }) => callAs<Device[]>('gisDeviceDetail', { ids: [id] }, { signal }),
+    queryFn: ({ signal }) => call('gisDeviceDetail', { ids: [id] }, { signal }),
     enabled: id !== null,
   });
   const device = detail.data?.[0];

@@ -1,4 +1,4 @@
-import { callAs } from './callAs';
+import { call } from '../../api/http';
 import {
   BorderOutlined,
   DragOutlined,
@@ -9,7 +9,7 @@ import {
   SoundOutlined,
   StopOutlined,
 } from '@ant-design/icons';
-import { GROUP_TREE_LOAD_DELAY_MS, MAP_START_ZOOM, MenuId, type DevicePoint, type TreeNode } from '@bwc/protocol';
+import { GROUP_TREE_LOAD_DELAY_MS, MAP_START_ZOOM, MenuId, type DevicePoint } from '@bwc/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Dropdown, Empty, Input, Tabs, Tooltip } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
@@ -17,7 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { usePermission } from '../../app/session/Permission';
 import { useUserContext } from '../../app/session/queries';
-import { UnitTree, isTerminal, type UnitTreeLoader } from '../../components/unit-tree';
+import { UnitTree, isTerminal, loadDeviceLevel, type UnitTreeLoader } from '../../components/unit-tree';
 import { FaceAlarmColumn } from '../alarms/face/FaceAlarmColumn';
 import { toDisplay } from '../../map/coords';
 import { DevicesLayer } from '../../map/DevicesLayer';
@@ -44,7 +44,7 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Device tree: units with online counts and their devices, one level at a time (150 ms a loaded node). */
 const loadDeviceTree: UnitTreeLoader = async (parent) => {
-  const nodes = await callAs<TreeNode[]>('unitTreeDevices', parent ? { id: parent.id } : {});
+  const nodes = await loadDeviceLevel(parent);
   if (parent) await delay(GROUP_TREE_LOAD_DELAY_MS);
   return nodes;
 };
@@ -113,7 +113,7 @@ export function EmergencyPage() {
   const all = useMemo(() => (roster >= 0 ? store.all().sort((a, b) => a.id - b.id) : []), [store, roster]);
   const unitDevices = useQuery({
     queryKey: ['dispatch', 'unitDevices', unitId],
-    queryFn: ({ signal }) => callAs<DevicePoint[]>('gisUnitDevicePoint', { unit_id: unitId }, { signal }),
+    queryFn: ({ signal }) => call('gisUnitDevicePoint', { unit_id: unitId }, { signal }),
     enabled: unitId !== null,
   });
   const hosts = useMemo(() => {

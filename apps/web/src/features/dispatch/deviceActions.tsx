@@ -1,11 +1,4 @@
-import { callAs } from './callAs';
-import {
-  GROUP_TEMP_TTL_H,
-  ResultCode,
-  type DevicePoint,
-  type GroupFromDevicesAnswer,
-  type RemoteKillAnswer,
-} from '@bwc/protocol';
+import { GROUP_TEMP_TTL_H, ResultCode, type DevicePoint, type GroupFromDevicesAnswer } from '@bwc/protocol';
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/http';
@@ -51,7 +44,7 @@ export function useDeviceActions(onChanged: (ids: number[]) => void) {
       content: t(action === 'remote_kill' ? 'remote.killConfirm' : 'remote.wakeConfirm', { name: nameWithCode(point) }),
       okButtonProps: { danger: action === 'remote_kill' },
       onOk: async () => {
-        await callAs<RemoteKillAnswer>('gisRemoteKill', { imei: point.imei, action }, { success: true });
+        await call('gisRemoteKill', { imei: point.imei, action }, { success: true });
         onChanged([point.id]);
       },
     });
@@ -73,7 +66,7 @@ export function useDeviceActions(onChanged: (ids: number[]) => void) {
     }
     let answer: GroupFromDevicesAnswer;
     try {
-      answer = await callAs<GroupFromDevicesAnswer>('groupFromDevices', {
+      answer = await call('groupFromDevices', {
         ids: devices.map((d) => d.id),
         confirm: 1,
       });

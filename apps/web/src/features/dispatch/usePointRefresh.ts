@@ -1,4 +1,4 @@
-import { callAs } from './callAs';
+import { call } from '../../api/http';
 import { MAP_REFRESH_MS, type DevicePoint } from '@bwc/protocol';
 import { useCallback, useEffect, useRef } from 'react';
 import type { DevicePointStore } from '../../map/pointStore';
@@ -26,7 +26,7 @@ export function usePointRefresh(store: DevicePointStore, options: RefreshOptions
 
   const full = useCallback(async () => {
     const asked = Date.now();
-    const points = await callAs<DevicePoint[]>('gisUnitDevicePoint', {}, { silent: true });
+    const points = await call('gisUnitDevicePoint', {}, { silent: true });
     store.push(points, true);
     latest.current.onPoints?.(points, true, asked);
   }, [store]);
@@ -35,7 +35,7 @@ export function usePointRefresh(store: DevicePointStore, options: RefreshOptions
     async (ids: number[]) => {
       if (ids.length === 0) return;
       const asked = Date.now();
-      const points = await callAs<DevicePoint[]>('gisGetPoint', { ids }, { silent: true });
+      const points = await call('gisGetPoint', { ids }, { silent: true });
       store.push(points, false);
       latest.current.onPoints?.(points, false, asked);
     },

@@ -8,7 +8,6 @@ import {
   type Fence,
   type FenceRule,
   type FenceShape,
-  type TreeNode,
   type Zone,
 } from '@bwc/protocol';
 import { useQuery } from '@tanstack/react-query';
@@ -20,7 +19,13 @@ import { flagSwitchProps } from '../../app/forms/flagSwitch';
 import { usePermission } from '../../app/session/Permission';
 import { useCrud } from '../../components/crud';
 import { FormDialog, useFormDialog, type FormDialogTargetProps } from '../../components/form-dialog';
-import { UnitTreeSelect, isTerminal, rememberUnitTreeLabels, type UnitTreeLoader } from '../../components/unit-tree';
+import {
+  UnitTreeSelect,
+  isUnitNode,
+  loadDeviceLevel,
+  loadUnitLevel,
+  rememberUnitTreeLabels,
+} from '../../components/unit-tree';
 import { keysOf } from '../../i18n/keys';
 import { toDisplay } from '../../map/coords';
 import { DrawControl, type DrawShape } from '../../map/DrawControl';
@@ -53,9 +58,6 @@ const API = {
   },
 } as const;
 
-const loadUnits: UnitTreeLoader = (parent) => call('unitTree', parent ? { id: parent.id } : {}) as Promise<TreeNode[]>;
-const loadTargets: UnitTreeLoader = (parent) =>
-  call('unitTreeDevices', parent ? { id: parent.id } : {}) as Promise<TreeNode[]>;
 const DEVICE_PREFIX = 'device:';
 const RULE_LABELS = keysOf('map', {
   enter: 'geo.rules.enter',
@@ -87,7 +89,7 @@ export function GeoAdminPage({ kind }: { kind: GeoKind }) {
   const canEdit = usePermission(api.menu, 'edit');
   const list = useQuery({
     queryKey: ['mapconfig', kind],
-    queryFn: ({ signal }) => call(api.list, {}, { signal }) as Promise<Row[]>,
+    queryFn: ({ signal }) => call(api.list, {}, { signal }),
   });
   const { dialog, create, edit, reload } = useCrud<Row>({ menu: api.menu, invalidate: [['mapconfig', kind]] });
   // the shape the dialog saves: the row's own, or one just drawn (a new fence, or a row redrawn)
@@ -324,7 +326,7 @@ function GeoFormDialog({ kind, shape, ...props }: GeoFormDialogProps) {
         <Input maxLength={50} />
       </Form.Item>
       <Form.Item name="unit_id" label={t('geo.unit')} rules={dialog.rules('unit_id')} extra={t('geo.unitHelp')}>
-        <UnitTreeSelect loader={loadUnits} selectableNode={(n) => !isTerminal(n)} width={500} />
+        <UnitTreeSelect loader={loadUnitLevel} selectableNode={isUnitNode} width={500} />
       </Form.Item>
       {kind === 'fence' && (
         <>
@@ -351,7 +353,7 @@ function GeoFormDialog({ kind, shape, ...props }: GeoFormDialogProps) {
             </Form.Item>
           </Space>
           <Form.Item name="targets" label={t('geo.targets')} extra={t('geo.targetsHelp')}>
-            <UnitTreeSelect loader={loadTargets} multiple width={500} />
+            <UnitTreeSelect loader={loadDeviceLevel} multiple width={500} />
           </Form.Item>
           <Form.Item name="enabled" label={t('geo.enabled')} {...flagSwitchProps}>
             <Switch />

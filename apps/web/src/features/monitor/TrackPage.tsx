@@ -1,19 +1,17 @@
 import { CaretRightOutlined, PauseOutlined } from '@ant-design/icons';
-import { TRACK_GAP_MIN_S, type DeviceTrack, type TrackAnswer, type TreeNode } from '@bwc/protocol';
+import { TRACK_GAP_MIN_S, type DeviceTrack, type TrackAnswer } from '@bwc/protocol';
 import { App, Button, DatePicker, Empty, List, Select, Slider, Space, Switch, Tag } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call, download } from '../../api/http';
-import { UnitTree, isTerminal, type UnitTreeLoader } from '../../components/unit-tree';
+import { UnitTree, isTerminal, loadDeviceLevel } from '../../components/unit-tree';
 import { toDisplay } from '../../map/coords';
 import { MapScreen, type MapHandle } from '../../map/MapScreen';
 import { TRACK_COLORS, TrackLayer, type TrackCursor } from '../../map/TrackLayer';
 import { REPLAY_SPEEDS, advance, positionAt, timed } from './replay';
 import './track.css';
 
-const loadTree: UnitTreeLoader = (parent) =>
-  call('unitTreeDevices', parent ? { id: parent.id } : {}) as Promise<TreeNode[]>;
 const FORMAT = 'YYYY-MM-DD HH:mm:ss';
 /** room around the tracks when they are fitted into view (the replay bar covers the bottom) */
 const FIT_PADDING = { top: 60, right: 60, bottom: 140, left: 60 };
@@ -50,11 +48,11 @@ export function TrackPage() {
     setLoading(true);
     setPlaying(false);
     try {
-      const result = (await call('trackHistory', {
+      const result = await call('trackHistory', {
         ids,
         start: range[0].toISOString(),
         end: range[1].toISOString(),
-      })) as TrackAnswer;
+      });
       setAnswer(result);
       const points = result.tracks.flatMap((track) => track.points);
       if (points.length === 0) message.info(t('track.empty'));
@@ -165,7 +163,7 @@ export function TrackPage() {
         <>
           <div className="bwc-track-tree">
             <UnitTree
-              loader={loadTree}
+              loader={loadDeviceLevel}
               checkable
               checkableNode={isTerminal}
               height={280}

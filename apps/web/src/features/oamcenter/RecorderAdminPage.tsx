@@ -1,4 +1,5 @@
-import { MenuId, type Device, type Page, type RecorderModel } from '@bwc/protocol';
+import { call } from '../../api/http';
+import { MenuId, type Device } from '@bwc/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { Tag } from 'antd';
 import { useMemo, useState } from 'react';
@@ -7,7 +8,8 @@ import { CrudPage, useCrud } from '../../components/crud';
 import type { DataTableColumn } from '../../components/data-table';
 import type { SearchItem } from '../../components/search-bar';
 import { UnitTreeSelect } from '../../components/unit-tree';
-import { callAs, isUnit, loadUnits, oamKeys } from './oamcenter.api';
+import { oamKeys } from './oamcenter.api';
+import { isUnitNode, loadUnitLevel } from '../../components/unit-tree';
 import { RecorderFormDialog } from './RecorderFormDialog';
 import { RecorderImportDialog } from './RecorderImportDialog';
 
@@ -21,7 +23,7 @@ export function RecorderAdminPage() {
   const [importing, setImporting] = useState(false);
   const models = useQuery({
     queryKey: oamKeys.models,
-    queryFn: ({ signal }) => callAs<RecorderModel[]>('modelList', {}, { signal }),
+    queryFn: ({ signal }) => call('modelList', {}, { signal }),
   });
 
   const searchItems = useMemo<SearchItem[]>(
@@ -38,10 +40,10 @@ export function RecorderAdminPage() {
         label: t('recorder.field.unit'),
         render: ({ value, onChange }) => (
           <UnitTreeSelect
-            loader={loadUnits}
+            loader={loadUnitLevel}
             value={value}
             onChange={(next) => onChange(next)}
-            selectableNode={isUnit}
+            selectableNode={isUnitNode}
           />
         ),
       },
@@ -108,7 +110,7 @@ export function RecorderAdminPage() {
           deleteAction({
             label: t('action.delete'),
             confirm: t('recorder.confirmDelete'),
-            remove: (row) => callAs('deviceDelete', { id: row.id }, { success: true }),
+            remove: (row) => call('deviceDelete', { id: row.id }, { success: true }),
           }),
         ],
       },
@@ -120,7 +122,7 @@ export function RecorderAdminPage() {
     <CrudPage<Device>
       title={t('recorder.title')}
       queryKey={oamKeys.devices}
-      fetch={({ page, limit, filters }) => callAs<Page<Device>>('deviceList', { page, limit, ...filters })}
+      fetch={({ page, limit, filters }) => call('deviceList', { page, limit, ...filters })}
       columns={columns}
       searchItems={searchItems}
       urlKey="dev"

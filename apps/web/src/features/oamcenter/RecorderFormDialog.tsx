@@ -1,17 +1,11 @@
-import {
-  DEVICE_CATEGORY,
-  DeviceAddRequest,
-  TYPECATE_DEFAULT,
-  type Device,
-  type DeviceWithSecret,
-  type RecorderModel,
-} from '@bwc/protocol';
+import { DEVICE_CATEGORY, DeviceAddRequest, TYPECATE_DEFAULT, type Device, type RecorderModel } from '@bwc/protocol';
+import { call } from '../../api/http';
 import { App, Form, Input, Select, Typography, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { FormDialog, useFormDialog, type FormDialogTargetProps } from '../../components/form-dialog';
 import { UnitTreeSelect } from '../../components/unit-tree';
 import { keysOf } from '../../i18n/keys';
-import { callAs, isUnit, loadUnits } from './oamcenter.api';
+import { isUnitNode, loadUnitLevel } from '../../components/unit-tree';
 
 const CATEGORY_LABELS = keysOf('oamcenter', {
   bodyCamera: 'recorder.category.bodyCamera',
@@ -52,7 +46,7 @@ export function RecorderFormDialog({ models, ...props }: Props) {
         : { category: TYPECATE_DEFAULT[0], hostcode: '', jq_hostcode: '', remark: '' },
     create: async (values, form) => {
       const body = bodyOf(values, form, TYPECATE_DEFAULT.slice(1));
-      const answer = await callAs<DeviceWithSecret>('deviceAdd', body, { success: true });
+      const answer = await call('deviceAdd', body, { success: true });
       modal.info({
         title: t('recorder.secret.title'),
         content: (
@@ -66,7 +60,7 @@ export function RecorderFormDialog({ models, ...props }: Props) {
       });
     },
     update: (values, device, form) =>
-      callAs('deviceUpdate', { id: device.id, ...bodyOf(values, form, device.typecate.slice(1)) }, { success: true }),
+      call('deviceUpdate', { id: device.id, ...bodyOf(values, form, device.typecate.slice(1)) }, { success: true }),
   });
 
   return (
@@ -93,7 +87,7 @@ export function RecorderFormDialog({ models, ...props }: Props) {
         <Input maxLength={32} />
       </Form.Item>
       <Form.Item name="unit_id" label={t('recorder.field.unit')} rules={dialog.rules('unit_id')} required>
-        <UnitTreeSelect loader={loadUnits} selectableNode={isUnit} width={560} />
+        <UnitTreeSelect loader={loadUnitLevel} selectableNode={isUnitNode} width={560} />
       </Form.Item>
       <Form.Item name="model_id" label={t('recorder.field.model')} rules={dialog.rules('model_id')}>
         <Select allowClear options={models.map((m) => ({ value: m.id, label: m.name }))} />

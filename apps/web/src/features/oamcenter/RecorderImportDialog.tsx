@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { download, upload } from '../../api/http';
 import { UnitTreeSelect } from '../../components/unit-tree';
 import { keysOf } from '../../i18n/keys';
-import { isUnit, loadUnits } from './oamcenter.api';
+import { isUnitNode, loadUnitLevel } from '../../components/unit-tree';
 
 interface Props {
   open: boolean;
@@ -41,11 +41,11 @@ export function RecorderImportDialog({ open, onClose, onImported }: Props) {
     setResult(null);
     setProgress(0);
     try {
-      const answer = (await upload(
+      const answer = await upload(
         'deviceImport',
         { file, ...(unit ? { unit_id: unit } : {}) },
         { onProgress: setProgress },
-      )) as DeviceImportResult;
+      );
       setResult(answer);
       if (answer.created > 0) onImported();
     } finally {
@@ -80,8 +80,8 @@ export function RecorderImportDialog({ open, onClose, onImported }: Props) {
       <div style={{ marginBottom: 12 }}>
         <span style={{ marginInlineEnd: 8 }}>{t('recorder.import.defaultUnit')}</span>
         <UnitTreeSelect
-          loader={loadUnits}
-          selectableNode={isUnit}
+          loader={loadUnitLevel}
+          selectableNode={isUnitNode}
           value={unit}
           onChange={(v) => setUnit(typeof v === 'string' ? v : undefined)}
           width={300}

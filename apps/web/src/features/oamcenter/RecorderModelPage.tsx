@@ -1,3 +1,4 @@
+import { call } from '../../api/http';
 import { MenuId, RecorderModelAddRequest, type RecorderModel } from '@bwc/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { Form, Input } from 'antd';
@@ -7,7 +8,7 @@ import { CrudPage, useCrud } from '../../components/crud';
 import type { DataTableColumn } from '../../components/data-table';
 import { FormDialog, useFormDialog, type FormDialogTargetProps } from '../../components/form-dialog';
 import type { FilterValues, SearchItem } from '../../components/search-bar';
-import { callAs, oamKeys } from './oamcenter.api';
+import { oamKeys } from './oamcenter.api';
 
 function matches(row: RecorderModel, filters: FilterValues): boolean {
   const keyword = String(filters.keyword ?? '')
@@ -25,7 +26,7 @@ export function RecorderModelPage() {
   });
   const models = useQuery({
     queryKey: oamKeys.models,
-    queryFn: ({ signal }) => callAs<RecorderModel[]>('modelList', {}, { signal }),
+    queryFn: ({ signal }) => call('modelList', {}, { signal }),
   });
 
   const searchItems = useMemo<SearchItem[]>(
@@ -46,7 +47,7 @@ export function RecorderModelPage() {
           deleteAction({
             label: t('action.delete'),
             confirm: t('model.confirmDelete'),
-            remove: (row) => callAs('modelDelete', { id: row.id }, { success: true }),
+            remove: (row) => call('modelDelete', { id: row.id }, { success: true }),
           }),
         ],
       },
@@ -73,8 +74,8 @@ function ModelDialog(props: FormDialogTargetProps<RecorderModel>) {
     ...props,
     schema: RecorderModelAddRequest,
     defaults: { name: '', vendor: '', remark: '' },
-    create: (values) => callAs('modelAdd', values, { success: true }),
-    update: (values, model) => callAs('modelUpdate', { id: model.id, ...values }, { success: true }),
+    create: (values) => call('modelAdd', values, { success: true }),
+    update: (values, model) => call('modelUpdate', { id: model.id, ...values }, { success: true }),
   });
   return (
     <FormDialog

@@ -1,4 +1,4 @@
-import type { Alarm, AlarmPosition } from '@bwc/protocol';
+import type { Alarm } from '@bwc/protocol';
 import { call } from '../../../api/http';
 import { markerPosition, type Coordinate } from '../locate';
 
@@ -21,7 +21,7 @@ export async function alarmLocatePoint(alarm: Alarm, gb: boolean): Promise<Locat
       first = answer.data[0];
     }
   } else if (alarm.hostbody) {
-    const answer = (await call('alarmPosition', { hostbody: [alarm.hostbody] })) as AlarmPosition[];
+    const answer = await call('alarmPosition', { hostbody: [alarm.hostbody] });
     first = answer[0];
   }
   if (first && markerPosition(first.lng, first.lat)) return { lng: first.lng, lat: first.lat };

@@ -1,10 +1,4 @@
-import {
-  ALARM_TYPE,
-  type Alarm,
-  type AlarmLevel,
-  type AlarmListResponse,
-  type AlarmSoundSettings,
-} from '@bwc/protocol';
+import { ALARM_TYPE, type Alarm, type AlarmLevel } from '@bwc/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useReducer, useRef, useState, useSyncExternalStore } from 'react';
 import { useLocation, useNavigate } from 'react-router';
@@ -46,7 +40,7 @@ export function useAlarmBell(mode: BellMode) {
 
   const settings = useQuery({
     queryKey: bellKeys.settings,
-    queryFn: ({ signal }) => call('alarmSettings', undefined, { signal }) as Promise<AlarmSoundSettings>,
+    queryFn: ({ signal }) => call('alarmSettings', undefined, { signal }),
     staleTime: 60_000,
   });
 
@@ -79,7 +73,7 @@ export function useAlarmBell(mode: BellMode) {
     pendingPushes.current = [];
     setLoading(true);
     try {
-      const data = (await call(mode.gb ? 'alarmLight' : 'alarmList')) as AlarmListResponse;
+      const data = await call(mode.gb ? 'alarmLight' : 'alarmList');
       if (seq !== loadSeq.current) return;
       dispatch({ type: 'snapshot', data });
       for (const alarm of pendingPushes.current ?? []) dispatch({ type: 'pushed', alarm });

@@ -1,4 +1,4 @@
-import { MenuId, type AlarmPicResponse } from '@bwc/protocol';
+import { MenuId } from '@bwc/protocol';
 import { Empty, Spin, Tag, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -41,7 +41,7 @@ function FaceAlarmList() {
     pending.current = [];
     setLoading(true);
     try {
-      const answer = (await call('alarmPic', { limit: FACE_LIST_MAX })) as AlarmPicResponse;
+      const answer = await call('alarmPic', { limit: FACE_LIST_MAX });
       if (mine !== seq.current) return;
       const snapshot = answer.alarm_pic.map((p) => ({ ...p, web_root: answer.web_root }));
       setList(mergeSnapshot(pending.current ?? [], snapshot));

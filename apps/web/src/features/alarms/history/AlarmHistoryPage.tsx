@@ -1,5 +1,5 @@
 import { CheckCircleOutlined, DownloadOutlined } from '@ant-design/icons';
-import type { Alarm, AlarmCategory, AlarmLevel, Page, TreeNode } from '@bwc/protocol';
+import type { Alarm, AlarmLevel } from '@bwc/protocol';
 import { ALARM_LEVELS, MODULES, MenuId } from '@bwc/protocol';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Space, Tabs, Tag, Tooltip, Typography } from 'antd';
@@ -10,7 +10,7 @@ import { call, download } from '../../../api/http';
 import { usePermission } from '../../../app/session/Permission';
 import { DataTable, useTableUrlState, type DataTableColumn } from '../../../components/data-table';
 import type { SearchItem } from '../../../components/search-bar';
-import { UnitTreeSelect, type UnitTreeLoader } from '../../../components/unit-tree';
+import { UnitTreeSelect, isUnitNode, loadUnitLevel } from '../../../components/unit-tree';
 import { currentLanguage } from '../../../i18n';
 import { formatTime } from '../../../format/time';
 import { alarmLocatePoint, type LocatePoint } from '../bell/alarmPosition';
@@ -23,9 +23,6 @@ import { LEVEL_LABELS } from '../levels';
 import { LevelTag } from './LevelTag';
 import { SureDialog, type SureTarget } from './SureDialog';
 import './history.css';
-
-const loadUnits: UnitTreeLoader = (parent: TreeNode | null) => call('unitTree', parent ? { id: parent.id } : {});
-const isUnit = (node: TreeNode) => node.treecate !== 'device';
 
 export const historyKeys = {
   all: ['alarm', 'history'] as const,
@@ -52,7 +49,7 @@ export function AlarmHistoryPage({ mode }: { mode: HistoryMode }) {
 
   const categories = useQuery({
     queryKey: historyKeys.categories(lang),
-    queryFn: ({ signal }) => call('alarmCategories', undefined, { signal }) as Promise<AlarmCategory[]>,
+    queryFn: ({ signal }) => call('alarmCategories', undefined, { signal }),
     staleTime: 60_000,
   });
 
@@ -72,10 +69,10 @@ export function AlarmHistoryPage({ mode }: { mode: HistoryMode }) {
         label: t('filter.unit'),
         render: ({ value, onChange }) => (
           <UnitTreeSelect
-            loader={loadUnits}
+            loader={loadUnitLevel}
             value={value}
             onChange={(next) => onChange(next)}
-            selectableNode={isUnit}
+            selectableNode={isUnitNode}
           />
         ),
       },
@@ -309,9 +306,7 @@ export function AlarmHistoryPage({ mode }: { mode: HistoryMode }) {
       />
       <DataTable<Alarm>
         queryKey={[...historyKeys.all, mode, nav, lang]}
-        fetch={({ page, limit, filters: current }) =>
-          call(apis.search, { page, limit, ...historyQuery(current, nav) }) as Promise<Page<Alarm>>
-        }
+        fetch={({ page, limit, filters: current }) => call(apis.search, { page, limit, ...historyQuery(current, nav) })}
         columns={columns}
         searchItems={searchItems}
         scroll={{ x: 1120 }}

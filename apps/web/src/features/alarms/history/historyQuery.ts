@@ -1,4 +1,4 @@
-import { ALARM_LEVELS, Api, MenuId, type AlarmLevel, type ApiName } from '@bwc/protocol';
+import { ALARM_LEVELS, Api, MenuId, type AlarmLevel } from '@bwc/protocol';
 import dayjs from 'dayjs';
 import type { FilterValues } from '../../../components/search-bar';
 
@@ -7,10 +7,10 @@ export type HistoryMode = 'dispatch' | 'gb';
 
 export interface HistoryApis {
   menu: number;
-  search: ApiName;
-  export: ApiName;
-  sure: ApiName;
-  sureAll: ApiName;
+  search: 'alarmSearch' | 'alarmGbSearch';
+  export: 'alarmExport' | 'alarmGbExport';
+  sure: 'alarmSure' | 'alarmGbSure';
+  sureAll: 'alarmSureAll' | 'alarmGbSureAll';
 }
 
 /** Endpoints and menu of each page (permissions on the server: view to read, edit to acknowledge). */

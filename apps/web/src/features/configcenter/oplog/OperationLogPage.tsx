@@ -9,7 +9,8 @@ import { usePermission } from '../../../app/session/Permission';
 import { DataTable, useTableUrlState, type DataTableColumn } from '../../../components/data-table';
 import type { SearchItem } from '../../../components/search-bar';
 import { UnitTreeSelect } from '../../../components/unit-tree';
-import { configKeys, isUnitNode, loadUnitLevel } from '../configcenter.api';
+import { configKeys } from '../configcenter.api';
+import { isUnitNode, loadUnitLevel } from '../../../components/unit-tree';
 import { keysOf } from '../../../i18n/keys';
 import { OPLOG_ACTION_LABELS, OPLOG_ACTIONS, actionLabelKey, actionPath, oplogQuery } from './oplogQuery';
 

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Insertable } from 'kysely';
 import type { DeviceRef, DomainEvents, PositionEvent } from '../../bus';
 import { now, sqliteStatement, type Db } from '../../db/connection';
+import { GroupCommit, isForeignKeyViolation } from '../../db/group-commit';
 import type { DeviceRow, PositionTable } from '../../db/types';
 import { AppError } from '../../http/errors';
 import { issueToFieldError } from '../../http/validation';
@@ -90,6 +91,12 @@ export type SosEvent = DomainEvents['device.sos'];
  */
 export type SosSink = (trx: Db, events: SosEvent[]) => Promise<() => void>;
 
+/** A lone job whose device row is gone (deleted meanwhile): a not-found answer, not a server error. */
+const deviceGone = (err: unknown): unknown =>
+  isForeignKeyViolation(err)
+    ? new AppError(ResultCode.NOT_FOUND, 'errors.notFound', { what: 'errors.what.device' })
+    : err;
+
 function cached(row: DeviceRow): CachedDevice {
   return {
     id: row.id,
@@ -129,16 +136,19 @@ export class DeviceRuntime {
   private readonly byId = new Map<number, CachedDevice>();
   private readonly byToken = new Map<string, number>();
   private readonly byIdent = new Map<string, number>();
-  private jobs: Job[] = [];
-  private queuedRows = 0;
-  private timer: NodeJS.Timeout | null = null;
-  private flushing: Promise<void> | null = null;
+  /** positions: one transaction per few ms, or at once past FLUSH_ROWS rows */
+  private readonly positionCommit = new GroupCommit<Job>({
+    write: (jobs) => this.commit(jobs),
+    delayMs: FLUSH_DELAY_MS,
+    maxQueued: FLUSH_ROWS,
+    sizeOf: (job) => job.rows.length,
+    failure: deviceGone,
+  });
   private sweeper: NodeJS.Timeout | null = null;
   /** totals since start (bench, diagnostics) */
   readonly stats = { positions: 0, flushes: 0, rejected: 0, sos: 0, sosCommits: 0 };
-  private sosJobs: SosJob[] = [];
-  private sosFlushing: Promise<void> | null = null;
-  private sosImmediate: NodeJS.Immediate | null = null;
+  /** SOS events: one transaction per event-loop turn */
+  private readonly sosCommit = new GroupCommit<SosJob>({ write: (jobs) => this.commitSos(jobs), failure: deviceGone });
   /** set by the alarms module: its alarm rows are written in the SOS transaction */
   sosSink: SosSink | null = null;
   /** the SOS state of the map's point snapshot (the alarms module provides it) */
@@ -327,7 +337,7 @@ export class DeviceRuntime {
   ): Promise<number> {
     const time = (input.time !== undefined ? toIsoTime(input.time) : null) ?? now();
     const eventId = await new Promise<number>((resolve, reject) => {
-      this.sosJobs.push({
+      this.sosCommit.add({
         device,
         time,
         lat: input.lat ?? null,
@@ -336,116 +346,92 @@ export class DeviceRuntime {
         resolve,
         reject,
       });
-      if (!this.sosFlushing && !this.sosImmediate) this.sosImmediate = setImmediate(() => this.kickSos());
     });
     await this.touch(device);
     return eventId;
   }
 
-  private kickSos(): void {
-    this.sosImmediate = null;
-    if (this.sosFlushing || !this.sosJobs.length) return;
-    const jobs = this.sosJobs;
-    this.sosJobs = [];
-    this.sosFlushing = this.commitSos(jobs).finally(() => {
-      this.sosFlushing = null;
-      if (this.sosJobs.length) this.kickSos();
-    });
-  }
-
   /**
-   * One transaction for the SOS jobs (and the sink's rows); then answer and emit. If it fails
-   * (a device deleted meanwhile), each job is written alone so that one bad job does not fail the
-   * others.
+   * One transaction for the SOS jobs (and the sink's rows); answers what answers the jobs and
+   * emits once it is committed (the group commit retries jobs alone when it fails).
    */
-  private async commitSos(jobs: SosJob[]): Promise<void> {
+  private async commitSos(jobs: SosJob[]): Promise<() => void> {
     let events: SosEvent[] = [];
     let after: (() => void) | null = null;
-    try {
-      await this.db.transaction().execute(async (trx) => {
-        events = [];
-        const need = [...new Set(jobs.filter((j) => j.lat === null || j.lng === null).map((j) => j.device.id))];
-        const last = new Map(
-          need.length
-            ? (await trx.selectFrom('devices').select(['id', 'lat', 'lng']).where('id', 'in', need).execute()).map(
-                (r) => [r.id, r] as const,
-              )
-            : [],
-        );
-        const created = now();
-        const rows = jobs.map((j) => {
-          const known = last.get(j.device.id);
-          return {
-            device_id: j.device.id,
-            unit_id: j.device.unit_id,
-            type: 'sos',
-            time: j.time,
-            lat: j.lat ?? known?.lat ?? null,
-            lng: j.lng ?? known?.lng ?? null,
-            payload: JSON.stringify({ message: j.message }),
-            created,
-          };
-        });
-        const insertOne = sqliteStatement(this.db, INSERT_SOS_EVENT);
-        if (insertOne) {
-          // SQLite: one cached prepared statement per row, inside this transaction (same connection)
-          rows.forEach((r, k) => {
-            const { id } = insertOne.get(r.device_id, r.unit_id, r.time, r.lat, r.lng, r.payload, r.created) as {
-              id: number;
-            };
-            const j = jobs[k]!;
-            events.push({ ...refOf(j.device), event_id: id, time: r.time, lat: r.lat, lng: r.lng, message: j.message });
-          });
-        }
-        // PostgreSQL: one statement per chunk
-        for (let i = 0; !insertOne && i < rows.length; i += SOS_INSERT_CHUNK) {
-          const chunk = rows.slice(i, i + SOS_INSERT_CHUNK);
-          // ids grow in VALUES order, so the sorted ids match the rows (checked)
-          const ids = (
-            await trx
-              .insertInto('device_events')
-              .values(chunk)
-              .returning(['id', 'device_id', 'time', 'payload'])
-              .execute()
-          ).sort((a, b) => a.id - b.id);
-          if (ids.length !== chunk.length) throw new Error('SOS insert: row count');
-          chunk.forEach((r, k) => {
-            const stored = ids[k]!;
-            if (stored.device_id !== r.device_id || stored.time !== r.time || stored.payload !== r.payload)
-              throw new Error('SOS insert: returned rows out of order');
-            const j = jobs[i + k]!;
-            events.push({
-              ...refOf(j.device),
-              event_id: stored.id,
-              time: r.time,
-              lat: r.lat,
-              lng: r.lng,
-              message: j.message,
-            });
-          });
-        }
-        after = this.sosSink ? await this.sosSink(trx, events) : null;
-      });
-    } catch (err) {
-      if (jobs.length > 1) {
-        for (const job of jobs) await this.commitSos([job]);
-        return;
-      }
-      const code = (err as { code?: string }).code;
-      const gone = code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
-      jobs[0]!.reject(
-        gone ? new AppError(ResultCode.NOT_FOUND, 'errors.notFound', { what: 'errors.what.device' }) : err,
+    await this.db.transaction().execute(async (trx) => {
+      events = [];
+      const need = [...new Set(jobs.filter((j) => j.lat === null || j.lng === null).map((j) => j.device.id))];
+      const last = new Map(
+        need.length
+          ? (await trx.selectFrom('devices').select(['id', 'lat', 'lng']).where('id', 'in', need).execute()).map(
+              (r) => [r.id, r] as const,
+            )
+          : [],
       );
-      return;
-    }
-    this.stats.sos += jobs.length;
-    this.stats.sosCommits += 1;
-    jobs.forEach((j, i) => j.resolve(events[i]!.event_id));
-    try {
-      (after as (() => void) | null)?.();
-    } finally {
-      for (const e of events) this.app.bus.emit('device.sos', e);
-    }
+      const created = now();
+      const rows = jobs.map((j) => {
+        const known = last.get(j.device.id);
+        return {
+          device_id: j.device.id,
+          unit_id: j.device.unit_id,
+          type: 'sos',
+          time: j.time,
+          lat: j.lat ?? known?.lat ?? null,
+          lng: j.lng ?? known?.lng ?? null,
+          payload: JSON.stringify({ message: j.message }),
+          created,
+        };
+      });
+      const insertOne = sqliteStatement(this.db, INSERT_SOS_EVENT);
+      if (insertOne) {
+        // SQLite: one cached prepared statement per row, inside this transaction (same connection)
+        rows.forEach((r, k) => {
+          const { id } = insertOne.get(r.device_id, r.unit_id, r.time, r.lat, r.lng, r.payload, r.created) as {
+            id: number;
+          };
+          const j = jobs[k]!;
+          events.push({ ...refOf(j.device), event_id: id, time: r.time, lat: r.lat, lng: r.lng, message: j.message });
+        });
+      }
+      // PostgreSQL: one statement per chunk
+      for (let i = 0; !insertOne && i < rows.length; i += SOS_INSERT_CHUNK) {
+        const chunk = rows.slice(i, i + SOS_INSERT_CHUNK);
+        // ids grow in VALUES order, so the sorted ids match the rows (checked)
+        const ids = (
+          await trx
+            .insertInto('device_events')
+            .values(chunk)
+            .returning(['id', 'device_id', 'time', 'payload'])
+            .execute()
+        ).sort((a, b) => a.id - b.id);
+        if (ids.length !== chunk.length) throw new Error('SOS insert: row count');
+        chunk.forEach((r, k) => {
+          const stored = ids[k]!;
+          if (stored.device_id !== r.device_id || stored.time !== r.time || stored.payload !== r.payload)
+            throw new Error('SOS insert: returned rows out of order');
+          const j = jobs[i + k]!;
+          events.push({
+            ...refOf(j.device),
+            event_id: stored.id,
+            time: r.time,
+            lat: r.lat,
+            lng: r.lng,
+            message: j.message,
+          });
+        });
+      }
+      after = this.sosSink ? await this.sosSink(trx, events) : null;
+    });
+    return () => {
+      this.stats.sos += jobs.length;
+      this.stats.sosCommits += 1;
+      jobs.forEach((j, i) => j.resolve(events[i]!.event_id));
+      try {
+        (after as (() => void) | null)?.();
+      } finally {
+        for (const e of events) this.app.bus.emit('device.sos', e);
+      }
+    };
   }
 
   // ---- positions --------------------------------------------------------------------------
@@ -498,40 +484,14 @@ export class DeviceRuntime {
   ingest(device: CachedDevice, rows: NewPosition[]): Promise<void> {
     if (device.remote_kill === 1) return Promise.reject(new AppError(ResultCode.LOCKED, 'errors.device.killed'));
     if (!rows.length) return this.touch(device);
-    return new Promise<void>((resolve, reject) => {
-      this.jobs.push({ device, rows, resolve, reject });
-      this.queuedRows += rows.length;
-      if (this.flushing) return;
-      if (this.queuedRows >= FLUSH_ROWS) this.kick();
-      else if (!this.timer) this.timer = setTimeout(() => this.kick(), FLUSH_DELAY_MS);
-    });
-  }
-
-  private kick(): void {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = null;
-    }
-    if (this.flushing || !this.jobs.length) return;
-    this.flushing = this.flush().finally(() => {
-      this.flushing = null;
-      if (this.jobs.length) this.kick();
-    });
-  }
-
-  /** Write every queued job in one transaction, then answer them and fan out. */
-  private async flush(): Promise<void> {
-    const jobs = this.jobs;
-    this.jobs = [];
-    this.queuedRows = 0;
-    await this.commit(jobs);
+    return new Promise<void>((resolve, reject) => this.positionCommit.add({ device, rows, resolve, reject }));
   }
 
   /**
-   * Write jobs in one transaction and answer them. If that fails (say a device was deleted
-   * meanwhile), each job is written alone so that one bad job does not fail the others.
+   * Write the positions of jobs in one transaction; answers what answers them and fans out once
+   * it is committed (the group commit retries jobs alone when it fails).
    */
-  private async commit(jobs: Job[]): Promise<void> {
+  private async commit(jobs: Job[]): Promise<() => void> {
     const seenAt = now();
     const newest = new Map<number, { device: CachedDevice; row: NewPosition }>();
     const all: NewPosition[] = [];
@@ -550,22 +510,18 @@ export class DeviceRuntime {
       row,
     }));
     const cameOnline = updates.filter((u) => u.online).map((u) => newest.get(u.id)!.device);
-    try {
-      await this.write(all, updates, seenAt);
-    } catch (err) {
-      if (jobs.length > 1) {
-        for (const job of jobs) await this.commit([job]);
-      } else {
-        // the device row is gone (deleted meanwhile): a not-found answer, not a server error
-        const code = (err as { code?: string }).code;
-        const gone = code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
-        for (const job of jobs)
-          job.reject(
-            gone ? new AppError(ResultCode.NOT_FOUND, 'errors.notFound', { what: 'errors.what.device' }) : err,
-          );
-      }
-      return;
-    }
+    await this.write(all, updates, seenAt);
+    return () => this.committed(jobs, all, newest, cameOnline, seenAt);
+  }
+
+  /** After a positions commit: the cache, the answers, the online and positions events. */
+  private committed(
+    jobs: Job[],
+    all: NewPosition[],
+    newest: Map<number, { device: CachedDevice; row: NewPosition }>,
+    cameOnline: CachedDevice[],
+    seenAt: string,
+  ): void {
     const nowMs = Date.now();
     for (const { device, row } of newest.values()) {
       if (device.gps_time === null || row.time > device.gps_time) device.gps_time = row.time;
@@ -661,15 +617,8 @@ export class DeviceRuntime {
 
   /** Resolves when everything queued so far is written. */
   async drain(): Promise<void> {
-    while (this.flushing || this.jobs.length) {
-      if (!this.flushing) this.kick();
-      await this.flushing;
-    }
-    while (this.sosFlushing || this.sosJobs.length) {
-      if (this.sosImmediate) clearImmediate(this.sosImmediate);
-      if (!this.sosFlushing) this.kickSos();
-      await this.sosFlushing;
-    }
+    await this.positionCommit.drain();
+    await this.sosCommit.drain();
   }
 
   // ---- silence timeout --------------------------------------------------------------------

@@ -474,14 +474,14 @@ describe('session push channel', () => {
     base = address.replace('http', 'ws');
   });
 
-  async function consoleOf(s: Session, username: string) {
+  async function consoleOf(s: Session, username: string, query = '') {
     const info = await api<{ logincode: string; wsurl: string; scode: string; auth_cate: string }>(
       t.app,
       'userInfo',
       s,
     );
     expect(info.data.wsurl.endsWith(SESSION_WS_PATH)).toBe(true);
-    const c = await TestConsole.open(`${base}${SESSION_WS_PATH}`, s.headers);
+    const c = await TestConsole.open(`${base}${SESSION_WS_PATH}${query}`, s.headers);
     c.send({
       cmd: 'client_login',
       logincode: info.data.logincode,
@@ -555,6 +555,21 @@ describe('session push channel', () => {
       expect(c.binaryFrames).toBe(0);
       c.close();
     }
+  });
+
+  it("pushes each console an alarm in that console's language (?lang of the socket)", async () => {
+    const english = await consoleOf(futianUser, futianUserName, '?lang=en-US');
+    const chinese = await consoleOf(futianUser, futianUserName, '?lang=zh-CN');
+    for (const c of [english, chinese])
+      expect(await c.next((m) => m.cmd === 'client_login')).toMatchObject({ code: 200 });
+    const row = await sos(inFutian, 'which language');
+    const of = (c: TestConsole) => c.next((m) => m.type === 'alarm_data' && (m.data as Alarm).id === Number(row.id));
+    const [en, zh] = [(await of(english)).data as Alarm, (await of(chinese)).data as Alarm];
+    // the SOS type's label of the dictionary (alermcate): label_en for English, label for Chinese
+    expect(en.typeName_cur).toMatch(/^[\x20-\x7e]+$/);
+    expect(zh.typeName_cur).toMatch(/[\u4e00-\u9fff]/);
+    english.close();
+    chinese.close();
   });
 
   it('writes a burst of SOS in a group commit: each answered with its alarm stored, pushed one message per alarm in order', async () => {

@@ -269,10 +269,42 @@ describe('PushChannel', () => {
   });
 });
 
+describe('PushChannel language', () => {
+  it('opens the socket in the console language and reconnects in the new one after a switch', () => {
+    const sockets: FakeSocket[] = [];
+    const channel = new PushChannel((url) => {
+      const socket = new FakeSocket(url);
+      sockets.push(socket);
+      return socket;
+    });
+    channel.start({ ...LOGIN, lang: 'en-US' });
+    expect(sockets.map((x) => x.url)).toEqual(['ws://console.test/ws/session?lang=en-US']);
+    sockets[0]!.accept();
+    channel.start({ ...LOGIN, lang: 'zh-CN' });
+    expect(sockets[0]!.closedWith).toBe(1000);
+    expect(sockets.map((x) => x.url)).toEqual([
+      'ws://console.test/ws/session?lang=en-US',
+      'ws://console.test/ws/session?lang=zh-CN',
+    ]);
+    sockets[1]!.accept();
+    expect(sockets[1]!.sent[0]).toMatchObject({ cmd: 'client_login', logincode: 'abc' });
+    channel.stop();
+  });
+});
+
 describe('socketUrl', () => {
   it('uses an absolute wsurl as given and builds a relative one from the page origin', () => {
     expect(socketUrl('ws://a:1/ws/session', { protocol: 'http:', host: 'b:2' })).toBe('ws://a:1/ws/session');
     expect(socketUrl('/ws/session', { protocol: 'https:', host: 'b:2' })).toBe('wss://b:2/ws/session');
     expect(socketUrl('', { protocol: 'http:', host: 'b:2' })).toBe('ws://b:2/ws/session');
+  });
+
+  it('asks for the console language', () => {
+    expect(socketUrl('/ws/session', { protocol: 'http:', host: 'b:2' }, 'en-US')).toBe(
+      'ws://b:2/ws/session?lang=en-US',
+    );
+    expect(socketUrl('ws://a:1/ws/session?x=1', { protocol: 'http:', host: 'b:2' }, 'zh-CN')).toBe(
+      'ws://a:1/ws/session?x=1&lang=zh-CN',
+    );
   });
 });

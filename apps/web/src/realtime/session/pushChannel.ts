@@ -4,11 +4,15 @@ import {
   SESSION_WS_PING_MS,
   SessionPush,
   SessionReply,
+  DEFAULT_LANGUAGE,
+  type Language,
   type PushKind,
   type UserInfo,
 } from '@bwc/protocol';
 import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import { onSessionCleared } from '../../api/session';
+import { isLanguage } from '../../i18n';
 import { useUserInfo } from '../../app/session/queries';
 import { onConnectivityRegained } from '../connectivity';
 
@@ -52,6 +56,8 @@ export interface PushLogin {
   username: string;
   scode: string;
   cate: string;
+  /** the console's language: pushed texts (alarm type names, ...) come in it */
+  lang?: Language;
 }
 
 const OPEN = 1;
@@ -60,12 +66,15 @@ export const PING_MS = Math.min(20_000, SESSION_WS_PING_MS);
 export const RECONNECT_FIRST_MS = 1_000;
 export const RECONNECT_MAX_MS = 30_000;
 
-/** The websocket address: user info's wsurl; a relative or empty one is taken from this page's origin. */
-export function socketUrl(wsurl: string, location: { protocol: string; host: string }): string {
+/**
+ * The websocket address: user info's wsurl; a relative or empty one is taken from this page's
+ * origin. `lang` asks the server for pushes in the console's language.
+ */
+export function socketUrl(wsurl: string, location: { protocol: string; host: string }, lang?: Language): string {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  if (/^wss?:\/\//i.test(wsurl)) return wsurl;
   const path = wsurl && wsurl.startsWith('/') ? wsurl : SESSION_WS_PATH;
-  return `${scheme}//${location.host}${path}`;
+  const url = /^wss?:\/\//i.test(wsurl) ? wsurl : `${scheme}//${location.host}${path}`;
+  return lang ? `${url}${url.includes('?') ? '&' : '?'}lang=${encodeURIComponent(lang)}` : url;
 }
 
 export class PushChannel {
@@ -163,7 +172,7 @@ export class PushChannel {
     let socket: PushSocket;
     try {
       socket = this.createSocket(
-        socketUrl(login.wsurl, globalThis.location ?? { protocol: 'http:', host: 'localhost' }),
+        socketUrl(login.wsurl, globalThis.location ?? { protocol: 'http:', host: 'localhost' }, login.lang),
       );
     } catch (error) {
       console.warn('push channel: cannot open the socket', error);
@@ -307,20 +316,26 @@ export function usePushReconnect(listener: () => void): void {
   useEffect(() => pushChannel.onReconnect(() => ref.current()), []);
 }
 
-export function loginOf(info: UserInfo): PushLogin {
+export function loginOf(info: UserInfo, lang?: Language): PushLogin {
   return {
     wsurl: info.wsurl,
     logincode: info.logincode,
     username: info.username,
     scode: info.scode,
     cate: info.auth_cate,
+    ...(lang ? { lang } : {}),
   };
 }
 
-/** Mounted once by the shell: keeps the channel open while the user info is known. */
+/**
+ * Mounted once by the shell: keeps the channel open while the user info is known, in the
+ * console's language (a language switch reconnects, and the pages re-read their lists).
+ */
 export function usePushChannel(): void {
   const { data: info } = useUserInfo();
-  const login = info ? loginOf(info) : null;
+  const { i18n } = useTranslation();
+  const lang = isLanguage(i18n.language) ? i18n.language : DEFAULT_LANGUAGE;
+  const login = info ? loginOf(info, lang) : null;
   const key = login ? JSON.stringify(login) : '';
   useEffect(() => {
     if (!key) return;

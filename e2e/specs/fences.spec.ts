@@ -13,7 +13,7 @@ import { text, type Lang } from '../support/texts';
  * deleted the same way.
  */
 const STATION = { district: '南山分局', name: '西丽派出所', bh: '440305030000' };
-const CITY = '深州市公安局';
+const CITY = '深圳市公安局';
 const tag = runTag();
 const TARGET = `围栏设备${tag}`;
 const OTHER = `旁观设备${tag}`;

@@ -128,7 +128,7 @@ async function replayTime(page: Page): Promise<number> {
  * the run's tag into the tree's filter (the tree is virtual: other devices may push ours out).
  */
 async function tickDevices(page: Page, tree: Locator, names: string[]) {
-  for (const unit of ['深州市公安局', STATION.district, STATION.name]) {
+  for (const unit of ['深圳市公安局', STATION.district, STATION.name]) {
     // a unit's title is its name followed by its online count
     const node = tree
       .locator('.ant-tree-treenode')

@@ -16,7 +16,7 @@ import { syncModules } from './db/seed/modules';
 import { installAuditHook } from './http/audit';
 import type { SessionGate } from './http/auth';
 import { sendError } from './http/envelope';
-import { installErrorHandler } from './http/error-handler';
+import { clientErrorHandler, installErrorHandler } from './http/error-handler';
 import { Errors } from './http/errors';
 import { zodValidatorCompiler } from './http/validation';
 import { registerModules } from './modules/registry';
@@ -37,6 +37,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     // req.ip is the client: X-Forwarded-For counts only when the connection comes from a trusted proxy
     trustProxy: config.trustedProxies?.length ? config.trustedProxies : false,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
   const db = createDb(config.database);

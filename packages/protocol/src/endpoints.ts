@@ -182,6 +182,8 @@ const menu = (id: number, action: Action) => ({ kind: 'menu', menu: id, action }
 const anyMenu = (action: Action, ...menus: [number, ...number[]]) => ({ kind: 'anyMenu', menus, action }) as const;
 /** the alarm bell's calls: view on dispatch alarms (10104) or GB alarms (10154), whichever mode the console runs in */
 const bell = anyMenu('view', MenuId.DISPATCH_ALARM, MenuId.MONITOR_ALARM);
+/** history track: one page under two menu entries, /monitor/track (10153) and /dispatch/history (10103) */
+const historyTrack = anyMenu('view', MenuId.TRACK, MenuId.HISTORY);
 
 /** Paths are absolute; the console prefixes nothing. One line per endpoint: a table. */
 // prettier-ignore
@@ -329,11 +331,11 @@ export const Api = {
   zoneDelete: { method: 'POST', path: '/rest/config/zone/del', auth: menu(MenuId.ZONES, 'edit'), body: GeoIdRequest, data: z.null() },
 
   /** positions of devices over a range, stops and gaps (gismoni history) */
-  trackHistory: { method: 'POST', path: '/rest/gis/gismoni/history', auth: menu(MenuId.TRACK, 'view'), body: TrackQuery, data: TrackAnswer },
+  trackHistory: { method: 'POST', path: '/rest/gis/gismoni/history', auth: historyTrack, body: TrackQuery, data: TrackAnswer },
   /** stops, gaps and device/fence events to mark on the timeline (gismoni history_mark) */
-  trackMarks: { method: 'POST', path: '/rest/gis/gismoni/history_mark', auth: menu(MenuId.TRACK, 'view'), body: TrackMarkQuery, data: TrackMarkAnswer },
+  trackMarks: { method: 'POST', path: '/rest/gis/gismoni/history_mark', auth: historyTrack, body: TrackMarkQuery, data: TrackMarkAnswer },
   /** GPX 1.1 or KML 2.2 file */
-  trackExport: { method: 'GET', path: '/rest/gis/track/export', auth: menu(MenuId.TRACK, 'view'), file: true, query: TrackExportQuery },
+  trackExport: { method: 'GET', path: '/rest/gis/track/export', auth: historyTrack, file: true, query: TrackExportQuery },
 
   /** create group (spec 7.1): {channel_name, cate, remark, device: jq_hostcode list, bh} -> {groupid} */
   groupAdd: { method: 'POST', path: '/rest/gis/gischanneladd/add', auth: menu(MenuId.EMERGENCY, 'add'), body: GroupAddRequest, data: GroupAddAnswer },

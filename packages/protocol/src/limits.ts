@@ -7,6 +7,13 @@ export const USER_TOKEN_KEY = 'USER_TOKEN';
 export const LOGGED_IN_KEY = 'logged_in';
 
 export const SESSION_HEARTBEAT_MS = 20_000;
+/**
+ * A session counts as online (and as a workstation in use) while its console was heard from within
+ * this window (ours): an open console heartbeats every 20 s, a hidden tab at least once a minute
+ * (browser timer throttling), so a closed tab stops counting within 2.5 minutes instead of at the
+ * session timeout. The session itself stays valid until the timeout: a reopened console resumes it.
+ */
+export const SESSION_PRESENCE_MS = 150_000;
 export const VERSION_CHECK_INTERVAL_MS = 1_200_000;
 export const TOAST_DURATION_MS = 5_000;
 export const LAZY_CHUNK_TIMEOUT_MS = 120_000;

@@ -1,3 +1,5 @@
+import type { Socket } from 'node:net';
+import { DEFAULT_LANGUAGE, ResultCode, translate } from '@bwc/protocol';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, Errors } from './errors';
 import { sendError } from './envelope';
@@ -31,4 +33,27 @@ export function installErrorHandler(app: FastifyInstance): void {
     req.log.error({ err }, 'unexpected error');
     return sendError(reply, Errors.server(String(req.id)));
   });
+}
+
+/**
+ * Errors Node's HTTP parser raises before a request reaches Fastify (an address or headers past
+ * the header limit, a malformed request line): answered with the envelope like every other
+ * error, instead of Fastify's own body. The request's language is unknown here: the default.
+ */
+export function clientErrorHandler(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  const body = JSON.stringify({
+    code: ResultCode.INVALID,
+    msg: translate(DEFAULT_LANGUAGE, tooLarge ? 'errors.headersTooLarge' : 'errors.badRequest'),
+    data: null,
+  });
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -51,6 +51,15 @@ describe('envelope answers for transport errors', () => {
     expect(envelope(en).msg).toBe('the request body is not valid JSON');
   });
 
+  it("a 100,000-character query string: the envelope naming the problem, not the parser's own body", async () => {
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const res = await fetch(`${address}${Api.announceList.path}?keyword=${'x'.repeat(100_000)}`);
+    expect(res.status).toBe(431);
+    expect(await res.json()).toEqual({ code: 400, msg: '请求地址或请求头过长，请缩短查询条件', data: null });
+    // the server still answers
+    expect((await fetch(`${address}${Api.pageInfo.path}`)).status).toBe(200);
+  });
+
   it('too-large body: code 400 "too large"', async () => {
     const res = await t.app.inject({
       method: 'POST',

@@ -6,7 +6,7 @@ import { readSettings } from '../settings';
 /** Unit tree: city bureau -> district branches -> police stations (21 units). */
 const UNIT_TREE = {
   bh: '440300000000',
-  name: '深州市公安局',
+  name: '深圳市公安局',
   children: [
     { bh: '440303000000', name: '罗湖分局', stations: ['东门派出所', '桂园派出所', '黄贝派出所'] },
     { bh: '440304000000', name: '福田分局', stations: ['华富派出所', '莲花派出所', '香蜜湖派出所'] },

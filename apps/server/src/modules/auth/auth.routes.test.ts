@@ -306,10 +306,10 @@ describe('sessions: forced offline, heartbeat, logout', () => {
     expect(envelope(await get(Api.heartbeatCheck.path, second.headers)).data).toEqual({ state: 'success' });
   });
 
-  it('heartbeat without a session answers error; unknown token too', async () => {
-    expect(envelope(await get(Api.heartbeatCheck.path)).data).toEqual({ state: 'error' });
+  it('heartbeat without a session answers fail (the session is gone, retrying will not help); unknown token too', async () => {
+    expect(envelope(await get(Api.heartbeatCheck.path)).data).toEqual({ state: 'fail' });
     expect(envelope(await get(Api.heartbeatCheck.path, { authorization: 'Bearer nope' })).data).toEqual({
-      state: 'error',
+      state: 'fail',
     });
   });
 

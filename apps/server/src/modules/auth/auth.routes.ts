@@ -18,7 +18,9 @@ function sessionPushUrl(req: FastifyRequest): string {
 /** Heartbeat state of the caller's session: success (alive), fail (forced off or ended), error (anything else). */
 async function heartbeat(app: FastifyInstance, req: FastifyRequest): Promise<HeartbeatResult> {
   const found = await lookupSession(app, req);
-  if (!found) return { state: HeartbeatState.ERROR };
+  // no session (cookie gone, unknown token): it will not come back by retrying, so 'fail' stops
+  // the console's heartbeat; 'error' (retry) is left to transient failures
+  if (!found) return { state: HeartbeatState.FAIL };
   if (found.session.status !== 'active') return { state: HeartbeatState.FAIL };
   try {
     req.auth = await requireLiveSession(app, req, found);

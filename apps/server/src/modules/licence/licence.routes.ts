@@ -1,8 +1,8 @@
 import { type RegistrationStatus } from '@bwc/protocol';
 import type { FastifyInstance } from 'fastify';
-import { readSettings } from '../../db/settings';
 import { Errors } from '../../http/errors';
 import { defineRoute } from '../../http/route';
+import { presenceSince } from '../auth/presence';
 import { countActiveSessions } from '../auth/session.repository';
 import { countDevices } from '../devices/devices.repository';
 import { productVersion } from '../index/version';
@@ -22,14 +22,9 @@ function registrationOf(status: LicenceStatus, macCode: string): RegistrationSta
   };
 }
 
-/** Workstations in use: active sessions seen within the session timeout. */
+/** Workstations in use: active sessions whose console was heard from lately (presenceSince). */
 export async function workstationsInUse(app: FastifyInstance, excludeUserId?: number): Promise<number> {
-  const { session_timeout_minutes } = await readSettings(app.db, 'normalset');
-  return countActiveSessions(
-    app.db,
-    new Date(Date.now() - session_timeout_minutes * 60_000).toISOString(),
-    excludeUserId,
-  );
+  return countActiveSessions(app.db, await presenceSince(app.db), excludeUserId);
 }
 
 export async function registerLicence(app: FastifyInstance): Promise<void> {

@@ -84,6 +84,15 @@ describe('auth, scope, bad input', () => {
       );
     },
   );
+  it('the same history track is open to view on the dispatch menu 10103 (/dispatch/history)', async () => {
+    const role = await createRole(t.db, 'dispatch history', [{ ids: [MenuId.HISTORY], actions: ['view'] }]);
+    const u = await createUser(t.db, { roleId: role, unitBh: '440304000000' });
+    const s = await login(t.app, u.username, u.password);
+    const env = await api<TrackAnswer>(t.app, 'trackHistory', s, { ids: [inFutian.id], ...range });
+    expect(env).toMatchObject({ code: 200 });
+    expect(env.data.tracks[0]!.points).toHaveLength(9);
+  });
+
   it.each([
     [{ ids: [], ...range }, 'Field ids: is required'],
     [{ ids: [999999], ...range }, 'Field ids: devices 999999 do not exist'],

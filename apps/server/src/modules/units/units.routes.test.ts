@@ -327,7 +327,7 @@ describe('other/unitjson: gdlist, gdlist_dv, dweilist', () => {
   it('gdlist gives the roots of the caller scope, then children lazily', async () => {
     const roots = await api<TreeNode[]>(t.app, 'unitTree', admin, {});
     expect(roots.data).toEqual([
-      expect.objectContaining({ bh: ROOT, unitname: '深州市公安局', sub: 1, last: 0, treecate: 'unit' }),
+      expect.objectContaining({ bh: ROOT, unitname: '深圳市公安局', sub: 1, last: 0, treecate: 'unit' }),
     ]);
     const level = await api<TreeNode[]>(t.app, 'unitTree', admin, { id: roots.data[0]!.id });
     expect(level.data.map((n) => n.bh)).toEqual(expect.arrayContaining([LUOHU, FUTIAN, NANSHAN]));

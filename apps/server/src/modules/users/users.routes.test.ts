@@ -421,6 +421,8 @@ describe('online users and del_online', () => {
   it('lists active sessions within scope', async () => {
     const u = await createUser(t.db, { unitBh: '440304010000', roleId: unitadminRole });
     await login(t.app, u.username, u.password);
+    // consoles heard from lately (their heartbeat): a slow run must not leave the seeded ones out
+    for (const s of [dispatcher, unitadmin]) await api(t.app, 'heartbeatCheck', s);
     const all = await api<OnlineUser[]>(t.app, 'onlineUsers', admin);
     expect(all.data.map((o) => o.username)).toEqual(
       expect.arrayContaining(['admin', 'dispatcher', 'unitadmin', u.username]),
@@ -432,6 +434,30 @@ describe('online users and del_online', () => {
     expect(found.data).toEqual([
       expect.objectContaining({ username: u.username, dname: '华富派出所', group_name: '单位管理员' }),
     ]);
+  });
+
+  it('a console not heard from for 2.5 minutes (a closed tab) is no longer online nor a workstation in use; its heartbeat brings it back', async () => {
+    const u = await createUser(t.db, { unitBh: FUTIAN, roleId: unitadminRole });
+    const s = await login(t.app, u.username, u.password);
+    const names = async () => (await api<OnlineUser[]>(t.app, 'onlineUsers', admin)).data.map((o) => o.username);
+    const inUse = async () =>
+      (await api<{ use_workstation_nums: number }>(t.app, 'versionInfo', admin)).data.use_workstation_nums;
+    expect(await names()).toContain(u.username);
+    const before = await inUse();
+    const sessionId = (
+      await t.db.selectFrom('sessions').select('id').where('user_id', '=', u.id).executeTakeFirstOrThrow()
+    ).id;
+    // the tab was closed 3 minutes ago: no heartbeat since (the session timeout is 120 minutes)
+    await t.db
+      .updateTable('sessions')
+      .set({ last_seen: new Date(Date.now() - 180_000).toISOString() })
+      .where('id', '=', sessionId)
+      .execute();
+    expect(await names()).not.toContain(u.username);
+    expect(await inUse()).toBe(before - 1);
+    // reopened within the session timeout: the same session goes on
+    expect(await api(t.app, 'heartbeatCheck', s)).toMatchObject({ data: { state: HeartbeatState.SUCCESS } });
+    expect(await names()).toContain(u.username);
   });
 
   it('forces a user off: its next request answers 401 forcedOffline, its heartbeat fail', async () => {

@@ -17,12 +17,10 @@ import { hashPlainPassword } from '../auth/password';
 import { assertCanAssign, assertCanManage } from './users.policy';
 import { presentAccount, presentOnlineUser } from './users.presenter';
 import * as repo from './users.repository';
+import { presenceSince } from '../auth/presence';
 
 /** Sessions idle longer than the session timeout are not online any more. */
-async function onlineSince(db: Db): Promise<string> {
-  const { session_timeout_minutes } = await readSettings(db, 'normalset');
-  return new Date(Date.now() - session_timeout_minutes * 60_000).toISOString();
-}
+const onlineSince = presenceSince;
 
 async function requireAccount(db: Db, id: number): Promise<repo.AccountRow> {
   const row = await repo.findAccount(db, id, await onlineSince(db));

@@ -24,6 +24,7 @@ import { LanguageSwitch } from './LanguageSwitch';
 import { AREA_ICONS } from './menuIcons';
 import { useLogout } from './useLogout';
 import './shell.css';
+import { systemTitle } from '../session/systemTitle';
 
 const HOME_PATH = '/menu';
 const LOCAL_SAVE_KEY = 'local-save';
@@ -90,7 +91,7 @@ export function NavBar() {
     <Layout.Header className="shell-header">
       <div className="shell-brand" onClick={() => navigate(HOME_PATH)}>
         {pageInfo?.logo_path ? <img src={pageInfo.logo_path} alt="" className="shell-logo" /> : null}
-        <span data-testid="nav-title">{pageInfo?.title || tc('app.productName')}</span>
+        <span data-testid="nav-title">{systemTitle(pageInfo?.title, tc('app.productName'))}</span>
       </div>
       <Menu
         theme="dark"

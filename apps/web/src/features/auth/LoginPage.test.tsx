@@ -69,15 +69,30 @@ describe('login screen', () => {
   });
   afterEach(() => vi.unstubAllGlobals());
 
-  it('shows the title, the captcha and the footer with support text and version', async () => {
+  it('shows the system title, the captcha and the footer with support text and version', async () => {
     renderLogin();
-    expect(screen.getByTestId('login-title').textContent).toBe(
-      'Mobile law enforcement electronic evidence management software',
-    );
-    expect(await screen.findByAltText('Verification code')).toBeTruthy();
     expect(await screen.findByText('Software version: 9.9.9')).toBeTruthy();
+    // the title set under System -> system title, as the navigation bar shows it
+    expect(screen.getByTestId('login-title').textContent).toBe('T');
+    expect(await screen.findByAltText('Verification code')).toBeTruthy();
     expect(screen.getByText('Technical support: support line')).toBeTruthy();
   });
+
+  it.each(['', '移动执法电子证据管理'])(
+    'shows the product name in the console language while the title is %j (none, or the shipped default)',
+    async (title) => {
+      answers['/rest/index/index/get'] = {
+        code: 200,
+        msg: '',
+        data: { title, logo_path: '', background_path: '', version: '9.9.9', support_text: '' },
+      };
+      renderLogin();
+      expect(await screen.findByText('Software version: 9.9.9')).toBeTruthy();
+      expect(screen.getByTestId('login-title').textContent).toBe(
+        'Mobile law enforcement electronic evidence management software',
+      );
+    },
+  );
 
   it('checks the fields, then sends a signed LoginRequest and enters the console', async () => {
     answers['/rest/index/login/login'] = {

@@ -14,6 +14,7 @@ import { usePageInfo } from '../../app/session/queries';
 import { buildLoginRequest, type LoginFormValues } from './loginRequest';
 import { RegistrationStep } from './RegistrationStep';
 import './login.css';
+import { systemTitle } from '../../app/session/systemTitle';
 
 export const loginKeys = { captcha: ['login', 'captcha'] as const };
 
@@ -79,7 +80,7 @@ export function LoginPage() {
       </div>
       <div className="login-center">
         <Typography.Title level={2} className="login-title" data-testid="login-title">
-          {t('form.title')}
+          {systemTitle(pageInfo?.title, t('form.title'))}
         </Typography.Title>
         <Card className="login-card">
           {captcha.isPending ? (

@@ -4,12 +4,19 @@ import { Lazy } from '../../app/routing/guards';
 import { lazyPage } from '../../app/routing/lazyPage';
 
 const EmergencyPage = lazyPage(() => import('./EmergencyPage'), 'EmergencyPage');
+const TrackPage = lazyPage(() => import('../monitor/TrackPage'), 'TrackPage');
 
 /** Built pages of /dispatch by menu id (placed by app/routing/moduleRoutes.tsx). */
 export const dispatchPages: Readonly<Record<number, ReactNode>> = {
   [MenuId.EMERGENCY]: (
     <Lazy>
       <EmergencyPage />
+    </Lazy>
+  ),
+  // history track (历史轨迹): the same page as /monitor/track, under the dispatch menu
+  [MenuId.HISTORY]: (
+    <Lazy>
+      <TrackPage />
     </Lazy>
   ),
 };

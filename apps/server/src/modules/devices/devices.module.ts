@@ -4,6 +4,7 @@ import { registerDeviceAdminRoutes } from './devices.routes';
 import { registerGismoniRoutes } from './gismoni.routes';
 import { buildOsmandServer } from './osmand';
 import { DeviceRuntime } from './runtime';
+import { tellOperator } from '../../operator';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,7 +36,11 @@ export async function registerDevices(app: FastifyInstance): Promise<void> {
         app.log.info({ port }, 'OsmAnd (Traccar Client) ingest listening');
       } catch (err) {
         await server.close();
-        app.log.error({ err, port }, `OsmAnd ingest cannot listen on port ${port}; set OSMAND_PORT (0 disables)`);
+        tellOperator(
+          app,
+          err,
+          `OsmAnd (Traccar Client) ingest cannot listen on port ${port} (${(err as NodeJS.ErrnoException).code ?? 'error'}): set OSMAND_PORT to a free port, 0 disables it`,
+        );
       }
     }
   });

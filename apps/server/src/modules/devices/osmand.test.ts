@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { createServer, type AddressInfo } from 'node:net';
+import { describe, expect, it, vi } from 'vitest';
+import { createTestApp } from '../../../test/helpers';
 import { loadConfig } from '../../config';
 import { osmandTime, parseOsmand } from './osmand';
 
@@ -53,5 +55,30 @@ describe('config', () => {
     expect(() => loadConfig({ DEVICE_PROVISION_KEY: 'short' })).toThrow(
       /DEVICE_PROVISION_KEY: must be at least 16 characters/,
     );
+  });
+});
+
+describe('OsmAnd port taken', () => {
+  it('tells the operator on stderr (the terminal of npm start) and the server goes on', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as AddressInfo).port;
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+    const t = await createTestApp({ osmandPort: port });
+    try {
+      const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+      await expect
+        .poll(() => written.join(''), { timeout: 30_000 })
+        .toContain(`OsmAnd (Traccar Client) ingest cannot listen on port ${port} (EADDRINUSE)`);
+      expect((await fetch(`${address}/rest/index/index/get`)).status).toBe(200);
+    } finally {
+      spy.mockRestore();
+      await t.close();
+      blocker.close();
+    }
   });
 });

@@ -14,6 +14,7 @@ import { sessionHandlers } from './handlers/session';
 import { announcePresence, userHandlers } from './handlers/users';
 import { LOGIN_REFRESH_MS } from './logins.service';
 import { ConsoleService } from './service';
+import { tellOperator } from '../../operator';
 
 /** Every handler family of the service; a new family is one file in handlers/ and one entry here. */
 export const consoleHandlers = (): ConsoleHandler[] => [
@@ -101,7 +102,11 @@ export async function registerConsoleService(app: FastifyInstance): Promise<void
       app.log.info({ port }, 'console service listening');
     } catch (err) {
       await server.close();
-      app.log.error({ err, port }, `console service cannot listen on port ${port}; set CONSOLE_PORT (0: path only)`);
+      tellOperator(
+        app,
+        err,
+        `console service cannot listen on port ${port} (${(err as NodeJS.ErrnoException).code ?? 'error'}): set CONSOLE_PORT to a free port (0: only ${CONSOLE_WS_PATH} of the main port)`,
+      );
     }
   });
   app.addHook('preClose', async () => {

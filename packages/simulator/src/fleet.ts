@@ -14,11 +14,15 @@ export interface SimulatorOptions {
   intervalS?: [number, number];
   /** hostbody prefix (default SIM): devices are <prefix>00001... */
   prefix?: string;
-  /** chance per upload that a device goes offline for a while (default 0.002) */
+  /**
+   * chance per upload that a device goes offline for a while (default 0.0002: about one spell per
+   * camera every four hours at the default 1-5 s uploads, as a shift's dead spots or a battery
+   * swap; 0.002 raised a device-offline alarm every 15 s with 100 devices and kept the bell at 99+)
+   */
   offlineRate?: number;
   /** how long an offline spell lasts, seconds (default 20 to 90) */
   offlineS?: [number, number];
-  /** chance per upload of an SOS (default 0.0003) */
+  /** chance per upload of an SOS (default 0.00005: about six an hour over 100 devices) */
   sosRate?: number;
   /** face recognition results posted as the AI engine, per minute over the whole fleet (default 0: none) */
   facesPerMin?: number;
@@ -206,6 +210,10 @@ async function inBatches<T>(items: T[], size: number, work: (item: T) => Promise
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(work));
 }
 
+/** Defaults of offlineRate and sosRate (see SimulatorOptions). */
+export const DEFAULT_OFFLINE_RATE = 0.0002;
+export const DEFAULT_SOS_RATE = 0.00005;
+
 /**
  * Provision and log in `devices` simulated cameras, then move them along streets around the
  * configured map centre, uploading batches every 1-5 s, going offline and back now and then,
@@ -217,9 +225,9 @@ async function inBatches<T>(items: T[], size: number, work: (item: T) => Promise
 export async function startSimulator(options: SimulatorOptions): Promise<StopSimulator> {
   const prefix = options.prefix ?? 'SIM';
   const [minS, maxS] = options.intervalS ?? [1, 5];
-  const offlineRate = options.offlineRate ?? 0.002;
+  const offlineRate = options.offlineRate ?? DEFAULT_OFFLINE_RATE;
   const [offMin, offMax] = options.offlineS ?? [20, 90];
-  const sosRate = options.sosRate ?? 0.0003;
+  const sosRate = options.sosRate ?? DEFAULT_SOS_RATE;
   const withCommands = options.commands ?? true;
   const random = rng(options.seed ?? Math.floor(Math.random() * 2 ** 31));
   const log = options.log ?? (() => {});

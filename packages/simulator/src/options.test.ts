@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { imeiIsValid } from '@bwc/protocol';
 import { describe, expect, it } from 'vitest';
-import { simulatedIdentity } from './fleet';
+import { DEFAULT_OFFLINE_RATE, DEFAULT_SOS_RATE, simulatedIdentity } from './fleet';
 import { findAiToken, findProvisionKey, parseInterval, parseRatePerMin } from './options';
 
 describe('parseInterval', () => {
@@ -70,5 +70,14 @@ describe('parseRatePerMin', () => {
     expect(() => parseRatePerMin('601', '--plates-per-min')).toThrow(/--plates-per-min/);
     expect(() => parseRatePerMin('often', '--faces-per-min')).toThrow(/results per minute/);
     expect(() => parseRatePerMin('', '--faces-per-min')).toThrow();
+  });
+});
+
+describe('demo alarm noise', () => {
+  it('a 100-device fleet at the default rates raises about one offline spell a minute or less, and a few SOS an hour', () => {
+    const uploadsPerHour = (100 * 3600) / 3; // 1-5 s uploads: 3 s on average
+    expect((uploadsPerHour * DEFAULT_OFFLINE_RATE) / 60).toBeLessThanOrEqual(1);
+    expect(uploadsPerHour * DEFAULT_SOS_RATE).toBeLessThanOrEqual(10);
+    expect(uploadsPerHour * DEFAULT_SOS_RATE).toBeGreaterThanOrEqual(1);
   });
 });

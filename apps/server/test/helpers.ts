@@ -101,7 +101,8 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     close: async () => {
       await app.close();
       await pgDb?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
+      // a background writer of the closed app (pack build, checkpoint) may still finish a file: retry
+      rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
 }

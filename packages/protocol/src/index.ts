@@ -4,6 +4,7 @@ export * from './envelope';
 export * from './permissions';
 export * from './validators';
 export * from './endpoints';
+export * from './audit';
 export * from './crypto/sha256';
 export * from './crypto/signature';
 export * from './i18n';

@@ -125,7 +125,11 @@ export interface OperationLogTable {
   target: string;
   ip: string;
   result_code: number;
+  /** the result msg in the actor's language */
   msg: string;
+  /** its catalogue key ('' for rows written before 0008) and params (JSON, '' none) */
+  msg_key: Generated<string>;
+  msg_params: Generated<string>;
   created: string;
 }
 

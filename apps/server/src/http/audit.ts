@@ -13,7 +13,7 @@ declare module 'fastify' {
     audit: AuditInfo;
   }
   interface FastifyContextConfig {
-    /** write this request to operation_log; default true for POST, false otherwise */
+    /** write this request to operation_log (defineRoute: the protocol's AUDITED_ENDPOINTS) */
     audit?: boolean;
   }
 }
@@ -30,8 +30,9 @@ function targetOf(req: FastifyRequest): string {
 }
 
 /**
- * Every state-changing request of a declared route is written to operation_log before the
- * answer leaves: who, unit, endpoint, target, source address, result code and msg.
+ * Every operation (a route of the protocol's AUDITED_ENDPOINTS) is written to operation_log
+ * before the answer leaves: who, unit, endpoint, target, source address, result code, and the
+ * result msg with its catalogue key and params, so that the log reads in each viewer's language.
  */
 export function installAuditHook(app: FastifyInstance): void {
   app.decorateRequest('audit', null as unknown as AuditInfo);
@@ -39,9 +40,7 @@ export function installAuditHook(app: FastifyInstance): void {
     req.audit = {};
   });
   app.addHook('onSend', async (req, reply, payload) => {
-    const configured = req.routeOptions.config?.audit;
-    const wanted = configured ?? req.method === 'POST';
-    if (!wanted || !req.routeOptions.url || !req.result) return payload;
+    if (req.routeOptions.config?.audit !== true || !req.routeOptions.url || !req.result) return payload;
     const user = req.auth?.user;
     const actor = user
       ? { id: user.id, username: user.username, unit_id: user.unit_id, unit_name: user.unit_name }
@@ -59,6 +58,8 @@ export function installAuditHook(app: FastifyInstance): void {
           ip: req.ip,
           result_code: req.result.code,
           msg: req.result.msg.slice(0, 1000),
+          msg_key: req.result.key ?? '',
+          msg_params: req.result.key && req.result.params ? JSON.stringify(req.result.params).slice(0, 2000) : '',
           created: now(),
         })
         .execute();

@@ -1,6 +1,7 @@
 import {
   Api,
   envelope,
+  isAudited,
   type ApiBody,
   type ApiDataInput,
   type ApiName,
@@ -38,8 +39,6 @@ export interface RouteSpec<N extends ApiName> {
   api: N;
   /** success msg key, default `success.ok` */
   msg?: string;
-  /** operation_log: default true for POST */
-  audit?: boolean;
   /** skip the guard: the handler resolves the session itself (heartbeat) */
   selfAuth?: boolean;
   summary?: string;
@@ -60,7 +59,7 @@ export function defineRoute<N extends ApiName>(app: FastifyInstance, spec: Route
   app.route({
     method: def.method,
     url: def.path,
-    config: spec.audit === undefined ? {} : { audit: spec.audit },
+    config: { audit: isAudited(spec.api) },
     schema: {
       summary: spec.summary ?? spec.api,
       tags: [def.path.split('/')[2] ?? 'rest'],
@@ -93,7 +92,7 @@ export function defineRoute<N extends ApiName>(app: FastifyInstance, spec: Route
       const data = await spec.handler(ctx);
       if (data === reply || reply.sent) return reply;
       const msg = t(lang, spec.msg ?? 'success.ok');
-      req.result = { code: 200, msg };
+      req.result = { code: 200, msg, key: spec.msg ?? 'success.ok' };
       return { code: 200, msg, data: data ?? null };
     },
   });

@@ -327,6 +327,12 @@ export const Role = z.object({
   created: z.string(),
   /** accounts holding the role */
   users: z.number().int(),
+  /**
+   * 1 when the caller may change the role (name, rights) and delete it: administrators every role,
+   * others the roles within their own rights whose accounts all belong to their unit scope (ours:
+   * the console offers only what the server will allow)
+   */
+  changeable: z.union([z.literal(0), z.literal(1)]),
 });
 export type Role = z.infer<typeof Role>;
 

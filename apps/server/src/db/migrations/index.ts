@@ -6,6 +6,7 @@ import * as m0004 from './0004_devices';
 import * as m0005 from './0005_geo';
 import * as m0006 from './0006_alarms';
 import * as m0007 from './0007_console_service';
+import * as m0008 from './0008_oplog_message_keys';
 
 /**
  * Every migration, by name. Kysely runs them in name order, once each, on SQLite and PostgreSQL.
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0005_geo': m0005,
   '0006_alarms': m0006,
   '0007_console_service': m0007,
+  '0008_oplog_message_keys': m0008,
 };

@@ -185,7 +185,6 @@ export async function registerAlarms(app: FastifyInstance): Promise<void> {
   for (const api of ['alarmExport', 'alarmGbExport'] as const) {
     defineRoute(app, {
       api,
-      audit: true,
       handler: async ({ db, user, query, reply, req, t, lang }) => {
         const scope = await unitScope(db, user);
         const filter = await filterOf(db, scope, query);
@@ -287,7 +286,6 @@ export async function registerAlarms(app: FastifyInstance): Promise<void> {
     defineRoute(app, {
       api,
       msg: 'success.alarm.sure',
-      audit: true,
       handler: async ({ db, user, query }) => {
         const count = await repo.sureAlarms(db, await unitScope(db, user), 'all', {
           user_id: user.id,
@@ -311,7 +309,6 @@ export async function registerAlarms(app: FastifyInstance): Promise<void> {
 
   defineRoute(app, {
     api: 'alarmPicFile',
-    audit: false,
     handler: async ({ req, reply }) => {
       const name = (req.params as { name?: string }).name ?? '';
       if (!/^[0-9a-f]{24}_[a-z0-9]{1,8}\.(jpg|png)$/.test(name)) throw notFound();
@@ -326,7 +323,6 @@ export async function registerAlarms(app: FastifyInstance): Promise<void> {
 
   defineRoute(app, {
     api: 'aiAlarm',
-    audit: false,
     handler: async ({ db, req, body }) => {
       service.assertAiEngine(req);
       const eid = `ai:${body.event_id}`;

@@ -7,7 +7,6 @@ import * as announce from './announce.service';
 export async function registerAnnounceRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     api: 'announceList',
-    audit: false,
     handler: async ({ db, body }) => announce.list(db, body),
   });
 
@@ -33,7 +32,6 @@ export async function registerAnnounceRoutes(app: FastifyInstance): Promise<void
 
   defineRoute(app, {
     api: 'announceUpdateGet',
-    audit: false,
     handler: async ({ db, body }) => announce.byId(db, body.id),
   });
 

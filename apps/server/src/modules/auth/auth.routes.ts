@@ -62,7 +62,6 @@ export async function registerAuthRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     api: 'logout',
     msg: 'success.logout',
-    audit: true,
     handler: async ({ req, reply }) => {
       const found = await lookupSession(app, req);
       if (found) {
@@ -83,7 +82,6 @@ export async function registerAuthRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     api: 'heartbeatCreate',
     selfAuth: true,
-    audit: false,
     handler: async ({ req }) => heartbeat(app, req),
   });
   defineRoute(app, {

@@ -47,7 +47,6 @@ export async function registerDeviceApiRoutes(app: FastifyInstance): Promise<voi
   defineRoute(app, {
     api: 'deviceLogin',
     selfAuth: true,
-    audit: false,
     handler: async ({ body }) => {
       const { device, token } = await runtime.login(body.device, body.secret);
       return { token, id: device.id, hostbody: device.hostbody, imei: device.imei };
@@ -57,7 +56,6 @@ export async function registerDeviceApiRoutes(app: FastifyInstance): Promise<voi
   defineRoute(app, {
     api: 'devicePositions',
     selfAuth: true,
-    audit: false,
     msg: 'success.device.accepted',
     handler: async ({ req, body, lang }) => {
       const device = await runtime.authenticate(req);
@@ -70,7 +68,6 @@ export async function registerDeviceApiRoutes(app: FastifyInstance): Promise<voi
   defineRoute(app, {
     api: 'deviceSos',
     selfAuth: true,
-    audit: false,
     handler: async ({ req, body }) => {
       const device = await runtime.authenticate(req);
       return { event_id: await runtime.sos(device, body) };
@@ -80,7 +77,6 @@ export async function registerDeviceApiRoutes(app: FastifyInstance): Promise<voi
   defineRoute(app, {
     api: 'deviceState',
     selfAuth: true,
-    audit: false,
     handler: async ({ req, body }) => {
       const device = await runtime.authenticate(req);
       await runtime.setState(device, body.state, body.battery);
@@ -91,7 +87,6 @@ export async function registerDeviceApiRoutes(app: FastifyInstance): Promise<voi
   defineRoute(app, {
     api: 'deviceCommands',
     selfAuth: true,
-    audit: false,
     handler: async ({ req, reply, query }) => {
       const device = await runtime.authenticate(req);
       await runtime.touch(device);
@@ -102,7 +97,6 @@ export async function registerDeviceApiRoutes(app: FastifyInstance): Promise<voi
   defineRoute(app, {
     api: 'deviceCommandAck',
     selfAuth: true,
-    audit: false,
     handler: async ({ req, body }) => {
       const device = await runtime.authenticate(req);
       await runtime.commands.ack(app.db, device.id, body.id, body.result, body.message);

@@ -26,7 +26,6 @@ export async function registerGismoniRoutes(app: FastifyInstance): Promise<void>
 
   defineRoute(app, {
     api: 'gisGetPoint',
-    audit: false,
     handler: async ({ db, user, body }) => {
       const scope = await unitScope(db, user);
       const rows = await repo.devicePoints(db, scope.all ? null : scope.ids, [...new Set(body.ids)]);
@@ -37,7 +36,6 @@ export async function registerGismoniRoutes(app: FastifyInstance): Promise<void>
 
   defineRoute(app, {
     api: 'gisDeviceDetail',
-    audit: false,
     handler: async ({ db, user, body }) => {
       const scope = await unitScope(db, user);
       const rows = await repo.findDevicesByIds(db, [...new Set(body.ids)]);
@@ -47,7 +45,6 @@ export async function registerGismoniRoutes(app: FastifyInstance): Promise<void>
 
   defineRoute(app, {
     api: 'gisUnitDevicePoint',
-    audit: false,
     handler: async ({ db, user, body }) => {
       const unitIds = await scopedUnitIds(db, await unitScope(db, user), body.unit_id, true);
       const rows = await repo.devicePoints(db, unitIds, undefined, body.located === 1);
@@ -58,7 +55,6 @@ export async function registerGismoniRoutes(app: FastifyInstance): Promise<void>
 
   defineRoute(app, {
     api: 'gisStatus',
-    audit: false,
     handler: async ({ db, user, body }) => {
       const row = await byImei(db, await unitScope(db, user), body.imei);
       return presentStatus(row, await repo.pendingCommandCount(db, row.id));

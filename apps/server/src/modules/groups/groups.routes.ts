@@ -46,12 +46,10 @@ export async function registerGroups(app: FastifyInstance): Promise<void> {
   });
   defineRoute(app, {
     api: 'groupGet',
-    audit: false,
     handler: async ({ db, user, body }) => groups.getGroup(db, user, body.channel_id),
   });
   defineRoute(app, {
     api: 'groupList',
-    audit: false,
     handler: async ({ db, user, body }) => groups.listGroups(db, user, body),
   });
   defineRoute(app, {

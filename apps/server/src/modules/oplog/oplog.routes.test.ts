@@ -60,6 +60,37 @@ describe('GET rest/system/log/get', () => {
     });
   });
 
+  it("shows each result in the viewer's language, whatever the actor's was", async () => {
+    const env = await api<Page<OperationLogEntry>>(t.app, 'logList', admin, { action: '/rest/user/unit/add' }, 'en-US');
+    expect(env.data.list.map((e) => e.msg)).toEqual([
+      'this data belongs to a unit outside your unit and its sub-units',
+      'added successfully',
+      'added successfully',
+    ]);
+  });
+
+  it('records operations, not reads: searches, trees and lists sent as POST write nothing', async () => {
+    const count = async () =>
+      Number(
+        (
+          await t.db
+            .selectFrom('operation_log')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await count();
+    expect(await api(t.app, 'announceList', admin, { page: 1, limit: 10 })).toMatchObject({ code: 200 });
+    expect(await api(t.app, 'unitTree', admin, {})).toMatchObject({ code: 200 });
+    expect(await api(t.app, 'alarmSearch', admin, { page: 1, limit: 10 })).toMatchObject({ code: 200 });
+    expect(await api(t.app, 'logList', admin)).toMatchObject({ code: 200 });
+    expect(await count()).toBe(before);
+    expect(await api(t.app, 'dictTypes', admin)).toMatchObject({ code: 200 });
+    const added = await api<{ id: number }>(t.app, 'announceAdd', admin, { title: 'drill', content: 'at noon' });
+    expect(added).toMatchObject({ code: 200 });
+    expect(await count()).toBe(before + 1);
+  });
+
   it('keeps a unit administrator to his unit scope', async () => {
     const env = await api<Page<OperationLogEntry>>(t.app, 'logList', unitadmin, { limit: 100 });
     expect(env.data.total).toBeGreaterThan(0);

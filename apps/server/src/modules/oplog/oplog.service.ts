@@ -1,5 +1,6 @@
 import {
   OPLOG_EXPORT_MAX,
+  type Language,
   type OperationLogEntry,
   type OperationLogExportQuery,
   type OperationLogQuery,
@@ -30,11 +31,16 @@ async function filterOf(db: Db, scope: UnitScope, q: OperationLogExportQuery): P
   };
 }
 
-export async function listLog(db: Db, scope: UnitScope, q: OperationLogQuery): Promise<Page<OperationLogEntry>> {
+export async function listLog(
+  db: Db,
+  scope: UnitScope,
+  q: OperationLogQuery,
+  lang: Language,
+): Promise<Page<OperationLogEntry>> {
   const filter = await filterOf(db, scope, q);
   const total = await repo.countOperationLog(db, filter);
   const rows = await repo.listOperationLog(db, filter, q.limit, (q.page - 1) * q.limit);
-  return { total, page: q.page, limit: q.limit, list: rows.map(presentLogEntry) };
+  return { total, page: q.page, limit: q.limit, list: rows.map((row) => presentLogEntry(row, lang)) };
 }
 
 type Translate = (key: string) => string;
@@ -45,11 +51,12 @@ export async function exportLog(
   scope: UnitScope,
   q: OperationLogExportQuery,
   t: Translate,
+  lang: Language,
 ): Promise<{ fileName: string; content: Buffer }> {
   const filter = await filterOf(db, scope, q);
   const total = await repo.countOperationLog(db, filter);
   if (total > OPLOG_EXPORT_MAX) throw Errors.invalid('errors.log.exportTooMany', { n: total, max: OPLOG_EXPORT_MAX });
-  const entries = (await repo.listOperationLog(db, filter, OPLOG_EXPORT_MAX)).map(presentLogEntry);
+  const entries = (await repo.listOperationLog(db, filter, OPLOG_EXPORT_MAX)).map((row) => presentLogEntry(row, lang));
 
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet(t('export.oplog.sheet'));

@@ -1,8 +1,16 @@
 import { MODULES, type PermissionMap, type PermissionNode, type Role, type RoleOption } from '@bwc/protocol';
 import type { RoleWithUsers } from './roles.repository';
 
-export function presentRole(row: RoleWithUsers): Role {
-  return { id: row.id, name: row.name, weight: row.weight, remark: row.remark, created: row.created, users: row.users };
+export function presentRole(row: RoleWithUsers, changeable: 0 | 1): Role {
+  return {
+    id: row.id,
+    name: row.name,
+    weight: row.weight,
+    remark: row.remark,
+    created: row.created,
+    users: row.users,
+    changeable,
+  };
 }
 
 export function presentRoleOption(row: { id: number; name: string; weight: number }): RoleOption {

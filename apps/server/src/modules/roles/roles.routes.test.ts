@@ -139,6 +139,22 @@ describe('POST rest/user/role/add, update, del', () => {
     expect(await perms(shared)).toEqual(before);
     expect((await roleRow(shared))!.name).toBe('shared-auditor');
   });
+
+  it('the list says which roles the caller may change, as the refusals above decide', async () => {
+    const changeable = async (s: Session) =>
+      Object.fromEntries((await api<Role[]>(t.app, 'roleList', s)).data.map((r) => [r.name, r.changeable]));
+    const asUnitadmin = await changeable(unitadmin);
+    // beyond his rights, and held by an account outside his units
+    expect(asUnitadmin).toMatchObject({ 管理员: 0, 'shared-auditor': 0 });
+    const asAdmin = await changeable(admin);
+    expect(Object.values(asAdmin).every((c) => c === 1)).toBe(true);
+    // what he is offered works: a role within his rights and units
+    const mine = await createRole(t.db, 'futian-desk', [{ ids: [10411], actions: ['view'] }]);
+    expect((await changeable(unitadmin))['futian-desk']).toBe(1);
+    expect(await api(t.app, 'roleUpdate', unitadmin, { id: mine, name: 'futian-desk-2', weight: 1 })).toMatchObject({
+      code: 200,
+    });
+  });
 });
 
 describe('permission distribution', () => {

@@ -7,7 +7,7 @@ import * as roles from './roles.service';
 export async function registerRoleRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     api: 'roleList',
-    handler: async ({ db, user, query }) => roles.listRoles(db, await unitScope(db, user), query.keyword),
+    handler: async ({ db, user, query }) => roles.listRoles(db, user, await unitScope(db, user), query.keyword),
   });
 
   defineRoute(app, {

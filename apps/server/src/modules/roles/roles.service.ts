@@ -36,17 +36,31 @@ async function requireRole(db: Db, id: number): Promise<RoleRow> {
  */
 async function requireChangeableRole(db: Db, user: AuthUser, id: number): Promise<RoleRow> {
   const role = await requireRole(db, id);
-  if (user.ifadmin === 1) return role;
-  if (!(await roleWithinCaller(db, user, id))) throw beyond();
-  const scope = await unitScope(db, user);
-  if (!scope.all && (await repo.countRoleUsersOutside(db, id, scope.ids)) > 0) throw Errors.outOfScope();
+  const refusal = await changeRefusal(db, user, await unitScope(db, user), id);
+  if (refusal) throw refusal;
   return role;
 }
 
-export async function listRoles(db: Db, scope: UnitScope, keyword: string | undefined): Promise<Role[]> {
+/** Why the caller may not change role `id` (null: he may). */
+async function changeRefusal(db: Db, user: AuthUser, scope: UnitScope, id: number): Promise<AppError | null> {
+  if (user.ifadmin === 1) return null;
+  if (!(await roleWithinCaller(db, user, id))) return beyond();
+  if (!scope.all && (await repo.countRoleUsersOutside(db, id, scope.ids)) > 0) return Errors.outOfScope();
+  return null;
+}
+
+export async function listRoles(
+  db: Db,
+  user: AuthUser,
+  scope: UnitScope,
+  keyword: string | undefined,
+): Promise<Role[]> {
   const rows = await repo.listRoles(db, scope.all ? null : scope.ids);
   const needle = keyword?.toLowerCase();
-  return rows.filter((r) => !needle || r.name.toLowerCase().includes(needle)).map(presentRole);
+  const out: Role[] = [];
+  for (const r of rows.filter((r) => !needle || r.name.toLowerCase().includes(needle)))
+    out.push(presentRole(r, (await changeRefusal(db, user, scope, r.id)) ? 0 : 1));
+  return out;
 }
 
 /** Roles the caller may assign: all for an administrator, else those within his rights. */

@@ -14,17 +14,14 @@ export async function registerTracks(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     api: 'trackHistory',
     // a read: not an operation to log
-    audit: false,
     handler: async ({ db, user, body }) => tracks.history(db, user, body),
   });
   defineRoute(app, {
     api: 'trackMarks',
-    audit: false,
     handler: async ({ db, user, body }) => tracks.marks(db, user, body),
   });
   defineRoute(app, {
     api: 'trackExport',
-    audit: true,
     handler: async ({ db, user, query, reply, req, t }) => {
       const list = await tracks.exportTracks(db, user, query);
       const texts = { name: t('export.track.name'), stop: (minutes: number) => t('export.track.stop', { minutes }) };

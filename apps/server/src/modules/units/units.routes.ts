@@ -49,25 +49,21 @@ export async function registerUnitRoutes(app: FastifyInstance): Promise<void> {
 
   defineRoute(app, {
     api: 'unitByCode',
-    audit: false,
     handler: async ({ db, user, body }) => units.unitByCode(db, await unitScope(db, user), body.bh),
   });
 
   defineRoute(app, {
     api: 'unitTree',
-    audit: false,
     handler: async ({ db, user, body }) => units.unitTreeLevel(db, await unitScope(db, user), body, false),
   });
 
   defineRoute(app, {
     api: 'unitTreeDevices',
-    audit: false,
     handler: async ({ db, user, body }) => units.unitTreeLevel(db, await unitScope(db, user), body, true),
   });
 
   defineRoute(app, {
     api: 'unitSearch',
-    audit: false,
     handler: async ({ db, user, body }) => units.searchUnits(db, await unitScope(db, user), body),
   });
 }

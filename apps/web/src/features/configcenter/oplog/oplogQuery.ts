@@ -1,9 +1,12 @@
-import { Api, apiNameOfPath, type ApiName } from '@bwc/protocol';
+import { Api, apiNameOfPath, type AuditedEndpoint } from '@bwc/protocol';
 import dayjs from 'dayjs';
 import type { FilterValues } from '../../../components/search-bar';
 import { keysOf } from '../../../i18n/keys';
 
-/** Audited actions the filter offers, with their labels in the `configcenter` catalogue. */
+/**
+ * The operations of the log (the protocol's AUDITED_ENDPOINTS, every one: the type checks it), with
+ * their labels in the `configcenter` catalogue; the filter offers them.
+ */
 export const OPLOG_ACTION_LABELS = keysOf('configcenter', {
   login: 'oplog.actionName.login',
   logout: 'oplog.actionName.logout',
@@ -38,7 +41,40 @@ export const OPLOG_ACTION_LABELS = keysOf('configcenter', {
   dictUpdate: 'oplog.actionName.dictUpdate',
   dictDelete: 'oplog.actionName.dictDelete',
   logExport: 'oplog.actionName.logExport',
-} satisfies Partial<Record<ApiName, string>>);
+  deviceAdd: 'oplog.actionName.deviceAdd',
+  deviceUpdate: 'oplog.actionName.deviceUpdate',
+  deviceDelete: 'oplog.actionName.deviceDelete',
+  deviceResetSecret: 'oplog.actionName.deviceResetSecret',
+  deviceImport: 'oplog.actionName.deviceImport',
+  deviceSettingsUpdate: 'oplog.actionName.deviceSettingsUpdate',
+  deviceProvision: 'oplog.actionName.deviceProvision',
+  modelAdd: 'oplog.actionName.modelAdd',
+  modelUpdate: 'oplog.actionName.modelUpdate',
+  modelDelete: 'oplog.actionName.modelDelete',
+  gisSendRestart: 'oplog.actionName.gisSendRestart',
+  gisSendCmd: 'oplog.actionName.gisSendCmd',
+  gisRemoteKill: 'oplog.actionName.gisRemoteKill',
+  fenceAdd: 'oplog.actionName.fenceAdd',
+  fenceUpdate: 'oplog.actionName.fenceUpdate',
+  fenceDelete: 'oplog.actionName.fenceDelete',
+  zoneAdd: 'oplog.actionName.zoneAdd',
+  zoneUpdate: 'oplog.actionName.zoneUpdate',
+  zoneDelete: 'oplog.actionName.zoneDelete',
+  groupAdd: 'oplog.actionName.groupAdd',
+  groupFromDevices: 'oplog.actionName.groupFromDevices',
+  groupEdit: 'oplog.actionName.groupEdit',
+  groupDelete: 'oplog.actionName.groupDelete',
+  mapUpload: 'oplog.actionName.mapUpload',
+  mapFileDelete: 'oplog.actionName.mapFileDelete',
+  geocodeSettingsUpdate: 'oplog.actionName.geocodeSettingsUpdate',
+  trackExport: 'oplog.actionName.trackExport',
+  alarmSure: 'oplog.actionName.alarmSure',
+  alarmGbSure: 'oplog.actionName.alarmGbSure',
+  alarmSureAll: 'oplog.actionName.alarmSureAll',
+  alarmGbSureAll: 'oplog.actionName.alarmGbSureAll',
+  alarmExport: 'oplog.actionName.alarmExport',
+  alarmGbExport: 'oplog.actionName.alarmGbExport',
+} satisfies Record<AuditedEndpoint, string>);
 
 export type OplogAction = keyof typeof OPLOG_ACTION_LABELS;
 export const OPLOG_ACTIONS = Object.keys(OPLOG_ACTION_LABELS) as OplogAction[];

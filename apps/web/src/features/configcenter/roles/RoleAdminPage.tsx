@@ -16,6 +16,8 @@ function matches(row: Role, filters: FilterValues): boolean {
   return !keyword || row.name.toLowerCase().includes(keyword) || row.remark.toLowerCase().includes(keyword);
 }
 
+const unchangeable = (role: Role) => role.changeable !== 1;
+
 /** /configcenter/userAdmin/RoleAdmin: roles by weight, add / edit / delete, permission distribution. */
 export function RoleAdminPage() {
   const { t } = useTranslation('configcenter');
@@ -56,12 +58,20 @@ export function RoleAdminPage() {
         kind: 'operation',
         width: 240,
         actions: [
-          { key: 'perm', label: t('roles.action.permissions'), onClick: (row) => setDistributing(row) },
-          editAction(t('roles.action.edit')),
+          // only what the server will allow: a unit administrator cannot change roles beyond his
+          // own rights (the administrator role) or held by accounts outside his units
+          {
+            key: 'perm',
+            label: t('roles.action.permissions'),
+            onClick: (row) => setDistributing(row),
+            hidden: unchangeable,
+          },
+          { ...editAction(t('roles.action.edit')), hidden: unchangeable },
           deleteAction({
             label: t('roles.action.delete'),
             confirm: t('roles.confirm.delete'),
             remove: (row) => call('roleDelete', { id: row.id }, { success: true }),
+            hidden: unchangeable,
           }),
         ],
       },

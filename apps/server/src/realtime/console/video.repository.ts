@@ -1,20 +1,15 @@
 import { sql } from 'kysely';
 import { now, type Db } from '../../db/connection';
-import type { ConsoleVideoRow } from './console.tables';
+import type { ConsoleVideoRow, ConsoleVideoTable } from './console.tables';
 import './console.tables';
 
 /** SQL of terminals' recorded videos (console_videos). */
 
-export interface VideoRecord {
-  videoid: string;
-  device_id: number;
-  name: string;
-  url: string;
-  /** ISO */
-  starttime: string;
-  endtime: string;
-  size: number;
-}
+/** What a terminal reports of a video (times ISO). */
+export type VideoRecord = Pick<
+  ConsoleVideoTable,
+  'videoid' | 'device_id' | 'name' | 'url' | 'starttime' | 'endtime' | 'size'
+>;
 
 /** A video row with its terminal's names, as the list shows it. */
 export type ListedVideo = ConsoleVideoRow & { jq_hostcode: string; hostname: string; hostbody: string };

@@ -1,7 +1,8 @@
 import type { Generated, Selectable } from 'kysely';
 
 /**
- * Tables of the geo modules (migration 0005_geo), merged into the `Database` interface of
+ * Tables of the fences and maps (migration 0005_geo; the talk groups it also creates are in
+ * groups/groups.tables.ts), merged into the `Database` interface of
  * db/types.ts by declaration merging so that the shared file stays untouched.
  */
 export interface GeoFenceTable {
@@ -47,26 +48,6 @@ export interface FenceEventTable {
   created: string;
 }
 
-export interface TalkGroupTable {
-  id: Generated<number>;
-  name: string;
-  ext_tgid: string;
-  /** 1 fixed, 0 temporary */
-  preconfig: number;
-  unit_id: number;
-  remark: string;
-  created_by: number | null;
-  /** ISO; null for fixed groups */
-  expires: string | null;
-  created: string;
-  updated: string;
-}
-
-export interface TalkGroupMemberTable {
-  group_id: number;
-  device_id: number;
-}
-
 export interface MapFileTable {
   id: Generated<number>;
   name: string;
@@ -100,13 +81,10 @@ declare module '../../db/types' {
     geo_fences: GeoFenceTable;
     fence_states: FenceStateTable;
     fence_events: FenceEventTable;
-    talk_groups: TalkGroupTable;
-    talk_group_members: TalkGroupMemberTable;
     map_files: MapFileTable;
     geocode_cache: GeocodeCacheTable;
   }
 }
 
 export type GeoFenceRow = Selectable<GeoFenceTable>;
-export type TalkGroupRow = Selectable<TalkGroupTable>;
 export type MapFileRow = Selectable<MapFileTable>;

@@ -15,8 +15,9 @@ import { now, type Db } from '../../db/connection';
 import type { AuthUser } from '../../http/auth';
 import { AppError, Errors } from '../../http/errors';
 import { assertInScope, unitScope, type UnitScope } from '../../http/scope';
-import '../fences/geo.tables';
-import type { TalkGroupRow } from '../fences/geo.tables';
+import * as repo from './groups.repository';
+import type { DeviceBrief } from './groups.repository';
+import type { TalkGroupRow } from './groups.tables';
 
 const notFound = () => new AppError(ResultCode.NOT_FOUND, 'errors.group.notFound');
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
@@ -30,39 +31,20 @@ export function temporaryGroupName(prefix: string, at = new Date(), digit = rand
 const expiryFromNow = () => new Date(Date.now() + GROUP_TEMP_TTL_H * 3600_000).toISOString();
 
 /** Delete temporary groups past their life; answers how many. */
-export async function sweepExpired(db: Db): Promise<number> {
-  const expired = await db
-    .selectFrom('talk_groups')
-    .select('id')
-    .where('expires', 'is not', null)
-    .where('expires', '<=', now())
-    .execute();
-  if (!expired.length) return 0;
-  const ids = expired.map((g) => g.id);
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('talk_group_members').where('group_id', 'in', ids).execute();
-    await trx.deleteFrom('talk_groups').where('id', 'in', ids).execute();
-  });
-  return ids.length;
-}
+export const sweepExpired = (db: Db): Promise<number> => repo.deleteExpiredGroups(db);
 
 async function unitOfCode(db: Db, scope: UnitScope, bh: string): Promise<{ id: number; bh: string }> {
-  const unit = await db.selectFrom('units').select(['id', 'bh']).where('bh', '=', bh).executeTakeFirst();
+  const unit = await repo.findUnitByCode(db, bh);
   if (!unit) throw Errors.notFound('unit');
   assertInScope(scope, unit.id);
   return unit;
 }
 
-type Brief = { id: number; unit_id: number; hostbody: string; hostname: string; hostcode: string; jq_hostcode: string };
-const briefCols = ['id', 'unit_id', 'hostbody', 'hostname', 'hostcode', 'jq_hostcode'] as const;
+type Brief = DeviceBrief;
 
 async function devicesOfIds(db: Db, scope: UnitScope, ids: number[], field: string): Promise<Brief[]> {
   const unique = [...new Set(ids)];
-  const rows = await db
-    .selectFrom('devices')
-    .select([...briefCols])
-    .where('id', 'in', unique)
-    .execute();
+  const rows = await repo.devicesByIds(db, unique);
   const missing = unique.filter((id) => !rows.some((r) => r.id === id));
   if (missing.length) throw Errors.field(field, 'errors.group.unknownDevices', { ids: missing.join(', ') });
   assertInScope(scope, ...rows.map((r) => r.unit_id));
@@ -74,31 +56,12 @@ async function createGroup(
   user: AuthUser,
   g: { name: string; preconfig: number; unitId: number; remark: string; deviceIds: number[] },
 ): Promise<{ id: number; expires: string | null }> {
-  const ts = now();
   const expires = g.preconfig === 1 ? null : expiryFromNow();
-  const id = await db.transaction().execute(async (trx) => {
-    const row = await trx
-      .insertInto('talk_groups')
-      .values({
-        name: g.name,
-        ext_tgid: '',
-        preconfig: g.preconfig,
-        unit_id: g.unitId,
-        remark: g.remark,
-        created_by: user.id,
-        expires,
-        created: ts,
-        updated: ts,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    if (g.deviceIds.length)
-      await trx
-        .insertInto('talk_group_members')
-        .values(g.deviceIds.map((device_id) => ({ group_id: row.id, device_id })))
-        .execute();
-    return row.id;
-  });
+  const id = await repo.insertGroup(
+    db,
+    { name: g.name, preconfig: g.preconfig, unit_id: g.unitId, remark: g.remark, created_by: user.id, expires },
+    g.deviceIds,
+  );
   return { id, expires };
 }
 
@@ -113,9 +76,7 @@ export async function addGroup(
   const scope = await unitScope(db, user);
   const unit = await unitOfCode(db, scope, input.bh);
   const codes = [...new Set(input.device)];
-  let q = db.selectFrom('devices').select(['id', 'jq_hostcode']).where('jq_hostcode', 'in', codes);
-  if (!scope.all) q = q.where('unit_id', 'in', scope.ids);
-  const rows = await q.orderBy('id').execute();
+  const rows = await repo.devicesByClusterCodes(db, codes, scope.all ? null : scope.ids);
   const unknown = codes.filter((c) => !rows.some((r) => r.jq_hostcode === c));
   if (unknown.length) throw Errors.field('device', 'errors.group.unknownCodes', { codes: unknown.join(', ') });
   const name = input.channel_name || temporaryGroupName(tempPrefix);
@@ -162,7 +123,7 @@ export async function groupFromDevices(
 }
 
 async function loadGroup(db: Db, scope: UnitScope, id: number): Promise<TalkGroupRow> {
-  const row = await db.selectFrom('talk_groups').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await repo.findGroup(db, id);
   if (!row || (row.expires !== null && row.expires <= now())) throw notFound();
   assertInScope(scope, row.unit_id);
   return row;
@@ -178,48 +139,28 @@ export async function editGroup(db: Db, user: AuthUser, input: GroupEditRequest)
   const devices = await devicesOfIds(db, scope, input.device, 'device');
   const preconfig = input.cate === '1' ? 1 : 0;
   const expires = preconfig === 1 ? null : row.preconfig === 0 && row.expires ? row.expires : expiryFromNow();
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('talk_groups')
-      .set({ name: input.channel_name, preconfig, unit_id: unit.id, remark: input.remark, expires, updated: now() })
-      .where('id', '=', row.id)
-      .execute();
-    await trx.deleteFrom('talk_group_members').where('group_id', '=', row.id).execute();
-    await trx
-      .insertInto('talk_group_members')
-      .values(devices.map((d) => ({ group_id: row.id, device_id: d.id })))
-      .execute();
-  });
+  await repo.updateGroup(
+    db,
+    row.id,
+    { name: input.channel_name, preconfig, unit_id: unit.id, remark: input.remark, expires },
+    devices.map((d) => d.id),
+  );
 }
 
 export async function deleteGroup(db: Db, user: AuthUser, id: number): Promise<void> {
   const scope = await unitScope(db, user);
   const row = await loadGroup(db, scope, id);
   if (row.ext_tgid.startsWith(GROUP_EXTERNAL_PREFIX)) throw new AppError(ResultCode.FORBIDDEN, 'errors.group.external');
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('talk_group_members').where('group_id', '=', id).execute();
-    await trx.deleteFrom('talk_groups').where('id', '=', id).execute();
-  });
+  await repo.deleteGroupRow(db, id);
 }
 
 async function present(db: Db, rows: TalkGroupRow[], onlineOnly: boolean): Promise<TalkGroup[]> {
   if (!rows.length) return [];
-  const members = await db
-    .selectFrom('talk_group_members as m')
-    .innerJoin('devices as d', 'd.id', 'm.device_id')
-    .select(['m.group_id', 'd.id', 'd.hostbody', 'd.hostname', 'd.hostcode', 'd.jq_hostcode', 'd.lineon'])
-    .where(
-      'm.group_id',
-      'in',
-      rows.map((r) => r.id),
-    )
-    .orderBy('d.hostname')
-    .execute();
-  const units = await db
-    .selectFrom('units')
-    .select(['id', 'bh'])
-    .where('id', 'in', [...new Set(rows.map((r) => r.unit_id))])
-    .execute();
+  const members = await repo.membersOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  const units = await repo.unitCodes(db, [...new Set(rows.map((r) => r.unit_id))]);
   return rows.map((r) => {
     const own = members.filter((m) => m.group_id === r.id);
     const shown = onlineOnly ? own.filter((m) => m.lineon === 1) : own;
@@ -265,9 +206,7 @@ export async function getGroup(db: Db, user: AuthUser, id: number): Promise<Talk
 export async function listGroups(db: Db, user: AuthUser, q: GroupListRequest): Promise<TalkGroup[]> {
   await sweepExpired(db);
   const scope = await unitScope(db, user);
-  let query = db.selectFrom('talk_groups').selectAll();
-  if (!scope.all) query = query.where('unit_id', 'in', scope.ids);
-  let rows = await query.orderBy('preconfig', 'desc').orderBy('id', 'desc').execute();
+  let rows = await repo.listGroupRows(db, scope.all ? null : scope.ids);
   if (q.keyword) rows = rows.filter((r) => r.name.toLowerCase().includes(q.keyword!.toLowerCase()));
   return present(db, rows, q.online === 1);
 }

@@ -13,46 +13,24 @@ import type { Db } from '../../db/connection';
 import type { AuthUser } from '../../http/auth';
 import { Errors } from '../../http/errors';
 import { assertInScope, unitScope } from '../../http/scope';
-import '../fences/geo.tables';
 import { findGaps, findStops, trackDistance } from './track-analysis';
+import * as repo from './tracks.repository';
+import type { TrackDevice } from './tracks.repository';
 
 /** Most marks of one history_mark answer. */
 const MARKS_MAX = 10_000;
 
-interface TrackDevice {
-  id: number;
-  unit_id: number;
-  hostbody: string;
-  hostname: string;
-  hostcode: string;
-}
-
 /** The devices of the ids, all existing and in the caller's scope (400 naming unknown ids, 403 out of scope). */
 async function scopedDevices(db: Db, user: AuthUser, ids: number[]): Promise<TrackDevice[]> {
   const unique = [...new Set(ids)];
-  const rows = await db
-    .selectFrom('devices')
-    .select(['id', 'unit_id', 'hostbody', 'hostname', 'hostcode'])
-    .where('id', 'in', unique)
-    .execute();
+  const rows = await repo.trackDevices(db, unique);
   const missing = unique.filter((id) => !rows.some((r) => r.id === id));
   if (missing.length) throw Errors.field('ids', 'errors.track.unknownDevices', { ids: missing.join(', ') });
   assertInScope(await unitScope(db, user), ...rows.map((r) => r.unit_id));
   return unique.map((id) => rows.find((r) => r.id === id)!);
 }
 
-async function points(db: Db, deviceId: number, start: string, end: string, limit: number): Promise<TrackPoint[]> {
-  return db
-    .selectFrom('positions')
-    .select(['time', 'lat', 'lng', 'speed', 'course'])
-    .where('device_id', '=', deviceId)
-    .where('time', '>=', start)
-    .where('time', '<=', end)
-    .orderBy('time')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-}
+const points = repo.positionsOf;
 
 function track(d: TrackDevice, pts: TrackPoint[], truncated: boolean): DeviceTrack {
   return {
@@ -124,15 +102,7 @@ export async function marks(db: Db, user: AuthUser, q: TrackQuery): Promise<Trac
         label: '',
       });
   }
-  const events = await db
-    .selectFrom('device_events')
-    .select(['device_id', 'type', 'time', 'lat', 'lng', 'payload'])
-    .where('device_id', 'in', ids)
-    .where('time', '>=', q.start)
-    .where('time', '<=', q.end)
-    .orderBy('time')
-    .limit(MARKS_MAX)
-    .execute();
+  const events = await repo.deviceEventsOf(db, ids, q.start, q.end, MARKS_MAX);
   for (const e of events) {
     const type = EVENT_MARKS[e.type];
     if (type)
@@ -146,15 +116,7 @@ export async function marks(db: Db, user: AuthUser, q: TrackQuery): Promise<Trac
         label: labelOf(e.type, e.payload),
       });
   }
-  const crossings = await db
-    .selectFrom('fence_events')
-    .select(['device_id', 'direction', 'time', 'lat', 'lng', 'fence_name'])
-    .where('device_id', 'in', ids)
-    .where('time', '>=', q.start)
-    .where('time', '<=', q.end)
-    .orderBy('time')
-    .limit(MARKS_MAX)
-    .execute();
+  const crossings = await repo.fenceCrossingsOf(db, ids, q.start, q.end, MARKS_MAX);
   for (const c of crossings)
     out.push({
       device_id: c.device_id,
@@ -176,17 +138,7 @@ export async function exportTracks(db: Db, user: AuthUser, q: TrackExportQuery):
   for (const d of devices) {
     const pts = await points(db, d.id, q.start, q.end, TRACK_EXPORT_POINTS_MAX + 1);
     if (pts.length > TRACK_EXPORT_POINTS_MAX) {
-      const n = Number(
-        (
-          await db
-            .selectFrom('positions')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('device_id', '=', d.id)
-            .where('time', '>=', q.start)
-            .where('time', '<=', q.end)
-            .executeTakeFirst()
-        )?.n ?? 0,
-      );
+      const n = await repo.countPositions(db, d.id, q.start, q.end);
       throw Errors.invalid('errors.track.exportTooMany', { device: d.hostbody, n, max: TRACK_EXPORT_POINTS_MAX });
     }
     tracks.push(track(d, pts, false));

@@ -1,8 +1,8 @@
 import type { Generated, Selectable } from 'kysely';
 
 /**
- * Tables of the fences and maps (migration 0005_geo; the talk groups it also creates are in
- * groups/groups.tables.ts), merged into the `Database` interface of
+ * Tables of the fences (migration 0005_geo; the talk groups and map tables it also creates are in
+ * groups/groups.tables.ts and maps/maps.tables.ts), merged into the `Database` interface of
  * db/types.ts by declaration merging so that the shared file stays untouched.
  */
 export interface GeoFenceTable {
@@ -48,43 +48,12 @@ export interface FenceEventTable {
   created: string;
 }
 
-export interface MapFileTable {
-  id: Generated<number>;
-  name: string;
-  format: string;
-  /** stored file name under DATA_DIR/maps */
-  file: string;
-  size: number;
-  tile_type: string;
-  minzoom: number;
-  maxzoom: number;
-  /** JSON [w, s, e, n] or null */
-  bounds: string | null;
-  /** JSON [lng, lat, zoom] or null */
-  center: string | null;
-  /** JSON string[] */
-  vector_layers: string;
-  uploaded: string;
-}
-
-export interface GeocodeCacheTable {
-  /** `lat,lng` rounded to GEOCODE_ROUND_DECIMALS */
-  key: string;
-  lat: number;
-  lng: number;
-  address: string;
-  created: string;
-}
-
 declare module '../../db/types' {
   interface Database {
     geo_fences: GeoFenceTable;
     fence_states: FenceStateTable;
     fence_events: FenceEventTable;
-    map_files: MapFileTable;
-    geocode_cache: GeocodeCacheTable;
   }
 }
 
 export type GeoFenceRow = Selectable<GeoFenceTable>;
-export type MapFileRow = Selectable<MapFileTable>;

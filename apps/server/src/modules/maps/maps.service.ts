@@ -19,8 +19,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { now, type Db } from '../../db/connection';
 import { readSettings, writeSettings } from '../../db/settings';
 import { AppError, Errors } from '../../http/errors';
-import '../fences/geo.tables';
-import type { MapFileRow } from '../fences/geo.tables';
+import * as repo from './maps.repository';
+import type { MapFileRow } from './maps.tables';
 import {
   BadMapFile,
   formatOfName,
@@ -60,9 +60,7 @@ export function infoOf(row: MapFileRow): MapFileInfo {
   return { name: row.name, size: Number(row.size), uploaded: row.uploaded, ...metaOf(row) };
 }
 
-export async function currentMapFile(db: Db): Promise<MapFileRow | undefined> {
-  return db.selectFrom('map_files').selectAll().orderBy('id', 'desc').executeTakeFirst();
-}
+export const currentMapFile = repo.currentMapFile;
 
 /**
  * The open tile reader of the current map file, shared by tile requests and replaced when a new
@@ -125,26 +123,19 @@ export async function uploadMapFile(app: FastifyInstance, req: FastifyRequest, t
     }
     const size = (await stat(tmp)).size;
     await rename(tmp, join(dir, stored));
-    const previous = await app.db.selectFrom('map_files').selectAll().execute();
-    const row = await app.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('map_files').execute();
-      return trx
-        .insertInto('map_files')
-        .values({
-          name: part.filename.split(/[\\/]/).pop()!.slice(0, 255),
-          format,
-          file: stored,
-          size,
-          tile_type: meta.tile_type,
-          minzoom: meta.minzoom,
-          maxzoom: meta.maxzoom,
-          bounds: meta.bounds ? JSON.stringify(meta.bounds) : null,
-          center: meta.center ? JSON.stringify(meta.center) : null,
-          vector_layers: JSON.stringify(meta.vector_layers),
-          uploaded: now(),
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+    const previous = await repo.allMapFiles(app.db);
+    const row = await repo.replaceMapFile(app.db, {
+      name: part.filename.split(/[\\/]/).pop()!.slice(0, 255),
+      format,
+      file: stored,
+      size,
+      tile_type: meta.tile_type,
+      minzoom: meta.minzoom,
+      maxzoom: meta.maxzoom,
+      bounds: meta.bounds ? JSON.stringify(meta.bounds) : null,
+      center: meta.center ? JSON.stringify(meta.center) : null,
+      vector_layers: JSON.stringify(meta.vector_layers),
+      uploaded: now(),
     });
     await tiles.reset();
     for (const p of previous) if (STORED.test(p.file)) await rm(join(dir, p.file), { force: true });
@@ -155,9 +146,9 @@ export async function uploadMapFile(app: FastifyInstance, req: FastifyRequest, t
 }
 
 export async function deleteMapFile(app: FastifyInstance, tiles: TileStore): Promise<void> {
-  const rows = await app.db.selectFrom('map_files').selectAll().execute();
+  const rows = await repo.allMapFiles(app.db);
   if (!rows.length) throw new AppError(ResultCode.NOT_FOUND, 'errors.map.noFile');
-  await app.db.deleteFrom('map_files').execute();
+  await repo.deleteMapFiles(app.db);
   await tiles.reset();
   for (const r of rows) if (STORED.test(r.file)) await rm(join(mapsDir(app.config.dataDir), r.file), { force: true });
 }
@@ -167,9 +158,9 @@ export async function deleteMapFile(app: FastifyInstance, tiles: TileStore): Pro
 const SETTINGS_TYPE = 'geocode';
 
 export async function readGeocodeSettings(db: Db): Promise<GeocodeSettings> {
-  const row = await db.selectFrom('settings').select('value').where('type', '=', SETTINGS_TYPE).executeTakeFirst();
-  if (!row) return GEOCODE_SETTINGS_DEFAULTS;
-  const parsed = GeocodeSettings.safeParse({ ...GEOCODE_SETTINGS_DEFAULTS, ...parseJson<object>(row.value, {}) });
+  const value = await repo.readSettingsValue(db, SETTINGS_TYPE);
+  if (value === undefined) return GEOCODE_SETTINGS_DEFAULTS;
+  const parsed = GeocodeSettings.safeParse({ ...GEOCODE_SETTINGS_DEFAULTS, ...parseJson<object>(value, {}) });
   return parsed.success ? parsed.data : GEOCODE_SETTINGS_DEFAULTS;
 }
 
@@ -193,8 +184,8 @@ export async function geocode(db: Db, lat: number, lng: number): Promise<Geocode
   const rlat = round(lat);
   const rlng = round(lng);
   const key = `${rlat.toFixed(GEOCODE_ROUND_DECIMALS)},${rlng.toFixed(GEOCODE_ROUND_DECIMALS)}`;
-  const hit = await db.selectFrom('geocode_cache').select('address').where('key', '=', key).executeTakeFirst();
-  if (hit) return { lat: rlat, lng: rlng, address: hit.address, cached: true };
+  const hit = await repo.cachedAddress(db, key);
+  if (hit !== undefined) return { lat: rlat, lng: rlng, address: hit, cached: true };
   const map = await readSettings(db, 'digitailmap');
   const settings = await readGeocodeSettings(db);
   if (map.mapinfo !== 1 || !settings.url) throw Errors.invalid('errors.map.geocodeOff');
@@ -218,10 +209,6 @@ export async function geocode(db: Db, lat: number, lng: number): Promise<Geocode
   }
   const address = pick(body, settings.address_field);
   if (typeof address !== 'string' || !address.trim()) throw new AppError(ResultCode.NOT_FOUND, 'errors.map.noAddress');
-  await db
-    .insertInto('geocode_cache')
-    .values({ key, lat: rlat, lng: rlng, address: address.trim(), created: now() })
-    .onConflict((oc) => oc.column('key').doNothing())
-    .execute();
+  await repo.cacheAddress(db, key, rlat, rlng, address.trim());
   return { lat: rlat, lng: rlng, address: address.trim(), cached: false };
 }

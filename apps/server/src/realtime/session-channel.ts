@@ -22,6 +22,7 @@ import type { AlarmRow } from '../modules/alarms/alarms.tables';
 import { ALARM_PIC_WEB_ROOT, presentAlarm } from '../modules/alarms/alarms.service';
 import { findSessionByTokenHash } from '../modules/auth/session.repository';
 import { ensureWebsocket } from './websocket';
+import { sessionStates, tokenHashOfLogincode, viewRights } from './session-channel.repository';
 
 /** pre-serialised JSON (Buffer) frames are text frames, as the protocol says */
 const TEXT = { binary: false } as const;
@@ -172,12 +173,8 @@ export class SessionHub {
     if (client.token) {
       found = await findSessionByTokenHash(db, hashToken(client.token));
     } else {
-      const row = await db
-        .selectFrom('sessions')
-        .select('token_hash')
-        .where('logincode', '=', m.logincode)
-        .executeTakeFirst();
-      found = row ? await findSessionByTokenHash(db, row.token_hash) : undefined;
+      const tokenHash = await tokenHashOfLogincode(db, m.logincode);
+      found = tokenHash ? await findSessionByTokenHash(db, tokenHash) : undefined;
     }
     if (found && (found.session.logincode !== m.logincode || found.user.username !== m.username)) found = undefined;
     return requireLiveSession(this.app, req, found);
@@ -192,12 +189,12 @@ export class SessionHub {
     const authed = clients.filter((c) => c.auth);
     if (!authed.length) return;
     const roleIds = [...new Set(authed.map((c) => c.auth!.role_id))];
-    const perms = await this.app.db
-      .selectFrom('role_permissions')
-      .select(['role_id', 'module_id', 'view'])
-      .where('role_id', 'in', roleIds)
-      .where('module_id', 'in', [MenuId.DISPATCH_ALARM, MenuId.MONITOR_ALARM, MenuId.FACE_ALARM, MenuId.EMERGENCY])
-      .execute();
+    const perms = await viewRights(this.app.db, roleIds, [
+      MenuId.DISPATCH_ALARM,
+      MenuId.MONITOR_ALARM,
+      MenuId.FACE_ALARM,
+      MenuId.EMERGENCY,
+    ]);
     const can = (roleId: number, menu: number) =>
       perms.some((p) => p.role_id === roleId && p.module_id === menu && p.view === 1);
     const subtrees = new Map<number, Set<number>>();
@@ -220,12 +217,7 @@ export class SessionHub {
     const authed = [...this.clients].filter((c) => c.auth);
     if (!authed.length) return;
     const ids = [...new Set(authed.map((c) => c.auth!.session_id))];
-    const rows = await this.app.db
-      .selectFrom('sessions as s')
-      .innerJoin('users as u', 'u.id', 's.user_id')
-      .select(['s.id', 's.status', 's.last_seen', 'u.status as user_status', 'u.role_id', 'u.unit_id'])
-      .where('s.id', 'in', ids)
-      .execute();
+    const rows = await sessionStates(this.app.db, ids);
     const { session_timeout_minutes } = await readSettings(this.app.db, 'normalset');
     const byId = new Map(rows.map((r) => [r.id, r]));
     for (const c of authed) {

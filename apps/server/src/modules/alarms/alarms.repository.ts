@@ -1,4 +1,4 @@
-import { ALARM_TYPE, type AlarmLevel } from '@bwc/protocol';
+import { ALARM_TYPE, DICT_TYPES, type AlarmLevel } from '@bwc/protocol';
 import { sql, type Insertable } from 'kysely';
 import { sqliteStatement, type Db } from '../../db/connection';
 import type { UnitScope } from '../../http/scope';
@@ -368,3 +368,29 @@ export async function orphanSources(db: Db, limit: number) {
     .execute();
   return { sos, fences };
 }
+
+/** Enabled alarm types of the dictionary (alermcate), in their order. */
+export const alarmTypeEntries = (db: Db) =>
+  db
+    .selectFrom('dict_entries')
+    .select(['key', 'label', 'label_en'])
+    .where('type', '=', DICT_TYPES.ALARM_TYPE)
+    .where('enabled', '=', 1)
+    .orderBy('sort')
+    .orderBy('key')
+    .execute();
+
+/** The alarm levels of the dictionary with their labels. */
+export const levelLabels = (db: Db) =>
+  db
+    .selectFrom('dict_entries')
+    .select(['key', 'label', 'label_en'])
+    .where('type', '=', DICT_TYPES.ALARM_LEVEL)
+    .execute();
+
+export const deviceByHostbody = (db: Db, hostbody: string) =>
+  db
+    .selectFrom('devices')
+    .select(['id', 'unit_id', 'hostname', 'hostcode', 'hostbody'])
+    .where('hostbody', '=', hostbody)
+    .executeTakeFirst();

@@ -1,18 +1,13 @@
-import { createReadStream, existsSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   type Alarm,
   ALARM_BELL_LINES_MAX,
   ALARM_EXPORT_MAX,
   ALARM_LEVELS,
-  ALARM_TYPE,
   type AlarmExportQuery,
   type AlarmListResponse,
-  DICT_TYPES,
   ResultCode,
   type Language,
 } from '@bwc/protocol';
-import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/connection';
 import { now } from '../../db/connection';
@@ -23,7 +18,9 @@ import { defineRoute } from '../../http/route';
 import { unitScope, unitSubtree, assertInScope, type UnitScope } from '../../http/scope';
 import { contentDisposition } from '../system/file-store';
 import * as repo from './alarms.repository';
-import { ALARM_PIC_DIR, ALARM_PIC_WEB_ROOT, AlarmService, presentAlarm, sosStateOf } from './alarms.service';
+import { AlarmService, presentAlarm, sosStateOf } from './alarms.service';
+import { registerAiRoutes } from './ai/ai.routes';
+import { alarmWorkbook } from './alarms.export';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -157,14 +154,7 @@ export async function registerAlarms(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     api: 'alarmCategories',
     handler: async ({ db, lang }) => {
-      const rows = await db
-        .selectFrom('dict_entries')
-        .select(['key', 'label', 'label_en'])
-        .where('type', '=', DICT_TYPES.ALARM_TYPE)
-        .where('enabled', '=', 1)
-        .orderBy('sort')
-        .orderBy('key')
-        .execute();
+      const rows = await repo.alarmTypeEntries(db);
       return rows.map((r) => ({ key: r.key, label: lang === 'en-US' ? r.label_en || r.label : r.label }));
     },
   });
@@ -195,62 +185,7 @@ export async function registerAlarms(app: FastifyInstance): Promise<void> {
         if (total > ALARM_EXPORT_MAX)
           throw Errors.invalid('errors.log.exportTooMany', { n: total, max: ALARM_EXPORT_MAX });
         const alarms = await present(rows, lang);
-        const levelNames = await db
-          .selectFrom('dict_entries')
-          .select(['key', 'label', 'label_en'])
-          .where('type', '=', DICT_TYPES.ALARM_LEVEL)
-          .execute();
-        const levelLabel = (k: string) => {
-          const e = levelNames.find((x) => x.key === k);
-          return e ? (lang === 'en-US' ? e.label_en || e.label : e.label) : k;
-        };
-        const workbook = new ExcelJS.Workbook();
-        const sheet = workbook.addWorksheet(t('export.alarm.sheet'));
-        const col = (key: string, width: number) => ({ header: t(`export.alarm.${key}`), key, width });
-        sheet.columns = [
-          col('index', 8),
-          col('time', 26),
-          col('type', 22),
-          col('level', 10),
-          col('hostname', 16),
-          col('hostcode', 12),
-          col('hostbody', 16),
-          col('unit', 20),
-          col('lat', 12),
-          col('lng', 12),
-          col('message', 30),
-          col('read', 8),
-          col('sure', 12),
-          col('sure_user', 14),
-          col('sure_note', 30),
-          col('sure_time', 26),
-          col('insert_time', 26),
-        ];
-        sheet.getRow(1).font = { bold: true };
-        alarms.forEach((a, i) =>
-          sheet.addRow({
-            index: i + 1,
-            time: a.alarm_time,
-            type: a.typeName_cur,
-            level: levelLabel(a.alerm_level),
-            hostname: a.hostname,
-            hostcode: a.hostcode,
-            hostbody: a.hostbody,
-            unit: a.unitname,
-            lat: a.lat ?? '',
-            lng: a.lng ?? '',
-            message: a.message,
-            read: t(a.hasRead ? 'export.alarm.yes' : 'export.alarm.no'),
-            sure: t(a.sure ? 'export.alarm.sured' : 'export.alarm.unsured'),
-            sure_user: a.sure_user,
-            sure_note: a.sure_note,
-            sure_time: a.sure_time,
-            insert_time: a.insert_time,
-          }),
-        );
-        const content = Buffer.from(await workbook.xlsx.writeBuffer());
-        const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-        const fileName = `${t('export.alarm.file')}_${stamp}.xlsx`;
+        const { fileName, content } = await alarmWorkbook(alarms, await repo.levelLabels(db), lang, t);
         req.result = { code: 200, msg: fileName };
         return reply
           .header('content-type', XLSX_TYPE)
@@ -298,70 +233,5 @@ export async function registerAlarms(app: FastifyInstance): Promise<void> {
     });
   }
 
-  defineRoute(app, {
-    api: 'alarmPic',
-    handler: async ({ db, user, query }) => {
-      const rows = await repo.listPictures(db, await unitScope(db, user), [ALARM_TYPE.FACE], query.limit);
-      const pics = rows.map((r) => ({ ...JSON.parse(r.picture), id: Number(r.id), eid: r.eid, type: r.type }));
-      return { alarm_pic: pics, web_root: ALARM_PIC_WEB_ROOT };
-    },
-  });
-
-  defineRoute(app, {
-    api: 'alarmPicFile',
-    handler: async ({ req, reply }) => {
-      const name = (req.params as { name?: string }).name ?? '';
-      if (!/^[0-9a-f]{24}_[a-z0-9]{1,8}\.(jpg|png)$/.test(name)) throw notFound();
-      const file = join(app.config.dataDir, ALARM_PIC_DIR, name);
-      if (!existsSync(file)) throw notFound();
-      return reply
-        .header('content-type', name.endsWith('.png') ? 'image/png' : 'image/jpeg')
-        .header('cache-control', 'private, max-age=86400')
-        .send(createReadStream(file));
-    },
-  });
-
-  defineRoute(app, {
-    api: 'aiAlarm',
-    handler: async ({ db, req, body }) => {
-      service.assertAiEngine(req);
-      const eid = `ai:${body.event_id}`;
-      const existing = await repo.findAlarmByEid(db, eid);
-      if (existing) return { id: Number(existing.id), eid, created: 0 as const };
-      const device = await db
-        .selectFrom('devices')
-        .select(['id', 'unit_id', 'hostname', 'hostcode', 'hostbody'])
-        .where('hostbody', '=', body.deviceid)
-        .executeTakeFirst();
-      if (!device) throw Errors.field('deviceid', 'errors.alarm.unknownDevice', { device: body.deviceid });
-      const imgfile = service.savePicture(eid, 'scene', body.imgfile);
-      const picture = {
-        imgfile,
-        imgfile_big: body.imgfile_big ? service.savePicture(eid, 'big', body.imgfile_big) : imgfile,
-        imgfile_small: body.imgfile_small ? service.savePicture(eid, 'small', body.imgfile_small) : imgfile,
-        compare_result: service.pictureResults(eid, body.compare_result),
-        hostname: body.hostname || device.hostname,
-        deviceid: device.hostbody,
-        shottime: body.shottime,
-        lat: body.lat ?? null,
-        lng: body.lng ?? null,
-      };
-      const best = [...body.compare_result].sort((a, b) => b.similarity - a.similarity)[0];
-      const r = await service.ingest({
-        eid,
-        type: body.kind === 'face' ? ALARM_TYPE.FACE : ALARM_TYPE.PLATE,
-        device_id: device.id,
-        unit_id: device.unit_id,
-        hostname: picture.hostname,
-        hostcode: device.hostcode,
-        hostbody: device.hostbody,
-        alarm_time: body.shottime,
-        lat: picture.lat,
-        lng: picture.lng,
-        message: best ? `${best.name} ${best.comparison} ${best.similarity}` : '',
-        picture,
-      });
-      return { id: Number(r.alarm.id), eid, created: r.created ? (1 as const) : (0 as const) };
-    },
-  });
+  await registerAiRoutes(app, service);
 }

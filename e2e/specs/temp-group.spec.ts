@@ -174,6 +174,15 @@ async function createFromSelection(page: Page, lang: Lang, shot: string): Promis
     .locator('.ant-modal-footer')
     .getByRole('button', { name: buttonName(d('action.close')) })
     .click();
+
+  // the group tab lists it, temporary, with its members' live online count
+  await page.getByRole('tab', { name: d('tab.group') }).click();
+  const node = page.getByTestId('group-tab').locator(`[data-testid="group-node"][data-tgid="${group.tgid}"]`);
+  await expect(node).toContainText(group.tg_name);
+  await expect(node).toContainText(d('groupTab.temporary'));
+  await expect(node.getByTestId('group-count')).toHaveText(d('groupTab.count', { online: 2, total: 2 }));
+  await page.screenshot({ path: artifact(`${shot}-group-tab`) });
+  await page.getByRole('tab', { name: d('tab.person') }).click();
   return group;
 }
 

@@ -11,7 +11,7 @@ import {
 } from '@ant-design/icons';
 import { GROUP_TREE_LOAD_DELAY_MS, MAP_START_ZOOM, MenuId, type DevicePoint } from '@bwc/protocol';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Dropdown, Empty, Input, Tabs, Tooltip } from 'antd';
+import { App, Button, Dropdown, Input, Tabs, Tooltip } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -31,6 +31,7 @@ import { DeviceDetailDialog } from './DeviceDetailDialog';
 import { DeviceListDialog } from './DeviceListDialog';
 import { useAlarmOpen } from './useAlarmOpen';
 import { useDeviceActions } from './deviceActions';
+import { GroupTab } from './GroupTab';
 import { HostList } from './HostList';
 import { InfoWindow } from './InfoWindow';
 import { dataAreas, useMapSetup } from '../../map/mapSetup';
@@ -243,7 +244,7 @@ export function EmergencyPage() {
               ),
             },
             ...(config?.group_api && Number((config.group_api as { switch?: unknown }).switch) === 1
-              ? [{ key: 'group', label: t('tab.group'), children: <Empty description={t('tab.groupLater')} /> }]
+              ? [{ key: 'group', label: t('tab.group'), children: <GroupTab store={store} onLocate={locate} /> }]
               : []),
           ]}
         />

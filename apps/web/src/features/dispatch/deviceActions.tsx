@@ -1,8 +1,10 @@
 import { GROUP_TEMP_TTL_H, ResultCode, type DevicePoint, type GroupFromDevicesAnswer } from '@bwc/protocol';
+import { useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/http';
 import { nameWithCode } from '../../map/points';
+import { GROUPS_QUERY_KEY } from './GroupTab';
 
 export type RemoteAction = 'remote_kill' | 'remote_wakeon';
 
@@ -28,6 +30,7 @@ export function splitByClusterCode<T extends Pick<DevicePoint, 'jq_hostcode'>>(
 export function useDeviceActions(onChanged: (ids: number[]) => void) {
   const { t } = useTranslation('dispatch');
   const { modal, message } = App.useApp();
+  const queryClient = useQueryClient();
 
   const restart = (point: DevicePoint) =>
     modal.confirm({
@@ -74,7 +77,10 @@ export function useDeviceActions(onChanged: (ids: number[]) => void) {
       // refused (e.g. a selected device was deleted meanwhile): the server's message is already shown
       return;
     }
-    if (answer.groupid !== null) message.success(t('group.created', { name: answer.tg_name, hours: GROUP_TEMP_TTL_H }));
+    if (answer.groupid !== null) {
+      message.success(t('group.created', { name: answer.tg_name, hours: GROUP_TEMP_TTL_H }));
+      void queryClient.invalidateQueries({ queryKey: GROUPS_QUERY_KEY });
+    }
   };
 
   return { restart, remote, temporaryGroup };

@@ -1,0 +1,142 @@
+import { Api, MenuId, type DevicePoint, type TalkGroup } from '@bwc/protocol';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderWidget } from '../../components/test-utils';
+import { DevicePointStore } from '../../map/pointStore';
+import { GroupTab } from './GroupTab';
+
+function member(uid: number, lineon: number): TalkGroup['children'][number] {
+  return {
+    uid,
+    ext_id: `9${uid}`,
+    display_name: `Officer ${uid}`,
+    hostbody: `HB${uid}`,
+    hostcode: '',
+    jq_hostcode: `9${uid}`,
+    lineon,
+    attachg: 0,
+    speaking: 0,
+    treecate: '0',
+  };
+}
+
+function group(tgid: number, name: string, preconfig: number, members: TalkGroup['children']): TalkGroup {
+  return {
+    tgid,
+    ext_tgid: `g${tgid}`,
+    tg_name: name,
+    preconfig,
+    uids: members.map((m) => m.uid),
+    treecate: '1',
+    lineonNum: members.filter((m) => m.lineon === 1).length,
+    total: members.length,
+    speak: false,
+    hear: false,
+    unit_id: 1,
+    bh: '001',
+    remark: '',
+    expires: preconfig === 1 ? null : '2026-11-25T10:00:00.000Z',
+    created: '2026-11-24T10:00:00.000Z',
+    children: members,
+  };
+}
+
+function point(id: number, lineon: number): DevicePoint {
+  return {
+    id,
+    did: `HB${id}`,
+    hostbody: `HB${id}`,
+    imei: '',
+    hostname: `Officer ${id}`,
+    hostcode: '',
+    jq_hostcode: `9${id}`,
+    unit_id: 1,
+    lineon,
+    remote_kill: 0,
+    typecate: [1, 1, 1, 1],
+    lat: 22.5,
+    lng: 114,
+    speed: null,
+    course: null,
+    battery: null,
+    gps_time: null,
+    sos: 0,
+  };
+}
+
+let groups: TalkGroup[];
+let fetchMock: ReturnType<typeof vi.fn>;
+const answer = (data: unknown) =>
+  new Response(JSON.stringify({ code: 200, msg: '', data }), { headers: { 'content-type': 'application/json' } });
+const listBodies = () =>
+  fetchMock.mock.calls
+    .filter(([url]) => String(url).split('?')[0] === Api.groupList.path)
+    .map(([, init]) => JSON.parse(String((init as RequestInit).body)) as Record<string, unknown>);
+
+beforeEach(() => {
+  groups = [
+    group(1, 'Patrol A', 1, [member(11, 0), member(12, 1)]),
+    group(2, 'Incident 7', 0, [member(13, 0)]),
+  ];
+  fetchMock = vi.fn(async (url: string) => {
+    if (String(url).split('?')[0] === Api.groupList.path) return answer(groups);
+    return answer(null);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+});
+afterEach(() => vi.unstubAllGlobals());
+
+/** the input of an antd field (the test id lands on the input or on its wrapper) */
+const inputOf = (id: string) => {
+  const el = screen.getByTestId(id);
+  return el instanceof HTMLInputElement ? el : el.querySelector('input')!;
+};
+const counts = () => screen.getAllByTestId('group-count').map((c) => c.textContent);
+const perms = { permissions: { [MenuId.EMERGENCY]: { view: 1 as const } } };
+
+describe('emergency group tab', () => {
+  it('lists the stored groups with online counts that follow the live store', async () => {
+    const store = new DevicePointStore((flush) => flush());
+    store.push([point(11, 0), point(12, 1)], true);
+    await renderWidget(<GroupTab store={store} onLocate={() => undefined} />, { ...perms, language: 'en-US' });
+    await waitFor(() => expect(counts()).toEqual(['Online 1 / 2', 'Online 0 / 1']));
+    expect(screen.getByText('Fixed')).toBeTruthy();
+    expect(screen.getByText('Temporary')).toBeTruthy();
+    // officer 11 comes online: the pushed state counts, not the last answer
+    act(() => store.patch([{ id: 11, lineon: 1 }]));
+    await waitFor(() => expect(counts()).toEqual(['Online 2 / 2', 'Online 0 / 1']));
+    const states = screen.getAllByTestId('group-member').map((m) => [m.dataset.uid, m.dataset.online]);
+    expect(states).toEqual([
+      ['11', '1'],
+      ['12', '1'],
+      ['13', '0'],
+    ]);
+    // talking in groups is not offered yet, and the tab says so
+    expect(screen.getByText('Talking in groups (floor and audio) comes in a later version')).toBeTruthy();
+  });
+
+  it('locates a member on click and leaves offline members out when ticked', async () => {
+    const store = new DevicePointStore((flush) => flush());
+    const onLocate = vi.fn();
+    await renderWidget(<GroupTab store={store} onLocate={onLocate} />, perms);
+    await waitFor(() => expect(screen.getAllByTestId('group-member')).toHaveLength(3));
+    fireEvent.click(screen.getByText('Officer 12'));
+    expect(onLocate).toHaveBeenCalledWith(12);
+    fireEvent.click(inputOf('group-online-only'));
+    // offline members are left out of the tree (the counts still name all of them)
+    await waitFor(() => expect(screen.getAllByTestId('group-member').map((m) => m.dataset.uid)).toEqual(['12']));
+    expect(counts()).toEqual(['在线 1 / 2', '在线 0 / 1']);
+  });
+
+  it('says how to make a group when there is none, and when a search matches none', async () => {
+    groups = [];
+    const store = new DevicePointStore((flush) => flush());
+    await renderWidget(<GroupTab store={store} onLocate={() => undefined} />, { ...perms, language: 'en-US' });
+    await screen.findByText('No groups yet. Select devices on the map to create a temporary group');
+    const search = inputOf('group-search');
+    fireEvent.change(search, { target: { value: 'nothing' } });
+    fireEvent.keyDown(search, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    await screen.findByText('No group matches');
+    expect(listBodies().at(-1)).toMatchObject({ keyword: 'nothing' });
+  });
+});

@@ -1,0 +1,125 @@
+import { TeamOutlined } from '@ant-design/icons';
+import type { GroupMember, TalkGroup } from '@bwc/protocol';
+import { useQuery } from '@tanstack/react-query';
+import { Badge, Checkbox, Empty, Input, Spin, Tag, Tree, Typography } from 'antd';
+import { useMemo, useState, useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
+import { call } from '../../api/http';
+import type { DevicePointStore } from '../../map/pointStore';
+
+/** How often the stored groups are read again (groups made elsewhere: other consoles, terminals). */
+const GROUPS_REFRESH_MS = 30_000;
+
+/** The query key of the group tab; invalidate it after creating or deleting a group. */
+export const GROUPS_QUERY_KEY = ['dispatch', 'groups'] as const;
+
+interface Props {
+  store: DevicePointStore;
+  onLocate: (deviceId: number) => void;
+}
+
+/** A member is online by the live point store when it has the device, else by the group answer. */
+function online(store: DevicePointStore, member: GroupMember): boolean {
+  const point = store.get(member.uid);
+  return (point?.lineon ?? member.lineon) === 1;
+}
+
+/**
+ * Group tab of the emergency screen: the stored talk groups of the user's scope (fixed and
+ * temporary) with their live online counts and members; a member click locates it on the map.
+ * Talking in a group (floor, audio) is not part of this tab yet; the tab says so.
+ */
+export function GroupTab({ store, onLocate }: Props) {
+  const { t } = useTranslation('dispatch');
+  const [keyword, setKeyword] = useState('');
+  const [onlineOnly, setOnlineOnly] = useState(false);
+  const groups = useQuery({
+    queryKey: [...GROUPS_QUERY_KEY, keyword],
+    // every member comes back: "online only" filters here, by the live states, so the counts stay whole
+    queryFn: ({ signal }) => call('groupList', { keyword: keyword || undefined }, { signal }),
+    refetchInterval: GROUPS_REFRESH_MS,
+  });
+  // online states follow the live store (pushed online/offline), not only the last answer
+  const version = useSyncExternalStore(store.subscribe, store.version);
+
+  const treeData = useMemo(() => {
+    void version;
+    return (groups.data ?? []).map((g: TalkGroup) => {
+      const members = g.children.filter((m) => !onlineOnly || online(store, m));
+      const on = g.children.filter((m) => online(store, m)).length;
+      return {
+        key: `g${g.tgid}`,
+        selectable: false,
+        title: (
+          <span className="bwc-group-node" data-testid="group-node" data-tgid={g.tgid}>
+            <span className="bwc-group-title">
+              <TeamOutlined />
+              <span className="bwc-group-name" title={g.tg_name}>
+                {g.tg_name}
+              </span>
+            </span>
+            <span className="bwc-group-meta">
+              <Tag color={g.preconfig === 1 ? 'blue' : 'orange'} bordered={false}>
+                {g.preconfig === 1 ? t('groupTab.fixed') : t('groupTab.temporary')}
+              </Tag>
+              <span className="bwc-group-count" data-testid="group-count">
+                {t('groupTab.count', { online: on, total: g.total })}
+              </span>
+            </span>
+          </span>
+        ),
+        children: members.map((m) => ({
+          key: `m${g.tgid}-${m.uid}`,
+          isLeaf: true,
+          uid: m.uid,
+          title: (
+            <span className="bwc-group-member" data-testid="group-member" data-uid={m.uid} data-online={online(store, m) ? 1 : 0}>
+              <Badge
+                status={online(store, m) ? 'success' : 'default'}
+                text={m.display_name || m.hostbody}
+                data-state={online(store, m) ? 'online' : 'offline'}
+              />
+            </span>
+          ),
+        })),
+      };
+    });
+  }, [groups.data, onlineOnly, store, t, version]);
+
+  return (
+    <div className="bwc-group-tab" data-testid="group-tab">
+      <Input.Search
+        allowClear
+        placeholder={t('groupTab.search')}
+        enterButton={t('search.button')}
+        onSearch={(value) => setKeyword(value.trim())}
+        data-testid="group-search"
+      />
+      <Checkbox checked={onlineOnly} onChange={(e) => setOnlineOnly(e.target.checked)} data-testid="group-online-only">
+        {t('groupTab.onlineOnly')}
+      </Checkbox>
+      {groups.isPending ? (
+        <Spin />
+      ) : treeData.length === 0 ? (
+        <Empty
+          image={Empty.PRESENTED_IMAGE_SIMPLE}
+          description={keyword ? t('groupTab.noMatch') : t('groupTab.empty')}
+        />
+      ) : (
+        <Tree
+          blockNode
+          defaultExpandAll
+          height={420}
+          treeData={treeData}
+          onSelect={(_keys, { node }) => {
+            const uid = (node as { uid?: number }).uid;
+            if (uid !== undefined) onLocate(uid);
+          }}
+        />
+      )}
+      <Typography.Text type="secondary" className="bwc-group-note">
+        {t('groupTab.talkLater')}
+      </Typography.Text>
+    </div>
+  );
+}

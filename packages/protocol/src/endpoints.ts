@@ -101,6 +101,19 @@ import {
   TalkGroup,
 } from './schemas/groups';
 import { HomeData } from './schemas/home';
+import {
+  MessageAddRequest,
+  MessageDelRequest,
+  MessageIdRequest,
+  MessageSaveEditRequest,
+  MessgListRequest,
+  MessListRequest,
+  PushMessage,
+  PushRecipient,
+  PushSend,
+  SendListRequest,
+  SendRequest,
+} from './schemas/messages';
 import { RegisterRequest, RegistrationStatus, VersionInfo } from './schemas/licence';
 import {
   GeocodeAnswer,
@@ -346,6 +359,19 @@ export const Api = {
   groupGet: { method: 'POST', path: '/rest/gis/gischanneledit/get', auth: menu(MenuId.EMERGENCY, 'view'), body: GroupIdRequest, data: TalkGroup },
   groupList: { method: 'POST', path: '/rest/gis/gischannel/grouplist', auth: menu(MenuId.EMERGENCY, 'view'), body: GroupListRequest, data: z.array(TalkGroup) },
   groupDelete: { method: 'POST', path: '/rest/gis/gischannel/del_group', auth: menu(MenuId.EMERGENCY, 'edit'), body: GroupIdRequest, data: z.null() },
+
+  // message push (/dispatch/msgManage, 10105; schemas/messages.ts): messages of the caller's
+  // units, sent now to terminals of his units through the console service, per-terminal states
+  messList: { method: 'POST', path: '/rest/gis/gismessage/messlist', auth: menu(MenuId.MSG_MANAGE, 'view'), body: MessListRequest, data: pageOf(PushMessage) },
+  messAdd: { method: 'POST', path: '/rest/gis/gismessage/add', auth: menu(MenuId.MSG_MANAGE, 'add'), body: MessageAddRequest, data: PushMessage },
+  /** the stored message, to edit it */
+  messEdit: { method: 'POST', path: '/rest/gis/gismessage/edit', auth: menu(MenuId.MSG_MANAGE, 'edit'), body: MessageIdRequest, data: PushMessage },
+  messSaveEdit: { method: 'POST', path: '/rest/gis/gismessage/saveEdit', auth: menu(MenuId.MSG_MANAGE, 'edit'), body: MessageSaveEditRequest, data: PushMessage },
+  messDelete: { method: 'POST', path: '/rest/gis/gismessage/del', auth: menu(MenuId.MSG_MANAGE, 'edit'), body: MessageDelRequest, data: z.null() },
+  messSendList: { method: 'POST', path: '/rest/gis/gismessagesend/sendlist', auth: menu(MenuId.MSG_MANAGE, 'view'), body: SendListRequest, data: pageOf(PushSend) },
+  messSend: { method: 'POST', path: '/rest/gis/gismessagesend/send', auth: menu(MenuId.MSG_MANAGE, 'add'), body: SendRequest, data: PushSend },
+  /** the terminals of one send with their delivery and read states */
+  messRecipients: { method: 'POST', path: '/rest/gis/gismessagesendlist/messglist', auth: menu(MenuId.MSG_MANAGE, 'view'), body: MessgListRequest, data: pageOf(PushRecipient) },
 
   /** MapLibre style the console loads (online source, our tiles, or the built-in basemap) */
   mapStyle: { method: 'GET', path: '/rest/map/style', auth: session, file: true, query: MapStyleQuery },

@@ -25,6 +25,7 @@ export * from './schemas/fences';
 export * from './schemas/tracks';
 export * from './schemas/maps';
 export * from './schemas/groups';
+export * from './schemas/messages';
 export * from './schemas/alarms';
 export * from './schemas/realtime-session';
 export * from './console';

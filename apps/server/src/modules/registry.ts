@@ -17,6 +17,7 @@ import { registerTracks } from './tracks/tracks.routes';
 import { registerGroups } from './groups/groups.routes';
 import { registerMaps } from './maps/maps.routes';
 import { registerAlarmsModule } from './alarms/alarms.module';
+import { registerMessages } from './messages/messages.routes';
 import { registerConsoleService } from '../realtime/console/console.module';
 
 /**
@@ -42,5 +43,6 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await registerGroups(app);
   await registerMaps(app);
   await registerAlarmsModule(app);
+  await registerMessages(app);
   await registerConsoleService(app);
 }

@@ -5,21 +5,31 @@ import './console.tables';
 
 /** SQL of instant messages, their recipients and uploaded files. */
 
+/**
+ * Store a message and its recipients with `trx`, a transaction of the caller (message push stores
+ * its send records in the same one); answers the stored row.
+ */
+export async function insertMessageIn(
+  trx: Db,
+  values: Omit<Insertable<ConsoleImTable>, 'id'>,
+  recipients: readonly number[],
+): Promise<ConsoleImRow> {
+  const row = await trx.insertInto('console_im').values(values).returningAll().executeTakeFirstOrThrow();
+  if (recipients.length)
+    await trx
+      .insertInto('console_im_recipients')
+      .values(recipients.map((uid) => ({ im_id: row.id, uid, delivered: '', read: '' })))
+      .execute();
+  return row;
+}
+
 /** Store a message and its recipients in one transaction; answers the stored row. */
 export async function insertMessage(
   db: Db,
   values: Omit<Insertable<ConsoleImTable>, 'id'>,
   recipients: readonly number[],
 ): Promise<ConsoleImRow> {
-  return db.transaction().execute(async (trx) => {
-    const row = await trx.insertInto('console_im').values(values).returningAll().executeTakeFirstOrThrow();
-    if (recipients.length)
-      await trx
-        .insertInto('console_im_recipients')
-        .values(recipients.map((uid) => ({ im_id: row.id, uid, delivered: '', read: '' })))
-        .execute();
-    return row;
-  });
+  return db.transaction().execute((trx) => insertMessageIn(trx, values, recipients));
 }
 
 /**

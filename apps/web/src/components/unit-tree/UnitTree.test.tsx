@@ -1,10 +1,10 @@
 import type { TreeNode } from '@bwc/protocol';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { DataTable } from '../data-table';
 import { renderWidget } from '../test-utils';
-import { UnitTree, UnitTreeSelect } from './UnitTree';
+import { UnitTree, UnitTreeSelect, type LiveOnline } from './UnitTree';
 import { unitNodeKey, unitNodeMatches, type UnitTreeLoader } from './useUnitTree';
 
 const unit = (id: number, unitname: string, extra: Partial<TreeNode> = {}): TreeNode => ({ id, unitname, sub: 1, last: 0, treecate: 'unit', ...extra });
@@ -69,6 +69,29 @@ describe('UnitTree', () => {
     // a unit never matches under online only
     await waitFor(() => expect(titles()).toEqual([]));
     expect(screen.getByText('暂无数据')).toBeTruthy();
+  });
+
+  it('takes terminal online states from a live source when given one, the answer for those it does not know', async () => {
+    const states = new Map<number, boolean>([[10, false]]);
+    const listeners = new Set<() => void>();
+    const live: LiveOnline = {
+      subscribe: (listener) => {
+        listeners.add(listener);
+        return () => void listeners.delete(listener);
+      },
+      online: (id) => states.get(id),
+    };
+    await renderWidget(<UnitTree loader={treeLoader()} live={live} />);
+    await expand('City bureau');
+    // Camera A: online in the answer, offline by the live source; Camera B: unknown to it, offline
+    await waitFor(() => expect(screen.getByText('Camera A').className).toContain('bwc-unit-node-offline'));
+    expect(screen.getByText('Camera B').className).toContain('bwc-unit-node-offline');
+    act(() => {
+      states.set(10, true).set(11, true);
+      for (const listener of listeners) listener();
+    });
+    expect(screen.getByText('Camera A').className).toContain('bwc-unit-node-online');
+    expect(screen.getByText('Camera B').className).toContain('bwc-unit-node-online');
   });
 
   it('reports checked terminals', async () => {

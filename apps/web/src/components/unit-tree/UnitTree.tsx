@@ -2,24 +2,45 @@ import { ApartmentOutlined, MobileOutlined } from '@ant-design/icons';
 import { PRODUCT_PREFIX, type TreeNode } from '@bwc/protocol';
 import { Empty, Input, Spin, Switch, Tree, TreeSelect } from 'antd';
 import type { TreeDataNode } from 'antd';
-import { useMemo, useState, type Key, type ReactNode } from 'react';
+import { useMemo, useState, useSyncExternalStore, type Key, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FilterValue } from '../search-bar';
 import { isOnlineTerminal, isTerminal, unitNodeKey, unitNodeLabel, useUnitTree, type UnitTreeEntry, type UnitTreeLoader } from './useUnitTree';
 import './unit-tree.css';
 
-/** Label of a node: units with their online count when the server gives it, terminals with their state. */
-export function UnitNodeTitle({ node }: { node: TreeNode }) {
+/**
+ * Live online states of terminals (e.g. the dispatch map's point store, fed by pushes): `online`
+ * answers undefined for a terminal it does not know, which then keeps the state of the tree answer.
+ */
+export interface LiveOnline {
+  subscribe: (listener: () => void) => () => void;
+  online: (deviceId: number) => boolean | undefined;
+}
+
+const noSubscribe = () => () => undefined;
+const unknown = () => undefined;
+
+function TerminalTitle({ node, live }: { node: TreeNode; live?: LiveOnline }) {
   const { t } = useTranslation('components');
-  if (isTerminal(node)) {
-    const online = isOnlineTerminal(node);
-    return (
-      <span className={online ? 'bwc-unit-node bwc-unit-node-online' : 'bwc-unit-node bwc-unit-node-offline'}>
-        {unitNodeLabel(node)}
-        <span className="bwc-unit-node-state">{online ? t('unitTree.online') : t('unitTree.offline')}</span>
-      </span>
-    );
-  }
+  const id = Number(node.id);
+  const pushed = useSyncExternalStore(live?.subscribe ?? noSubscribe, live ? () => live.online(id) : unknown);
+  const online = pushed ?? isOnlineTerminal(node);
+  return (
+    <span
+      className={online ? 'bwc-unit-node bwc-unit-node-online' : 'bwc-unit-node bwc-unit-node-offline'}
+      data-testid="unit-tree-terminal"
+      data-online={online ? 1 : 0}
+    >
+      {unitNodeLabel(node)}
+      <span className="bwc-unit-node-state">{online ? t('unitTree.online') : t('unitTree.offline')}</span>
+    </span>
+  );
+}
+
+/** Label of a node: units with their online count when the server gives it, terminals with their (live) state. */
+export function UnitNodeTitle({ node, live }: { node: TreeNode; live?: LiveOnline }) {
+  const { t } = useTranslation('components');
+  if (isTerminal(node)) return <TerminalTitle node={node} live={live} />;
   return (
     <span className="bwc-unit-node">
       {unitNodeLabel(node)}
@@ -67,10 +88,12 @@ export interface UnitTreeProps {
   height?: number;
   /** Content under the filter controls (e.g. counts). */
   header?: (loaded: TreeNode[]) => ReactNode;
+  /** Live online states of terminals (they then change without reloading the tree). */
+  live?: LiveOnline;
 }
 
 /** Unit tree panel (spec part 1 sections 2 and 5): filter input, online-only switch, lazy children. */
-export function UnitTree({ loader, checkable = false, checkedKeys, onCheck, onSelect, checkableNode, disabledNode, height, header }: UnitTreeProps) {
+export function UnitTree({ loader, checkable = false, checkedKeys, onCheck, onSelect, checkableNode, disabledNode, height, header, live }: UnitTreeProps) {
   const { t } = useTranslation('components');
   const [text, setText] = useState('');
   const [onlineOnly, setOnlineOnly] = useState(false);
@@ -83,7 +106,7 @@ export function UnitTree({ loader, checkable = false, checkedKeys, onCheck, onSe
     const shape = (entries: UnitTreeEntry[]): TreeDataNode[] =>
       entries.map((entry) => ({
         key: entry.key,
-        title: <UnitNodeTitle node={entry.node} />,
+        title: <UnitNodeTitle node={entry.node} live={live} />,
         icon: nodeIcon(entry.node),
         isLeaf: entry.isLeaf,
         checkable: checkableNode ? checkableNode(entry.node) : undefined,
@@ -91,7 +114,7 @@ export function UnitTree({ loader, checkable = false, checkedKeys, onCheck, onSe
         children: entry.children && shape(entry.children),
       }));
     return shape(tree.visible);
-  }, [tree.visible, checkableNode, disabledNode]);
+  }, [tree.visible, checkableNode, disabledNode, live]);
 
   return (
     <div className="bwc-unit-tree">

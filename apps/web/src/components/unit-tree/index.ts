@@ -3,6 +3,7 @@ export {
   UnitTree,
   UnitTreeSelect,
   rememberUnitTreeLabels,
+  type LiveOnline,
   type UnitTreeProps,
   type UnitTreeSelectProps,
 } from './UnitTree';

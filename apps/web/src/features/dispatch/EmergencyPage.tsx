@@ -17,7 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { usePermission } from '../../app/session/Permission';
 import { useUserContext } from '../../app/session/queries';
-import { UnitTree, isTerminal, loadDeviceLevel, type UnitTreeLoader } from '../../components/unit-tree';
+import { UnitTree, isTerminal, loadDeviceLevel, type LiveOnline, type UnitTreeLoader } from '../../components/unit-tree';
 import { FaceAlarmColumn } from '../alarms/face/FaceAlarmColumn';
 import { toDisplay } from '../../map/coords';
 import { DevicesLayer } from '../../map/DevicesLayer';
@@ -87,6 +87,17 @@ export function EmergencyPage() {
   const store = useMemo(() => new DevicePointStore(), []);
   // React follows the roster (devices, names), not every position: the map layer takes those
   const roster = useSyncExternalStore(store.subscribe, store.rosterVersion);
+  // the person tree's terminals take their online state from the live store
+  const liveOnline = useMemo<LiveOnline>(
+    () => ({
+      subscribe: store.subscribe,
+      online: (id) => {
+        const point = store.get(id);
+        return point ? point.lineon === 1 : undefined;
+      },
+    }),
+    [store],
+  );
   const mapRef = useRef<MapHandle | null>(null);
 
   const [tool, setTool] = useState<Tool>('pan');
@@ -223,6 +234,7 @@ export function EmergencyPage() {
                       loader={loadDeviceTree}
                       height={260}
                       header={() => <DeviceCounts store={store} />}
+                      live={liveOnline}
                       onSelect={(node) => {
                         if (isTerminal(node)) locate(Number(node.id));
                         else setUnitId(Number(node.id));

@@ -50,7 +50,8 @@ const host = process.env.HOST;
 const local = !host || host === '0.0.0.0' || host === '::';
 const url = `http://${local ? 'localhost' : host}:${port}`;
 // the demo's simulated fleet: SIM_DEVICES body cameras (default 100 in demo mode, 0 turns it off)
-// speaking only the device API, started once the server answers
+// speaking the device API (those with a cluster number also the console service under /ws/console
+// of the same port, as terminals), started once the server answers
 const simDevices = Number(process.env.SIM_DEVICES ?? (env.DEMO === '1' ? 100 : 0));
 let simulator = null;
 function startFleet() {
@@ -84,7 +85,8 @@ if (await waitForHttp(`http://${local ? '127.0.0.1' : host}:${port}/`, 120_000, 
       '',
       simDevices > 0
         ? `  Simulated fleet: ${simDevices} body cameras moving around the map centre (SIM_DEVICES=0 turns it off),\n` +
-          '  with SOS, fence crossings and face / plate results (SIM_FACES_PER_MIN, SIM_PLATES_PER_MIN; 0 turns them off).'
+          '  with SOS, fence crossings and face / plate results (SIM_FACES_PER_MIN, SIM_PLATES_PER_MIN; 0 turns them off);\n' +
+          '  7 in 10 are console-service terminals (positions, emergencies, group texts, answers to messages).'
         : '  Simulated fleet: off (set SIM_DEVICES to start one).',
       '',
       '  Stop with Ctrl+C.',

@@ -1,10 +1,14 @@
 import { parseArgs } from 'node:util';
 import { startSimulator } from './fleet';
-import { findAiToken, findProvisionKey, parseInterval, parseRatePerMin } from './options';
+import { findAiToken, findProvisionKey, parseChance, parseConsoleUrl, parseInterval, parseRatePerMin } from './options';
 
 const USAGE = `usage: npm run sim -- --devices 200 [--server http://127.0.0.1:8080] [--interval 1-5s]
        [--provision-key KEY] [--prefix SIM] [--no-commands] [--seed N]
        [--faces-per-min 0.5] [--plates-per-min 0.5] [--ai-token TOKEN]
+       [--no-terminals] [--console-url ws://127.0.0.1:9080/] [--im-rate 0.0015] [--reply-rate 0.9]
+  devices with a cluster number are terminals of the console service (default address: /ws/console
+  of --server): positions, emergencies and group messages go through it, messages to them are
+  answered; --im-rate is the chance per upload of a group message, --no-terminals: device API only
   face and plate results go to the AI engine API with generated pictures; the token is --ai-token,
   else AI_ENGINE_TOKEN, else DATA_DIR/ai-engine.token (the server writes it); 0 per minute (the default): off`;
 
@@ -29,6 +33,10 @@ try {
       'faces-per-min': { type: 'string', default: '0' },
       'plates-per-min': { type: 'string', default: '0' },
       'ai-token': { type: 'string' },
+      'no-terminals': { type: 'boolean', default: false },
+      'console-url': { type: 'string' },
+      'im-rate': { type: 'string', default: '0.0015' },
+      'reply-rate': { type: 'string', default: '0.9' },
       help: { type: 'boolean', default: false },
     },
   }));
@@ -47,7 +55,13 @@ let intervalS: [number, number];
 let provisionKey: string;
 let facesPerMin: number;
 let platesPerMin: number;
+let imRate: number;
+let replyRate: number;
+let consoleUrl: string | undefined;
 try {
+  imRate = parseChance(String(values['im-rate']), '--im-rate');
+  replyRate = parseChance(String(values['reply-rate']), '--reply-rate');
+  consoleUrl = values['console-url'] === undefined ? undefined : parseConsoleUrl(String(values['console-url']));
   intervalS = parseInterval(String(values.interval));
   facesPerMin = parseRatePerMin(String(values['faces-per-min']), '--faces-per-min');
   platesPerMin = parseRatePerMin(String(values['plates-per-min']), '--plates-per-min');
@@ -68,6 +82,10 @@ const stop = await startSimulator({
   facesPerMin,
   platesPerMin,
   aiToken: () => findAiToken(values['ai-token'] as string | undefined),
+  terminals: !values['no-terminals'],
+  consoleUrl,
+  imRate,
+  replyRate,
   log,
 }).catch((err: unknown) => fail(`cannot start: ${(err as Error).message}`));
 
@@ -78,7 +96,7 @@ let last = 0;
 const report = setInterval(() => {
   const s = stop.stats;
   log(
-    `online ${s.online}/${s.devices}, killed ${s.killed}, positions ${s.positions} (+${s.positions - last}), batches ${s.batches}, sos ${s.sos}, faces ${s.faces}, plates ${s.plates}, offline spells ${s.offlineSpells}, commands ${s.commands}, errors ${s.errors}${s.lastError ? ` (last: ${s.lastError})` : ''}`,
+    `online ${s.online}/${s.devices}, killed ${s.killed}, positions ${s.positions} (+${s.positions - last}), batches ${s.batches}, sos ${s.sos}, faces ${s.faces}, plates ${s.plates}, offline spells ${s.offlineSpells}, terminals ${s.terminalsOnline}/${s.terminals} (im sent ${s.imSent}, received ${s.imReceived}, answered ${s.imAnswered}), commands ${s.commands}, errors ${s.errors}${s.lastError ? ` (last: ${s.lastError})` : ''}`,
   );
   last = s.positions;
 }, 10_000);

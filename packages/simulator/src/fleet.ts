@@ -2,6 +2,7 @@ import { imeiWithCheckDigit, type DeviceCommand } from '@bwc/protocol';
 import { buildAiResult, nextAiDelayMs, type AiKind } from './ai';
 import { DeviceApiError, DeviceClient, postAiResult, provisionDevices, Transport, type Position } from './client';
 import { rng, StreetWalker } from './path';
+import { ConsoleTerminal, consoleUrlOf } from './terminal';
 
 export interface SimulatorOptions {
   /** server base URL, e.g. http://127.0.0.1:8080 */
@@ -24,6 +25,21 @@ export interface SimulatorOptions {
   offlineS?: [number, number];
   /** chance per upload of an SOS (default 0.00005: about six an hour over 100 devices) */
   sosRate?: number;
+  /**
+   * Devices with a cluster number (jq_hostcode) are also terminals of the console service: they
+   * log on there, report positions and raise emergencies through it, write to their talk group and
+   * answer messages (default true; false: every device speaks the device API only).
+   */
+  terminals?: boolean;
+  /** websocket address of the console service (default: /ws/console under the server's port) */
+  consoleUrl?: string;
+  /**
+   * chance per upload that a terminal writes a text to one of its talk groups (default 0.0015:
+   * about two messages an hour per terminal at the default 1-5 s uploads)
+   */
+  imRate?: number;
+  /** chance that a terminal answers a text written to it (default 0.9), after a few seconds */
+  replyRate?: number;
   /** face recognition results posted as the AI engine, per minute over the whole fleet (default 0: none) */
   facesPerMin?: number;
   /** plate recognition results per minute over the whole fleet (default 0: none) */
@@ -58,6 +74,12 @@ export interface SimulatorStats {
   plates: number;
   offlineSpells: number;
   commands: number;
+  /** console-service terminals: started, logged on now, messages sent / received / answered */
+  terminals: number;
+  terminalsOnline: number;
+  imSent: number;
+  imReceived: number;
+  imAnswered: number;
   errors: number;
   lastError: string;
 }
@@ -167,9 +189,11 @@ class SimDevice {
   lastSend = Date.now();
   /** last uploaded fix */
   last: { lat: number; lng: number } | null = null;
+  /** the device as a console-service terminal (devices with a cluster number) */
+  terminal: ConsoleTerminal | null = null;
 
   constructor(
-    readonly identity: { hostbody: string; hostname: string },
+    readonly identity: { hostbody: string; hostname: string; jq_hostcode: string },
     readonly client: DeviceClient,
     readonly walker: StreetWalker,
     private readonly random: () => number,
@@ -213,6 +237,9 @@ async function inBatches<T>(items: T[], size: number, work: (item: T) => Promise
 /** Defaults of offlineRate and sosRate (see SimulatorOptions). */
 export const DEFAULT_OFFLINE_RATE = 0.0002;
 export const DEFAULT_SOS_RATE = 0.00005;
+/** Defaults of imRate and replyRate (see SimulatorOptions). */
+export const DEFAULT_IM_RATE = 0.0015;
+export const DEFAULT_REPLY_RATE = 0.9;
 
 /**
  * Provision and log in `devices` simulated cameras, then move them along streets around the
@@ -245,6 +272,11 @@ export async function startSimulator(options: SimulatorOptions): Promise<StopSim
     plates: 0,
     offlineSpells: 0,
     commands: 0,
+    terminals: 0,
+    terminalsOnline: 0,
+    imSent: 0,
+    imReceived: 0,
+    imAnswered: 0,
     errors: 0,
     lastError: '',
   };
@@ -280,6 +312,45 @@ export async function startSimulator(options: SimulatorOptions): Promise<StopSim
   stats.devices = devices.length;
   log(`logged in ${devices.length} devices`);
 
+  const imRate = options.imRate ?? DEFAULT_IM_RATE;
+  if (options.terminals ?? true) {
+    const url = options.consoleUrl ?? consoleUrlOf(options.server);
+    for (const d of devices) {
+      if (!d.identity.jq_hostcode) continue;
+      d.terminal = new ConsoleTerminal({
+        url,
+        logonName: d.identity.hostbody,
+        passwd: secrets.get(d.identity.hostbody)!,
+        clientid: `${d.identity.hostbody}-${Date.now().toString(36)}`,
+        replyRate: options.replyRate ?? DEFAULT_REPLY_RATE,
+        random,
+        // a console asks where the terminal is: it reports at once
+        onQueryGps: () => {
+          if (!d.killed && d.terminal?.loggedOn)
+            d.terminal
+              .reportGps(d.samples(Date.now()))
+              .then((answer) => {
+                stats.positions += answer.accepted;
+              })
+              .catch(fail);
+        },
+        onError: (err) => {
+          if (!sleeper.stopped) fail(err);
+        },
+      });
+      stats.terminals += 1;
+    }
+    await inBatches(
+      devices.filter((d) => d.terminal),
+      50,
+      async (d) => {
+        d.terminal!.start();
+        await d.terminal!.whenLoggedOn().catch(fail);
+      },
+    );
+    log(`${stats.terminals} devices with a cluster number logged on to the console service at ${url}`);
+  }
+
   const between = (lo: number, hi: number) => lo + (hi - lo) * random();
 
   async function handle(d: SimDevice, cmd: DeviceCommand): Promise<void> {
@@ -287,14 +358,17 @@ export async function startSimulator(options: SimulatorOptions): Promise<StopSim
     switch (cmd.type) {
       case 'remote_kill':
         d.killed = true;
+        d.terminal?.stop();
         break;
       case 'remote_wakeon':
         d.killed = false;
+        d.terminal?.start();
         break;
       case 'restart':
         await d.client.ack(cmd.id, 'ok', 'restarting');
         d.offlineUntil = Date.now() + between(...RESTART_PAUSE_MS);
         await d.client.status('offline', Math.round(d.battery)).catch(fail);
+        d.terminal?.stop();
         d.online = false;
         return;
       default:
@@ -334,22 +408,29 @@ export async function startSimulator(options: SimulatorOptions): Promise<StopSim
           d.offlineUntil = 0;
           await d.client.login();
           await d.client.status('online', Math.round(d.battery));
+          d.terminal?.start();
           d.online = true;
           d.lastSend = nowMs - 1000;
         }
         const batch = d.samples(nowMs);
         if (d.killed) continue;
-        const answer = await d.client.sendPositions(batch);
+        // a terminal reports through the console service while it is logged on there, else (the
+        // service restarting, the login refused) through the device API like any other device
+        const terminal = d.terminal?.loggedOn ? d.terminal : null;
+        const answer = terminal ? await terminal.reportGps(batch) : await d.client.sendPositions(batch);
         stats.batches += 1;
         stats.positions += answer.accepted;
         stats.rejected += answer.rejected.length;
         if (random() < sosRate) {
           const last = batch[batch.length - 1]!;
-          await d.client.sos({ lat: last.lat, lng: last.lng });
+          if (terminal) await terminal.emergency({ lat: last.lat, lng: last.lng });
+          else await d.client.sos({ lat: last.lat, lng: last.lng });
           stats.sos += 1;
         }
+        if (terminal && random() < imRate) await terminal.writeToGroup();
         if (random() < offlineRate) {
           await d.client.status('offline', Math.round(d.battery));
+          d.terminal?.stop();
           d.online = false;
           d.offlineUntil = Date.now() + between(offMin, offMax) * 1000;
           stats.offlineSpells += 1;
@@ -408,10 +489,23 @@ export async function startSimulator(options: SimulatorOptions): Promise<StopSim
   const refresh = setInterval(() => {
     stats.online = devices.filter((d) => d.online && !d.killed).length;
     stats.killed = devices.filter((d) => d.killed).length;
+    let online = 0;
+    let sent = 0;
+    let received = 0;
+    let answered = 0;
+    for (const d of devices) {
+      if (!d.terminal) continue;
+      if (d.terminal.loggedOn) online += 1;
+      sent += d.terminal.stats.imSent;
+      received += d.terminal.stats.imReceived;
+      answered += d.terminal.stats.imAnswered;
+    }
+    Object.assign(stats, { terminalsOnline: online, imSent: sent, imReceived: received, imAnswered: answered });
   }, 1000);
 
   const stop = async () => {
     clearInterval(refresh);
+    for (const d of devices) d.terminal?.stop();
     sleeper.stop();
     transport.close();
     await Promise.allSettled(loops);

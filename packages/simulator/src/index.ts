@@ -24,6 +24,21 @@ export {
   type MoverKind,
   type PathOptions,
 } from './path';
-export { AI_TOKEN_FILE, findAiToken, findProvisionKey, parseInterval, parseRatePerMin } from './options';
+export {
+  AI_TOKEN_FILE,
+  findAiToken,
+  findProvisionKey,
+  parseChance,
+  parseConsoleUrl,
+  parseInterval,
+  parseRatePerMin,
+} from './options';
+export {
+  ConsoleRequestError,
+  ConsoleTerminal,
+  consoleUrlOf,
+  type TerminalOptions,
+  type TerminalStats,
+} from './terminal';
 export { buildAiResult, nextAiDelayMs, randomPlate, type AiKind, type AiShot } from './ai';
 export { Canvas, crc32, drawFace, drawPlate, drawScene, encodePng, randomFace, type FaceFeatures } from './picture';

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { imeiIsValid } from '@bwc/protocol';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_OFFLINE_RATE, DEFAULT_SOS_RATE, simulatedIdentity } from './fleet';
-import { findAiToken, findProvisionKey, parseInterval, parseRatePerMin } from './options';
+import { DEFAULT_IM_RATE, DEFAULT_OFFLINE_RATE, DEFAULT_SOS_RATE, simulatedIdentity } from './fleet';
+import { findAiToken, findProvisionKey, parseChance, parseConsoleUrl, parseInterval, parseRatePerMin } from './options';
+import { consoleUrlOf } from './terminal';
 
 describe('parseInterval', () => {
   it('reads seconds and milliseconds', () => {
@@ -73,7 +74,38 @@ describe('parseRatePerMin', () => {
   });
 });
 
+describe('parseChance', () => {
+  it('reads a chance from 0 to 1', () => {
+    expect(parseChance('0.0015', '--im-rate')).toBe(0.0015);
+    expect(parseChance('0', '--im-rate')).toBe(0);
+    expect(parseChance('1', '--reply-rate')).toBe(1);
+    expect(parseChance('5e-4', '--im-rate')).toBe(0.0005);
+  });
+  it('refuses values outside 0-1 and non-numbers, naming the flag', () => {
+    expect(() => parseChance('1.5', '--im-rate')).toThrow(/^--im-rate: "1.5" must be a chance/);
+    expect(() => parseChance('-0.1', '--reply-rate')).toThrow(/--reply-rate/);
+    expect(() => parseChance('often', '--im-rate')).toThrow(/chance/);
+  });
+});
+
+describe('console service address', () => {
+  it('is /ws/console under the server by default; --console-url takes ws:// or wss:// only', () => {
+    expect(consoleUrlOf('http://127.0.0.1:8080')).toBe('ws://127.0.0.1:8080/ws/console');
+    expect(consoleUrlOf('https://bwc.example/')).toBe('wss://bwc.example/ws/console');
+    expect(parseConsoleUrl('ws://127.0.0.1:9080/')).toBe('ws://127.0.0.1:9080/');
+    expect(() => parseConsoleUrl('http://127.0.0.1:9080/')).toThrow(/must start with ws:\/\/ or wss:\/\//);
+    expect(() => parseConsoleUrl('nowhere')).toThrow(/--console-url: "nowhere" is not an address/);
+  });
+});
+
 describe('demo alarm noise', () => {
+  it('terminals of a 100-device fleet write a few group messages a minute, not a flood', () => {
+    const terminalUploadsPerHour = (70 * 3600) / 3; // 7 in 10 devices have a cluster number
+    const perMinute = (terminalUploadsPerHour * DEFAULT_IM_RATE) / 60;
+    expect(perMinute).toBeGreaterThanOrEqual(0.5);
+    expect(perMinute).toBeLessThanOrEqual(5);
+  });
+
   it('a 100-device fleet at the default rates raises about one offline spell a minute or less, and a few SOS an hour', () => {
     const uploadsPerHour = (100 * 3600) / 3; // 1-5 s uploads: 3 s on average
     expect((uploadsPerHour * DEFAULT_OFFLINE_RATE) / 60).toBeLessThanOrEqual(1);

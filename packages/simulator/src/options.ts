@@ -54,3 +54,23 @@ export function parseRatePerMin(text: string, flag: string): number {
     throw new Error(`${flag}: "${text}" must be a number of results per minute from 0 to 600`);
   return value;
 }
+
+/** A chance per upload for `flag` (e.g. --im-rate): a number from 0 (never) to 1 (every upload). */
+export function parseChance(text: string, flag: string): number {
+  const value = /^\s*\d+(\.\d+)?(e-?\d+)?\s*$/i.test(text) ? Number(text) : NaN;
+  if (!(value >= 0 && value <= 1)) throw new Error(`${flag}: "${text}" must be a chance from 0 to 1 (0.0015: rarely)`);
+  return value;
+}
+
+/** A console-service websocket address for --console-url: ws:// or wss://. */
+export function parseConsoleUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error(`--console-url: "${text}" is not an address such as ws://127.0.0.1:9080/`);
+  }
+  if (url.protocol !== 'ws:' && url.protocol !== 'wss:')
+    throw new Error(`--console-url: "${text}" must start with ws:// or wss://`);
+  return url.toString();
+}

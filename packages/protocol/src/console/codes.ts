@@ -52,24 +52,25 @@ export interface ConsoleCodeDef {
   ours?: true;
 }
 
-function def<R extends z.ZodType, A extends z.ZodType>(
+// F keeps fireAndForget a literal type, so that the SDK's result type follows from the registry
+function def<R extends z.ZodType, A extends z.ZodType, F extends boolean = false>(
   family: ConsoleFamily,
   request: R,
   answer: A,
   rule: ConsoleRule,
-  extra: { fireAndForget?: boolean; ours?: true } = {},
+  extra: { fireAndForget?: F; ours?: true } = {},
 ) {
   return {
     family,
     request,
     answer,
     rule,
-    fireAndForget: extra.fireAndForget ?? false,
+    fireAndForget: (extra.fireAndForget ?? false) as F,
     ...(extra.ours ? { ours: true as const } : {}),
   };
 }
 const ff = { fireAndForget: true } as const;
-const media = <R extends z.ZodType>(request: R, fireAndForget: boolean) =>
+const media = <R extends z.ZodType, F extends boolean>(request: R, fireAndForget: F) =>
   def('media', request, Media.NotAvailableAnswer, anyWith('view', ...TALK, MenuId.DISPATCH_VIDEO), { fireAndForget });
 
 /** Every request code of the service with its schemas and rule (the `Api` registry of the websocket). */

@@ -19,6 +19,8 @@ export interface GroupMemberPickerProps {
   onCancel: () => void;
   /** Tree height in px. */
   treeHeight?: number;
+  /** Terminals that cannot be picked besides the offline ones (e.g. without a cluster number). */
+  disabledNode?: (node: TreeNode) => boolean;
 }
 
 const TREE_HEIGHT = 360;
@@ -32,7 +34,7 @@ function onlineCount(nodes: readonly TreeNode[]): number {
  * (search, online count; offline terminals cannot be picked), chosen members on the right.
  */
 export function GroupMemberPicker(props: GroupMemberPickerProps) {
-  const { open, title, loader, withGroupName = false, initialGroupName, initialMembers, onSend, onCancel, treeHeight = TREE_HEIGHT } = props;
+  const { open, title, loader, withGroupName = false, initialGroupName, initialMembers, onSend, onCancel, treeHeight = TREE_HEIGHT, disabledNode } = props;
   const { t } = useTranslation('components');
   const [members, setMembers] = useState<TreeNode[]>([]);
   const [groupName, setGroupName] = useState('');
@@ -106,7 +108,7 @@ export function GroupMemberPicker(props: GroupMemberPickerProps) {
             loader={loader}
             checkable
             checkableNode={isTerminal}
-            disabledNode={(node) => isTerminal(node) && !isOnlineTerminal(node)}
+            disabledNode={(node) => isTerminal(node) && (!isOnlineTerminal(node) || (disabledNode?.(node) ?? false))}
             checkedKeys={members.map(unitNodeKey)}
             onCheck={handleCheck}
             height={treeHeight}

@@ -5,6 +5,7 @@ import { lazyPage } from '../../app/routing/lazyPage';
 
 const EmergencyPage = lazyPage(() => import('./EmergencyPage'), 'EmergencyPage');
 const TrackPage = lazyPage(() => import('../monitor/TrackPage'), 'TrackPage');
+const MsgManagePage = lazyPage(() => import('./msg-manage/MsgManagePage'), 'MsgManagePage');
 
 /** Built pages of /dispatch by menu id (placed by app/routing/moduleRoutes.tsx). */
 export const dispatchPages: Readonly<Record<number, ReactNode>> = {
@@ -17,6 +18,11 @@ export const dispatchPages: Readonly<Record<number, ReactNode>> = {
   [MenuId.HISTORY]: (
     <Lazy>
       <TrackPage />
+    </Lazy>
+  ),
+  [MenuId.MSG_MANAGE]: (
+    <Lazy>
+      <MsgManagePage />
     </Lazy>
   ),
 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AckType } from '../schemas/alarms';
 import { Latitude, Longitude } from '../schemas/devices';
 import { intIn, maybe, numeric, OptionalExtId, OptionalUid, RequiredText, StringLike, Text } from './fields';
 
@@ -10,10 +11,6 @@ import { intIn, maybe, numeric, OptionalExtId, OptionalUid, RequiredText, String
  * `req_emergency_handled` acknowledges the terminal's open SOS alarms and notifies every console
  * of that scope and the terminal.
  */
-
-/** ack_type of emergency_handled (ours: the spec lists the field only). */
-export const AckType = { HANDLED: 0, FALSE_ALARM: 1, TRANSFERRED: 2 } as const;
-export type AckType = (typeof AckType)[keyof typeof AckType];
 
 export const EmergencyRequest = z.object({
   lat: maybe(numeric(Latitude)),

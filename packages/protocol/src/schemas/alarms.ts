@@ -122,6 +122,8 @@ export const Alarm = z.object({
   sure_note: z.string(),
   /** ISO or '' */
   sure_time: z.string(),
+  /** AckType; null while open or when acknowledged before the type was recorded */
+  sure_type: z.number().int().nullable(),
   /** two-digit row number within the answered list ('01') */
   index: z.string(),
   /** `hostname(hostcode)` */
@@ -262,6 +264,21 @@ export const AlarmCategory = z.object({ key: z.string(), label: z.string() });
 export type AlarmCategory = z.infer<typeof AlarmCategory>;
 
 /**
+ * How an alarm was acknowledged: handled, a false alarm, or transferred to another unit (ours: the
+ * spec lists emergency_handled's ack_type only). Stored with the alarm (`sure_type`).
+ */
+export const AckType = { HANDLED: 0, FALSE_ALARM: 1, TRANSFERRED: 2 } as const;
+export type AckType = (typeof AckType)[keyof typeof AckType];
+export const ACK_TYPES: readonly AckType[] = Object.values(AckType);
+const ackTypeInput = numberInput(
+  z
+    .number({ error: 'validation.number' })
+    .int({ error: 'validation.integer' })
+    .min(AckType.HANDLED, { error: 'validation.range' })
+    .max(AckType.TRANSFERRED, { error: 'validation.range' }),
+).default(AckType.HANDLED);
+
+/**
  * POST rest/system/alarm/sure_alarm (dispatch, 10104 edit) and POST
  * rest/monitor/alarmhistory/sure_alarm (GB, 10154 edit): acknowledge alarms with an optional note.
  * Already acknowledged ones keep their first handler.
@@ -272,11 +289,14 @@ export const AlarmSureRequest = z.object({
     .min(1, { error: 'validation.required' })
     .max(ALARM_IDS_MAX, { error: 'validation.tooLong' }),
   note: z.string().trim().max(200, { error: 'validation.tooLong' }).default(''),
+  /** how (ours; absent: handled) */
+  ack_type: ackTypeInput,
 });
 export type AlarmSureRequest = z.infer<typeof AlarmSureRequest>;
 /** GET rest/system/alarm/sure_all_alarm?note=: acknowledge every visible unacknowledged alarm. */
 export const AlarmSureAllQuery = z.object({
   note: z.string().trim().max(200, { error: 'validation.tooLong' }).default(''),
+  ack_type: ackTypeInput,
 });
 export type AlarmSureAllQuery = z.infer<typeof AlarmSureAllQuery>;
 

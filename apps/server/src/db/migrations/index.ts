@@ -8,6 +8,7 @@ import * as m0006 from './0006_alarms';
 import * as m0007 from './0007_console_service';
 import * as m0008 from './0008_oplog_message_keys';
 import * as m0009 from './0009_message_push';
+import * as m0010 from './0010_alarm_ack_type';
 
 /**
  * Every migration, by name. Kysely runs them in name order, once each, on SQLite and PostgreSQL.
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '0007_console_service': m0007,
   '0008_oplog_message_keys': m0008,
   '0009_message_push': m0009,
+  '0010_alarm_ack_type': m0010,
 };

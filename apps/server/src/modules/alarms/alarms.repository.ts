@@ -42,6 +42,7 @@ const ALARM_COLUMN_SET: Record<keyof NewAlarm, true> = {
   sure_user: true,
   sure_note: true,
   sure_time: true,
+  sure_type: true,
 };
 const ALARM_COLUMNS = Object.keys(ALARM_COLUMN_SET) as (keyof NewAlarm)[];
 
@@ -274,36 +275,54 @@ export async function searchAlarms(
   return { total: Number(total?.n ?? 0), rows: rows.map((r) => toView(r as Record<string, unknown>)) };
 }
 
-/** Acknowledge: only unacknowledged alarms change (the first handler stays); answers the count. */
-export async function sureAlarms(
-  db: Db,
-  scope: UnitScope,
-  ids: number[] | 'all',
-  by: { user_id: number; name: string; note: string; time: string },
-): Promise<number> {
-  let q = db
-    .updateTable('alarms')
-    .set({ sure: 1, sure_user_id: by.user_id, sure_user: by.name, sure_note: by.note, sure_time: by.time })
-    .where('sure', '=', 0);
+/** Who acknowledges, when, with what note and how (AckType). */
+export interface AlarmAck {
+  user_id: number | null;
+  name: string;
+  note: string;
+  time: string;
+  ack_type: number;
+}
+
+/** An alarm an acknowledgement closed. */
+export interface AckedAlarm {
+  id: number;
+  type: string;
+  device_id: number | null;
+  unit_id: number;
+}
+
+const ackSet = (by: AlarmAck) => ({
+  sure: 1,
+  sure_user_id: by.user_id,
+  sure_user: by.name,
+  sure_note: by.note,
+  sure_time: by.time,
+  sure_type: by.ack_type,
+});
+
+/** Acknowledge: only unacknowledged alarms change (the first handler stays); answers those it closed. */
+export async function sureAlarms(db: Db, scope: UnitScope, ids: number[] | 'all', by: AlarmAck): Promise<AckedAlarm[]> {
+  let q = db.updateTable('alarms').set(ackSet(by)).where('sure', '=', 0);
   if (ids !== 'all') q = q.where('id', 'in', ids.length ? ids : [-1]);
   if (!scope.all) q = q.where('unit_id', 'in', scope.ids.length ? scope.ids : [-1]);
-  const res = await q.executeTakeFirst();
-  return Number(res.numUpdatedRows);
+  const rows = await q.returning(['id', 'type', 'device_id', 'unit_id']).execute();
+  return rows.map((r) => ({
+    id: Number(r.id),
+    type: r.type,
+    device_id: r.device_id === null ? null : Number(r.device_id),
+    unit_id: Number(r.unit_id),
+  }));
 }
 
 /**
  * Acknowledge a device's open alarms of the given types (an emergency handled over the console
  * service); the first handler stays. Answers the ids acknowledged.
  */
-export async function sureDeviceAlarms(
-  db: Db,
-  deviceId: number,
-  types: string[],
-  by: { user_id: number | null; name: string; note: string; time: string },
-): Promise<number[]> {
+export async function sureDeviceAlarms(db: Db, deviceId: number, types: string[], by: AlarmAck): Promise<number[]> {
   const rows = await db
     .updateTable('alarms')
-    .set({ sure: 1, sure_user_id: by.user_id, sure_user: by.name, sure_note: by.note, sure_time: by.time })
+    .set(ackSet(by))
     .where('sure', '=', 0)
     .where('device_id', '=', deviceId)
     .where('type', 'in', types)

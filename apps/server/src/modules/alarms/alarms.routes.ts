@@ -44,6 +44,18 @@ async function filterOf(db: Db, scope: UnitScope, q: AlarmExportQuery): Promise<
   };
 }
 
+/** Tell the bus which alarms an acknowledgement closed (nothing when none was open). */
+function announceAck(app: FastifyInstance, alarms: repo.AckedAlarm[], by: repo.AlarmAck): void {
+  if (alarms.length === 0) return;
+  app.bus.emit('alarm.acknowledged', {
+    alarms,
+    user_id: by.user_id,
+    processor: by.name,
+    ack_type: by.ack_type,
+    time: by.time,
+  });
+}
+
 /** Alarms (issue 5): bell, history, acknowledgement, pictures, AI engine ingest, bus sources. */
 export async function registerAlarms(app: FastifyInstance): Promise<void> {
   const service = new AlarmService(app);
@@ -206,13 +218,16 @@ export async function registerAlarms(app: FastifyInstance): Promise<void> {
         const rows = await repo.findAlarms(db, user.id, { all: true }, body.ids);
         if (rows.length !== new Set(body.ids).size) throw notFound();
         assertInScope(scope, ...rows.map((r) => Number(r.unit_id)));
-        const count = await repo.sureAlarms(db, scope, body.ids, {
+        const by = {
           user_id: user.id,
           name: user.hostname || user.username,
           note: body.note,
           time: now(),
-        });
-        return { count };
+          ack_type: body.ack_type,
+        };
+        const acked = await repo.sureAlarms(db, scope, body.ids, by);
+        announceAck(app, acked, by);
+        return { count: acked.length };
       },
     });
   }
@@ -222,13 +237,16 @@ export async function registerAlarms(app: FastifyInstance): Promise<void> {
       api,
       msg: 'success.alarm.sure',
       handler: async ({ db, user, query }) => {
-        const count = await repo.sureAlarms(db, await unitScope(db, user), 'all', {
+        const by = {
           user_id: user.id,
           name: user.hostname || user.username,
           note: query.note,
           time: now(),
-        });
-        return { count };
+          ack_type: query.ack_type,
+        };
+        const acked = await repo.sureAlarms(db, await unitScope(db, user), 'all', by);
+        announceAck(app, acked, by);
+        return { count: acked.length };
       },
     });
   }

@@ -36,6 +36,20 @@ declare module '../../bus' {
   interface DomainEvents {
     /** an alarm was committed (first ingest of its source event only); the push channel sends it */
     'alarm.created': { alarm: AlarmRow };
+    /**
+     * alarms were acknowledged (console, or an emergency handled over the console service); the
+     * console service tells the terminals whose SOS it was and the consoles that see them
+     */
+    'alarm.acknowledged': {
+      alarms: repo.AckedAlarm[];
+      /** the console user (null: the service's own console account or a terminal) */
+      user_id: number | null;
+      processor: string;
+      ack_type: number;
+      time: string;
+      /** the console-service uid that acknowledged, when it came over the service */
+      handler?: number;
+    };
   }
 }
 
@@ -125,6 +139,7 @@ export function presentAlarm(
     sure_user: row.sure_user,
     sure_note: row.sure_note,
     sure_time: row.sure_time,
+    sure_type: row.sure_type === null ? null : Number(row.sure_type),
     index: String(index).padStart(2, '0'),
     hostNameCode: row.hostcode ? `${row.hostname}(${row.hostcode})` : row.hostname,
     typeName_cur: isFence && row.fence_name ? boutefence : typeLabel(names, row.type, lang),
@@ -190,6 +205,7 @@ function newAlarm(input: IngestInput, level: AlarmLevel): NewAlarm {
     sure_user: '',
     sure_note: '',
     sure_time: '',
+    sure_type: null,
   };
 }
 

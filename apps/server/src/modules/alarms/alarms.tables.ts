@@ -35,6 +35,8 @@ export interface AlarmTable {
   sure_user: string;
   sure_note: string;
   sure_time: string;
+  /** AckType of the acknowledgement; null while open or when acknowledged before it was recorded */
+  sure_type: number | null;
 }
 
 /** "read" is per console user: one row per (alarm, user) marked one by one. */

@@ -4,7 +4,7 @@ import { ensureWebsocket } from '../websocket';
 import { registerFileRoutes } from './files';
 import type { WsSocket } from './connection';
 import type { ConsoleHandler } from './handler';
-import { announceEmergency, emergencyHandlers } from './handlers/emergency';
+import { announceAcknowledged, announceEmergency, emergencyHandlers } from './handlers/emergency';
 import { gpsHandlers } from './handlers/gps';
 import { announceMemberStatus, groupHandlers } from './handlers/groups';
 import { imHandlers } from './handlers/im';
@@ -59,6 +59,11 @@ export async function registerConsoleService(app: FastifyInstance): Promise<void
     service.gps.queue(positions).catch((err) => app.log.error({ err }, 'console service: gps notices'));
   });
   app.bus.on('device.changed', (e) => service.gps.forget(e.device_id));
+  app.bus.on('alarm.acknowledged', (e) => {
+    announceAcknowledged(service, e).catch((err) =>
+      app.log.error({ err }, 'console service: emergency handled notice'),
+    );
+  });
   app.bus.on('device.sos', (e) => {
     announceEmergency(service, e).catch((err) => app.log.error({ err }, 'console service: emergency notice'));
   });

@@ -33,9 +33,11 @@ export interface Login {
 
 /** uid and ext id of a console user (see CONSOLE_UID_BASE). */
 export function consoleIdentity(user: { id: number; username: string }): { uid: number; ext_id: string } {
-  return { uid: CONSOLE_UID_BASE + user.id, ext_id: `${CONSOLE_EXT_PREFIX}${user.username}` };
+  return { uid: consoleUidOf(user.id), ext_id: `${CONSOLE_EXT_PREFIX}${user.username}` };
 }
 
+/** The console-service uid of a console user. */
+export const consoleUidOf = (userId: number): number => CONSOLE_UID_BASE + userId;
 export const isConsoleUid = (uid: number): boolean => uid > CONSOLE_UID_BASE;
 export const userIdOfConsoleUid = (uid: number): number => uid - CONSOLE_UID_BASE;
 

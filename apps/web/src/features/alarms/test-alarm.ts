@@ -27,6 +27,7 @@ export function testAlarm(id: number, level: AlarmLevel, extra: Partial<Alarm> =
     sure_user: '',
     sure_note: '',
     sure_time: '',
+    sure_type: null,
     index: '01',
     hostNameCode: `cam${id}(C${id})`,
     typeName_cur: 'SOS',

@@ -3,7 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConsoleClient } from '../../../../test/console-client';
 import { consoleUrl, logonConsole, logonTerminal, type LoggedOn } from '../../../../test/console-fixtures';
 import { addDevice, deviceLogin, unitIdOf, type CreatedDevice } from '../../../../test/devices';
-import { createRole, createTestApp, createUser, DEMO, login, type TestApp } from '../../../../test/helpers';
+import { api } from '../../../../test/api';
+import {
+  createRole,
+  createTestApp,
+  createUser,
+  DEMO,
+  login,
+  type Session,
+  type TestApp,
+} from '../../../../test/helpers';
+import { consoleUidOf } from '../login';
 
 /** Emergencies: a terminal's SOS raises an alarm and notices; handled acknowledges and notifies. */
 let t: TestApp;
@@ -14,6 +24,7 @@ let elsewhere: LoggedOn;
 let device: CreatedDevice;
 let luohuDevice: CreatedDevice;
 let cam: LoggedOn;
+let web: { id: number; session: Session };
 const clients: ConsoleClient[] = [];
 const alarmsOf = (id: number) =>
   t.db.selectFrom('alarms').selectAll().where('device_id', '=', id).orderBy('id').execute();
@@ -38,6 +49,8 @@ beforeAll(async () => {
   elsewhere = await desk(duty, '440303000000');
   device = await addDevice(t.app, admin, await unitIdOf(t.db, '440304000000'), { jq_hostcode: '330001' });
   luohuDevice = await addDevice(t.app, admin, await unitIdOf(t.db, '440303000000'), { jq_hostcode: '330002' });
+  const webUser = await createUser(t.db, { roleId: duty, unitBh: '440304000000', hostname: '王值班' });
+  web = { id: webUser.id, session: await login(t.app, webUser.username, webUser.password) };
   cam = await logonTerminal(url, device);
   clients.push(cam.client);
 });
@@ -122,9 +135,9 @@ describe('req_emergency_handled', () => {
       handled: 2,
     });
     const alarms = await alarmsOf(device.id);
-    expect(alarms.map((a) => [a.sure, a.sure_user, a.sure_note])).toEqual([
-      [1, '李警官', '误报'],
-      [1, '李警官', '误报'],
+    expect(alarms.map((a) => [a.sure, a.sure_user, a.sure_note, a.sure_type])).toEqual([
+      [1, '李警官', '误报', 1],
+      [1, '李警官', '误报', 1],
     ]);
     for (const c of [watcher, cam]) {
       expect(await c.client.notice('notice_emergency_handled')).toMatchObject({
@@ -140,5 +153,93 @@ describe('req_emergency_handled', () => {
     const again = await handler.client.request('req_emergency_handled', { uid: device.id, processor: 'Wang' });
     expect(again).toMatchObject({ cmd_status: 0, handled: 0 });
     expect((await alarmsOf(device.id))[0]!.sure_user).toBe('李警官');
+  });
+});
+
+describe('an SOS acknowledged in the console (bell, alarm history)', () => {
+  it('records how, and tells the terminal and the consoles that see it as notice_emergency_handled', async () => {
+    const sos = await cam.client.request('req_emergency', { message: 'again' });
+    expect(sos).toMatchObject({ cmd_status: 0 });
+    const open = (await alarmsOf(device.id)).filter((a) => a.sure === 0);
+    expect(open).toHaveLength(1);
+    const before = cam.client.notices('notice_emergency_handled').length;
+
+    // a bad ack_type is refused by name and changes nothing
+    const bad = await api(t.app, 'alarmSure', web.session, { ids: [open[0]!.id], ack_type: 7 });
+    expect(bad.code).not.toBe(200);
+    expect(bad.msg).toContain('ack_type');
+    expect((await alarmsOf(device.id)).filter((a) => a.sure === 0)).toHaveLength(1);
+
+    const ok = await api<{ count: number }>(t.app, 'alarmSure', web.session, {
+      ids: [open[0]!.id],
+      note: '已派警',
+      ack_type: 2,
+    });
+    expect(ok).toMatchObject({ code: 200, data: { count: 1 } });
+    const row = (await alarmsOf(device.id)).find((a) => a.id === open[0]!.id)!;
+    expect([row.sure, row.sure_user, row.sure_note, row.sure_type]).toEqual([1, '王值班', '已派警', 2]);
+    for (const c of [cam, watcher]) {
+      expect(await c.client.notice('notice_emergency_handled', (m) => m.processor === '王值班')).toMatchObject({
+        uid: device.id,
+        extUid: '330001',
+        ack_type: 2,
+        handled: 1,
+        handler: consoleUidOf(web.id),
+      });
+    }
+    expect(elsewhere.client.notices('notice_emergency_handled').filter((m) => m.processor === '王值班')).toEqual([]);
+    expect(cam.client.notices('notice_emergency_handled')).toHaveLength(before + 1);
+
+    // the alarm history shows how it was acknowledged
+    const page = await api<{ list: { id: number; sure_type: number | null }[] }>(t.app, 'alarmSearch', web.session, {
+      device: device.hostbody,
+    });
+    expect(page.data.list.find((a) => a.id === open[0]!.id)?.sure_type).toBe(2);
+
+    // acknowledging again closes nothing and tells nobody
+    const again = await api<{ count: number }>(t.app, 'alarmSure', web.session, { ids: [open[0]!.id] });
+    expect(again).toMatchObject({ code: 200, data: { count: 0 } });
+  });
+
+  it('a non-SOS alarm acknowledged tells no terminal', async () => {
+    const before = cam.client.notices('notice_emergency_handled').length;
+    const offline = await t.db
+      .insertInto('alarms')
+      .values({
+        eid: `test:${Date.now()}`,
+        type: ALARM_TYPE.OFFLINE,
+        alerm_level: '1',
+        device_id: device.id,
+        unit_id: await unitIdOf(t.db, '440304000000'),
+        hostname: 'cam',
+        hostcode: '',
+        hostbody: device.hostbody,
+        alarm_time: new Date().toISOString(),
+        insert_time: new Date().toISOString(),
+        lat: null,
+        lng: null,
+        message: '',
+        fence_name: '',
+        fence_direction: '',
+        picture: '',
+        sure: 0,
+        sure_user_id: null,
+        sure_user: '',
+        sure_note: '',
+        sure_time: '',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const ok = await api<{ count: number }>(t.app, 'alarmSure', web.session, { ids: [offline.id] });
+    expect(ok).toMatchObject({ code: 200, data: { count: 1 } });
+    // an SOS acknowledged afterwards is notified: nothing came in between for the offline alarm
+    await cam.client.request('req_emergency', { message: 'third' });
+    const sos = (await alarmsOf(device.id)).find((a) => a.sure === 0 && a.type === ALARM_TYPE.SOS)!;
+    await api(t.app, 'alarmSure', web.session, { ids: [sos.id] });
+    expect(await cam.client.notice('notice_emergency_handled', (m) => m.processor === '王值班')).toMatchObject({
+      handled: 1,
+      ack_type: 0,
+    });
+    expect(cam.client.notices('notice_emergency_handled')).toHaveLength(before + 1);
   });
 });

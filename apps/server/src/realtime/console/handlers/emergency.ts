@@ -3,6 +3,7 @@ import type { DomainEvents } from '../../../bus';
 import { now } from '../../../db/connection';
 import { sureDeviceAlarms } from '../../../modules/alarms/alarms.repository';
 import { requireTerminals } from '../directory';
+import { consoleUidOf } from '../login';
 import { ConsoleErrors } from '../errors';
 import { clusterNumbers } from '../gps.repository';
 import { defineHandler, type ConsoleHandler } from '../handler';
@@ -32,6 +33,39 @@ export async function announceEmergency(service: ConsoleService, e: DomainEvents
     message: e.message,
     time: e.time,
   });
+}
+
+/**
+ * SOS alarms acknowledged in the console (bell, alarm history): the terminals whose emergency it
+ * was and the consoles that see them get notice_emergency_handled, as after req_emergency_handled.
+ */
+export async function announceAcknowledged(
+  service: ConsoleService,
+  e: DomainEvents['alarm.acknowledged'],
+): Promise<void> {
+  const perDevice = new Map<number, { unit_id: number; count: number }>();
+  for (const alarm of e.alarms) {
+    if (alarm.type !== ALARM_TYPE.SOS || alarm.device_id === null) continue;
+    const seen = perDevice.get(alarm.device_id) ?? { unit_id: alarm.unit_id, count: 0 };
+    seen.count++;
+    perDevice.set(alarm.device_id, seen);
+  }
+  if (perDevice.size === 0) return;
+  const ext = await clusterNumbers(service.app.db, [...perDevice.keys()]);
+  const handler = e.handler ?? (e.user_id === null ? 0 : consoleUidOf(e.user_id));
+  for (const [uid, { unit_id, count }] of perDevice) {
+    const extUid = ext.get(uid);
+    if (!extUid) continue;
+    service.notify({ seeing: [unit_id], uids: [uid] }, 'notice_emergency_handled', {
+      uid,
+      extUid,
+      processor: e.processor,
+      timestamp: e.time,
+      ack_type: e.ack_type,
+      handled: count,
+      handler,
+    });
+  }
 }
 
 /** The acknowledgement note recorded with the alarm, by ack_type. */
@@ -66,6 +100,7 @@ export const emergencyHandlers: ConsoleHandler[] = [
         name: body.processor,
         note: t(ACK_LABELS[body.ack_type] ?? 'console.ack.other', { type: body.ack_type }),
         time: now(),
+        ack_type: body.ack_type,
       });
       service.notify({ seeing: [terminal!.unit_id], uids: [terminal!.uid] }, 'notice_emergency_handled', {
         uid: terminal!.uid,

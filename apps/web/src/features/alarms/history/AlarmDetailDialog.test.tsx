@@ -29,6 +29,7 @@ const face: Alarm = {
   sure_user: 'Wang',
   sure_note: 'officer sent',
   sure_time: '2026-11-21T10:05:00.000Z',
+  sure_type: 1,
   index: '01',
   hostNameCode: 'cam9(C9)',
   typeName_cur: 'Face match',
@@ -65,6 +66,7 @@ describe('alarm details', () => {
     expect(detail.textContent).toContain('Longitude 114.0579, latitude 22.5431');
     expect(screen.getByTestId('alarm-detail-sure').textContent).toContain('Wang');
     expect(screen.getByTestId('alarm-detail-sure').textContent).toContain('officer sent');
+    expect(screen.getByTestId('alarm-detail-sure').textContent).toContain('False alarm');
     expect(screen.getByTestId('alarm-scene-picture').getAttribute('src')).toBe('/rest/mini/rtcapt/file/aaa_big.png');
     const items = screen.getAllByTestId('alarm-compare-item');
     expect(items).toHaveLength(2);

@@ -2,6 +2,7 @@ import type { Alarm, CompareResult } from '@bwc/protocol';
 import { Descriptions, Empty, Modal, Progress, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AckTypeTag } from './ackType';
 import { ImageZoom } from '../../../components/image-zoom';
 import { formatTime } from '../../../format/time';
 import { LevelTag } from './LevelTag';
@@ -62,6 +63,7 @@ export function AlarmDetailDialog({ alarm, gb, onClose }: Props) {
               {alarm.sure ? (
                 <span data-testid="alarm-detail-sure">
                   {t('state.sureBy', { user: alarm.sure_user, time: formatTime(alarm.sure_time) })}
+                  <AckTypeTag type={alarm.sure_type} />
                   {alarm.sure_note && <Typography.Text type="secondary"> — {alarm.sure_note}</Typography.Text>}
                 </span>
               ) : (

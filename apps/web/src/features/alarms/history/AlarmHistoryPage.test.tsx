@@ -32,10 +32,10 @@ beforeEach(() => {
     if (p === Api.alarmSearch.path || p === Api.alarmGbSearch.path)
       return answer({ total: rows.length, page: 1, limit: 20, list: rows });
     if (p === Api.alarmSure.path || p === Api.alarmGbSure.path) {
-      const { ids, note } = JSON.parse(String(init?.body)) as { ids: number[]; note: string };
+      const { ids, note, ack_type } = JSON.parse(String(init?.body)) as { ids: number[]; note: string; ack_type: number };
       rows = rows.map((r) =>
         ids.includes(r.id)
-          ? { ...r, sure: 1, sure_user: 'Wang', sure_note: note, sure_time: '2026-11-21T11:00:00Z' }
+          ? { ...r, sure: 1, sure_user: 'Wang', sure_note: note, sure_time: '2026-11-21T11:00:00Z', sure_type: ack_type }
           : r,
       );
       return answer({ count: ids.length }, 'Alarm acknowledged');
@@ -112,14 +112,18 @@ describe('alarm history page', () => {
     const dialog = await screen.findByTestId('alarm-sure-dialog');
     expect(dialog.textContent).toContain('Acknowledge the SOS of cam2(C2)?');
     fireEvent.change(within(dialog).getByTestId('alarm-sure-note'), { target: { value: '  officer sent  ' } });
+    // the outcome: handled unless chosen otherwise
+    expect(within(dialog).getByLabelText('Handled')).toHaveProperty('checked', true);
+    fireEvent.click(within(dialog).getByLabelText('Transferred'));
     await act(async () => {
       fireEvent.click(okButton());
     });
     await waitFor(() => expect(calls(Api.alarmSure.path)).toHaveLength(1));
-    expect(bodyOf(calls(Api.alarmSure.path)[0]!)).toEqual({ ids: [2], note: 'officer sent' });
+    expect(bodyOf(calls(Api.alarmSure.path)[0]!)).toEqual({ ids: [2], note: 'officer sent', ack_type: 2 });
     await waitFor(() => {
       const cell = document.querySelector('tr[data-row-key="2"] [data-testid="alarm-sure-cell"]');
       expect(cell?.textContent).toContain('Wang');
+      expect(cell?.textContent).toContain('Transferred');
       expect(cell?.textContent).toContain('officer sent');
     });
     // the acknowledged row offers no acknowledge any more, the other still does

@@ -1,5 +1,5 @@
 import { CheckCircleOutlined, DownloadOutlined } from '@ant-design/icons';
-import type { Alarm, AlarmLevel } from '@bwc/protocol';
+import type { AckType, Alarm, AlarmLevel } from '@bwc/protocol';
 import { ALARM_LEVELS, MODULES, MenuId } from '@bwc/protocol';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Space, Tabs, Tag, Tooltip, Typography } from 'antd';
@@ -21,6 +21,7 @@ import { AlarmDetailDialog } from './AlarmDetailDialog';
 import { FILTERS, HISTORY_APIS, NAV_PARAM, historyQuery, navActiveOf, type HistoryMode } from './historyQuery';
 import { LEVEL_LABELS } from '../levels';
 import { LevelTag } from './LevelTag';
+import { AckTypeTag } from './ackType';
 import { SureDialog, type SureTarget } from './SureDialog';
 import './history.css';
 
@@ -126,9 +127,9 @@ export function AlarmHistoryPage({ mode }: { mode: HistoryMode }) {
     requestBellRefresh();
   }, [queryClient]);
 
-  const acknowledge = async (target: SureTarget, note: string) => {
-    if (target.kind === 'one') await call(apis.sure, { ids: [target.alarm.id], note }, { success: true });
-    else await call(apis.sureAll, { note }, { success: true });
+  const acknowledge = async (target: SureTarget, note: string, ack_type: AckType) => {
+    if (target.kind === 'one') await call(apis.sure, { ids: [target.alarm.id], note, ack_type }, { success: true });
+    else await call(apis.sureAll, { note, ack_type }, { success: true });
     await reload();
   };
 
@@ -215,6 +216,7 @@ export function AlarmHistoryPage({ mode }: { mode: HistoryMode }) {
               <Tag color="green" icon={<CheckCircleOutlined />}>
                 {row.sure_user}
               </Tag>
+              <AckTypeTag type={row.sure_type} />
               <Typography.Text type="secondary" className="bwc-alarm-sure-time">
                 {formatTime(row.sure_time)}
               </Typography.Text>

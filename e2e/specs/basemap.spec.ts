@@ -1,11 +1,13 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures';
-import { ACCOUNTS, artifact, login } from '../support/console';
+import { ACCOUNTS, artifact, login, switchLanguage } from '../support/console';
+import { text } from '../support/texts';
 
 /**
  * The built-in basemap (no map file uploaded, offline): the dispatch map draws land, water,
- * borders, rivers, China's provinces and their names from the server's vector tiles, at the
- * demo centre (Shenzhen) from country scale (zoom 5) to city scale (zoom 12).
+ * borders, rivers, China's provinces and prefecture cities, place names down to towns from the
+ * server's vector tiles, at the demo centre (Shenzhen) from country scale (zoom 5) to city scale
+ * (zoom 12), and says that it has no streets.
  */
 
 const CENTRE: [number, number] = [114.0579, 22.5431];
@@ -15,6 +17,7 @@ type MapHandle = {
   once(event: string, cb: () => void): void;
   areTilesLoaded(): boolean;
   queryRenderedFeatures(options: { layers: string[] }): { properties: Record<string, unknown> }[];
+  getLayoutProperty(layer: string, name: string): unknown;
 };
 
 /** Jump the map, wait until it is idle, answer how many features each layer drew and the province names. */
@@ -33,6 +36,12 @@ async function viewAt(page: Page, zoom: number) {
         provinces: count('provinces'),
         rivers: count('rivers'),
         names: map.queryRenderedFeatures({ layers: ['province_labels'] }).map((f) => String(f.properties.name)),
+        districts: count('districts'),
+        // what the places layer shows (its text follows the console's language)
+        places: map
+          .queryRenderedFeatures({ layers: ['places'] })
+          .map((f) => String(f.properties[document.documentElement.lang === 'en-US' ? 'name_en' : 'name'])),
+        placeText: JSON.stringify(map.getLayoutProperty('places', 'text-field')),
       };
     },
     [CENTRE, zoom] as const,
@@ -54,6 +63,12 @@ test('the dispatch map draws the built-in basemap from country to city scale', a
   expect(country.provinces).toBeGreaterThan(0);
   expect(country.rivers).toBeGreaterThan(0);
   expect(country.names).toEqual(expect.arrayContaining(['广东', '广西', '湖南']));
+  expect(country.placeText).toMatch(/^\["coalesce",\["get","name"\]/);
+  expect(country.places).toEqual(expect.arrayContaining(['广州', '香港']));
+  // no street-level source: the map says so; a dispatcher may not change the map settings
+  const notice = page.getByTestId('basemap-notice');
+  await expect(notice).toContainText(text('zh-CN', 'map:basemap.notice'));
+  await expect(notice).toContainText(text('zh-CN', 'map:basemap.askAdmin'));
   await page.screenshot({ path: artifact('basemap-zoom5-zh-CN') });
 
   const city = await viewAt(page, 12);
@@ -61,7 +76,23 @@ test('the dispatch map draws the built-in basemap from country to city scale', a
   // the Shenzhen / Hong Kong border runs through the view; the coarse province outlines are hidden
   expect(city.borders).toBeGreaterThan(0);
   expect(city.provinces).toBe(0);
+  // Shenzhen and its towns are named; the prefecture boundaries (Shenzhen / Dongguan) drawn
+  expect(city.places).toEqual(expect.arrayContaining(['深圳']));
+  expect(city.places.length).toBeGreaterThanOrEqual(2);
   await page.screenshot({ path: artifact('basemap-zoom12-zh-CN') });
+  const further = await viewAt(page, 10);
+  expect(further.districts).toBeGreaterThan(0);
+
+  // in English: the same places by their English names
+  await switchLanguage(page, 'en-US');
+  await expect(notice).toContainText(text('en-US', 'map:basemap.notice'));
+  const countryEn = await viewAt(page, 5);
+  expect(countryEn.placeText).toMatch(/^\["coalesce",\["get","name_en"\]/);
+  expect(countryEn.places).toEqual(expect.arrayContaining(['Guangzhou', 'Hong Kong']));
+  await page.screenshot({ path: artifact('basemap-zoom5-en-US') });
+  const cityEn = await viewAt(page, 12);
+  expect(cityEn.places).toEqual(expect.arrayContaining(['Shenzhen']));
+  await page.screenshot({ path: artifact('basemap-zoom12-en-US') });
 
   expect(tiles.length).toBeGreaterThan(0);
   expect(tiles.every((s) => s === 200 || s === 204)).toBe(true);

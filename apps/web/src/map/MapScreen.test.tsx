@@ -1,5 +1,5 @@
-import { Api } from '@bwc/protocol';
-import { screen, waitFor } from '@testing-library/react';
+import { Api, MenuId } from '@bwc/protocol';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { createRef, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -28,7 +28,7 @@ function answer(data: unknown, code = 200) {
     headers: { 'content-type': 'application/json' },
   });
 }
-function serve(config: 'ok' | 'fails') {
+function serve(config: 'ok' | 'fails', mode: 'builtin' | 'offline' | 'online' = 'offline') {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string) => {
@@ -37,7 +37,7 @@ function serve(config: 'ok' | 'fails') {
         return config === 'ok'
           ? answer({ gpscenter_lon: 114.05, gpscenter_lat: 22.54, map_crs: 'WGS84' })
           : answer(null, 500);
-      if (path === Api.mapInfo.path) return answer({ crs: 'GCJ02', style_url: '/styles/city.json' });
+      if (path === Api.mapInfo.path) return answer({ mode, crs: 'GCJ02', style_url: '/styles/city.json', file: null });
       return answer(null);
     }),
   );
@@ -79,6 +79,35 @@ describe('MapScreen', () => {
     await waitFor(() => expect(mapRef.current).toEqual({ map: FAKE_MAP, crs: 'GCJ02' }));
     // no test handle outside the e2e build
     expect((window as { __bwcMap?: unknown }).__bwcMap).toBeUndefined();
+    // a street-level source is configured: no notice
+    expect(screen.queryByTestId('basemap-notice')).toBeNull();
+  });
+
+  it('on the built-in basemap says there are no streets, with the way to the map settings for those allowed', async () => {
+    serve('ok', 'builtin');
+    // an administrator of the dispatch configuration: a link to System -> electronic map
+    await renderWidget(
+      <>
+        {screenOf()}
+        <Path />
+      </>,
+      { language: 'en-US', permissions: { [MenuId.DISPATCH_CONFIG]: { view: 1, edit: 1 } } },
+    );
+    const notice = await screen.findByTestId('basemap-notice');
+    expect(notice.textContent).toContain('Built-in map: places and boundaries only, no streets.');
+    const link = screen.getByTestId('basemap-notice-link');
+    expect(link.textContent).toBe('Upload an offline map file (PMTiles/MBTiles) or set an online map source');
+    fireEvent.click(link);
+    await waitFor(() => expect(screen.getByTestId('path').textContent).toBe('/system/player/digitailmap'));
+  });
+
+  it('a dispatcher without the map settings gets the notice without the link, in Chinese', async () => {
+    serve('ok', 'builtin');
+    await renderWidget(screenOf(), { permissions: { [MenuId.DISPATCH_CONFIG]: { view: 1 } } });
+    const notice = await screen.findByTestId('basemap-notice');
+    expect(notice.textContent).toContain('当前为内置底图：只有地名和行政区划，没有街道。');
+    expect(notice.textContent).toContain('管理员可在 系统设置 > 调度配置 > 电子地图 中添加街道地图。');
+    expect(screen.queryByTestId('basemap-notice-link')).toBeNull();
   });
 
   it('says the map failed when its config cannot be read, or leaves for Login where the spec wants it', async () => {

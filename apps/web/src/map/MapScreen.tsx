@@ -1,6 +1,7 @@
 import { MAP_START_ZOOM } from '@bwc/protocol';
 import { Result, Spin } from 'antd';
 import { useState, type ReactNode, type RefObject } from 'react';
+import { BasemapNotice } from './BasemapNotice';
 import type { MapCrs } from './coords';
 import type { MapLibreMap } from './maplibre';
 import { useMapSetup } from './mapSetup';
@@ -34,6 +35,8 @@ export interface MapScreenProps {
   failedTestId?: string;
   /** filled in when the map is ready */
   mapRef?: RefObject<MapHandle | null>;
+  /** called once the map is ready (after `mapRef` is filled) */
+  onMapReady?: (handle: MapHandle) => void;
   /** the panel left of the map */
   panel: ReactNode;
   /** the map's layers: components that own their sources and layers (`map/*Layer.tsx`) */
@@ -59,6 +62,7 @@ export function MapScreen({
   failedTitle,
   failedTestId,
   mapRef,
+  onMapReady,
   panel,
   layers,
   overlay,
@@ -71,7 +75,7 @@ export function MapScreen({
   // on the way to Login there is nothing to show; otherwise the screen says the map failed
   if (setup.isError) return loginOnError ? null : <Result status="warning" title={failedTitle} />;
   if (!setup.data) return <Spin className="bwc-map-screen-loading" />;
-  const { config, styleUrl, crs } = setup.data;
+  const { config, styleUrl, crs, mode } = setup.data;
 
   return (
     <div className={`bwc-map-screen bwc-map-screen-${layout}`} data-testid={testId}>
@@ -92,11 +96,13 @@ export function MapScreen({
             onReady={(map, mapCrs) => {
               if (mapRef) mapRef.current = { map, crs: mapCrs };
               exposeMapForTests(map);
+              onMapReady?.({ map, crs: mapCrs });
             }}
           >
             {layers}
           </MapView>
         )}
+        {!styleError && mode === 'builtin' && <BasemapNotice />}
         {overlay}
       </main>
       {aside}

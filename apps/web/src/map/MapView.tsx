@@ -1,4 +1,5 @@
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { maplibregl, type MapLibreMap } from './maplibre';
 import { normaliseCrs, type MapCrs } from './coords';
 import './map.css';
@@ -51,6 +52,13 @@ export function MapView({
   const callbacks = useRef({ onStyleError, onReady });
   callbacks.current = { onStyleError, onReady };
   const initial = useRef({ center, zoom, fallbackCrs });
+  const { i18n } = useTranslation();
+  const language = useRef(i18n.language);
+  language.current = i18n.language;
+  // labels follow a language switch without a new map
+  useEffect(() => {
+    if (ready) labelLanguage(ready.map, i18n.language);
+  }, [ready, i18n.language]);
 
   useEffect(() => {
     if (!container.current) return;
@@ -76,6 +84,8 @@ export function MapView({
     }
     map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'bottom-right');
     map.addControl(new maplibregl.ScaleControl({}), 'bottom-left');
+    // the sources' attributions (the built-in basemap's open data asks for it), folded to an (i)
+    map.addControl(new maplibregl.AttributionControl({ compact: true }), 'bottom-right');
     map.on('error', (event) => {
       const source = (event as unknown as { sourceId?: string }).sourceId;
       if (!map.isStyleLoaded() && !source && !failed) {
@@ -88,6 +98,7 @@ export function MapView({
     map.once('style.load', () => {
       const metadata = (map.getStyle().metadata ?? {}) as Record<string, unknown>;
       const crs = metadata['bwc:crs'] !== undefined ? normaliseCrs(metadata['bwc:crs']) : crs0;
+      labelLanguage(map, language.current);
       const value = { map, crs };
       setReady(value);
       callbacks.current.onReady?.(map, crs);
@@ -104,4 +115,16 @@ export function MapView({
       {ready && <MapContext.Provider value={ready}>{children}</MapContext.Provider>}
     </div>
   );
+}
+
+/**
+ * Label layers that name their text per language (`metadata['bwc:text-field-<language>']`, the
+ * built-in basemap's place names) get the text of the console's language.
+ */
+export function labelLanguage(map: MapLibreMap, language: string): void {
+  for (const layer of map.getStyle().layers ?? []) {
+    const metadata = (layer as { metadata?: Record<string, unknown> }).metadata;
+    const field = metadata?.[`bwc:text-field-${language}`];
+    if (field !== undefined && field !== null) map.setLayoutProperty(layer.id, 'text-field', field as never);
+  }
 }

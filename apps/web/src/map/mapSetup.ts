@@ -1,5 +1,5 @@
 import { call } from '../api/http';
-import { Api, type MapConfig } from '@bwc/protocol';
+import { Api, type MapConfig, type MapMode } from '@bwc/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
@@ -34,6 +34,8 @@ export interface MapSetup {
   config: MapConfig;
   styleUrl: string;
   crs: MapCrs;
+  /** the base map: online tiles, an uploaded offline file, or the built-in basemap (null: unknown) */
+  mode: MapMode | null;
 }
 
 /**
@@ -44,14 +46,16 @@ export async function loadMapSetup(signal?: AbortSignal): Promise<MapSetup> {
   const config = await call('mapConfig', undefined, { signal });
   let crs = normaliseCrs(config.map_crs);
   let styleUrl: string = Api.mapStyle.path;
+  let mode: MapMode | null = null;
   try {
     const info = await call('mapInfo', undefined, { signal, silent: true });
     crs = normaliseCrs(info.crs);
     if (info.style_url) styleUrl = info.style_url;
+    mode = info.mode;
   } catch {
     // the style itself says its crs (metadata bwc:crs); a style that cannot load is reported by the map
   }
-  return { config, styleUrl, crs };
+  return { config, styleUrl, crs, mode };
 }
 
 /**

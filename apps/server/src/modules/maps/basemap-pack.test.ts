@@ -25,9 +25,9 @@ describe('basemap tile pack', () => {
     const z3 = [...pack.keys()].filter((k) => k.startsWith('3/'));
     expect(z3.length).toBeGreaterThan(20);
     expect(z3.length).toBeLessThan(64);
-    // southern China (3/6/3): land, rivers, borders, provinces and their names
+    // southern China (3/6/3): land, rivers, borders, provinces, prefectures and names
     expect(layersOf(pack.get('3/6/3')!)).toEqual(
-      expect.arrayContaining(['borders', 'land', 'province_labels', 'provinces', 'rivers']),
+      expect.arrayContaining(['borders', 'districts', 'land', 'places', 'province_labels', 'provinces', 'rivers']),
     );
     // the south-east Pacific (lng -135..-90, lat -41..-67): nothing
     expect(pack.has('3/1/5')).toBe(false);
@@ -43,7 +43,7 @@ describe('basemap tile pack', () => {
 
   it('refuses a pack of other data or another zoom, and a file that is not a pack', async () => {
     const file = packFile(dir, 3);
-    expect(() => readPack(file, 4)).toThrow(/was built from other data \(format 1 z3 /);
+    expect(() => readPack(file, 4)).toThrow(/was built from other data \(format 2 z3 /);
     const junk = join(dir, 'junk.pack');
     writeFileSync(junk, 'not a pack');
     expect(() => readPack(junk, 3)).toThrow(/is not a basemap tile pack/);

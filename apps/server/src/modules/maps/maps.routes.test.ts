@@ -212,12 +212,16 @@ describe('built-in basemap (nothing uploaded, offline)', () => {
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(Object.keys(new VectorTile(new Pbf(plain.rawPayload)).layers)).toContain('land');
   });
-  it('a dispatcher at zoom 12 over a town sees its name (Shajing, 沙井, in Bao\'an), and the prefecture boundaries', async () => {
+  it("a dispatcher at zoom 12 over a town sees its name (Shajing, 沙井, in Bao'an), and the prefecture boundaries", async () => {
     // the view the console opens at zoom 12 around Shajing: the map draws it from the zoom-8 tile
     // (the deepest it is served), overzoomed; the places layer is drawn at zoom 12
     const [lng, lat] = [113.819, 22.7463];
     const style = (await get('/rest/map/style')).json() as Style;
-    const places = style.layers.find((l) => l.id === 'places') as { minzoom?: number; maxzoom?: number; type: string };
+    const places = style.layers.find((l) => l.id === 'places') as unknown as {
+      minzoom?: number;
+      maxzoom?: number;
+      type: string;
+    };
     expect(places.type).toBe('symbol');
     expect(places.minzoom ?? 0).toBeLessThanOrEqual(12);
     expect(places.maxzoom ?? 24).toBeGreaterThan(12);

@@ -22,7 +22,7 @@ import { isUniqueViolation } from '../../db/unique';
 import type { AuthUser } from '../../http/auth';
 import { AppError } from '../../http/errors';
 import { roleCan } from '../auth/permission.repository';
-import type { SosEvent } from '../devices/runtime';
+import type { SosEvent } from '../devices/sos-ingest';
 import type { FenceCrossedEvent } from '../fences/fence-engine';
 import * as repo from './alarms.repository';
 import type { NewAlarm } from './alarms.repository';

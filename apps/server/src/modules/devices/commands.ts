@@ -1,7 +1,7 @@
-import { DEVICE_COMMAND_WAIT_MAX_S, type DeviceCommand, type DeviceCommandType } from '@bwc/protocol';
-import { now, type Db } from '../../db/connection';
+import { DEVICE_COMMAND_WAIT_MAX_S, ResultCode, type DeviceCommand, type DeviceCommandType } from '@bwc/protocol';
+import type { Db } from '../../db/connection';
 import { AppError } from '../../http/errors';
-import { ResultCode } from '@bwc/protocol';
+import * as repo from './devices.repository';
 
 /** A command handed out but not acknowledged is handed out again after this long. */
 const REDELIVER_MS = 30_000;
@@ -16,22 +16,8 @@ export class CommandQueue {
   private closed = false;
 
   /** Insert a pending command (call `notify` after the surrounding transaction commits). */
-  async insert(db: Db, deviceId: number, type: DeviceCommandType, userId: number | null): Promise<number> {
-    const row = await db
-      .insertInto('device_commands')
-      .values({
-        device_id: deviceId,
-        type,
-        status: 'pending',
-        user_id: userId,
-        result_msg: '',
-        created: now(),
-        delivered: null,
-        acked: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
+  insert(db: Db, deviceId: number, type: DeviceCommandType, userId: number | null): Promise<number> {
+    return repo.insertCommand(db, deviceId, type, userId);
   }
 
   /** Insert and wake the device's long polls. */
@@ -48,29 +34,8 @@ export class CommandQueue {
     for (const wake of set) wake();
   }
 
-  private async due(db: Db, deviceId: number): Promise<DeviceCommand[]> {
-    const ts = now();
-    const redeliver = new Date(Date.now() - REDELIVER_MS).toISOString();
-    const rows = await db
-      .selectFrom('device_commands')
-      .select(['id', 'type', 'created'])
-      .where('device_id', '=', deviceId)
-      .where('status', '=', 'pending')
-      .where((eb) => eb.or([eb('delivered', 'is', null), eb('delivered', '<', redeliver)]))
-      .orderBy('id')
-      .limit(100)
-      .execute();
-    if (rows.length)
-      await db
-        .updateTable('device_commands')
-        .set({ delivered: ts })
-        .where(
-          'id',
-          'in',
-          rows.map((r) => r.id),
-        )
-        .execute();
-    return rows.map((r) => ({ id: r.id, type: r.type as DeviceCommand['type'], created: r.created }));
+  private due(db: Db, deviceId: number): Promise<DeviceCommand[]> {
+    return repo.takeDueCommands(db, deviceId, new Date(Date.now() - REDELIVER_MS).toISOString());
   }
 
   /** Commands due for the device; with waitS > 0 waits for one (long poll) unless `aborted`. */
@@ -97,19 +62,11 @@ export class CommandQueue {
 
   /** Acknowledge a command of this device; acknowledging twice is harmless. */
   async ack(db: Db, deviceId: number, id: number, result: 'ok' | 'failed', message: string): Promise<void> {
-    const row = await db
-      .selectFrom('device_commands')
-      .select(['id', 'device_id', 'status'])
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await repo.findCommand(db, id);
     if (!row || row.device_id !== deviceId)
       throw new AppError(ResultCode.NOT_FOUND, 'errors.device.commandNotFound', { id });
     if (row.status !== 'pending') return;
-    await db
-      .updateTable('device_commands')
-      .set({ status: result, result_msg: message, acked: now() })
-      .where('id', '=', id)
-      .execute();
+    await repo.ackCommand(db, id, result, message);
   }
 
   /** Release every long poll (server closing). */

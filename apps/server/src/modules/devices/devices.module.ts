@@ -18,7 +18,7 @@ declare module 'fastify' {
  * sweeper (started once the server listens) and the OsmAnd listener on OSMAND_PORT.
  */
 export async function registerDevices(app: FastifyInstance): Promise<void> {
-  const runtime = new DeviceRuntime(app);
+  const runtime = new DeviceRuntime({ db: app.db, bus: app.bus, log: app.log, database: app.config.database });
   app.decorate('devices', runtime);
   await registerDeviceAdminRoutes(app);
   await registerDeviceApiRoutes(app);

@@ -1,10 +1,14 @@
-import type { DeviceListQuery } from '@bwc/protocol';
+import type { DeviceCommand, DeviceCommandType, DeviceListQuery } from '@bwc/protocol';
 import { sql, type Insertable, type RawBuilder, type SqlBool, type Updateable } from 'kysely';
-import type { Db } from '../../db/connection';
-import type { DeviceTable, RecorderModelTable } from '../../db/types';
+import { now, sqliteStatement, type Db } from '../../db/connection';
+import type { DeviceRow, DeviceTable, PositionTable, RecorderModelTable } from '../../db/types';
 import type { DeviceJoined } from './devices.presenter';
 
-/** All SQL of device records and recorder models. */
+/**
+ * All SQL of devices: the records and recorder models (ops centre), and the live state the
+ * runtime writes (credentials, online state, events, positions, SOS, commands). The SQLite fast
+ * path of position flushes is `sqlite-writer.ts` (its own connection and prepared statements).
+ */
 
 function joined(db: Db) {
   return db
@@ -203,4 +207,313 @@ export async function pendingCommandCount(db: Db, deviceId: number): Promise<num
     .where('status', '=', 'pending')
     .executeTakeFirst();
   return Number(row?.n ?? 0);
+}
+
+// ---- live state (runtime) ------------------------------------------------------------------
+
+/** A validated position of one device, ready to store. */
+export type NewPosition = Insertable<PositionTable>;
+
+/** One device's latest-state change of a position flush. */
+export interface LatestUpdate {
+  id: number;
+  unit_id: number;
+  /** 1: the device comes online with this flush (an `online` event row is written too) */
+  online: number;
+  /** the newest fix is newer than the stored one: move the latest position */
+  fresher: boolean;
+  row: NewPosition;
+}
+
+/** A device event row to write (`sos`, `online`, `offline`, `remote_kill`, `remote_wakeon`). */
+export interface NewDeviceEvent {
+  device_id: number;
+  unit_id: number;
+  type: string;
+  time: string;
+  lat?: number | null;
+  lng?: number | null;
+  payload?: unknown;
+}
+
+/** rows per positions INSERT statement (well under SQLite's and PostgreSQL's parameter limits) */
+const POSITION_INSERT_CHUNK = 1_000;
+/** SOS device events per INSERT statement on PostgreSQL (8 parameters a row) */
+const SOS_INSERT_CHUNK = 100;
+const INSERT_SOS_EVENT = `insert into device_events (device_id, unit_id, type, time, lat, lng, payload, created)
+  values (?, ?, 'sos', ?, ?, ?, ?, ?) returning id`;
+
+export async function findDeviceRow(db: Db, id: number): Promise<DeviceRow | undefined> {
+  return db.selectFrom('devices').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findDeviceByTokenHash(db: Db, hash: string): Promise<DeviceRow | undefined> {
+  return db.selectFrom('devices').selectAll().where('token_hash', '=', hash).executeTakeFirst();
+}
+
+export async function setTokenHash(db: Db, id: number, hash: string): Promise<void> {
+  await db.updateTable('devices').set({ token_hash: hash }).where('id', '=', id).execute();
+}
+
+export async function insertDeviceEvent(db: Db, e: NewDeviceEvent): Promise<number> {
+  const row = await db
+    .insertInto('device_events')
+    .values({
+      device_id: e.device_id,
+      unit_id: e.unit_id,
+      type: e.type,
+      time: e.time,
+      lat: e.lat ?? null,
+      lng: e.lng ?? null,
+      payload: JSON.stringify(e.payload ?? {}),
+      created: now(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** The device was heard: last_seen, and online when `online`. */
+export async function touchDevice(db: Db, id: number, seenAt: string, online: boolean): Promise<void> {
+  await db
+    .updateTable('devices')
+    .set({ last_seen: seenAt, ...(online ? { lineon: 1 } : {}) })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function setBattery(db: Db, id: number, battery: number): Promise<void> {
+  await db.updateTable('devices').set({ battery }).where('id', '=', id).execute();
+}
+
+/** The device's own offline message. */
+export async function setOffline(db: Db, id: number, seenAt: string, battery?: number): Promise<void> {
+  await db
+    .updateTable('devices')
+    .set({ lineon: 0, last_seen: seenAt, ...(battery !== undefined ? { battery } : {}) })
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * Mark offline every online device not heard since `cutoff`, with an `offline` event (reason
+ * silence) each, in one transaction; answers the devices marked.
+ */
+export async function markSilentOffline(db: Db, cutoff: string, ts: string) {
+  return db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .updateTable('devices')
+      .set({ lineon: 0 })
+      .where('lineon', '=', 1)
+      .where((eb) => eb.or([eb('last_seen', 'is', null), eb('last_seen', '<', cutoff)]))
+      .returning(['id', 'unit_id', 'hostbody', 'imei', 'hostname'])
+      .execute();
+    if (rows.length)
+      await trx
+        .insertInto('device_events')
+        .values(
+          rows.map((r) => ({
+            device_id: r.id,
+            unit_id: r.unit_id,
+            type: 'offline',
+            time: ts,
+            lat: null,
+            lng: null,
+            payload: JSON.stringify({ reason: 'silence' }),
+            created: ts,
+          })),
+        )
+        .execute();
+    return rows;
+  });
+}
+
+/** Remote kill / wake: the live state and flags of a device. */
+export async function setRemoteState(
+  db: Db,
+  id: number,
+  state: { remote_kill: number; lineon: number; typecate: number[] },
+  ts: string,
+): Promise<void> {
+  await db
+    .updateTable('devices')
+    .set({
+      remote_kill: state.remote_kill,
+      lineon: state.lineon,
+      typecate: JSON.stringify(state.typecate),
+      updated: ts,
+      ...(state.remote_kill ? {} : { last_seen: ts }),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The last known position of some devices, by id. */
+export async function lastKnownPositions(db: Db, ids: number[]) {
+  if (!ids.length) return new Map<number, { lat: number | null; lng: number | null }>();
+  const rows = await db.selectFrom('devices').select(['id', 'lat', 'lng']).where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [r.id, { lat: r.lat, lng: r.lng }] as const));
+}
+
+/** An SOS device event to insert. */
+export interface NewSosEvent {
+  device_id: number;
+  unit_id: number;
+  time: string;
+  lat: number | null;
+  lng: number | null;
+  /** JSON */
+  payload: string;
+  created: string;
+}
+
+/**
+ * Insert SOS device events inside transaction `trx` of `app` (the app's Kysely instance); answers
+ * their ids in the order of `rows`. SQLite: one cached prepared statement per row (same
+ * connection as the transaction); PostgreSQL: one statement per chunk.
+ */
+export async function insertSosEvents(trx: Db, rows: NewSosEvent[], app: Db): Promise<number[]> {
+  const insertOne = sqliteStatement(app, INSERT_SOS_EVENT);
+  if (insertOne)
+    return rows.map(
+      (r) => (insertOne.get(r.device_id, r.unit_id, r.time, r.lat, r.lng, r.payload, r.created) as { id: number }).id,
+    );
+  const ids: number[] = [];
+  for (let i = 0; i < rows.length; i += SOS_INSERT_CHUNK) {
+    const chunk = rows.slice(i, i + SOS_INSERT_CHUNK);
+    // ids grow in VALUES order, so the sorted ids match the rows (checked)
+    const stored = (
+      await trx
+        .insertInto('device_events')
+        .values(chunk.map((r) => ({ ...r, type: 'sos' })))
+        .returning(['id', 'device_id', 'time', 'payload'])
+        .execute()
+    ).sort((a, b) => a.id - b.id);
+    if (stored.length !== chunk.length) throw new Error('SOS insert: row count');
+    chunk.forEach((r, k) => {
+      const s = stored[k]!;
+      if (s.device_id !== r.device_id || s.time !== r.time || s.payload !== r.payload)
+        throw new Error('SOS insert: returned rows out of order');
+      ids.push(s.id);
+    });
+  }
+  return ids;
+}
+
+/**
+ * One positions flush through Kysely (PostgreSQL, in-memory SQLite): the history rows, each
+ * device's latest state and its `online` event, in one transaction.
+ */
+export async function writePositions(db: Db, rows: NewPosition[], updates: LatestUpdate[], seenAt: string) {
+  await db.transaction().execute(async (trx) => {
+    for (let i = 0; i < rows.length; i += POSITION_INSERT_CHUNK) {
+      await trx
+        .insertInto('positions')
+        .values(rows.slice(i, i + POSITION_INSERT_CHUNK))
+        .execute();
+    }
+    for (const u of updates) {
+      const r = u.row;
+      await trx
+        .updateTable('devices')
+        .set({
+          last_seen: seenAt,
+          ...(u.online ? { lineon: 1 } : {}),
+          ...(u.fresher
+            ? {
+                lat: r.lat,
+                lng: r.lng,
+                speed: r.speed,
+                course: r.course,
+                accuracy: r.accuracy,
+                gps_time: r.time,
+                ...(r.battery !== null && r.battery !== undefined ? { battery: r.battery } : {}),
+              }
+            : {}),
+        })
+        .where('id', '=', u.id)
+        .execute();
+      if (u.online) {
+        await trx
+          .insertInto('device_events')
+          .values({
+            device_id: u.id,
+            unit_id: u.unit_id,
+            type: 'online',
+            time: seenAt,
+            lat: null,
+            lng: null,
+            payload: '{}',
+            created: seenAt,
+          })
+          .execute();
+      }
+    }
+  });
+}
+
+export async function insertCommand(
+  db: Db,
+  deviceId: number,
+  type: DeviceCommandType,
+  userId: number | null,
+): Promise<number> {
+  const row = await db
+    .insertInto('device_commands')
+    .values({
+      device_id: deviceId,
+      type,
+      status: 'pending',
+      user_id: userId,
+      result_msg: '',
+      created: now(),
+      delivered: null,
+      acked: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/**
+ * The pending commands of a device never handed out or handed out before `redeliverBefore`
+ * (oldest first, at most 100), marked handed out now.
+ */
+export async function takeDueCommands(db: Db, deviceId: number, redeliverBefore: string): Promise<DeviceCommand[]> {
+  const rows = await db
+    .selectFrom('device_commands')
+    .select(['id', 'type', 'created'])
+    .where('device_id', '=', deviceId)
+    .where('status', '=', 'pending')
+    .where((eb) => eb.or([eb('delivered', 'is', null), eb('delivered', '<', redeliverBefore)]))
+    .orderBy('id')
+    .limit(100)
+    .execute();
+  if (rows.length)
+    await db
+      .updateTable('device_commands')
+      .set({ delivered: now() })
+      .where(
+        'id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .execute();
+  return rows.map((r) => ({ id: r.id, type: r.type as DeviceCommand['type'], created: r.created }));
+}
+
+export async function findCommand(db: Db, id: number) {
+  return db
+    .selectFrom('device_commands')
+    .select(['id', 'device_id', 'status'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function ackCommand(db: Db, id: number, result: 'ok' | 'failed', message: string): Promise<void> {
+  await db
+    .updateTable('device_commands')
+    .set({ status: result, result_msg: message, acked: now() })
+    .where('id', '=', id)
+    .execute();
 }

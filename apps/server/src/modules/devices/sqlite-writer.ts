@@ -1,16 +1,5 @@
 import SQLite from 'better-sqlite3';
-import type { NewPosition } from './runtime';
-
-/** One device's latest-state change of a flush. */
-export interface LatestUpdate {
-  id: number;
-  unit_id: number;
-  /** 1: the device comes online with this flush (an `online` event row is written too) */
-  online: number;
-  /** the newest fix is newer than the stored one: move the latest position */
-  fresher: boolean;
-  row: NewPosition;
-}
+import type { LatestUpdate, NewPosition } from './devices.repository';
 
 export class BusyError extends Error {}
 

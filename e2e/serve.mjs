@@ -18,6 +18,9 @@ const env = {
   DATA_DIR: dataDir,
   WEB_DIST: E2E_WEB_DIST,
   LOG_LEVEL: process.env.LOG_LEVEL || 'info',
+  // the console service answers under /ws/console of PORT: no dedicated port shared (and fought
+  // over) by e2e servers running side by side; gis info's group_api then names PORT
+  CONSOLE_PORT: process.env.CONSOLE_PORT || '0',
 };
 // the suite always runs on a fresh SQLite database inside dataDir
 delete env.DATABASE_URL;

@@ -2,16 +2,18 @@ import { Layout } from 'antd';
 import { Outlet } from 'react-router';
 import { Lazy } from '../routing/guards';
 import { usePushChannel } from '../../realtime/session/pushChannel';
+import { useConsoleService } from '../../realtime/sdk/groupLogin';
 import { useSessionKeeper } from '../session/useSessionKeeper';
 import { useVersionWatch } from '../session/useVersionWatch';
 import { NavBar } from './NavBar';
 
-/** The logged-in console: navigation bar on top, the page below; keeps the session alive and
- * its push channel open. */
+/** The logged-in console: navigation bar on top, the page below; keeps the session alive, its
+ * push channel open and the dispatcher logged onto the console service. */
 export function ShellLayout() {
   useSessionKeeper();
   useVersionWatch();
   usePushChannel();
+  useConsoleService();
   return (
     <Layout style={{ minHeight: '100vh' }}>
       <NavBar />

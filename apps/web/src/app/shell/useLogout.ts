@@ -3,8 +3,9 @@ import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/http';
 import { clearSession } from '../../api/session';
+import { consoleSdk } from '../../realtime/sdk/groupLogin';
 
-/** Logout confirm 'confirm logging out' -> logout call -> clear session storage -> reload to /login. */
+/** Logout confirm 'confirm logging out' -> console-service logout -> logout call -> clear session storage -> reload to /login. */
 export function useLogout(): () => void {
   const { modal } = App.useApp();
   const { t } = useTranslation('shell');
@@ -16,6 +17,11 @@ export function useLogout(): () => void {
       okText: tc('action.ok'),
       cancelText: tc('action.cancel'),
       onOk: async () => {
+        try {
+          await consoleSdk.logout();
+        } catch (error) {
+          console.warn('console service logout failed', error);
+        }
         try {
           await call('logout', undefined, { silent: true });
         } catch (error) {

@@ -205,7 +205,10 @@ export class RealtimeSdk {
 
   /** Starts the SDK at the service's address; again with a new address (or language) it starts over there. */
   init(options: InitOptions = {}): void {
-    this.urls = candidateUrls(options, this.location, options.lang);
+    const urls = candidateUrls(options, this.location, options.lang);
+    // the same address again (a re-render, a second caller): the connection stays
+    if (this.status !== InitStatus.NOT_INITIALISED && this.socket && urls.every((u) => this.urls.includes(u))) return;
+    this.urls = urls;
     this.portIndex = 0;
     if (this.socket) this.dropSocket();
     this.clearTimer('initTimer');

@@ -46,7 +46,7 @@ export function MsgManagePage() {
 
   const columns = useMemo<DataTableColumn<PushMessage>[]>(
     () => [
-      { title: t('column.title'), dataIndex: 'title', key: 'title', width: 180, ellipsis: true },
+      { title: t('column.title'), dataIndex: 'title', key: 'title', width: 140, ellipsis: true },
       {
         title: t('column.content'),
         dataIndex: 'content',
@@ -58,14 +58,13 @@ export function MsgManagePage() {
           </Tooltip>
         ),
       },
-      { title: t('column.unit'), dataIndex: 'unitname', key: 'unitname', width: 140, ellipsis: true },
-      { title: t('column.author'), dataIndex: 'author', key: 'author', width: 110 },
-      { title: t('column.updated'), dataIndex: 'update_time', key: 'update_time', width: 170, render: formatTime },
-      { title: t('column.sends'), dataIndex: 'send_count', key: 'send_count', width: 90 },
-      { title: t('column.lastSend'), dataIndex: 'last_send', key: 'last_send', width: 170, render: formatTime },
+      { title: t('column.unit'), dataIndex: 'unitname', key: 'unitname', width: 120, ellipsis: true },
+      { title: t('column.author'), dataIndex: 'author', key: 'author', width: 100 },
+      { title: t('column.sends'), dataIndex: 'send_count', key: 'send_count', width: 80 },
+      { title: t('column.lastSend'), dataIndex: 'last_send', key: 'last_send', width: 160, render: formatTime },
       {
         kind: 'operation',
-        width: 240,
+        width: 280,
         actions: [
           { key: 'send', label: t('action.send'), onClick: (row) => setSending(row), permission: permission('add') },
           { key: 'records', label: t('action.records'), onClick: (row) => setRecords({ message: row, sendId: null }) },

@@ -34,13 +34,13 @@ export interface DeviceRef {
 export interface DomainEvents {
   /** positions persisted (committed) by one ingest flush, any devices */
   positions: { positions: PositionEvent[] };
-  /** an SOS from a device, stored as device_events row `event_id` */
+  /** an SOS from a device, stored as device_events row `event_id` (console emergency notices) */
   'device.sos': DeviceRef & { event_id: number; time: string; lat: number | null; lng: number | null; message: string };
   /** a device went online (first message after offline, status online, wake) */
   'device.online': DeviceRef & { time: string };
   /** a device went offline: silence timeout, its own status message, or a remote kill */
   'device.offline': DeviceRef & { time: string; reason: 'silence' | 'device' | 'killed' };
-  /** remote kill / wake applied by a console user */
+  /** remote kill / wake applied by a console user (a killed terminal loses its console login) */
   'device.remote': DeviceRef & {
     action: 'remote_kill' | 'remote_wakeon';
     remote_kill: number;
@@ -48,7 +48,7 @@ export interface DomainEvents {
     typecate: number[];
     user_id: number;
   };
-  /** device record created, changed or deleted (caches, map) */
+  /** device record created, changed or deleted (the device runtime and the console's position fan-out forget it) */
   'device.changed': { device_id: number; kind: 'created' | 'updated' | 'deleted' };
 }
 

@@ -22,7 +22,9 @@ import { registerConsoleService } from '../realtime/console/console.module';
 
 /**
  * Every domain module, in registration order. A module exports `register<Domain>(app)` which
- * declares its routes with `defineRoute` (http/route.ts). Add yours here (one line).
+ * declares its routes with `defineRoute` (http/route.ts). Add yours here (one line). A module
+ * that uses another receives it as an explicit argument (alarms: `{ devices }`), so the compiler
+ * refuses an order where the provider comes later.
  */
 export async function registerModules(app: FastifyInstance): Promise<void> {
   await registerLicence(app);
@@ -37,12 +39,12 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await registerRoleRoutes(app);
   await registerOplogRoutes(app);
   await registerDictionaryRoutes(app);
-  await registerDevices(app);
+  const devices = await registerDevices(app);
   await registerFences(app);
   await registerTracks(app);
   await registerGroups(app);
   await registerMaps(app);
-  await registerAlarmsModule(app);
+  await registerAlarmsModule(app, { devices });
   await registerMessages(app);
   await registerConsoleService(app);
 }

@@ -1,9 +1,40 @@
 import type { FastifyInstance } from 'fastify';
 import { registerSessionChannel } from '../../realtime/session-channel';
-import { registerAlarms } from './alarms.routes';
+import type { DeviceRuntime } from '../devices/runtime';
+import { registerAlarmRoutes } from './alarms.routes';
+import { AlarmService, sosStateOf } from './alarms.service';
 
-/** Alarms and the session push channel that delivers them (issue 5). */
-export async function registerAlarmsModule(app: FastifyInstance): Promise<void> {
-  await registerAlarms(app);
+/** What the alarms module uses of other modules. */
+export interface AlarmsModuleDeps {
+  /** the devices module: SOS transactions and the point snapshot's SOS state */
+  devices: DeviceRuntime;
+}
+
+/**
+ * Alarms and the session push channel that delivers them: the alarm service, the two hooks it
+ * provides to the devices module, its bus sources (fence crossings, devices going offline), the
+ * recovery of alarms missed before a restart, and the routes.
+ */
+export async function registerAlarmsModule(app: FastifyInstance, { devices }: AlarmsModuleDeps): Promise<void> {
+  const service = new AlarmService(app);
+  app.decorate('alarms', service);
+
+  // an SOS's alarm is written in the device runtime's SOS transaction (group commit), not after it
+  devices.sosTransaction.provide((trx, events) => service.sosAlarms(trx, events));
+  // the dispatch map's point snapshot carries the SOS state, read from the open SOS alarms
+  devices.sosState.provide(sosStateOf);
+
+  const report = (err: unknown, what: string) => app.log.error({ err }, `alarm ingest from ${what} failed`);
+  app.bus.on('fence.crossed', (e) => void service.fromFence(e).catch((err) => report(err, 'fence.crossed')));
+  app.bus.on('device.offline', (e) => void service.fromOffline(e).catch((err) => report(err, 'device.offline')));
+  app.addHook('onReady', async () => {
+    // the token exists from the start (DATA_DIR/ai-engine.token unless AI_ENGINE_TOKEN is set), so a
+    // local AI engine such as the simulator can read it before the first result
+    service.aiToken();
+    const raised = await service.recover();
+    if (raised) app.log.warn({ raised }, 'alarms raised for source events stored before a restart');
+  });
+
+  await registerAlarmRoutes(app, service);
   await registerSessionChannel(app);
 }

@@ -18,7 +18,7 @@ import { defineRoute } from '../../http/route';
 import { unitScope, unitSubtree, assertInScope, type UnitScope } from '../../http/scope';
 import { contentDisposition } from '../system/file-store';
 import * as repo from './alarms.repository';
-import { AlarmService, presentAlarm, sosStateOf } from './alarms.service';
+import { presentAlarm, type AlarmService } from './alarms.service';
 import { registerAiRoutes } from './ai/ai.routes';
 import { alarmWorkbook } from './alarms.export';
 
@@ -56,26 +56,8 @@ function announceAck(app: FastifyInstance, alarms: repo.AckedAlarm[], by: repo.A
   });
 }
 
-/** Alarms (issue 5): bell, history, acknowledgement, pictures, AI engine ingest, bus sources. */
-export async function registerAlarms(app: FastifyInstance): Promise<void> {
-  const service = new AlarmService(app);
-  app.decorate('alarms', service);
-
-  const report = (err: unknown, what: string) => app.log.error({ err }, `alarm ingest from ${what} failed`);
-  // an SOS's alarm is written in the device runtime's SOS transaction (group commit), not after it
-  app.devices.sosSink = (trx, events) => service.sosAlarms(trx, events);
-  // the dispatch map's point snapshot carries the SOS state, read from the open SOS alarms
-  app.devices.sosState.provide(sosStateOf);
-  app.bus.on('fence.crossed', (e) => void service.fromFence(e).catch((err) => report(err, 'fence.crossed')));
-  app.bus.on('device.offline', (e) => void service.fromOffline(e).catch((err) => report(err, 'device.offline')));
-  app.addHook('onReady', async () => {
-    // the token exists from the start (DATA_DIR/ai-engine.token unless AI_ENGINE_TOKEN is set), so a
-    // local AI engine such as the simulator can read it before the first result
-    service.aiToken();
-    const raised = await service.recover();
-    if (raised) app.log.warn({ raised }, 'alarms raised for source events stored before a restart');
-  });
-
+/** The alarm routes: bell, history, acknowledgement, pictures, export, the AI engine's routes. */
+export async function registerAlarmRoutes(app: FastifyInstance, service: AlarmService): Promise<void> {
   const present = async (rows: repo.AlarmView[], lang: Language, offset = 0): Promise<Alarm[]> => {
     const names = await service.typeNames.get();
     return rows.map((r, i) => presentAlarm(r, names, lang, offset + i + 1));

@@ -302,8 +302,8 @@ export class AlarmService {
   }
 
   /**
-   * The SOS sink of the device runtime (`app.devices.sosSink`): one alarm per SOS device event,
-   * written inside the SOS group commit's transaction (`trx`) with one multi-row insert, so the
+   * What the alarms module adds to each SOS transaction of the device runtime (`sosTransaction`):
+   * one alarm per SOS device event, written inside the SOS group commit's transaction (`trx`) with one multi-row insert, so the
    * SOS answer goes out only once its alarm is committed. eid `sos:<event id>`; a repeat is
    * skipped by the unique index (ON CONFLICT DO NOTHING). The answered function announces the
    * created alarms (`alarm.created`, in event order) and runs after the commit.

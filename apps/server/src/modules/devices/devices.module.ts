@@ -14,12 +14,16 @@ declare module 'fastify' {
 }
 
 /**
- * Devices (issue 4): registry and models, the device API, the dispatch map calls, the silence
- * sweeper (started once the server listens) and the OsmAnd listener on OSMAND_PORT.
+ * Devices: registry and models, the device API, the dispatch map calls, the silence sweeper
+ * (started once the server listens) and the OsmAnd listener on OSMAND_PORT. Answers the runtime,
+ * which the modules that use devices receive as an explicit dependency (its hooks: the SOS
+ * transaction and the SOS state of the point snapshot, provided by the alarms module).
  */
-export async function registerDevices(app: FastifyInstance): Promise<void> {
+export async function registerDevices(app: FastifyInstance): Promise<DeviceRuntime> {
   const runtime = new DeviceRuntime({ db: app.db, bus: app.bus, log: app.log, database: app.config.database });
   app.decorate('devices', runtime);
+  // a changed or deleted record (secret, unit, name) is reloaded by the next device call
+  app.bus.on('device.changed', (e) => runtime.invalidate(e.device_id));
   await registerDeviceAdminRoutes(app);
   await registerDeviceApiRoutes(app);
   await registerGismoniRoutes(app);
@@ -50,4 +54,5 @@ export async function registerDevices(app: FastifyInstance): Promise<void> {
     await runtime.stop();
     await osmand?.close();
   });
+  return runtime;
 }

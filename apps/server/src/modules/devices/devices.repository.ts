@@ -503,11 +503,7 @@ export async function takeDueCommands(db: Db, deviceId: number, redeliverBefore:
 }
 
 export async function findCommand(db: Db, id: number) {
-  return db
-    .selectFrom('device_commands')
-    .select(['id', 'device_id', 'status'])
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return db.selectFrom('device_commands').select(['id', 'device_id', 'status']).where('id', '=', id).executeTakeFirst();
 }
 
 export async function ackCommand(db: Db, id: number, result: 'ok' | 'failed', message: string): Promise<void> {

@@ -169,7 +169,6 @@ export async function updateDevice(
       uniqueConflict(input),
     );
   });
-  app.devices.invalidate(input.id);
   app.bus.emit('device.changed', { device_id: input.id, kind: 'updated' });
   return presentDevice((await repo.findDevice(app.db, input.id))!);
 }
@@ -182,7 +181,6 @@ export async function deleteDevice(app: FastifyInstance, scope: UnitScope, id: n
     await trx.deleteFrom('device_commands').where('device_id', '=', id).execute();
     await repo.deleteDevice(trx, id);
   });
-  app.devices.invalidate(id);
   app.bus.emit('device.changed', { device_id: id, kind: 'deleted' });
 }
 
@@ -191,7 +189,7 @@ export async function resetSecret(app: FastifyInstance, scope: UnitScope, id: nu
   await deviceInScope(app.db, scope, id);
   const secret = newSecret();
   await repo.updateDevice(app.db, id, { secret_hash: sha256Hex(secret), token_hash: null, updated: now() });
-  app.devices.invalidate(id);
+  app.bus.emit('device.changed', { device_id: id, kind: 'updated' });
   return { device: presentDevice((await repo.findDevice(app.db, id))!), secret };
 }
 
@@ -221,14 +219,14 @@ export async function provision(app: FastifyInstance, items: ProvisionItem[]) {
       if (row) existing.set(item.hostbody, { id: row.id, imei: row.imei });
     }
     await assertLicenceRoom(limit, trx, items.length - existing.size);
-    const result: { id: number; hostbody: string; imei: string; secret: string }[] = [];
+    const result: { id: number; hostbody: string; imei: string; secret: string; renewed: boolean }[] = [];
     let turn = 0;
     for (const item of items) {
       const old = existing.get(item.hostbody);
       if (old) {
         const secret = newSecret();
         await repo.updateDevice(trx, old.id, { secret_hash: sha256Hex(secret), token_hash: null, updated: now() });
-        result.push({ id: old.id, hostbody: item.hostbody, imei: old.imei, secret });
+        result.push({ id: old.id, hostbody: item.hostbody, imei: old.imei, secret, renewed: true });
         continue;
       }
       let unitId: number | undefined;
@@ -244,12 +242,12 @@ export async function provision(app: FastifyInstance, items: ProvisionItem[]) {
         () => insertNewDevice(trx, { ...item, unit_id: unitId }),
         uniqueConflict(item),
       );
-      result.push({ id, hostbody: item.hostbody, imei: item.imei, secret });
+      result.push({ id, hostbody: item.hostbody, imei: item.imei, secret, renewed: false });
     }
     return result;
   });
-  for (const d of out) app.devices.invalidate(d.id);
-  return out;
+  for (const d of out) app.bus.emit('device.changed', { device_id: d.id, kind: d.renewed ? 'updated' : 'created' });
+  return out.map(({ renewed: _renewed, ...device }) => device);
 }
 
 // ---- models -------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ export async function registerGismoniRoutes(app: FastifyInstance): Promise<void>
     handler: async ({ db, user, body }) => {
       const scope = await unitScope(db, user);
       const rows = await repo.devicePoints(db, scope.all ? null : scope.ids, [...new Set(body.ids)]);
-      const sos = await runtime.sosState.read(db, user);
+      const sos = await runtime.sosState.current(db, user);
       return rows.map((row) => presentPoint(row, sos.has(row.id)));
     },
   });
@@ -48,7 +48,7 @@ export async function registerGismoniRoutes(app: FastifyInstance): Promise<void>
     handler: async ({ db, user, body }) => {
       const unitIds = await scopedUnitIds(db, await unitScope(db, user), body.unit_id, true);
       const rows = await repo.devicePoints(db, unitIds, undefined, body.located === 1);
-      const sos = await runtime.sosState.read(db, user);
+      const sos = await runtime.sosState.current(db, user);
       return rows.map((row) => presentPoint(row, sos.has(row.id)));
     },
   });

@@ -6,12 +6,12 @@ import type { Db } from '../../db/connection';
 import { AppError } from '../../http/errors';
 import { CommandQueue } from './commands';
 import { DeviceCache, type CachedDevice } from './device-cache';
-import { SosStateSource } from './devices.hooks';
+import { sosStateHook, sosTransactionHook } from './devices.hooks';
 import type { NewPosition } from './devices.repository';
 import { PositionIngest, type IngestStats, type RejectedItem } from './position-ingest';
 import { DevicePresence, SWEEP_INTERVAL_MS } from './presence';
 import { RemoteControl } from './remote-control';
-import { SosIngest, type SosSink } from './sos-ingest';
+import { SosIngest } from './sos-ingest';
 import { SqlitePositionWriter } from './sqlite-writer';
 
 export type { CachedDevice } from './device-cache';
@@ -36,10 +36,10 @@ export class DeviceRuntime {
   readonly commands = new CommandQueue();
   /** totals since start (bench, diagnostics) */
   readonly stats: IngestStats = { positions: 0, flushes: 0, rejected: 0, sos: 0, sosCommits: 0 };
-  /** set by the alarms module: its alarm rows are written in the SOS transaction */
-  sosSink: SosSink | null = null;
+  /** writes sharing each SOS transaction (the alarms module provides them: one alarm per SOS) */
+  readonly sosTransaction = sosTransactionHook();
   /** the SOS state of the map's point snapshot (the alarms module provides it) */
-  readonly sosState = new SosStateSource();
+  readonly sosState = sosStateHook();
 
   private readonly cache: DeviceCache;
   private readonly presence: DevicePresence;
@@ -55,7 +55,13 @@ export class DeviceRuntime {
     this.cache = new DeviceCache(db);
     this.presence = new DevicePresence({ db, bus, cache: this.cache, log });
     this.positions = new PositionIngest({ db, bus, presence: this.presence, stats: this.stats, sqlite: this.sqlite });
-    this.sosIngest = new SosIngest({ db, bus, presence: this.presence, stats: this.stats, sink: () => this.sosSink });
+    this.sosIngest = new SosIngest({
+      db,
+      bus,
+      presence: this.presence,
+      stats: this.stats,
+      sink: () => this.sosTransaction.current,
+    });
     this.control = new RemoteControl({ db, bus, cache: this.cache, commands: this.commands });
   }
 

@@ -33,8 +33,8 @@ export interface SosIngestDeps {
   bus: EventBus;
   presence: DevicePresence;
   stats: IngestStats;
-  /** the writes that share each SOS transaction (null: none) */
-  sink: () => SosSink | null;
+  /** the writes that share each SOS transaction */
+  sink: () => SosSink;
 }
 
 /**
@@ -82,7 +82,7 @@ export class SosIngest {
     const { db, bus, stats } = this.deps;
     const sink = this.deps.sink();
     let events: SosEvent[] = [];
-    let after: (() => void) | null = null;
+    let after: () => void = () => {};
     await db.transaction().execute(async (trx) => {
       const need = [...new Set(jobs.filter((j) => j.lat === null || j.lng === null).map((j) => j.device.id))];
       const last = await repo.lastKnownPositions(trx, need);
@@ -104,14 +104,14 @@ export class SosIngest {
         const j = jobs[k]!;
         return { ...refOf(j.device), event_id: ids[k]!, time: r.time, lat: r.lat, lng: r.lng, message: j.message };
       });
-      after = sink ? await sink(trx, events) : null;
+      after = await sink(trx, events);
     });
     return () => {
       stats.sos += jobs.length;
       stats.sosCommits += 1;
       jobs.forEach((j, i) => j.resolve(events[i]!.event_id));
       try {
-        (after as (() => void) | null)?.();
+        after();
       } finally {
         for (const e of events) bus.emit('device.sos', e);
       }

@@ -1,7 +1,6 @@
 import { CmdType, GPS_NOTICE_MERGE_MS, UserType, type GpsFix } from '@bwc/protocol';
 import type { PositionEvent } from '../../bus';
 import { clusterNumbers } from './gps.repository';
-import { sees } from './login';
 import type { ConsoleService } from './service';
 
 /**
@@ -16,8 +15,9 @@ export class GpsFanout {
   private readonly clusters = new Map<number, string>();
   private timer: NodeJS.Timeout | null = null;
   private lastFlush = 0;
-  /** notices sent since start (bench, tests) */
+  /** notices sent since start, and frames serialised for them (bench, tests) */
   sent = 0;
+  serialised = 0;
 
   constructor(private readonly service: ConsoleService) {}
 
@@ -62,19 +62,27 @@ export class GpsFanout {
     this.timer = null;
     this.lastFlush = Date.now();
     if (!this.pending.size) return 0;
-    const fixes = [...this.pending.values()];
+    const byUnit = new Map<number, GpsFix[]>();
+    for (const { unit_id, ...fix } of this.pending.values()) {
+      const list = byUnit.get(unit_id);
+      if (list) list.push(fix);
+      else byUnit.set(unit_id, [fix]);
+    }
     this.pending.clear();
-    // consoles with the same scope (administrators: null) share one serialised frame
-    const frames = new Map<Set<number> | null, string | null>();
+    // consoles with the same scope share one serialised frame: dispatchers of one unit are many,
+    // and each login's scope is a new Set after every refresh, so the scope is keyed by content
+    const frames = new Map<string, string | null>();
     let sent = 0;
     for (const conn of this.service.boundConnections()) {
       const login = conn.login!;
       if (login.user_type !== UserType.CONSOLE) continue;
-      let frame = frames.get(login.scope);
+      const key = scopeKey(login.scope);
+      let frame = frames.get(key);
       if (frame === undefined) {
-        const gps = fixes.filter((f) => sees(login, f.unit_id)).map(({ unit_id: _unit, ...fix }) => fix);
+        const gps = fixesSeen(login.scope, byUnit);
         frame = gps.length ? JSON.stringify({ gps, msg_code: 'notice_gps', cmd_type: CmdType.NOTICE }) : null;
-        frames.set(login.scope, frame);
+        if (frame) this.serialised += 1;
+        frames.set(key, frame);
       }
       if (frame && conn.send(frame)) sent += 1;
     }
@@ -87,4 +95,30 @@ export class GpsFanout {
     this.timer = null;
     this.pending.clear();
   }
+}
+
+/** A scope's content as a key ('*' for every unit), computed once per scope Set. */
+const scopeKeys = new WeakMap<Set<number>, string>();
+function scopeKey(scope: Set<number> | null): string {
+  if (scope === null) return '*';
+  let key = scopeKeys.get(scope);
+  if (key === undefined) {
+    key = [...scope].sort((a, b) => a - b).join(',');
+    scopeKeys.set(scope, key);
+  }
+  return key;
+}
+
+/** The fixes of the units a scope sees (null: all), walking whichever of the two is smaller. */
+function fixesSeen(scope: Set<number> | null, byUnit: Map<number, GpsFix[]>): GpsFix[] {
+  const out: GpsFix[] = [];
+  if (scope === null || scope.size > byUnit.size) {
+    for (const [unit, fixes] of byUnit) if (scope === null || scope.has(unit)) out.push(...fixes);
+  } else {
+    for (const unit of scope) {
+      const fixes = byUnit.get(unit);
+      if (fixes) out.push(...fixes);
+    }
+  }
+  return out;
 }

@@ -150,3 +150,26 @@ describe('req_query_history_gps', () => {
     });
   });
 });
+
+describe('notice_gps fan-out', () => {
+  it('serialises one frame per scope and flush, whatever the number of consoles of that scope', async () => {
+    const role = await createRole(t.db, 'second desk', [{ ids: [MenuId.EMERGENCY], actions: ['view'] }]);
+    const u = await createUser(t.db, { roleId: role, unitBh: '440304000000' });
+    const second = await logonConsole(t.app, url, await login(t.app, u.username, u.password));
+    clients.push(second.client);
+    const fanout = t.app.consoleService.gps;
+    const serialised = fanout.serialised;
+    const rsp = await cam.client.request('req_report_gps', {
+      gps: [{ time: minutesAgo(0.5), lat: 22.56, lng: 114.07 }],
+    });
+    expect(rsp).toMatchObject({ cmd_status: 0, accepted: 1 });
+    const carries = (m: Record<string, unknown>) => (m.gps as { lat: number }[]).some((g) => g.lat === 22.56);
+    const [a, b] = await Promise.all([
+      futianDesk.client.notice('notice_gps', carries),
+      second.client.notice('notice_gps', carries),
+    ]);
+    expect(a).toEqual(b);
+    // two consoles of one unit (each login with its own scope set), the other unit's desk sees nothing
+    expect(fanout.serialised - serialised).toBe(1);
+  });
+});

@@ -19,7 +19,8 @@ import { hashToken, readToken, requireLiveSession, type AuthContext } from '../h
 import { AppError } from '../http/errors';
 import { unitSubtree } from '../http/scope';
 import type { AlarmRow } from '../modules/alarms/alarms.tables';
-import { ALARM_PIC_WEB_ROOT, presentAlarm } from '../modules/alarms/alarms.service';
+import { ALARM_PIC_WEB_ROOT } from '../modules/alarms/ai/picture-store';
+import { presentAlarm } from '../modules/alarms/alarms.service';
 import { findSessionByTokenHash } from '../modules/auth/session.repository';
 import { ensureWebsocket } from './websocket';
 import { sessionStates, tokenHashOfLogincode, viewRights } from './session-channel.repository';

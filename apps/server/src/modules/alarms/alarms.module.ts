@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { registerSessionChannel } from '../../realtime/session-channel';
 import type { DeviceRuntime } from '../devices/runtime';
+import { AiEngineToken } from './ai/ai-engine-token';
+import { registerAiRoutes } from './ai/ai.routes';
+import { PictureStore } from './ai/picture-store';
 import { registerAlarmRoutes } from './alarms.routes';
 import { AlarmService, sosStateOf } from './alarms.service';
 
@@ -13,11 +16,15 @@ export interface AlarmsModuleDeps {
 /**
  * Alarms and the session push channel that delivers them: the alarm service, the two hooks it
  * provides to the devices module, its bus sources (fence crossings, devices going offline), the
- * recovery of alarms missed before a restart, and the routes.
+ * recovery of alarms missed before a restart, the routes, and the AI engine's token, picture
+ * store and routes (ai/).
  */
 export async function registerAlarmsModule(app: FastifyInstance, { devices }: AlarmsModuleDeps): Promise<void> {
   const service = new AlarmService(app);
   app.decorate('alarms', service);
+  const aiToken = new AiEngineToken(app.config.dataDir);
+  app.decorate('aiEngineToken', aiToken);
+  const pictures = new PictureStore(app.config.dataDir);
 
   // an SOS's alarm is written in the device runtime's SOS transaction (group commit), not after it
   devices.sosTransaction.provide((trx, events) => service.sosAlarms(trx, events));
@@ -30,11 +37,19 @@ export async function registerAlarmsModule(app: FastifyInstance, { devices }: Al
   app.addHook('onReady', async () => {
     // the token exists from the start (DATA_DIR/ai-engine.token unless AI_ENGINE_TOKEN is set), so a
     // local AI engine such as the simulator can read it before the first result
-    service.aiToken();
+    aiToken.token();
     const raised = await service.recover();
     if (raised) app.log.warn({ raised }, 'alarms raised for source events stored before a restart');
   });
 
   await registerAlarmRoutes(app, service);
+  await registerAiRoutes(app, { service, token: aiToken, pictures });
   await registerSessionChannel(app);
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** the AI engine's bearer token (modules/alarms/ai) */
+    aiEngineToken: AiEngineToken;
+  }
 }

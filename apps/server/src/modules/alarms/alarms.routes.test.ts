@@ -416,7 +416,7 @@ describe('ingest, bell list, read, acknowledge', () => {
   });
 
   it('AI face result: pictures stored and served, idempotent retry, listed in alarm_pic', async () => {
-    const token = t.app.alarms.aiToken();
+    const token = t.app.aiEngineToken.token();
     const body = {
       event_id: 'face-42',
       kind: 'face',
@@ -528,7 +528,7 @@ describe('session push channel', () => {
     expect(nobodyConsole.messages.filter((m) => m.type === 'alarm_data')).toEqual([]);
 
     // face pictures to 10095 viewers of the unit
-    const token = t.app.alarms.aiToken();
+    const token = t.app.aiEngineToken.token();
     await t.app.inject({
       method: 'POST',
       url: Api.aiAlarm.path,

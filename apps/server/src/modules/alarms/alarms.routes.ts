@@ -19,7 +19,6 @@ import { unitScope, unitSubtree, assertInScope, type UnitScope } from '../../htt
 import { contentDisposition } from '../system/file-store';
 import * as repo from './alarms.repository';
 import { presentAlarm, type AlarmService } from './alarms.service';
-import { registerAiRoutes } from './ai/ai.routes';
 import { alarmWorkbook } from './alarms.export';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -56,7 +55,7 @@ function announceAck(app: FastifyInstance, alarms: repo.AckedAlarm[], by: repo.A
   });
 }
 
-/** The alarm routes: bell, history, acknowledgement, pictures, export, the AI engine's routes. */
+/** The alarm routes: bell, history, acknowledgement, export (the AI engine's are in ai/). */
 export async function registerAlarmRoutes(app: FastifyInstance, service: AlarmService): Promise<void> {
   const present = async (rows: repo.AlarmView[], lang: Language, offset = 0): Promise<Alarm[]> => {
     const names = await service.typeNames.get();
@@ -232,6 +231,4 @@ export async function registerAlarmRoutes(app: FastifyInstance, service: AlarmSe
       },
     });
   }
-
-  await registerAiRoutes(app, service);
 }

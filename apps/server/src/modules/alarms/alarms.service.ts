@@ -1,6 +1,3 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   ALARM_TYPE,
   DEFAULT_ALARM_TYPE_LEVELS,
@@ -11,26 +8,20 @@ import {
   type Alarm,
   type AlarmLevel,
   type AlarmPicture,
-  type CompareResult,
   type Language,
 } from '@bwc/protocol';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { DeviceRef } from '../../bus';
 import { now, type Db } from '../../db/connection';
 import { readSettings } from '../../db/settings';
 import { isUniqueViolation } from '../../db/unique';
 import type { AuthUser } from '../../http/auth';
-import { AppError } from '../../http/errors';
 import { roleCan } from '../auth/permission.repository';
 import type { SosEvent } from '../devices/sos-ingest';
 import type { FenceCrossedEvent } from '../fences/fence-engine';
 import * as repo from './alarms.repository';
 import type { NewAlarm } from './alarms.repository';
 import type { AlarmRow } from './alarms.tables';
-
-/** Where alarm pictures live (DATA_DIR/alarm_pic) and the URL prefix they are served under. */
-export const ALARM_PIC_DIR = 'alarm_pic';
-export const ALARM_PIC_WEB_ROOT = '/rest/mini/rtcapt/file/';
 
 declare module '../../bus' {
   interface DomainEvents {
@@ -217,7 +208,6 @@ function newAlarm(input: IngestInput, level: AlarmLevel): NewAlarm {
 export class AlarmService {
   readonly typeNames: TypeNameCache;
   private readonly unitNames = new Map<number, string>();
-  private aiTokenHash: Buffer | null = null;
   /** alarms ingested since start (bench, diagnostics) */
   readonly stats = { created: 0, duplicates: 0 };
 
@@ -426,52 +416,6 @@ export class AlarmService {
       }
       if (sos.length < 500 && fences.length < 500) return raised;
     }
-  }
-
-  // ---- AI engine ----------------------------------------------------------------------------
-
-  /** The AI engine token: env AI_ENGINE_TOKEN, else DATA_DIR/ai-engine.token (made on first use). */
-  aiToken(): string {
-    const fromEnv = process.env.AI_ENGINE_TOKEN;
-    if (fromEnv) return fromEnv;
-    const file = join(this.app.config.dataDir, 'ai-engine.token');
-    if (!existsSync(file)) {
-      mkdirSync(this.app.config.dataDir, { recursive: true });
-      writeFileSync(file, randomBytes(24).toString('hex'), { mode: 0o600 });
-    }
-    return readFileSync(file, 'utf8').trim();
-  }
-
-  assertAiEngine(req: FastifyRequest): void {
-    this.aiTokenHash ??= createHash('sha256').update(this.aiToken()).digest();
-    const header = req.headers.authorization;
-    const given = header?.startsWith('Bearer ') ? header.slice(7).trim() : '';
-    const hash = createHash('sha256').update(given).digest();
-    if (!given || !timingSafeEqual(hash, this.aiTokenHash)) throw new AppError(401, 'errors.alarm.aiToken');
-  }
-
-  /** Store a base64 picture under DATA_DIR/alarm_pic; answers its name relative to web_root. */
-  savePicture(eid: string, part: string, data: string): string {
-    const m = /^data:image\/(jpeg|png);base64,/.exec(data);
-    const buf = Buffer.from(m ? data.slice(m[0].length) : data, 'base64');
-    const ext = buf[0] === 0x89 && buf[1] === 0x50 ? 'png' : 'jpg';
-    const dir = join(this.app.config.dataDir, ALARM_PIC_DIR);
-    mkdirSync(dir, { recursive: true });
-    const name = `${createHash('sha256').update(eid).digest('hex').slice(0, 24)}_${part}.${ext}`;
-    writeFileSync(join(dir, name), buf);
-    return name;
-  }
-
-  pictureResults(
-    eid: string,
-    results: { name: string; comparison: string; similarity: number; face_image?: string | undefined }[],
-  ): CompareResult[] {
-    return results.map((r, i) => ({
-      name: r.name,
-      comparison: r.comparison,
-      similarity: r.similarity,
-      face_image_uri: r.face_image ? this.savePicture(eid, `cmp${i}`, r.face_image) : '',
-    }));
   }
 }
 

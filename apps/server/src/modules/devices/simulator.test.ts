@@ -153,7 +153,7 @@ describe('simulated AI engine', () => {
   it('posts face and plate results with generated pictures that the server stores, serves and lists', async () => {
     // the token as the demo simulator finds it: DATA_DIR/ai-engine.token, written at server start
     const token = findAiToken(undefined, { DATA_DIR: t.config.dataDir });
-    expect(token).toBe(t.app.alarms.aiToken());
+    expect(token).toBe(t.app.aiEngineToken.token());
     const ai = await startSimulator({
       server,
       devices: 3,

@@ -6,16 +6,21 @@ import { AppError, Errors } from '../../../http/errors';
 import { defineRoute } from '../../../http/route';
 import { unitScope } from '../../../http/scope';
 import * as repo from '../alarms.repository';
-import { ALARM_PIC_DIR, ALARM_PIC_WEB_ROOT, type AlarmService } from '../alarms.service';
+import type { AlarmService } from '../alarms.service';
+import type { AiEngineToken } from './ai-engine-token';
+import { ALARM_PIC_WEB_ROOT, type PictureStore } from './picture-store';
 
 const notFound = () => new AppError(ResultCode.NOT_FOUND, 'errors.notFound', { what: 'errors.what.alarm' });
 
 /**
  * The AI engine's side of the alarms: its face and plate results with pictures (`aiAlarm`,
  * authorised by the engine token), the pictures of face alarms (`alarmPic`) and their files.
- * The token and the picture store are the alarm service's (`aiToken`, `savePicture`).
+ * The token and the picture store are this folder's (`ai-engine-token.ts`, `picture-store.ts`).
  */
-export async function registerAiRoutes(app: FastifyInstance, service: AlarmService): Promise<void> {
+export async function registerAiRoutes(
+  app: FastifyInstance,
+  { service, token, pictures }: { service: AlarmService; token: AiEngineToken; pictures: PictureStore },
+): Promise<void> {
   defineRoute(app, {
     api: 'alarmPic',
     handler: async ({ db, user, query }) => {
@@ -30,7 +35,7 @@ export async function registerAiRoutes(app: FastifyInstance, service: AlarmServi
     handler: async ({ req, reply }) => {
       const name = (req.params as { name?: string }).name ?? '';
       if (!/^[0-9a-f]{24}_[a-z0-9]{1,8}\.(jpg|png)$/.test(name)) throw notFound();
-      const file = join(app.config.dataDir, ALARM_PIC_DIR, name);
+      const file = join(pictures.dir, name);
       if (!existsSync(file)) throw notFound();
       return reply
         .header('content-type', name.endsWith('.png') ? 'image/png' : 'image/jpeg')
@@ -42,18 +47,18 @@ export async function registerAiRoutes(app: FastifyInstance, service: AlarmServi
   defineRoute(app, {
     api: 'aiAlarm',
     handler: async ({ db, req, body }) => {
-      service.assertAiEngine(req);
+      token.assert(req);
       const eid = `ai:${body.event_id}`;
       const existing = await repo.findAlarmByEid(db, eid);
       if (existing) return { id: Number(existing.id), eid, created: 0 as const };
       const device = await repo.deviceByHostbody(db, body.deviceid);
       if (!device) throw Errors.field('deviceid', 'errors.alarm.unknownDevice', { device: body.deviceid });
-      const imgfile = service.savePicture(eid, 'scene', body.imgfile);
+      const imgfile = pictures.save(eid, 'scene', body.imgfile);
       const picture = {
         imgfile,
-        imgfile_big: body.imgfile_big ? service.savePicture(eid, 'big', body.imgfile_big) : imgfile,
-        imgfile_small: body.imgfile_small ? service.savePicture(eid, 'small', body.imgfile_small) : imgfile,
-        compare_result: service.pictureResults(eid, body.compare_result),
+        imgfile_big: body.imgfile_big ? pictures.save(eid, 'big', body.imgfile_big) : imgfile,
+        imgfile_small: body.imgfile_small ? pictures.save(eid, 'small', body.imgfile_small) : imgfile,
+        compare_result: pictures.compareResults(eid, body.compare_result),
         hostname: body.hostname || device.hostname,
         deviceid: device.hostbody,
         shottime: body.shottime,

@@ -57,12 +57,12 @@ test.describe('system settings and announcements', () => {
 
     const dispatcher = await newUser();
     await login(dispatcher, ACCOUNTS.dispatcher.username, ACCOUNTS.dispatcher.password);
-    const board = dispatcher.locator('.ant-card').filter({ hasText: text('zh-CN', 'home:home.announcements') });
+    const board = dispatcher.getByTestId('home-announcements');
     await expect(board.getByText(heading)).toBeVisible();
     await dispatcher.screenshot({ path: artifact('home-announcement-zh-CN'), fullPage: true });
 
     await page.goto('/menu');
-    await expect(page.locator('.ant-card').filter({ hasText: text('zh-CN', 'home:home.announcements') }).getByText(heading)).toBeVisible();
+    await expect(page.getByTestId('home-announcements').getByText(heading)).toBeVisible();
     await page.screenshot({ path: artifact('home-admin-announcement-zh-CN'), fullPage: true });
 
     // clean up so that a later run of the suite on the same data starts the same way

@@ -5,7 +5,7 @@ import { notify } from './api/notify';
 import { AppRoot } from './app/App';
 import './app/global.css';
 import { isUnsupportedBrowser } from './app/routing/browserSupport';
-import { i18next } from './i18n';
+import { i18next, loadInitialLanguage } from './i18n';
 
 if (isUnsupportedBrowser() && window.location.pathname !== '/not-support')
   window.history.replaceState(null, '', '/not-support');
@@ -16,8 +16,14 @@ window.addEventListener('vite:preloadError', (event) => {
   if (payload instanceof Error && /css/i.test(payload.message)) notify.error(i18next.t('common:chunk.cssFailed'));
 });
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <AppRoot />
-  </StrictMode>,
-);
+// the first render waits for the catalogues of the user's language (a failed load still renders:
+// the chunk error pages need no catalogue to offer a reload)
+void loadInitialLanguage()
+  .catch(() => undefined)
+  .then(() =>
+    createRoot(document.getElementById('root')!).render(
+      <StrictMode>
+        <AppRoot />
+      </StrictMode>,
+    ),
+  );

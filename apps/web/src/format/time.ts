@@ -1,5 +1,6 @@
 import dayjs from 'dayjs';
-import { DATE_TIME_FORMAT } from '../components/search-bar';
+// the types file only: the search bar's index would bring its date pickers into the shell
+import { DATE_TIME_FORMAT } from '../components/search-bar/search-bar.types';
 
 /** The server's ISO instants, shown in local time as the console shows every date-time; '—' when absent. */
 export function formatTime(value: string | null | undefined): string {

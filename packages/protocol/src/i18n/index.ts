@@ -1,15 +1,5 @@
-import enConsole from './en-US/console.json';
-import enErrors from './en-US/errors.json';
-import enExport from './en-US/export.json';
-import enSdk from './en-US/sdk.json';
-import enSuccess from './en-US/success.json';
-import enValidation from './en-US/validation.json';
-import zhConsole from './zh-CN/console.json';
-import zhErrors from './zh-CN/errors.json';
-import zhExport from './zh-CN/export.json';
-import zhSdk from './zh-CN/sdk.json';
-import zhSuccess from './zh-CN/success.json';
-import zhValidation from './zh-CN/validation.json';
+import { catalogs as enUS } from './en-US';
+import { catalogs as zhCN } from './zh-CN';
 
 /** Languages: zh-CN is canonical, en-US complete. */
 export const LANGUAGES = ['zh-CN', 'en-US'] as const;
@@ -24,24 +14,10 @@ export const LANGUAGE_HEADER = 'x-lang';
  * console service's error_reason texts) and `sdk` (realtime SDK code descriptions, `sdk.<code>`).
  * Area catalogues of the console live in apps/web.
  */
-export const sharedCatalogs = {
-  'zh-CN': {
-    validation: zhValidation,
-    errors: zhErrors,
-    success: zhSuccess,
-    export: zhExport,
-    console: zhConsole,
-    sdk: zhSdk,
-  },
-  'en-US': {
-    validation: enValidation,
-    errors: enErrors,
-    success: enSuccess,
-    export: enExport,
-    console: enConsole,
-    sdk: enSdk,
-  },
-} as const;
+export const sharedCatalogs = { 'zh-CN': zhCN, 'en-US': enUS } as const;
+
+/** Names of the shared catalogues (the keys of each language's `sharedCatalogs`). */
+export const SHARED_NAMESPACES = ['validation', 'errors', 'success', 'export', 'console', 'sdk'] as const;
 
 export function pickLanguage(header: string | undefined | null): Language {
   if (!header) return DEFAULT_LANGUAGE;

@@ -1,4 +1,4 @@
-import { Button, Result, Typography } from 'antd';
+import { Button, Result } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { isLoggedIn } from '../../api/session';
@@ -38,9 +38,7 @@ export function ServerErrorPage({ message, inline = false }: { message?: string;
           <>
             <BackButton />
             {message ? (
-              <Typography.Paragraph type="secondary" style={{ marginTop: 16 }}>
-                {t('serverError.detail', { message })}
-              </Typography.Paragraph>
+              <p style={{ marginTop: 16, color: 'rgba(0, 0, 0, 0.45)' }}>{t('serverError.detail', { message })}</p>
             ) : null}
           </>
         }

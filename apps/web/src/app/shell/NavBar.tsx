@@ -9,17 +9,15 @@ import {
 } from '@ant-design/icons';
 import { MenuId, type UserContext } from '@bwc/protocol';
 import { Button, ConfigProvider, Dropdown, Layout, Menu, Space, theme, Tooltip, type MenuProps } from 'antd';
-import { useMemo, useState } from 'react';
+import { Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { readLoggedIn } from '../../api/session';
 import { AlarmBell } from '../../features/alarms/bell/AlarmBell';
 import { areaMenu, navigationAreas, type MenuNode } from '../routing/menu';
 import { usePageInfo, useUserContext, useUserInfo } from '../session/queries';
-import { ChangePasswordDialog } from './dialogs/ChangePasswordDialog';
-import { LocalSaveDialog } from './dialogs/LocalSaveDialog';
-import { UserInfoDialog } from './dialogs/UserInfoDialog';
-import { VersionDialog } from './dialogs/VersionDialog';
+import { lazyPage } from '../routing/lazyPage';
+import type { ShellDialog } from './dialogs/ShellDialogs';
 import { LanguageSwitch } from './LanguageSwitch';
 import { AREA_ICONS } from './menuIcons';
 import { useLogout } from './useLogout';
@@ -29,7 +27,7 @@ import { systemTitle } from '../session/systemTitle';
 const HOME_PATH = '/menu';
 const LOCAL_SAVE_KEY = 'local-save';
 
-type Dialog = 'version' | 'localSave' | 'userInfo' | 'password' | null;
+const ShellDialogs = lazyPage(() => import('./dialogs/ShellDialogs'), 'ShellDialogs');
 
 /**
  * System entries of the settings dropdown (spec part 1 section 6): systemset needs systerm_auth 1,
@@ -55,7 +53,13 @@ export function NavBar() {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const logout = useLogout();
-  const [dialog, setDialog] = useState<Dialog>(null);
+  const [dialog, setDialogState] = useState<ShellDialog | null>(null);
+  // the dialogs' chunk loads when the first one opens and stays, so that closing animates
+  const [dialogsLoaded, setDialogsLoaded] = useState(false);
+  const setDialog = (next: ShellDialog | null) => {
+    if (next) setDialogsLoaded(true);
+    setDialogState(next);
+  };
   const flag = readLoggedIn();
   const isAdmin = (userInfo?.ifadmin ?? flag?.ifadmin) === 1;
 
@@ -128,7 +132,7 @@ export function NavBar() {
           <Dropdown
             menu={{
               items: userItems,
-              onClick: ({ key }) => (key === 'logout' ? logout() : setDialog(key as Dialog)),
+              onClick: ({ key }) => (key === 'logout' ? logout() : setDialog(key as ShellDialog)),
             }}
           >
             <Button type="text" icon={<UserOutlined />} data-testid="user-menu">
@@ -137,10 +141,11 @@ export function NavBar() {
           </Dropdown>
         </Space>
       </ConfigProvider>
-      <VersionDialog open={dialog === 'version'} onClose={() => setDialog(null)} />
-      <LocalSaveDialog open={dialog === 'localSave'} onClose={() => setDialog(null)} />
-      <UserInfoDialog open={dialog === 'userInfo'} onClose={() => setDialog(null)} />
-      <ChangePasswordDialog open={dialog === 'password'} onClose={() => setDialog(null)} />
+      {dialogsLoaded ? (
+        <Suspense fallback={null}>
+          <ShellDialogs dialog={dialog} onClose={() => setDialog(null)} />
+        </Suspense>
+      ) : null}
     </Layout.Header>
   );
 }

@@ -1,8 +1,8 @@
 import { LockOutlined, ReloadOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
 import { Api, LoginPassword, ResultCode } from '@bwc/protocol';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, ConfigProvider, Form, Input, Spin, theme, Tooltip, Typography } from 'antd';
-import { useState } from 'react';
+import { Alert, Button, ConfigProvider, Form, Input, Spin, theme, Tooltip } from 'antd';
+import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { ApiError, call, resetUnauthenticatedGuard } from '../../api/http';
@@ -12,9 +12,12 @@ import { LanguageSwitch } from '../../app/shell/LanguageSwitch';
 import { keysOf } from '../../i18n/keys';
 import { usePageInfo } from '../../app/session/queries';
 import { buildLoginRequest, type LoginFormValues } from './loginRequest';
-import { RegistrationStep } from './RegistrationStep';
+import { lazyPage } from '../../app/routing/lazyPage';
 import './login.css';
 import { systemTitle } from '../../app/session/systemTitle';
+
+// shown once, before the licence is registered: its own chunk (issue 10 item 10)
+const RegistrationStep = lazyPage(() => import('./RegistrationStep'), 'RegistrationStep');
 
 export const loginKeys = { captcha: ['login', 'captcha'] as const };
 
@@ -79,21 +82,24 @@ export function LoginPage() {
         </ConfigProvider>
       </div>
       <div className="login-center">
-        <Typography.Title level={2} className="login-title" data-testid="login-title">
+        <h2 className="login-title" data-testid="login-title">
           {systemTitle(pageInfo?.title, t('form.title'))}
-        </Typography.Title>
-        <Card className="login-card">
+        </h2>
+        {/* a plain box: antd's Card brings its tabs into the first load (issue 10 item 10) */}
+        <div className="login-card">
           {captcha.isPending ? (
             <div style={{ textAlign: 'center', padding: 32 }}>
               <Spin />
             </div>
           ) : !registered ? (
-            <RegistrationStep
-              onRegistered={() => {
-                setFailure(null);
-                void captcha.refetch();
-              }}
-            />
+            <Suspense fallback={<Spin />}>
+              <RegistrationStep
+                onRegistered={() => {
+                  setFailure(null);
+                  void captcha.refetch();
+                }}
+              />
+            </Suspense>
           ) : (
             <Form<LoginFormValues>
               form={form}
@@ -154,7 +160,7 @@ export function LoginPage() {
               </Button>
             </Form>
           )}
-        </Card>
+        </div>
       </div>
       <footer className="login-footer">
         {pageInfo?.support_text ? <span>{t('footer.support', { text: pageInfo.support_text })}</span> : null}

@@ -1,11 +1,12 @@
 import { DownloadOutlined, NotificationOutlined } from '@ant-design/icons';
 import type { Announcement, DownloadEntry } from '@bwc/protocol';
-import { Button, Card, Empty, List, Result, Skeleton, Typography } from 'antd';
-import { useState } from 'react';
+import { Button, Result, Spin } from 'antd';
+import type { ReactNode } from 'react';
+import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatFileSize } from '../system/upload/uploadCheck';
-import { AnnouncementDialog } from './AnnouncementDialog';
+import { lazyPage } from '../../app/routing/lazyPage';
 import { formatTime } from '../../format/time';
 import { downloadEntryFile, useHome } from './home.api';
 import './home.css';
@@ -14,7 +15,12 @@ import './home.css';
 export function HomePage() {
   const { t } = useTranslation('home');
   const { data, isPending, isError, refetch } = useHome();
-  const [reading, setReading] = useState<number | null>(null);
+  const [reading, setReadingState] = useState<number | null>(null);
+  const [readerLoaded, setReaderLoaded] = useState(false);
+  const setReading = (id: number | null) => {
+    if (id !== null) setReaderLoaded(true);
+    setReadingState(id);
+  };
 
   if (isError)
     return (
@@ -30,7 +36,8 @@ export function HomePage() {
   return (
     <div className="home-page">
       <div className="home-columns">
-        <Card
+        <HomeCard
+          testId="home-announcements"
           title={
             <span>
               <NotificationOutlined /> {t('home.announcements')}
@@ -39,12 +46,13 @@ export function HomePage() {
           extra={<Link to="/emegencyNotice">{t('home.more')}</Link>}
         >
           {isPending ? (
-            <Skeleton active paragraph={{ rows: 6 }} />
+            <Spin className="home-loading" />
           ) : (
             <AnnouncementList items={data.announcements} onOpen={setReading} />
           )}
-        </Card>
-        <Card
+        </HomeCard>
+        <HomeCard
+          testId="home-downloads"
           title={
             <span>
               <DownloadOutlined /> {t('home.downloads')}
@@ -52,85 +60,100 @@ export function HomePage() {
           }
           extra={<Link to="/downloadCenter">{t('home.more')}</Link>}
         >
-          {isPending ? <Skeleton active paragraph={{ rows: 4 }} /> : <DownloadList items={data.downloads} />}
-        </Card>
+          {isPending ? <Spin className="home-loading" /> : <DownloadList items={data.downloads} />}
+        </HomeCard>
       </div>
-      <AnnouncementDialog id={reading} onClose={() => setReading(null)} />
+      {readerLoaded ? (
+        <Suspense fallback={null}>
+          <AnnouncementDialog id={reading} onClose={() => setReading(null)} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }
 
-/** Published announcements, latest first, each opening the reader. */
+// the reader opens on a click: its typography stays out of the first page after login (issue 10 item 10)
+const AnnouncementDialog = lazyPage(() => import('./AnnouncementDialog'), 'AnnouncementDialog');
+
+/**
+ * A titled box of the home page; antd's Card would bring its tabs into the first page after login
+ * (and the home page keeps to Spin and plain text where Skeleton and Empty would add more).
+ */
+function HomeCard({ title, extra, testId, children }: { title: ReactNode; extra: ReactNode; testId: string; children: ReactNode }) {
+  return (
+    <section className="home-card" data-testid={testId}>
+      <header className="home-card-head">
+        <div className="home-card-title">{title}</div>
+        {extra}
+      </header>
+      <div className="home-card-body">{children}</div>
+    </section>
+  );
+}
+
+/**
+ * Published announcements, latest first, each opening the reader. Plain list markup: antd's List
+ * brings its pagination and select into the home page, the first page after login (issue 10 item 10).
+ */
 export function AnnouncementList({ items, onOpen }: { items: readonly Announcement[]; onOpen: (id: number) => void }) {
   const { t } = useTranslation('home');
+  if (items.length === 0) return <div className="home-empty">{t('home.noAnnouncements')}</div>;
   return (
-    <List
-      itemLayout="vertical"
-      dataSource={items as Announcement[]}
-      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('home.noAnnouncements')} /> }}
-      renderItem={(item) => (
-        <List.Item
+    <ul className="home-list">
+      {items.map((item) => (
+        <li
           key={item.id}
-          className="home-list-item"
+          className="home-list-item home-list-item-clickable"
           onClick={() => onOpen(item.id)}
           data-testid="announcement-item"
-          extra={
-            <Typography.Text type="secondary">{formatTime(item.publish_time ?? item.update_time)}</Typography.Text>
-          }
         >
-          <List.Item.Meta
-            title={
-              <a
-                href={`#announcement-${item.id}`}
-                onClick={(event) => {
-                  event.preventDefault();
-                }}
-              >
-                {item.title}
-              </a>
-            }
-            description={<span className="home-excerpt">{item.content}</span>}
-          />
-        </List.Item>
-      )}
-    />
+          <div className="home-list-main">
+            <a
+              className="home-list-title"
+              href={`#announcement-${item.id}`}
+              onClick={(event) => {
+                event.preventDefault();
+              }}
+            >
+              {item.title}
+            </a>
+            <span className="home-excerpt">{item.content}</span>
+          </div>
+          <span className="home-secondary home-list-side">
+            {formatTime(item.publish_time ?? item.update_time)}
+          </span>
+        </li>
+      ))}
+    </ul>
   );
 }
 
 function DownloadList({ items }: { items: readonly DownloadEntry[] }) {
   const { t } = useTranslation('home');
+  if (items.length === 0) return <div className="home-empty">{t('home.noDownloads')}</div>;
   return (
-    <List
-      dataSource={items as DownloadEntry[]}
-      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('home.noDownloads')} /> }}
-      renderItem={(item) => (
-        <List.Item
-          key={item.id}
-          data-testid="download-item"
-          actions={[
-            <Button
-              key="download"
-              type="link"
-              icon={<DownloadOutlined />}
-              onClick={() => void downloadEntryFile(item).catch(() => undefined)}
-            >
-              {t('download.action')}
-            </Button>,
-          ]}
-        >
-          <List.Item.Meta
-            title={item.version ? t('download.nameWithVersion', { name: item.name, version: item.version }) : item.name}
-            description={
-              <>
-                {item.description && <div>{item.description}</div>}
-                <Typography.Text type="secondary">
-                  {t('download.fileInfo', { file: item.file_name, size: formatFileSize(item.file_size) })}
-                </Typography.Text>
-              </>
-            }
-          />
-        </List.Item>
-      )}
-    />
+    <ul className="home-list">
+      {items.map((item) => (
+        <li key={item.id} className="home-list-item" data-testid="download-item">
+          <div className="home-list-main">
+            <span className="home-list-title">
+              {item.version ? t('download.nameWithVersion', { name: item.name, version: item.version }) : item.name}
+            </span>
+            {item.description && <div>{item.description}</div>}
+            <span className="home-secondary">
+              {t('download.fileInfo', { file: item.file_name, size: formatFileSize(item.file_size) })}
+            </span>
+          </div>
+          <Button
+            type="link"
+            icon={<DownloadOutlined />}
+            className="home-list-side"
+            onClick={() => void downloadEntryFile(item).catch(() => undefined)}
+          >
+            {t('download.action')}
+          </Button>
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -1,0 +1,43 @@
+import { join, resolve } from 'node:path';
+import type { Rolldown } from 'vite';
+import { build } from 'vite';
+import { describe, expect, it } from 'vitest';
+import { SCREEN_LANGUAGES, screenFiles, screenSources, type FirstScreen, type Manifest } from '../../bundle-budget';
+
+const WEB_ROOT = resolve(import.meta.dirname, '../..');
+
+/** Packages that only pages with a map may load (issue 10 item 10). */
+const MAP_PACKAGES = ['maplibre-gl', 'terra-draw'];
+
+/** The production build in memory: its chunks by file name and its manifest. */
+async function buildInMemory() {
+  const result = await build({
+    root: WEB_ROOT,
+    configFile: join(WEB_ROOT, 'vite.config.ts'),
+    logLevel: 'silent',
+    build: { write: false, manifest: true },
+  });
+  const outputs = (Array.isArray(result) ? result : [result]) as Rolldown.RolldownOutput[];
+  const files = outputs.flatMap((output) => output.output);
+  const manifestAsset = files.find((file) => file.fileName === '.vite/manifest.json');
+  if (!manifestAsset || manifestAsset.type !== 'asset') throw new Error('the build wrote no manifest');
+  const manifest = JSON.parse(String(manifestAsset.source)) as Manifest;
+  const modulesOf = new Map<string, string[]>();
+  for (const file of files) if (file.type === 'chunk') modulesOf.set(file.fileName, file.moduleIds);
+  return { manifest, modulesOf };
+}
+
+describe('first load', () => {
+  it('the login page and the shell reach no map library through static imports', async () => {
+    const { manifest, modulesOf } = await buildInMemory();
+    const reached = (screen: FirstScreen) =>
+      SCREEN_LANGUAGES.flatMap((language) => screenFiles(manifest, screenSources(manifest, screen, language)))
+        .flatMap((file) => modulesOf.get(file) ?? [])
+        .filter((id) => MAP_PACKAGES.some((name) => id.includes(`/node_modules/${name}/`)));
+    expect(reached('login')).toEqual([]);
+    expect(reached('shell')).toEqual([]);
+    // the check sees the map library where it is: in the chunks of the map pages
+    const all = [...modulesOf.values()].flat();
+    expect(all.some((id) => id.includes('/node_modules/maplibre-gl/'))).toBe(true);
+  }, 300_000);
+});

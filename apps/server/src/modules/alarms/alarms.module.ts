@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { registerSessionChannel } from '../../realtime/session-channel';
+import { registerSessionChannel } from '../../realtime/session/session-channel';
 import type { DeviceRuntime } from '../devices/runtime';
 import { AiEngineToken } from './ai/ai-engine-token';
 import { registerAiRoutes } from './ai/ai.routes';

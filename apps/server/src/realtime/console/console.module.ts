@@ -1,6 +1,6 @@
 import { CONSOLE_WS_PATH } from '@bwc/protocol';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { ensureWebsocket } from '../websocket';
+import { ensureWebsocket } from '../connections/websocket';
 import { registerFileRoutes } from './files';
 import type { WsSocket } from './connection';
 import type { ConsoleHandler } from './handler';

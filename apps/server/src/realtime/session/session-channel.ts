@@ -13,16 +13,16 @@ import {
   type SitePush,
 } from '@bwc/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { DeviceRef, PositionEvent } from '../bus';
-import { readSettings } from '../db/settings';
-import { hashToken, readToken, requireLiveSession, type AuthContext } from '../http/auth';
-import { AppError } from '../http/errors';
-import { unitSubtree } from '../http/scope';
-import type { AlarmRow } from '../modules/alarms/alarms.tables';
-import { ALARM_PIC_WEB_ROOT } from '../modules/alarms/ai/picture-store';
-import { presentAlarm } from '../modules/alarms/alarms.service';
-import { findSessionByTokenHash } from '../modules/auth/session.repository';
-import { ensureWebsocket } from './websocket';
+import type { DeviceRef, PositionEvent } from '../../bus';
+import { readSettings } from '../../db/settings';
+import { hashToken, readToken, requireLiveSession, type AuthContext } from '../../http/auth';
+import { AppError } from '../../http/errors';
+import { unitSubtree } from '../../http/scope';
+import type { AlarmRow } from '../../modules/alarms/alarms.tables';
+import { ALARM_PIC_WEB_ROOT } from '../../modules/alarms/ai/picture-store';
+import { presentAlarm } from '../../modules/alarms/alarms.service';
+import { findSessionByTokenHash } from '../../modules/auth/session.repository';
+import { ensureWebsocket } from '../connections/websocket';
 import { sessionStates, tokenHashOfLogincode, viewRights } from './session-channel.repository';
 
 /** pre-serialised JSON (Buffer) frames are text frames, as the protocol says */
@@ -460,7 +460,7 @@ export class SessionHub {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** the session push channel (realtime/session-channel.ts) */
+    /** the session push channel (realtime/session/session-channel.ts) */
     sessionHub: SessionHub;
   }
 }

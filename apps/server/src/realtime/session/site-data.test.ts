@@ -1,9 +1,9 @@
 import { Api, MenuId, SESSION_WS_PATH, SITE_DATA_FLUSH_MS, SessionPush, type SitePush } from '@bwc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../../test/api';
-import { createRole, createTestApp, createUser, DEMO, login, type Session, type TestApp } from '../../test/helpers';
-import { addDevice, deviceLogin, unitIdOf, type CreatedDevice } from '../../test/devices';
-import { TestConsole } from '../../test/ws-client';
+import { api } from '../../../test/api';
+import { createRole, createTestApp, createUser, DEMO, login, type Session, type TestApp } from '../../../test/helpers';
+import { addDevice, deviceLogin, unitIdOf, type CreatedDevice } from '../../../test/devices';
+import { TestConsole } from '../../../test/ws-client';
 
 let t: TestApp;
 let base: string;

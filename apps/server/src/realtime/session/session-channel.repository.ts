@@ -1,4 +1,4 @@
-import type { Db } from '../db/connection';
+import type { Db } from '../../db/connection';
 
 /** SQL of the session push channel: logins by logincode, the view rights its pushes follow, sessions' state. */
 

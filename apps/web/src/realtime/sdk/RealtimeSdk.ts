@@ -554,7 +554,8 @@ export class RealtimeSdk {
     } else if (code === 'notice_error') {
       const lost = message.cmd_status === CmdStatus.LOGIN_INVALID;
       if (lost) this.cache.clear();
-      this.log.error(`error notice ${message.cmd_status} ${message.error_reason ?? ''}`);
+      // 52001 is the login's normal end when its HTTP session ends (logout elsewhere, forced offline)
+      (lost ? this.log.warn : this.log.error)(`error notice ${message.cmd_status} ${message.error_reason ?? ''}`);
       const error = sdkError(SdkCode.FAILURE, message.error_reason, message.cmd_status);
       for (const listener of this.errorListeners) listener(error, message);
     }

@@ -73,7 +73,7 @@ describe('call: envelope mapping', () => {
     fetchMock.mockImplementation(async () =>
       envelopeResponse({
         code: 401,
-        msg: 'the account is logged in elsewhere and the user was forced offline',
+        msg: 'The account is logged in elsewhere and the user was forced offline',
         data: null,
       }),
     );
@@ -86,7 +86,7 @@ describe('call: envelope mapping', () => {
     expect(navigate).toHaveBeenCalledWith('/login', { replace: true });
     expect(notify.warning).toHaveBeenCalledTimes(1);
     expect(notify.warning).toHaveBeenCalledWith(
-      'the account is logged in elsewhere and the user was forced offline',
+      'The account is logged in elsewhere and the user was forced offline',
       'session',
     );
     expect(notify.error).not.toHaveBeenCalled();
@@ -158,10 +158,10 @@ describe('download', () => {
     expect(click).toHaveBeenCalledTimes(1);
   });
 
-  it('a failed download toasts "download failed, http status: {status}"', async () => {
+  it('a failed download toasts "Download failed, http status: {status}"', async () => {
     fetchMock.mockResolvedValueOnce(new Response('gone', { status: 404, headers: { 'content-type': 'text/plain' } }));
     await expect(download('downloadFile', { id: 9 })).rejects.toBeInstanceOf(ApiError);
-    expect(notify.error).toHaveBeenCalledWith('download failed, http status: 404');
+    expect(notify.error).toHaveBeenCalledWith('Download failed, http status: 404');
   });
 
   it('an envelope error instead of the file is mapped like any call', async () => {

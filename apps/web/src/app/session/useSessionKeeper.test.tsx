@@ -47,7 +47,7 @@ describe('session heartbeat', () => {
 
     await vi.advanceTimersByTimeAsync(SESSION_HEARTBEAT_MS);
     expect(notify.warning).toHaveBeenCalledWith(
-      'the account is logged in elsewhere and the user was forced offline',
+      'The account is logged in elsewhere and the user was forced offline',
       'session',
     );
     expect(useSessionStore.getState().alive).toBe(false);

@@ -48,7 +48,7 @@ export function AreaLayout({ areaId }: { areaId: number }) {
   }, [nodes, pathname]);
   return (
     <Layout style={{ flex: 1 }}>
-      <Layout.Sider width={220} theme="light" style={{ borderRight: '1px solid #f0f0f0' }}>
+      <Layout.Sider width={220} theme="light" style={{ borderRight: '1px solid #f0f0f0' }} className="area-sider">
         <Menu
           mode="inline"
           items={items}

@@ -56,7 +56,7 @@ describe('SearchBar', () => {
     expect(onSearch).toHaveBeenLastCalledWith({ type: '3' });
     first.unmount();
     await renderWidget(<SearchBar items={items} values={{}} onSearch={onSearch} />, { language: 'en-US' });
-    expect(screen.getByText('Unlimited')).toBeTruthy();
+    expect(screen.getByText('Any')).toBeTruthy();
   });
 
   it('shows a dependent date range only while the other select equals 3 and drops its value otherwise', async () => {

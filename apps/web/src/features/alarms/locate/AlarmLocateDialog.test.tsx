@@ -22,13 +22,13 @@ describe('markerPosition', () => {
 });
 
 describe('AlarmLocateDialog', () => {
-  it("says 'marker position not found' without a position and loads no map", async () => {
+  it("says 'The alarm has no position to show' without a position and loads no map", async () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
     await renderWidget(<AlarmLocateDialog open lng={null} lat={39.9} onClose={() => undefined} />, {
       language: 'en-US',
     });
-    expect((await screen.findByTestId('alarm-locate-not-found')).textContent).toContain('marker position not found');
-    expect(screen.getByText('locate')).toBeTruthy();
+    expect((await screen.findByTestId('alarm-locate-not-found')).textContent).toContain('The alarm has no position to show');
+    expect(screen.getByText('Alarm location')).toBeTruthy();
     expect(screen.queryByTestId('alarm-locate-map')).toBeNull();
     expect(fetchSpy).not.toHaveBeenCalled();
     fetchSpy.mockRestore();

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { registerAuthRoutes } from './auth/auth.routes';
 import { registerIndexRoutes } from './index/index.routes';
-import { registerLicence } from './licence/licence.routes';
+import { registerLicenceModule } from './licence/licence.module';
 import { registerSystemRoutes } from './system/settings.routes';
 import { registerAnnounceRoutes } from './announce/announce.routes';
 import { registerDownloadRoutes } from './download/download.routes';
@@ -27,7 +27,7 @@ import { registerConsoleService } from '../realtime/console/console.module';
  * refuses an order where the provider comes later.
  */
 export async function registerModules(app: FastifyInstance): Promise<void> {
-  await registerLicence(app);
+  await registerLicenceModule(app);
   await registerAuthRoutes(app);
   await registerIndexRoutes(app);
   await registerSystemRoutes(app);

@@ -6,13 +6,7 @@ import { presenceSince } from '../auth/presence';
 import { countActiveSessions } from '../auth/session.repository';
 import { countDevices } from '../devices/devices.repository';
 import { productVersion } from '../index/version';
-import { LicenceService, type LicenceStatus } from './licence.service';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    licence: LicenceService;
-  }
-}
+import type { LicenceService, LicenceStatus } from './licence.service';
 
 function registrationOf(status: LicenceStatus, macCode: string): RegistrationStatus {
   return {
@@ -27,16 +21,8 @@ export async function workstationsInUse(app: FastifyInstance, excludeUserId?: nu
   return countActiveSessions(app.db, await presenceSince(app.db), excludeUserId);
 }
 
-export async function registerLicence(app: FastifyInstance): Promise<void> {
-  const service = new LicenceService(app.db, app.config);
-  app.decorate('licence', service);
-  await service.ensureDemoLicence();
-
-  // an expired (or no longer valid) licence sends every console to /406
-  app.sessionGates.push(async () => {
-    if ((await service.status()).state !== 'valid') throw Errors.notAcceptable();
-  });
-
+/** Registration and version routes (the module, licence.module.ts, builds the service). */
+export async function registerLicenceRoutes(app: FastifyInstance, service: LicenceService): Promise<void> {
   defineRoute(app, {
     api: 'registration',
     handler: async () => registrationOf(await service.status(), service.macCode),

@@ -12,7 +12,7 @@ import { registerRoleRoutes } from './roles/roles.routes';
 import { registerOplogRoutes } from './oplog/oplog.routes';
 import { registerDictionaryRoutes } from './dictionary/dictionary.routes';
 import { registerDevices } from './devices/devices.module';
-import { registerFences } from './fences/fences.routes';
+import { registerFencesModule } from './fences/fences.module';
 import { registerTracks } from './tracks/tracks.routes';
 import { registerGroups } from './groups/groups.routes';
 import { registerMaps } from './maps/maps.routes';
@@ -40,7 +40,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await registerOplogRoutes(app);
   await registerDictionaryRoutes(app);
   const devices = await registerDevices(app);
-  await registerFences(app);
+  await registerFencesModule(app);
   await registerTracks(app);
   await registerGroups(app);
   await registerMaps(app);

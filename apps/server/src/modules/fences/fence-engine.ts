@@ -6,9 +6,9 @@ import {
   type FenceRule,
   type FenceShape,
 } from '@bwc/protocol';
-import type { FastifyInstance } from 'fastify';
-import type { PositionEvent } from '../../bus';
-import { now } from '../../db/connection';
+import type { FastifyBaseLogger } from 'fastify';
+import type { EventBus, PositionEvent } from '../../bus';
+import { now, type Db } from '../../db/connection';
 import * as repo from './fences.repository';
 import { parseShape } from './fences.service';
 
@@ -75,6 +75,14 @@ export function ruleMatches(rule: FenceRule, direction: FenceDirection): boolean
  * Positions are evaluated per device in time order; one older than the state's is ignored.
  * Batches are processed one after another (a promise chain), never concurrently.
  */
+export interface FenceEngineDeps {
+  db: Db;
+  /** emits `fence.crossed`; the `positions` subscription is the module's (fences.module.ts) */
+  bus: EventBus;
+  log: FastifyBaseLogger;
+}
+
+/** Fence crossing detection (see above), built from explicit dependencies by fences.module.ts. */
 export class FenceEngine {
   private fences: CompiledFence[] = [];
   private states = new Map<string, State>();
@@ -83,12 +91,11 @@ export class FenceEngine {
   /** totals since start */
   readonly stats = { positions: 0, crossings: 0 };
 
-  constructor(private readonly app: FastifyInstance) {}
+  constructor(private readonly deps: FenceEngineDeps) {}
 
-  start(): () => void {
-    return this.app.bus.on('positions', ({ positions }) => {
-      void this.enqueue(() => this.process(positions));
-    });
+  /** A batch of stored positions (the bus `positions` event, subscribed by fences.module.ts): queued. */
+  onPositions(positions: PositionEvent[]): void {
+    void this.enqueue(() => this.process(positions));
   }
 
   /** Reload fences and states (after a fence changed). Resolves once applied. */
@@ -102,13 +109,13 @@ export class FenceEngine {
   }
 
   private enqueue(fn: () => Promise<void>): Promise<void> {
-    const next = this.queue.then(fn).catch((err: unknown) => this.app.log.error({ err }, 'fence engine step failed'));
+    const next = this.queue.then(fn).catch((err: unknown) => this.deps.log.error({ err }, 'fence engine step failed'));
     this.queue = next;
     return next;
   }
 
   private async load(): Promise<void> {
-    const db = this.app.db;
+    const db = this.deps.db;
     const rows = await repo.enabledFences(db);
     const units = await db.selectFrom('units').select(['id', 'pid']).execute();
     const children = new Map<number, number[]>();
@@ -182,7 +189,7 @@ export class FenceEngine {
       }
     }
     if (!changed.size) return;
-    const db = this.app.db;
+    const db = this.deps.db;
     // devices deleted since their positions were stored have no state to keep (foreign key)
     const devices = await repo.devicesByIds(db, [...new Set([...changed.values()].map((c) => c.deviceId))]);
     const alive = new Set(devices.map((d) => d.id));
@@ -224,6 +231,6 @@ export class FenceEngine {
       }
     });
     this.stats.crossings += events.length;
-    for (const e of events) this.app.bus.emit('fence.crossed', e);
+    for (const e of events) this.deps.bus.emit('fence.crossed', e);
   }
 }

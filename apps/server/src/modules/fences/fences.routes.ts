@@ -1,26 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { defineRoute } from '../../http/route';
 import { assertInScope, unitScope } from '../../http/scope';
-import { FenceEngine } from './fence-engine';
+import type { FenceEngine } from './fence-engine';
 import * as repo from './fences.repository';
 import * as fences from './fences.service';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** fence crossing detection (modules/fences/fence-engine.ts) */
-    fences: FenceEngine;
-  }
-}
-
-/** Electronic fences (menu 10441) and zones (menu 10442), crossing detection on positions. */
-export async function registerFences(app: FastifyInstance): Promise<void> {
-  const engine = new FenceEngine(app);
-  app.decorate('fences', engine);
-  const off = engine.start();
-  app.addHook('onClose', async () => {
-    off();
-    await engine.idle();
-  });
+/** Electronic fences (menu 10441) and zones (menu 10442); a fence write reloads the crossing engine. */
+export async function registerFenceRoutes(app: FastifyInstance, engine: FenceEngine): Promise<void> {
+  const deps: fences.FenceWriteDeps = { db: app.db, engine };
 
   defineRoute(app, {
     api: 'fenceList',
@@ -30,7 +17,7 @@ export async function registerFences(app: FastifyInstance): Promise<void> {
     api: 'fenceAdd',
     msg: 'success.added',
     handler: async ({ user, body, req }) => {
-      const fence = await fences.addFence(app, user, body);
+      const fence = await fences.addFence(deps, user, body);
       req.audit.target = fence.id;
       return fence;
     },
@@ -38,13 +25,13 @@ export async function registerFences(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     api: 'fenceUpdate',
     msg: 'success.updated',
-    handler: async ({ user, body }) => fences.updateFence(app, user, body),
+    handler: async ({ user, body }) => fences.updateFence(deps, user, body),
   });
   defineRoute(app, {
     api: 'fenceDelete',
     msg: 'success.deleted',
     handler: async ({ user, body }) => {
-      await fences.deleteGeo(app, user, 'fence', body.id);
+      await fences.deleteGeo(deps, user, 'fence', body.id);
       return null;
     },
   });
@@ -93,7 +80,7 @@ export async function registerFences(app: FastifyInstance): Promise<void> {
     api: 'zoneDelete',
     msg: 'success.deleted',
     handler: async ({ user, body }) => {
-      await fences.deleteGeo(app, user, 'zone', body.id);
+      await fences.deleteGeo(deps, user, 'zone', body.id);
       return null;
     },
   });

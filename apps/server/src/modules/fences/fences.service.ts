@@ -11,13 +11,19 @@ import {
   type ZoneListQuery,
   type ZoneUpdateRequest,
 } from '@bwc/protocol';
-import type { FastifyInstance } from 'fastify';
 import { now, type Db } from '../../db/connection';
 import type { AuthUser } from '../../http/auth';
 import { AppError, Errors } from '../../http/errors';
 import { assertInScope, unitScope, unitSubtree, type UnitScope } from '../../http/scope';
 import * as repo from './fences.repository';
 import type { GeoFenceJoined, GeoKind } from './fences.repository';
+import type { FenceEngine } from './fence-engine';
+
+/** What the fence writes use: the database and the crossing engine, reloaded after each change. */
+export interface FenceWriteDeps {
+  db: Db;
+  engine: FenceEngine;
+}
 
 const notFound = (kind: GeoKind) =>
   new AppError(ResultCode.NOT_FOUND, kind === 'fence' ? 'errors.fence.notFound' : 'errors.zone.notFound');
@@ -146,8 +152,8 @@ export async function listFences(db: Db, user: AuthUser, q: FenceListQuery): Pro
   return fencesOf(db, await repo.listGeo(db, 'fence', { unitIds, keyword: q.keyword, enabled: q.enabled }));
 }
 
-export async function addFence(app: FastifyInstance, user: AuthUser, input: FenceAddRequest): Promise<Fence> {
-  const db = app.db;
+export async function addFence(deps: FenceWriteDeps, user: AuthUser, input: FenceAddRequest): Promise<Fence> {
+  const db = deps.db;
   const scope = await unitScope(db, user);
   const unitId = await ownerUnit(db, scope, user, input.unit_id);
   await checkTargets(db, scope, input);
@@ -167,12 +173,12 @@ export async function addFence(app: FastifyInstance, user: AuthUser, input: Fenc
     created: ts,
     updated: ts,
   });
-  await app.fences.reload();
+  await deps.engine.reload();
   return (await fencesOf(db, [(await repo.findGeo(db, 'fence', id))!]))[0]!;
 }
 
-export async function updateFence(app: FastifyInstance, user: AuthUser, input: FenceUpdateRequest): Promise<Fence> {
-  const db = app.db;
+export async function updateFence(deps: FenceWriteDeps, user: AuthUser, input: FenceUpdateRequest): Promise<Fence> {
+  const db = deps.db;
   const scope = await unitScope(db, user);
   await loadScoped(db, 'fence', input.id, scope);
   const unitId = await ownerUnit(db, scope, user, input.unit_id);
@@ -194,16 +200,16 @@ export async function updateFence(app: FastifyInstance, user: AuthUser, input: F
     // a changed shape or target list makes the old inside/outside states meaningless
     await repo.clearFenceStates(trx, input.id);
   });
-  await app.fences.reload();
+  await deps.engine.reload();
   return (await fencesOf(db, [(await repo.findGeo(db, 'fence', input.id))!]))[0]!;
 }
 
-export async function deleteGeo(app: FastifyInstance, user: AuthUser, kind: GeoKind, id: number): Promise<void> {
-  const db = app.db;
+export async function deleteGeo(deps: FenceWriteDeps, user: AuthUser, kind: GeoKind, id: number): Promise<void> {
+  const db = deps.db;
   const scope = await unitScope(db, user);
   await loadScoped(db, kind, id, scope);
   await db.transaction().execute(async (trx) => repo.deleteGeo(trx, id));
-  if (kind === 'fence') await app.fences.reload();
+  if (kind === 'fence') await deps.engine.reload();
 }
 
 // ---- zones -----------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import { registerDictionaryRoutes } from './dictionary/dictionary.routes';
 import { registerDevices } from './devices/devices.module';
 import { registerFencesModule } from './fences/fences.module';
 import { registerTracks } from './tracks/tracks.routes';
-import { registerGroups } from './groups/groups.routes';
+import { registerGroupsModule } from './groups/groups.module';
 import { registerMaps } from './maps/maps.routes';
 import { registerAlarmsModule } from './alarms/alarms.module';
 import { registerMessages } from './messages/messages.routes';
@@ -42,7 +42,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   const devices = await registerDevices(app);
   await registerFencesModule(app);
   await registerTracks(app);
-  await registerGroups(app);
+  await registerGroupsModule(app);
   await registerMaps(app);
   await registerAlarmsModule(app, { devices });
   await registerMessages(app);

@@ -2,22 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { defineRoute } from '../../http/route';
 import * as groups from './groups.service';
 
-/** How often expired temporary groups are removed besides every group call. */
-const SWEEP_INTERVAL_MS = 10 * 60_000;
-
 /** Talk groups of the dispatch map (menu 10101): fixed and temporary groups, spec create/edit payloads. */
-export async function registerGroups(app: FastifyInstance): Promise<void> {
-  let timer: NodeJS.Timeout | null = null;
-  app.addHook('onListen', async () => {
-    timer = setInterval(() => {
-      groups.sweepExpired(app.db).catch((err: unknown) => app.log.error({ err }, 'temporary group sweep failed'));
-    }, SWEEP_INTERVAL_MS);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => {
-    if (timer) clearInterval(timer);
-  });
-
+export async function registerGroupRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     api: 'groupAdd',
     msg: 'success.added',

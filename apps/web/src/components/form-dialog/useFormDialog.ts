@@ -40,6 +40,12 @@ export interface FormDialogOptions<
   create?: (values: z.infer<C>, form: FormInstance) => Promise<unknown>;
   /** send the edited entry */
   update?: (values: z.infer<U>, row: Row, form: FormInstance) => Promise<unknown>;
+  /**
+   * The form field a refusal concerns when its msg names none (`字段 x：...`), e.g. `username` for
+   * the 409 `用户名 x 已存在` of a new account: the whole msg then shows under that field (when the
+   * form has it); null (or no function) leaves the msg at the top of the form.
+   */
+  refusalField?: (failure: ApiError) => string | null;
 }
 
 export interface FormDialog<Row> {
@@ -67,7 +73,8 @@ export interface FormDialog<Row> {
  * - opens with `initial(row)` (form reset first), for 'new' or a row;
  * - OK validates with the protocol schema first (messages under the fields), then sends with
  *   `create` / `update` and is busy only while the server works;
- * - an envelope error stays in the form: under the field it names (`字段 name：...`), else at the
+ * - an envelope error stays in the form: under the field it names (`字段 name：...`) or that
+ *   `refusalField` gives, else at the
  *   top of the form (the http layer's error toast still shows, spec part 1 section 8); success
  *   calls `onSaved` (the page closes the dialog and reloads its list).
  */
@@ -137,7 +144,8 @@ export function useFormDialog<Row, C extends z.ZodType, U extends z.ZodType = C>
       }
       // the console is leaving for Login or /406
       if (failure.code === ResultCode.UNAUTHENTICATED || failure.status === HTTP_STATUS_NOT_ACCEPTABLE) return;
-      const named = namedFieldError(failure.msg);
+      const field = latest.current.refusalField?.(failure);
+      const named = namedFieldError(failure.msg) ?? (field ? { field, message: failure.msg } : null);
       const inForm = named && form.getFieldsError().some((f) => f.name.join('.') === named.field);
       if (named && inForm) form.setFields([{ name: named.field.split('.'), errors: [named.message] }]);
       else setError(failure.msg);

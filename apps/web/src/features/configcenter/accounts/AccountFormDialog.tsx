@@ -1,4 +1,4 @@
-import { PASSWORD_SET_MAX, type Account } from '@bwc/protocol';
+import { PASSWORD_SET_MAX, ResultCode, type Account } from '@bwc/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { Form, Input, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -53,6 +53,8 @@ export function AccountFormDialog({ units, unitsListed, isAdmin, ...props }: Acc
     initial: (account) => (account ? editValuesOf(account) : { ifadmin: 0, phone: '' }),
     create: (values) => call('accountAdd', addRequestOf(values), { success: true }),
     update: (values, account) => call('accountUpdate', { id: account.id, ...values }, { success: true }),
+    // the server refuses a login name in use with 409 `用户名 x 已存在`: show it under the name
+    refusalField: (failure) => (failure.code === ResultCode.CONFLICT ? 'username' : null),
   });
   const roles = useQuery({
     queryKey: configKeys.roleOptions,

@@ -1,23 +1,23 @@
 import type { FastifyInstance } from 'fastify';
-import { registerAuthRoutes } from './auth/auth.routes';
-import { registerIndexRoutes } from './index/index.routes';
+import { registerAuthModule } from './auth/auth.module';
+import { registerIndexModule } from './index/index.module';
 import { registerLicenceModule } from './licence/licence.module';
-import { registerSystemRoutes } from './system/settings.routes';
-import { registerAnnounceRoutes } from './announce/announce.routes';
-import { registerDownloadRoutes } from './download/download.routes';
-import { registerHomeRoutes } from './home/home.routes';
-import { registerUnitRoutes } from './units/units.routes';
-import { registerUserRoutes } from './users/users.routes';
-import { registerRoleRoutes } from './roles/roles.routes';
-import { registerOplogRoutes } from './oplog/oplog.routes';
-import { registerDictionaryRoutes } from './dictionary/dictionary.routes';
+import { registerSystemModule } from './system/system.module';
+import { registerAnnounceModule } from './announce/announce.module';
+import { registerDownloadModule } from './download/download.module';
+import { registerHomeModule } from './home/home.module';
+import { registerUnitsModule } from './units/units.module';
+import { registerUsersModule } from './users/users.module';
+import { registerRolesModule } from './roles/roles.module';
+import { registerOplogModule } from './oplog/oplog.module';
+import { registerDictionaryModule } from './dictionary/dictionary.module';
 import { registerDevices } from './devices/devices.module';
 import { registerFencesModule } from './fences/fences.module';
-import { registerTracks } from './tracks/tracks.routes';
+import { registerTracksModule } from './tracks/tracks.module';
 import { registerGroupsModule } from './groups/groups.module';
-import { registerMaps } from './maps/maps.routes';
+import { registerMapsModule } from './maps/maps.module';
 import { registerAlarmsModule } from './alarms/alarms.module';
-import { registerMessages } from './messages/messages.routes';
+import { registerMessagesModule } from './messages/messages.module';
 import { registerConsoleService } from '../realtime/console/console.module';
 
 /**
@@ -27,24 +27,24 @@ import { registerConsoleService } from '../realtime/console/console.module';
  * refuses an order where the provider comes later.
  */
 export async function registerModules(app: FastifyInstance): Promise<void> {
-  await registerLicenceModule(app);
-  await registerAuthRoutes(app);
-  await registerIndexRoutes(app);
-  await registerSystemRoutes(app);
-  await registerAnnounceRoutes(app);
-  await registerDownloadRoutes(app);
-  await registerHomeRoutes(app);
-  await registerUnitRoutes(app);
-  await registerUserRoutes(app);
-  await registerRoleRoutes(app);
-  await registerOplogRoutes(app);
-  await registerDictionaryRoutes(app);
+  const licence = await registerLicenceModule(app);
+  await registerAuthModule(app, { licence });
+  await registerIndexModule(app);
+  await registerSystemModule(app);
+  await registerAnnounceModule(app);
+  await registerDownloadModule(app);
+  await registerHomeModule(app);
+  await registerUnitsModule(app);
+  await registerUsersModule(app);
+  await registerRolesModule(app);
+  await registerOplogModule(app);
+  await registerDictionaryModule(app);
   const devices = await registerDevices(app);
   await registerFencesModule(app);
-  await registerTracks(app);
+  await registerTracksModule(app);
   await registerGroupsModule(app);
-  await registerMaps(app);
+  await registerMapsModule(app);
   await registerAlarmsModule(app, { devices });
-  await registerMessages(app);
+  await registerMessagesModule(app);
   await registerConsoleService(app);
 }

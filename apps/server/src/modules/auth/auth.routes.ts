@@ -4,6 +4,7 @@ import { AppError, Errors } from '../../http/errors';
 import { lookupSession, requireLiveSession, SESSION_COOKIE } from '../../http/auth';
 import { defineRoute } from '../../http/route';
 import { ResultCode } from '@bwc/protocol';
+import type { LicenceService } from '../licence/licence.service';
 import { createCaptcha } from './captcha';
 import { presentContext, presentUserInfo } from './auth.presenter';
 import { login } from './auth.service';
@@ -35,12 +36,13 @@ async function heartbeat(app: FastifyInstance, req: FastifyRequest): Promise<Hea
   }
 }
 
-export async function registerAuthRoutes(app: FastifyInstance): Promise<void> {
+/** Login, captcha, heartbeat, logout, session context and password change. */
+export async function registerAuthRoutes(app: FastifyInstance, licence: LicenceService): Promise<void> {
   defineRoute(app, {
     api: 'loginGet',
     handler: async ({ db }) => ({
       ...(await createCaptcha(db, app.config.testCaptcha)),
-      registered: (await app.licence.status()).state === 'valid',
+      registered: (await licence.status()).state === 'valid',
     }),
   });
 
@@ -48,7 +50,7 @@ export async function registerAuthRoutes(app: FastifyInstance): Promise<void> {
     api: 'login',
     msg: 'success.login',
     handler: async ({ req, reply, body }) => {
-      const { sessionToken, ...result } = await login(app, req, body);
+      const { sessionToken, ...result } = await login(app, licence, req, body);
       reply.setCookie(SESSION_COOKIE, sessionToken, {
         httpOnly: true,
         sameSite: 'lax',

@@ -9,6 +9,7 @@ import {
   type LoginResult,
 } from '@bwc/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { LicenceService } from '../licence/licence.service';
 import { readSettings } from '../../db/settings';
 import { hashToken } from '../../http/auth';
 import { AppError, Errors } from '../../http/errors';
@@ -55,6 +56,7 @@ async function checkSourceThrottle(app: FastifyInstance, ip: string): Promise<vo
  */
 export async function login(
   app: FastifyInstance,
+  licenceService: LicenceService,
   req: FastifyRequest,
   body: LoginRequest,
 ): Promise<LoginResult & { sessionToken: string }> {
@@ -74,7 +76,7 @@ export async function login(
   const lock = await accountLockState(app, username);
   if (lock.locked) throw Errors.locked(minutesUntil(lock.unlockAt, Date.now()));
 
-  const licence = await app.licence.status();
+  const licence = await licenceService.status();
   if (licence.state !== 'valid')
     throw Errors.licence(licence.state === 'expired' ? 'errors.licence.expired' : 'errors.licence.unregistered');
 

@@ -3,14 +3,12 @@ import { createReadStream } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { defineRoute } from '../../http/route';
 import { auditIds } from '../system/search';
-import { clearTemporary, contentDisposition } from '../system/file-store';
+import { contentDisposition } from '../system/file-store';
 import { parseRange } from './range';
 import * as downloads from './download.service';
 
 /** rest/system/download/*: download-center entries and their files. */
 export async function registerDownloadRoutes(app: FastifyInstance): Promise<void> {
-  await clearTemporary(app.config.dataDir, 'downloads');
-
   defineRoute(app, {
     api: 'downloadList',
     handler: async ({ db, query }) => downloads.list(db, query),

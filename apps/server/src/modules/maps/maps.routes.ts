@@ -1,11 +1,10 @@
 import { BASEMAP_LAYERS, ResultCode, TileParams, type BasemapLayer } from '@bwc/protocol';
-import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { readSettings } from '../../db/settings';
 import { AppError } from '../../http/errors';
 import { defineRoute } from '../../http/route';
-import { basemapGeoJson, BasemapTiles } from './basemap';
+import { basemapGeoJson, type BasemapTiles } from './basemap';
 import {
   currentMapFile,
   deleteMapFile,
@@ -13,7 +12,7 @@ import {
   infoOf,
   metaOf,
   readGeocodeSettings,
-  TileStore,
+  type TileStore,
   uploadMapFile,
   writeGeocodeSettings,
 } from './maps.service';
@@ -46,21 +45,14 @@ function baseUrl(req: FastifyRequest, origin: string | undefined): string {
   return `${req.protocol}://${req.headers.host ?? req.hostname}`;
 }
 
+/** What the map routes serve from: the offline tile store and the built-in basemap (maps.module.ts). */
+export interface MapRoutesDeps {
+  tiles: TileStore;
+  basemap: BasemapTiles;
+}
+
 /** Maps: style, offline tiles, built-in basemap, map file upload, reverse geocoding. */
-export async function registerMaps(app: FastifyInstance): Promise<void> {
-  const tiles = new TileStore(app);
-  app.addHook('onClose', async () => tiles.reset());
-  // with config.basemapPack (default outside tests) the basemap's tiles come from a pack in
-  // DATA_DIR/basemap, built once by a child process soon after the first start; without it they
-  // are cut in this process
-  const basemap = new BasemapTiles({
-    packDir: app.config.basemapPack ? join(app.config.dataDir, 'basemap') : null,
-    log: (msg, fields) => app.log.info(fields ?? {}, msg),
-  });
-  if (app.config.basemapPack)
-    app.addHook('onReady', async () => {
-      setTimeout(() => void basemap.usePack(), 2_000).unref();
-    });
+export async function registerMapRoutes(app: FastifyInstance, { tiles, basemap }: MapRoutesDeps): Promise<void> {
 
   async function mode(): Promise<{
     mode: 'online' | 'offline' | 'builtin';

@@ -4,7 +4,7 @@ import { auditIds } from '../system/search';
 import * as messages from './messages.service';
 
 /** Message push (/dispatch/msgManage, menu 10105): gismessage, gismessagesend, gismessagesendlist. */
-export async function registerMessages(app: FastifyInstance): Promise<void> {
+export async function registerMessageRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     api: 'messList',
     handler: async ({ db, user, body }) => messages.listMessages(db, user, body),

@@ -4,7 +4,6 @@ import { groupApi } from '../../realtime/console/accounts';
 import { Errors } from '../../http/errors';
 import { defineRoute } from '../../http/route';
 import { mimeOfExtension } from './background';
-import { clearTemporary } from './file-store';
 import { presentSettings } from './settings.presenter';
 import { readPlayConfig, readSettings, writePlayConfig } from './settings.repository';
 import {
@@ -19,8 +18,6 @@ import {
 
 /** rest/system/config/* and the public login background. */
 export async function registerSystemRoutes(app: FastifyInstance): Promise<void> {
-  await clearTemporary(app.config.dataDir, 'backgrounds');
-
   defineRoute(app, {
     api: 'settingsGet',
     // the menu (10002 or 10003) depends on the type: checked here instead of the fixed rule

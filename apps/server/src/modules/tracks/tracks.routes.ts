@@ -10,7 +10,7 @@ const TYPES = {
 } as const;
 
 /** History track (monitor/track, menu 10153): gismoni history and history_mark, GPX/KML export. */
-export async function registerTracks(app: FastifyInstance): Promise<void> {
+export async function registerTrackRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     api: 'trackHistory',
     // a read: not an operation to log

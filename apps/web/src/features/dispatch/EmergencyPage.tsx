@@ -9,15 +9,21 @@ import {
   SoundOutlined,
   StopOutlined,
 } from '@ant-design/icons';
-import { GROUP_TREE_LOAD_DELAY_MS, MAP_START_ZOOM, MenuId, type DevicePoint } from '@bwc/protocol';
+import { GROUP_TREE_LOAD_DELAY_MS, ImTargetType, MAP_START_ZOOM, MenuId, type DevicePoint } from '@bwc/protocol';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Dropdown, Input, Tabs, Tooltip } from 'antd';
+import { App, Badge, Button, Dropdown, Input, Tabs, Tooltip } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { usePermission } from '../../app/session/Permission';
 import { useUserContext } from '../../app/session/queries';
-import { UnitTree, isTerminal, loadDeviceLevel, type LiveOnline, type UnitTreeLoader } from '../../components/unit-tree';
+import {
+  UnitTree,
+  isTerminal,
+  loadDeviceLevel,
+  type LiveOnline,
+  type UnitTreeLoader,
+} from '../../components/unit-tree';
 import { FaceAlarmColumn } from '../alarms/face/FaceAlarmColumn';
 import { toDisplay } from '../../map/coords';
 import { DevicesLayer } from '../../map/DevicesLayer';
@@ -33,7 +39,9 @@ import { useAlarmOpen } from './useAlarmOpen';
 import { useDeviceActions } from './deviceActions';
 import { GroupTab } from './GroupTab';
 import { HostList } from './HostList';
+import { ImPanel } from './ImPanel';
 import { InfoWindow } from './InfoWindow';
+import { consoleIm, consoleSdk } from '../../realtime/sdk/groupLogin';
 import { dataAreas, useMapSetup } from '../../map/mapSetup';
 import { useLivePoints } from './useLivePoints';
 import { usePointRefresh } from './usePointRefresh';
@@ -109,6 +117,19 @@ export function EmergencyPage() {
   const [dialog, setDialog] = useState<'none' | 'selection' | 'broadcast'>('none');
   const [search, setSearch] = useState('');
   const [unitId, setUnitId] = useState<number | null>(null);
+  const [tab, setTab] = useState('person');
+  const imUnread = useSyncExternalStore(consoleIm.subscribe, () => consoleIm.getSnapshot().unread);
+  const openIm = useCallback(
+    (point: DevicePoint) => {
+      setTab('im');
+      consoleIm
+        .open(point.id, ImTargetType.USER, nameWithCode(point))
+        .catch((error: unknown) =>
+          message.error(t('im.loadFailed', { reason: error instanceof Error ? error.message : String(error) })),
+        );
+    },
+    [message, t],
+  );
 
   // every points answer carries the SOS state; live pushes fill the time in between
   const sosSnapshot = useRef<(points: DevicePoint[], full: boolean, asked: number) => void>(() => undefined);
@@ -216,6 +237,8 @@ export function EmergencyPage() {
       panel={
         <Tabs
           size="small"
+          activeKey={tab}
+          onChange={setTab}
           items={[
             {
               key: 'person',
@@ -251,6 +274,7 @@ export function EmergencyPage() {
                     loading={unitDevices.isFetching}
                     gb={context.data?.gb === 1}
                     onLocate={locateRow}
+                    onMessage={openIm}
                   />
                 </div>
               ),
@@ -258,6 +282,17 @@ export function EmergencyPage() {
             ...(config?.group_api && Number((config.group_api as { switch?: unknown }).switch) === 1
               ? [{ key: 'group', label: t('tab.group'), children: <GroupTab store={store} onLocate={locate} /> }]
               : []),
+            {
+              key: 'im',
+              label: (
+                <span data-testid="im-tab" data-unread={imUnread}>
+                  <Badge count={imUnread} size="small" offset={[8, -2]}>
+                    {t('tab.im')}
+                  </Badge>
+                </span>
+              ),
+              children: <ImPanel store={consoleIm} me={consoleSdk.login?.login_uid ?? 0} />,
+            },
           ]}
         />
       }

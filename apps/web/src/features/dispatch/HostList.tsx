@@ -1,5 +1,5 @@
 import { HOST_LIST_PAGE_SIZE, TABLE_INDEX_COLUMN_WIDTH, type DevicePoint } from '@bwc/protocol';
-import { PhoneOutlined, VideoCameraOutlined } from '@ant-design/icons';
+import { MessageOutlined, PhoneOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import { App, Button, Space, Table, Tooltip } from 'antd';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,13 +11,15 @@ interface Props {
   /** GB (GB/T 28181) mode hides voice calls */
   gb: boolean;
   onLocate: (point: DevicePoint) => void;
+  /** opens the conversation with the device's user in the messages tab */
+  onMessage?: (point: DevicePoint) => void;
 }
 
 /**
  * Host list (spec part 2 section 2.4): index, name with code, host body, video and voice call; 30 a
  * page. Memoised: with thousands of rows a render costs, and live positions do not change it.
  */
-export const HostList = memo(function HostList({ devices, loading, gb, onLocate }: Props) {
+export const HostList = memo(function HostList({ devices, loading, gb, onLocate, onMessage }: Props) {
   const { t } = useTranslation('dispatch');
   const { message } = App.useApp();
   const later = () => message.info(t('host.callLater'));
@@ -47,8 +49,8 @@ export const HostList = memo(function HostList({ devices, loading, gb, onLocate 
         {
           title: t('host.operation'),
           key: 'op',
-          width: 64,
-          render: () => (
+          width: onMessage ? 96 : 64,
+          render: (_v, row) => (
             <Space size={0} onClick={(event) => event.stopPropagation()}>
               <Tooltip title={t('host.videoCall')}>
                 <Button
@@ -67,6 +69,18 @@ export const HostList = memo(function HostList({ devices, loading, gb, onLocate 
                     icon={<PhoneOutlined />}
                     aria-label={t('host.voiceCall')}
                     onClick={later}
+                  />
+                </Tooltip>
+              )}
+              {onMessage && (
+                <Tooltip title={t('im.message')}>
+                  <Button
+                    size="small"
+                    type="text"
+                    icon={<MessageOutlined />}
+                    aria-label={t('im.message')}
+                    data-testid="host-message"
+                    onClick={() => onMessage(row)}
                   />
                 </Tooltip>
               )}

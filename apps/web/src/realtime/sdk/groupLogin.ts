@@ -7,10 +7,14 @@ import { call } from '../../api/http';
 import { isLanguage } from '../../i18n';
 import { usePermission } from '../../app/session/Permission';
 import { SdkError } from './errors';
+import { ImStore } from '../im/ImStore';
 import { RealtimeSdk } from './RealtimeSdk';
 
 /** The tab's one connection to the console service. */
 export const consoleSdk = new RealtimeSdk();
+
+/** The dispatcher's instant messages on that connection (listening from the start: messages kept for the console arrive at logon). */
+export const consoleIm = new ImStore(consoleSdk);
 
 /**
  * How long (minutes) the login outlives its connection: a reload within it resumes the login

@@ -1,0 +1,181 @@
+import { ImTargetType, ImType, type ImMessage } from '@bwc/protocol';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { App } from 'antd';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderWidget } from '../../components/test-utils';
+import { ImStore, type ImSdk } from '../../realtime/im/ImStore';
+import { ImPanel } from './ImPanel';
+
+const ME = 100;
+let seq = 0;
+function im(over: Partial<ImMessage>): ImMessage {
+  seq += 1;
+  return {
+    msg_id: seq,
+    from: 7,
+    extfrom: '97',
+    from_name: 'Officer 7',
+    target: ME,
+    exttarget: '9100',
+    target_type: ImTargetType.USER,
+    im_type: ImType.TEXT,
+    content: `text ${seq}`,
+    time: '2026-11-24T10:00:00.000Z',
+    filename: '',
+    size: 0,
+    fid: '',
+    ourl: '',
+    surl: '',
+    ...over,
+  };
+}
+
+/** The SDK faked at its boundary: notice listeners and requests by msg_code. */
+function fakeSdk(history: ImMessage[]) {
+  const listeners = new Map<string, (n: unknown) => void>();
+  const requests: { code: string; body: Record<string, unknown> }[] = [];
+  const sdk = {
+    login: { login_uid: ME },
+    on: (code: string, listener: (n: unknown) => void) => {
+      listeners.set(code, listener);
+      return () => listeners.delete(code);
+    },
+    request: vi.fn(async (code: string, body: Record<string, unknown>) => {
+      requests.push({ code, body });
+      if (code === 'req_im_list') {
+        const start = Number(body.start);
+        const newestFirst = [...history].reverse();
+        return { total: history.length, start, count: 0, im: newestFirst.slice(start, start + Number(body.count)) };
+      }
+      if (code === 'req_send_im') {
+        if (body.content === 'fail') throw new Error('the service is away');
+        const sent = im({
+          from: ME,
+          from_name: 'Dispatcher',
+          target: Number(body.target),
+          content: String(body.content),
+        });
+        history.push(sent);
+        return { im: sent };
+      }
+      throw new Error(`unexpected ${code}`);
+    }),
+  };
+  const notice = (m: ImMessage) => act(() => listeners.get('notice_im')?.({ im: m }));
+  return { sdk: sdk as unknown as ImSdk, requests, notice };
+}
+
+beforeEach(() => {
+  seq = 0;
+});
+
+describe('emergency messages tab', () => {
+  it('says how conversations start when there is none', async () => {
+    const { sdk } = fakeSdk([]);
+    await renderWidget(
+      <App>
+        <ImPanel store={new ImStore(sdk)} me={ME} />
+      </App>,
+      { language: 'en-US' },
+    );
+    expect(screen.getByText(/No conversations yet/)).toBeTruthy();
+  });
+
+  it('counts live messages as unread per conversation; opening lists them, marks read and sends text', async () => {
+    const history: ImMessage[] = [];
+    const { sdk, requests, notice } = fakeSdk(history);
+    const store = new ImStore(sdk);
+    await renderWidget(
+      <App>
+        <ImPanel store={store} me={ME} />
+      </App>,
+      { language: 'en-US' },
+    );
+    const first = im({ content: 'need backup' });
+    history.push(first);
+    notice(first);
+    const second = im({ content: 'at the gate' });
+    history.push(second);
+    notice(second);
+    notice(
+      im({
+        from: 8,
+        from_name: 'Officer 8',
+        target: 55,
+        exttarget: 'Patrol A',
+        target_type: ImTargetType.GROUP,
+        content: 'group hello',
+      }),
+    );
+    // the same message twice (a redelivery) counts once
+    notice(second);
+    const rows = () => screen.getAllByTestId('im-conversation');
+    expect(rows().map((r) => r.dataset.key)).toEqual(['g55', 'u7']);
+    expect(store.getSnapshot().unread).toBe(3);
+    expect(within(rows()[1]!).getByText('Officer 7')).toBeTruthy();
+    expect(within(rows()[1]!).getByText('at the gate')).toBeTruthy();
+    expect(within(rows()[1]!).getByTestId('im-unread').dataset.count).toBe('2');
+    expect(within(rows()[0]!).getByText('Group Patrol A')).toBeTruthy();
+
+    fireEvent.click(rows()[1]!);
+    await waitFor(() => expect(screen.getAllByTestId('im-message')).toHaveLength(2));
+    expect(requests.at(-1)).toEqual({ code: 'req_im_list', body: { target: 7, target_type: 0, start: 0, count: 30 } });
+    expect(store.getSnapshot().unread).toBe(1);
+    expect(screen.getAllByTestId('im-message').map((m) => m.textContent)).toEqual([
+      expect.stringContaining('need backup'),
+      expect.stringContaining('at the gate'),
+    ]);
+
+    // a message arriving in the open conversation is shown, not counted, and read on the service
+    notice(im({ content: 'moving north' }));
+    await waitFor(() => expect(screen.getAllByTestId('im-message')).toHaveLength(3));
+    expect(store.getSnapshot().unread).toBe(1);
+    expect(requests.at(-1)).toEqual({ code: 'req_im_list', body: { target: 7, target_type: 0, start: 0, count: 1 } });
+
+    fireEvent.change(screen.getByTestId('im-input'), { target: { value: 'hold position' } });
+    fireEvent.keyDown(screen.getByTestId('im-input'), { key: 'Enter' });
+    await waitFor(() => expect(screen.getAllByTestId('im-message')).toHaveLength(4));
+    const sent = requests.find((r) => r.code === 'req_send_im')!;
+    expect(sent.body).toMatchObject({ target: 7, target_type: 0, im_type: ImType.TEXT, content: 'hold position' });
+    const mine = screen.getAllByTestId('im-message').at(-1)!;
+    expect(mine.dataset.mine).toBe('1');
+    expect(mine.textContent).toContain('Me');
+    expect((screen.getByTestId('im-input') as HTMLTextAreaElement).value).toBe('');
+
+    // a failure says why and keeps the text
+    fireEvent.change(screen.getByTestId('im-input'), { target: { value: 'fail' } });
+    fireEvent.click(screen.getByTestId('im-send'));
+    expect(await screen.findByText('The message could not be sent: the service is away')).toBeTruthy();
+    expect((screen.getByTestId('im-input') as HTMLTextAreaElement).value).toBe('fail');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Back to conversations' }));
+    expect(screen.getAllByTestId('im-conversation')).toHaveLength(2);
+  });
+
+  it('pages back through older messages and shows images, voice notes and files of terminals', async () => {
+    const history = Array.from({ length: 35 }, () => im({}));
+    history.push(
+      im({ im_type: ImType.IMAGE, filename: 'scene.jpg', ourl: '/f/scene.jpg', surl: '/f/scene-s.jpg', content: '' }),
+      im({ im_type: ImType.VOICE, filename: 'v.amr', ourl: '/f/v.webm', content: '' }),
+      im({ im_type: ImType.FILE, filename: 'report.pdf', size: 2048, ourl: '/f/report.pdf', content: '' }),
+    );
+    const { sdk } = fakeSdk(history);
+    const store = new ImStore(sdk);
+    await renderWidget(
+      <App>
+        <ImPanel store={store} me={ME} />
+      </App>,
+      { language: 'zh-CN' },
+    );
+    await act(() => store.open(7, ImTargetType.USER, 'Officer 7'));
+    expect(screen.getAllByTestId('im-message')).toHaveLength(30);
+    expect(screen.getByTestId('im-image').getAttribute('src')).toBe('/f/scene-s.jpg');
+    expect(screen.getByTestId('im-voice').getAttribute('src')).toBe('/f/v.webm');
+    const file = screen.getByTestId('im-file');
+    expect(file.getAttribute('href')).toBe('/f/report.pdf');
+    expect(file.textContent).toContain('下载 report.pdf（2.0 KB）');
+    fireEvent.click(screen.getByText('加载更早的消息'));
+    await waitFor(() => expect(screen.getAllByTestId('im-message')).toHaveLength(38));
+    expect(screen.queryByText('加载更早的消息')).toBeNull();
+  });
+});

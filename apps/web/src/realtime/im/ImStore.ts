@@ -1,0 +1,176 @@
+import { ImTargetType, ImType, type ImMessage } from '@bwc/protocol';
+import type { RealtimeSdk } from '../sdk/RealtimeSdk';
+
+/** Messages asked per req_im_list page. */
+export const IM_PAGE_SIZE = 30;
+
+/** The part of the SDK the messages use (tests fake it at this boundary). */
+export type ImSdk = Pick<RealtimeSdk, 'on' | 'request' | 'login'>;
+
+export interface Conversation {
+  /** `u<uid>` or `g<tgid>` */
+  key: string;
+  target: number;
+  target_type: ImTargetType;
+  /** the user's or group's name as last known ('' when none yet) */
+  name: string;
+  unread: number;
+  /** oldest first */
+  messages: ImMessage[];
+  /** messages the service holds (null: not listed yet) */
+  total: number | null;
+}
+
+export interface ImSnapshot {
+  conversations: Conversation[];
+  open: Conversation | null;
+  unread: number;
+}
+
+/** A message as the wire types carry it (the numeric fields accept strings on input). */
+export type WireImMessage = Omit<ImMessage, 'target_type' | 'im_type'> & { target_type: unknown; im_type: unknown };
+
+const normalise = (m: WireImMessage): ImMessage => ({
+  ...m,
+  target_type: Number(m.target_type) === ImTargetType.GROUP ? ImTargetType.GROUP : ImTargetType.USER,
+  im_type: (Number(m.im_type) || ImType.TEXT) as ImType,
+});
+
+export const conversationKey = (target: number, targetType: number): string =>
+  `${targetType === ImTargetType.GROUP ? 'g' : 'u'}${target}`;
+
+/**
+ * The dispatcher's instant messages on the console service: conversations per user (terminal)
+ * and per group, filled by notice_im (messages arriving live and those kept while the console was
+ * away, delivered at logon) and by req_im_list when one is opened (which marks its messages read
+ * on the service). Messages arriving in a conversation that is not open count as unread.
+ */
+export class ImStore {
+  private readonly conversations = new Map<string, Conversation>();
+  private openKey: string | null = null;
+  private snapshot: ImSnapshot = { conversations: [], open: null, unread: 0 };
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly sdk: ImSdk) {
+    sdk.on('notice_im', (notice) => this.receive(notice.im));
+  }
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  readonly getSnapshot = (): ImSnapshot => this.snapshot;
+
+  private get me(): number {
+    return this.sdk.login?.login_uid ?? 0;
+  }
+
+  private changed(): void {
+    const conversations = [...this.conversations.values()]
+      .map((c) => ({ ...c }))
+      .sort((a, b) => (b.messages.at(-1)?.msg_id ?? 0) - (a.messages.at(-1)?.msg_id ?? 0));
+    this.snapshot = {
+      conversations,
+      open: conversations.find((c) => c.key === this.openKey) ?? null,
+      unread: conversations.reduce((sum, c) => sum + c.unread, 0),
+    };
+    for (const listener of this.listeners) listener();
+  }
+
+  private conversation(target: number, targetType: ImTargetType, name = ''): Conversation {
+    const key = conversationKey(target, targetType);
+    let found = this.conversations.get(key);
+    if (!found) {
+      found = { key, target, target_type: targetType, name, unread: 0, messages: [], total: null };
+      this.conversations.set(key, found);
+    } else if (name) found.name = name;
+    return found;
+  }
+
+  /** Adds messages (by msg_id, once each); answers how many were new. */
+  private merge(conversation: Conversation, messages: ImMessage[]): number {
+    const known = new Set(conversation.messages.map((m) => m.msg_id));
+    const fresh = messages.filter((m) => !known.has(m.msg_id));
+    if (fresh.length > 0)
+      conversation.messages = [...conversation.messages, ...fresh].sort((a, b) => a.msg_id - b.msg_id);
+    return fresh.length;
+  }
+
+  /** A message of notice_im (or the answer of our own req_send_im). */
+  receive(wire: WireImMessage): void {
+    const im = normalise(wire);
+    const mine = im.from === this.me;
+    const group = im.target_type === ImTargetType.GROUP;
+    const target = group || mine ? im.target : im.from;
+    const conversation = this.conversation(target, im.target_type, group ? '' : mine ? '' : im.from_name);
+    if (!conversation.name && group) conversation.name = im.exttarget;
+    const added = this.merge(conversation, [im]);
+    if (added === 0) return;
+    if (conversation.total !== null) conversation.total += 1;
+    if (!mine) {
+      if (conversation.key === this.openKey) void this.markRead(conversation);
+      else conversation.unread += 1;
+    }
+    this.changed();
+  }
+
+  /** The newest message, listed again, is marked read on the service. */
+  private async markRead(conversation: Conversation): Promise<void> {
+    await this.sdk
+      .request('req_im_list', {
+        target: conversation.target,
+        target_type: conversation.target_type,
+        start: 0,
+        count: 1,
+      })
+      .catch(() => undefined);
+  }
+
+  /** Opens the conversation with a user or group: its newest page, read. */
+  async open(target: number, targetType: ImTargetType, name = ''): Promise<void> {
+    const conversation = this.conversation(target, targetType, name);
+    this.openKey = conversation.key;
+    conversation.unread = 0;
+    this.changed();
+    await this.loadPage(conversation, 0);
+  }
+
+  /** Closes the open conversation (back to the list). */
+  close(): void {
+    this.openKey = null;
+    this.changed();
+  }
+
+  /** The page of older messages of the open conversation. */
+  async loadOlder(): Promise<void> {
+    const conversation = this.openKey ? this.conversations.get(this.openKey) : undefined;
+    if (conversation) await this.loadPage(conversation, conversation.messages.length);
+  }
+
+  private async loadPage(conversation: Conversation, start: number): Promise<void> {
+    const page = await this.sdk.request('req_im_list', {
+      target: conversation.target,
+      target_type: conversation.target_type,
+      start,
+      count: IM_PAGE_SIZE,
+    });
+    this.merge(conversation, page.im.map(normalise));
+    conversation.total = page.total;
+    this.changed();
+  }
+
+  /** Sends a text to the open conversation. */
+  async sendText(content: string): Promise<void> {
+    const conversation = this.openKey ? this.conversations.get(this.openKey) : undefined;
+    if (!conversation) return;
+    const answer = await this.sdk.request('req_send_im', {
+      target: conversation.target,
+      target_type: conversation.target_type,
+      im_type: ImType.TEXT,
+      content,
+      time: new Date().toISOString(),
+    });
+    this.receive(answer.im);
+  }
+}

@@ -11,7 +11,7 @@ import { registerUsersModule } from './users/users.module';
 import { registerRolesModule } from './roles/roles.module';
 import { registerOplogModule } from './oplog/oplog.module';
 import { registerDictionaryModule } from './dictionary/dictionary.module';
-import { registerDevices } from './devices/devices.module';
+import { registerDevicesModule } from './devices/devices.module';
 import { registerFencesModule } from './fences/fences.module';
 import { registerTracksModule } from './tracks/tracks.module';
 import { registerGroupsModule } from './groups/groups.module';
@@ -21,10 +21,13 @@ import { registerMessagesModule } from './messages/messages.module';
 import { registerConsoleService } from '../realtime/console/console.module';
 
 /**
- * Every domain module, in registration order. A module exports `register<Domain>(app)` which
- * declares its routes with `defineRoute` (http/route.ts). Add yours here (one line). A module
- * that uses another receives it as an explicit argument (alarms: `{ devices }`), so the compiler
- * refuses an order where the provider comes later.
+ * Every domain module, in registration order, and nothing else. Each domain folder has one
+ * `<domain>.module.ts` exporting `register<Domain>Module(app, deps?)`, which builds its services,
+ * declares its routes (`defineRoute`, http/route.ts), bus subscriptions and start/stop hooks
+ * (docs/ARCHITECTURE.md section 3a). Add yours here (one line). A module that uses another
+ * receives it as an explicit argument (auth: `{ licence }`, alarms: `{ devices }`), so the
+ * compiler refuses an order where the provider comes later. The console service
+ * (realtime/console) keeps its own name.
  */
 export async function registerModules(app: FastifyInstance): Promise<void> {
   const licence = await registerLicenceModule(app);
@@ -39,7 +42,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await registerRolesModule(app);
   await registerOplogModule(app);
   await registerDictionaryModule(app);
-  const devices = await registerDevices(app);
+  const devices = await registerDevicesModule(app);
   await registerFencesModule(app);
   await registerTracksModule(app);
   await registerGroupsModule(app);

@@ -464,7 +464,7 @@ describe('provisioning', () => {
 describe('OsmAnd (Traccar Client)', () => {
   let osmand: FastifyInstance;
   beforeAll(async () => {
-    osmand = await buildOsmandServer(t.app);
+    osmand = await buildOsmandServer({ runtime: t.app.devices, log: t.app.log });
   });
   afterAll(async () => osmand.close());
 

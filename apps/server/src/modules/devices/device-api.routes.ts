@@ -9,6 +9,7 @@ import { defineRoute } from '../../http/route';
 import { sameHash, sha256Hex } from './credentials';
 import { provision } from './devices.service';
 import { readDeviceSettings } from './settings';
+import type { DeviceRuntime } from './runtime';
 
 /** File of the generated provisioning key in demo mode. */
 export const PROVISION_KEY_FILE = 'device-provision.key';
@@ -38,10 +39,9 @@ export async function deviceApiConfig(app: FastifyInstance): Promise<DeviceApiCo
 
 /**
  * The device API (cameras, the simulator): no console session; each call authenticates the
- * device itself (`app.devices.authenticate`). Not written to the operation log (volume).
+ * device itself (`runtime.authenticate`). Not written to the operation log (volume).
  */
-export async function registerDeviceApiRoutes(app: FastifyInstance): Promise<void> {
-  const runtime = app.devices;
+export async function registerDeviceApiRoutes(app: FastifyInstance, runtime: DeviceRuntime): Promise<void> {
   const key = provisioningKey(app);
 
   defineRoute(app, {

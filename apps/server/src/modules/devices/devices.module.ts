@@ -19,21 +19,21 @@ declare module 'fastify' {
  * which the modules that use devices receive as an explicit dependency (its hooks: the SOS
  * transaction and the SOS state of the point snapshot, provided by the alarms module).
  */
-export async function registerDevices(app: FastifyInstance): Promise<DeviceRuntime> {
+export async function registerDevicesModule(app: FastifyInstance): Promise<DeviceRuntime> {
   const runtime = new DeviceRuntime({ db: app.db, bus: app.bus, log: app.log, database: app.config.database });
   app.decorate('devices', runtime);
   // a changed or deleted record (secret, unit, name) is reloaded by the next device call
   app.bus.on('device.changed', (e) => runtime.invalidate(e.device_id));
   await registerDeviceAdminRoutes(app);
-  await registerDeviceApiRoutes(app);
-  await registerGismoniRoutes(app);
+  await registerDeviceApiRoutes(app, runtime);
+  await registerGismoniRoutes(app, runtime);
 
   let osmand: FastifyInstance | null = null;
   app.addHook('onListen', async () => {
     runtime.start();
     const port = app.config.osmandPort ?? 0;
     if (port > 0 && !osmand) {
-      const server = await buildOsmandServer(app);
+      const server = await buildOsmandServer({ runtime, log: app.log });
       try {
         await server.listen({ port, host: app.config.host });
         osmand = server;

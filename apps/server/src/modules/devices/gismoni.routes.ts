@@ -7,6 +7,7 @@ import { ResultCode } from '@bwc/protocol';
 import { presentDevice, presentPoint, presentStatus } from './devices.presenter';
 import * as repo from './devices.repository';
 import { deviceNotFound, scopedUnitIds } from './devices.service';
+import type { DeviceRuntime } from './runtime';
 
 /** The device with this imei, in the caller's scope. */
 async function byImei(db: Db, scope: UnitScope, imei: string) {
@@ -21,8 +22,7 @@ async function byImei(db: Db, scope: UnitScope, imei: string) {
  * status and commands. Reads need view on Emergency (10101), commands edit. Unit-scoped: ids
  * outside the caller's scope are left out of lists; a single device outside it is refused.
  */
-export async function registerGismoniRoutes(app: FastifyInstance): Promise<void> {
-  const runtime = app.devices;
+export async function registerGismoniRoutes(app: FastifyInstance, runtime: DeviceRuntime): Promise<void> {
 
   defineRoute(app, {
     api: 'gisGetPoint',

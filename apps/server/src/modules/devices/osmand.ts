@@ -1,6 +1,7 @@
 import { pickLanguage } from '@bwc/protocol';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { t } from '../../http/i18n';
+import type { DeviceRuntime } from './runtime';
 
 /** knots -> km/h (OsmAnd speed is in knots, as in Traccar) */
 const KNOTS_TO_KMH = 1.852;
@@ -89,7 +90,13 @@ function clean(o: Record<string, unknown>): Record<string, unknown> {
  * with an empty body when stored, 400 with the reason for bad input, 404 for an unknown id, 423
  * for a remotely killed device. The protocol has no secret: the id must be a registered device.
  */
-export async function buildOsmandServer(app: FastifyInstance): Promise<FastifyInstance> {
+export async function buildOsmandServer({
+  runtime,
+  log,
+}: {
+  runtime: DeviceRuntime;
+  log: FastifyBaseLogger;
+}): Promise<FastifyInstance> {
   const server = Fastify({ logger: false });
   server.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
@@ -102,12 +109,12 @@ export async function buildOsmandServer(app: FastifyInstance): Promise<FastifyIn
     const fix = parseOsmand((req.query ?? {}) as Record<string, unknown>, req.body);
     if (!fix)
       return { status: 400, text: t(lang, 'validation.field', { field: 'id', message: 'validation.required' }) };
-    const device = await app.devices.findByIdent(fix.id);
+    const device = await runtime.findByIdent(fix.id);
     if (!device) return { status: 404, text: t(lang, 'errors.notFound', { what: 'errors.what.device' }) };
     if (device.remote_kill === 1) return { status: 423, text: t(lang, 'errors.device.killed') };
-    const { rows, rejected } = app.devices.validateBatch(device, [fix.item], lang);
+    const { rows, rejected } = runtime.validateBatch(device, [fix.item], lang);
     if (rejected.length) return { status: 400, text: rejected[0]!.msg.replace('positions.0.', '') };
-    await app.devices.ingest(device, rows);
+    await runtime.ingest(device, rows);
     return { status: 200, text: '' };
   };
   server.route({
@@ -118,7 +125,7 @@ export async function buildOsmandServer(app: FastifyInstance): Promise<FastifyIn
         const out = await handle(req);
         return reply.code(out.status).type('text/plain; charset=utf-8').send(out.text);
       } catch (err) {
-        app.log.error({ err }, 'osmand ingest failed');
+        log.error({ err }, 'osmand ingest failed');
         return reply.code(500).type('text/plain; charset=utf-8').send('server error');
       }
     },

@@ -20,7 +20,7 @@ export interface AlarmsModuleDeps {
  * store and routes (ai/).
  */
 export async function registerAlarmsModule(app: FastifyInstance, { devices }: AlarmsModuleDeps): Promise<void> {
-  const service = new AlarmService(app);
+  const service = new AlarmService({ db: app.db, bus: app.bus });
   app.decorate('alarms', service);
   const aiToken = new AiEngineToken(app.config.dataDir);
   app.decorate('aiEngineToken', aiToken);

@@ -10,8 +10,7 @@ import {
   type AlarmPicture,
   type Language,
 } from '@bwc/protocol';
-import type { FastifyInstance } from 'fastify';
-import type { DeviceRef } from '../../bus';
+import type { DeviceRef, EventBus } from '../../bus';
 import { now, type Db } from '../../db/connection';
 import { readSettings } from '../../db/settings';
 import { isUniqueViolation } from '../../db/unique';
@@ -211,12 +210,14 @@ export class AlarmService {
   /** alarms ingested since start (bench, diagnostics) */
   readonly stats = { created: 0, duplicates: 0 };
 
-  constructor(private readonly app: FastifyInstance) {
-    this.typeNames = new TypeNameCache(app.db);
-  }
+  private readonly db: Db;
+  /** emits `alarm.created` after each first ingest */
+  private readonly bus: EventBus;
 
-  private get db(): Db {
-    return this.app.db;
+  constructor({ db, bus }: { db: Db; bus: EventBus }) {
+    this.db = db;
+    this.bus = bus;
+    this.typeNames = new TypeNameCache(db);
   }
 
   private levels: { at: number; map: Record<string, AlarmLevel> } | null = null;
@@ -279,7 +280,7 @@ export class AlarmService {
     }
     this.stats.created += 1;
     // committed (single statement, autocommit): now it may be pushed
-    this.app.bus.emit('alarm.created', { alarm });
+    this.bus.emit('alarm.created', { alarm });
     return { alarm, created: true };
   }
 
@@ -316,7 +317,7 @@ export class AlarmService {
           continue;
         }
         this.stats.created += 1;
-        this.app.bus.emit('alarm.created', { alarm });
+        this.bus.emit('alarm.created', { alarm });
       }
     };
   }

@@ -10,7 +10,7 @@ import { TileStore } from './maps.service';
  * reverse geocoding.
  */
 export async function registerMapsModule(app: FastifyInstance): Promise<void> {
-  const tiles = new TileStore(app);
+  const tiles = new TileStore(app.config.dataDir);
   app.addHook('onClose', async () => tiles.reset());
   // with config.basemapPack (default outside tests) the basemap's tiles come from a pack in
   // DATA_DIR/basemap, built once by a child process soon after the first start; without it they

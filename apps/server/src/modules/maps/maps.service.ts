@@ -68,12 +68,13 @@ export const currentMapFile = repo.currentMapFile;
  */
 export class TileStore {
   private reader: { id: number; reader: Promise<TileReader> } | null = null;
-  constructor(private readonly app: FastifyInstance) {}
+  /** @param dataDir DATA_DIR (map files live in its maps/ folder) */
+  constructor(private readonly dataDir: string) {}
 
   async get(row: MapFileRow): Promise<TileReader> {
     if (this.reader?.id !== row.id) {
       await this.reset();
-      const path = join(mapsDir(this.app.config.dataDir), row.file);
+      const path = join(mapsDir(this.dataDir), row.file);
       this.reader = { id: row.id, reader: openTileReader(path, row.format as MapFileFormat) };
     }
     return this.reader!.reader;

@@ -9,12 +9,17 @@ import type { ConsoleService } from './service';
  * to each console that sees the terminal's unit at most every GPS_NOTICE_MERGE_MS (the map's
  * cadence), one notice per console with every changed fix of its scope.
  */
+/** Consoles written to between two yields to the event loop during a flush. */
+const GPS_SLICE = 50;
+
 export class GpsFanout {
   private readonly pending = new Map<number, GpsFix & { unit_id: number }>();
   /** device id -> cluster number ('' for devices that are no terminals), kept until the device changes */
   private readonly clusters = new Map<number, string>();
   private timer: NodeJS.Timeout | null = null;
   private lastFlush = 0;
+  /** a flush is sending its slices (the next one waits for it) */
+  private flushing = false;
   /** notices sent since start, and frames serialised for them (bench, tests) */
   sent = 0;
   serialised = 0;
@@ -49,19 +54,37 @@ export class GpsFanout {
         unit_id: p.unit_id,
       });
     }
-    if (this.pending.size && !this.timer) {
-      const wait = Math.max(0, this.lastFlush + GPS_NOTICE_MERGE_MS - Date.now());
-      this.timer = setTimeout(() => this.flush(), wait);
-      this.timer.unref();
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (!this.pending.size || this.timer || this.flushing) return;
+    const wait = Math.max(0, this.lastFlush + GPS_NOTICE_MERGE_MS - Date.now());
+    this.timer = setTimeout(() => void this.flush(), wait);
+    this.timer.unref();
+  }
+
+  /**
+   * Send the merged fixes; answers the number of notices sent. The consoles are written to
+   * GPS_SLICE at a time, yielding to the event loop in between, so that requests arriving during
+   * a flush (texts, emergencies) are answered between two slices instead of after all of them.
+   */
+  async flush(): Promise<number> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.flushing) return 0;
+    this.lastFlush = Date.now();
+    if (!this.pending.size) return 0;
+    this.flushing = true;
+    try {
+      return await this.send();
+    } finally {
+      this.flushing = false;
+      this.schedule();
     }
   }
 
-  /** Send the merged fixes; answers the number of notices sent. */
-  flush(): number {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.lastFlush = Date.now();
-    if (!this.pending.size) return 0;
+  private async send(): Promise<number> {
     const byUnit = new Map<number, GpsFix[]>();
     for (const { unit_id, ...fix } of this.pending.values()) {
       const list = byUnit.get(unit_id);
@@ -73,9 +96,13 @@ export class GpsFanout {
     // and each login's scope is a new Set after every refresh, so the scope is keyed by content
     const frames = new Map<string, string | null>();
     let sent = 0;
-    for (const conn of this.service.boundConnections()) {
-      const login = conn.login!;
-      if (login.user_type !== UserType.CONSOLE) continue;
+    const consoles = this.service.consoleConnections();
+    for (let i = 0; i < consoles.length; i++) {
+      if (i > 0 && i % GPS_SLICE === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      const conn = consoles[i]!;
+      // the login may have ended (or been taken over) while earlier slices were written
+      const login = conn.login;
+      if (!login || login.user_type !== UserType.CONSOLE) continue;
       const key = scopeKey(login.scope);
       let frame = frames.get(key);
       if (frame === undefined) {

@@ -56,6 +56,20 @@ export function aliveMinutes(requested: number): { minutes: number; capped: bool
   return { minutes: requested, capped: false };
 }
 
+/** Logins re-checked between two yields to the event loop, and last_seen written per statement. */
+const REFRESH_SLICE = 250;
+
+/** Let the event loop run what waits (socket reads, timers) before going on. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+type SessionState = { status: string; last_seen: string; user_status: string };
+
+/** Is the login's HTTP session active, its account enabled, and the session not timed out? */
+function sessionLiveAt(s: SessionState, timeoutMinutes: number, nowMs = Date.now()): boolean {
+  if (s.status !== 'active' || s.user_status !== 'enabled') return false;
+  return nowMs - Date.parse(s.last_seen) <= timeoutMinutes * 60_000;
+}
+
 const newToken = () => randomBytes(32).toString('base64url');
 
 export class LoginManager {
@@ -235,10 +249,9 @@ export class LoginManager {
     return Math.max(row.alive_minutes * 60_000, LOGIN_RESUME_GRACE_MS);
   }
 
-  private async sessionLive(s: { status: string; last_seen: string; user_status: string }): Promise<boolean> {
-    if (s.status !== 'active' || s.user_status !== 'enabled') return false;
+  private async sessionLive(s: SessionState): Promise<boolean> {
     const { session_timeout_minutes } = await readSettings(this.db, 'normalset');
-    return Date.now() - Date.parse(s.last_seen) <= session_timeout_minutes * 60_000;
+    return sessionLiveAt(s, session_timeout_minutes);
   }
 
   /** req_logout: the login ends now. */
@@ -311,6 +324,11 @@ export class LoginManager {
    * Re-check bound logins: consoles against their session and account (rights and scope re-read),
    * terminals against their device; end those no longer allowed. Also end logins whose connection
    * stayed away past their alive time.
+   *
+   * Thousands of logins are re-checked at once: the settings are read once, rights and scope once
+   * per (role, unit, admin) and last_seen written in one statement per REFRESH_SLICE logins; the
+   * walk yields to the event loop every REFRESH_SLICE logins, so that requests arriving meanwhile
+   * are answered in between instead of after the whole walk.
    */
   async refresh(): Promise<void> {
     const conns = this.service.boundConnections();
@@ -324,11 +342,15 @@ export class LoginManager {
         )
       ).map((s) => [s.id, s]),
     );
+    const { session_timeout_minutes } = await readSettings(this.db, 'normalset');
+    const rightsOf = new Map<string, Pick<Login, 'rights' | 'scope'>>();
+    let walked = 0;
     for (const conn of consoles) {
+      if (++walked % REFRESH_SLICE === 0) await nextTurn();
       const login = conn.login;
       if (!login?.user) continue;
       const s = sessions.get(login.user.session_id);
-      if (!s || !(await this.sessionLive(s))) {
+      if (!s || !sessionLiveAt(s, session_timeout_minutes)) {
         const reason = s && s.user_status !== 'enabled' ? 'console.reason.account' : 'console.reason.session';
         await this.invalidate(login, reason);
         continue;
@@ -337,11 +359,17 @@ export class LoginManager {
       login.user.ifadmin = s.ifadmin;
       login.unit_id = s.unit_id;
       login.display_name = s.hostname || login.username;
-      Object.assign(
-        login,
-        await consoleRights(this.db, { role_id: s.role_id, unit_id: s.unit_id, ifadmin: s.ifadmin }),
-      );
+      const key = `${s.role_id}/${s.unit_id}/${s.ifadmin}`;
+      let rights = rightsOf.get(key);
+      if (!rights) {
+        rights = await consoleRights(this.db, { role_id: s.role_id, unit_id: s.unit_id, ifadmin: s.ifadmin });
+        rightsOf.set(key, rights);
+      }
+      // each login keeps Sets of its own (the cached ones are copied, never shared)
+      login.rights = new Set(rights.rights);
+      login.scope = rights.scope && new Set(rights.scope);
     }
+    await nextTurn();
     const devices = new Map(
       (
         await terminalStates(
@@ -351,6 +379,7 @@ export class LoginManager {
       ).map((d) => [d.id, d]),
     );
     for (const conn of terminals) {
+      if (++walked % REFRESH_SLICE === 0) await nextTurn();
       const login = conn.login;
       if (!login?.device) continue;
       const d = devices.get(login.device.id);
@@ -363,7 +392,18 @@ export class LoginManager {
       login.display_name = d.hostname || login.username;
       login.scope = new Set([d.unit_id]);
     }
-    for (const conn of conns) await this.touch(conn);
+    const due: number[] = [];
+    const nowMs = Date.now();
+    for (const conn of conns) {
+      const login = conn.login;
+      if (!login || nowMs - (this.touched.get(login.id) ?? 0) < LOGIN_TOUCH_MS) continue;
+      this.touched.set(login.id, nowMs);
+      due.push(login.id);
+    }
+    for (let i = 0; i < due.length; i += REFRESH_SLICE) {
+      await nextTurn();
+      await touchLogins(this.db, due.slice(i, i + REFRESH_SLICE));
+    }
     if (++this.refreshes % EXPIRE_EVERY === 0) await this.expire();
   }
 

@@ -30,6 +30,8 @@ export class ConsoleService {
   readonly connections = new Set<Connection>();
   /** logged-on connections by uid (one per uid: a second logon takes the login over) */
   private readonly byUid = new Map<number, Connection>();
+  /** the console logins of byUid (notices for "consoles seeing unit X" walk these, not the terminals) */
+  private readonly consoles = new Set<Connection>();
   readonly dispatcher: Dispatcher;
   readonly logins: LoginManager;
   readonly gps: GpsFanout;
@@ -99,7 +101,10 @@ export class ConsoleService {
   /** Bind a login to a connection and announce it (state 7). */
   bind(conn: Connection, login: Login): void {
     conn.login = login;
+    const before = this.byUid.get(login.uid);
+    if (before) this.consoles.delete(before);
     this.byUid.set(login.uid, conn);
+    if (login.user_type === UserType.CONSOLE) this.consoles.add(conn);
     this.presence(login, UserState.ONLINE);
   }
 
@@ -110,6 +115,7 @@ export class ConsoleService {
     conn.login = null;
     if (this.byUid.get(login.uid) === conn) {
       this.byUid.delete(login.uid);
+      this.consoles.delete(conn);
       this.presence(login, UserState.OFFLINE);
     }
     for (const hook of this.unbindHooks) hook(login, conn);
@@ -196,7 +202,7 @@ export class ConsoleService {
       if (conn) out.add(conn);
     }
     if (to.seeing?.length || to.consoles) {
-      for (const conn of this.byUid.values()) {
+      for (const conn of this.consoles) {
         const login = conn.login;
         if (!login || !conn.open || login.user_type !== UserType.CONSOLE) continue;
         if (to.consoles || to.seeing!.some((unit) => sees(login, unit))) out.add(conn);
@@ -209,6 +215,11 @@ export class ConsoleService {
   /** Logged-on connections of this node (the refresh re-reads their rights). */
   boundConnections(): Connection[] {
     return [...this.byUid.values()].filter((c) => c.open && c.login);
+  }
+
+  /** Logged-on console connections of this node (not the terminals). */
+  consoleConnections(): Connection[] {
+    return [...this.consoles].filter((c) => c.open && c.login?.user_type === UserType.CONSOLE);
   }
 
   /** Close connections that sent nothing for CONSOLE_SILENCE_LIMIT_MS (their login stays resumable while alive). */
@@ -238,6 +249,7 @@ export class ConsoleService {
     for (const conn of [...this.connections]) conn.socket.terminate();
     this.connections.clear();
     this.byUid.clear();
+    this.consoles.clear();
     await this.logins.stopped(bound);
   }
 }

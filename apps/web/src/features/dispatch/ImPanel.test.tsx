@@ -35,7 +35,7 @@ function fakeSdk(history: ImMessage[]) {
   const listeners = new Map<string, (n: unknown) => void>();
   const requests: { code: string; body: Record<string, unknown> }[] = [];
   const sdk = {
-    login: { login_uid: ME },
+    login: { login_uid: ME, token: 'tk', upload_url_gfile: 'http://svc:9080/gfile/upload?token=tk&uid=100' },
     on: (code: string, listener: (n: unknown) => void) => {
       listeners.set(code, listener);
       return () => listeners.delete(code);
@@ -169,10 +169,10 @@ describe('emergency messages tab', () => {
     );
     await act(() => store.open(7, ImTargetType.USER, 'Officer 7'));
     expect(screen.getAllByTestId('im-message')).toHaveLength(30);
-    expect(screen.getByTestId('im-image').getAttribute('src')).toBe('/f/scene-s.jpg');
-    expect(screen.getByTestId('im-voice').getAttribute('src')).toBe('/f/v.webm');
+    expect(screen.getByTestId('im-image').getAttribute('src')).toBe('http://svc:9080/f/scene-s.jpg?token=tk&uid=100');
+    expect(screen.getByTestId('im-voice').getAttribute('src')).toBe('http://svc:9080/f/v.webm?token=tk&uid=100');
     const file = screen.getByTestId('im-file');
-    expect(file.getAttribute('href')).toBe('/f/report.pdf');
+    expect(file.getAttribute('href')).toBe('http://svc:9080/f/report.pdf?token=tk&uid=100');
     expect(file.textContent).toContain('下载 report.pdf（2.0 KB）');
     fireEvent.click(screen.getByText('加载更早的消息'));
     await waitFor(() => expect(screen.getAllByTestId('im-message')).toHaveLength(38));

@@ -39,18 +39,19 @@ function usePreview() {
   };
 }
 
-function MessageBody({ m }: { m: ImMessage }) {
+function MessageBody({ m, store }: { m: ImMessage; store: ImStore }) {
   const { t } = useTranslation('dispatch');
+  const ourl = store.fileUrl(m.ourl);
   if (m.im_type === ImType.IMAGE)
     return (
-      <a href={m.ourl} target="_blank" rel="noreferrer">
-        <img className="bwc-im-image" src={m.surl || m.ourl} alt={m.filename} data-testid="im-image" />
+      <a href={ourl} target="_blank" rel="noreferrer">
+        <img className="bwc-im-image" src={m.surl ? store.fileUrl(m.surl) : ourl} alt={m.filename} data-testid="im-image" />
       </a>
     );
-  if (m.im_type === ImType.VOICE) return <audio controls src={m.ourl} data-testid="im-voice" />;
+  if (m.im_type === ImType.VOICE) return <audio controls src={ourl} data-testid="im-voice" />;
   if (m.im_type === ImType.FILE)
     return (
-      <a href={m.ourl} download={m.filename} data-testid="im-file">
+      <a href={ourl} download={m.filename} data-testid="im-file">
         <DownloadOutlined /> {t('im.download', { name: m.filename, size: sizeText(m.size) })}
       </a>
     );
@@ -172,7 +173,7 @@ export function ImPanel({ store, me }: Props) {
                 {mine ? t('im.me') : m.from_name} · {new Date(m.time).toLocaleString()}
               </div>
               <div className="bwc-im-bubble">
-                <MessageBody m={m} />
+                <MessageBody m={m} store={store} />
               </div>
             </div>
           );

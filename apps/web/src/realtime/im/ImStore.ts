@@ -97,6 +97,20 @@ export class ImStore {
     return fresh.length;
   }
 
+  /**
+   * The address of a message's file (ourl, surl: a path of the service): on the host of the
+   * login's upload address, with the login's token and uid that the service asks for.
+   */
+  fileUrl(path: string): string {
+    const login = this.sdk.login;
+    if (!path || !login) return path;
+    const page = globalThis.location?.href ?? 'http://localhost/';
+    const url = new URL(path, login.upload_url_gfile ? new URL(login.upload_url_gfile, page) : page);
+    url.searchParams.set('token', login.token);
+    url.searchParams.set('uid', String(login.login_uid));
+    return url.toString();
+  }
+
   /** A message of notice_im (or the answer of our own req_send_im). */
   receive(wire: WireImMessage): void {
     const im = normalise(wire);

@@ -286,6 +286,13 @@ export function DataTable<T extends Row>(props: DataTableProps<T>) {
     }
   }
 
+  // a header too wide for its column ends in "…" (app/global.css): its text shows as a tooltip
+  const titledColumns = antdColumns.map((column) =>
+    typeof column.title === 'string' && !column.onHeaderCell
+      ? { ...column, onHeaderCell: () => ({ title: column.title as string }) }
+      : column,
+  );
+
   const rowSelection: TableProps<T>['rowSelection'] = selection && {
     type: selection.type,
     selectedRowKeys: selectedKeys,
@@ -302,7 +309,7 @@ export function DataTable<T extends Row>(props: DataTableProps<T>) {
       )}
       <Table<T>
         rowKey={keyOf}
-        columns={antdColumns}
+        columns={titledColumns}
         dataSource={rows}
         loading={{ spinning: loading, tip: t('table.loading') }}
         locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('table.empty')} /> }}

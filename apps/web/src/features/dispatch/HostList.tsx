@@ -49,7 +49,8 @@ export const HostList = memo(function HostList({ devices, loading, gb, onLocate,
         {
           title: t('host.operation'),
           key: 'op',
-          width: onMessage ? 96 : 64,
+          // "Operation" on one line (headers do not wrap, app/global.css)
+          width: onMessage ? 96 : 90,
           render: (_v, row) => (
             <Space size={0} onClick={(event) => event.stopPropagation()}>
               <Tooltip title={t('host.videoCall')}>

@@ -78,8 +78,9 @@ export function RecorderAdminPage() {
 
   const columns = useMemo<DataTableColumn<Device>[]>(
     () => [
-      { title: t('recorder.field.hostbody'), dataIndex: 'hostbody', key: 'hostbody', width: 130 },
-      { title: 'IMEI', dataIndex: 'imei', key: 'imei', width: 150 },
+      { title: t('recorder.field.hostbody'), dataIndex: 'hostbody', key: 'hostbody', width: 130, className: 'bwc-nowrap' },
+      // 15 digits on one line
+      { title: 'IMEI', dataIndex: 'imei', key: 'imei', width: 150, className: 'bwc-nowrap' },
       {
         title: t('recorder.field.hostname'),
         key: 'hostname',

@@ -85,7 +85,7 @@ test.beforeAll(async ({}, testInfo) => {
 });
 test.afterAll(() => terminal?.close());
 
-test('a terminal and the dispatcher exchange text and an image in the messages tab', async ({ page }, testInfo) => {
+test('a terminal and the dispatcher exchange text and images in the messages tab', async ({ page }, testInfo) => {
   await login(page, ACCOUNTS.dispatcher.username, ACCOUNTS.dispatcher.password);
   await page.goto('/dispatch/emergency');
   await expect(page.getByTestId('emergency-page')).toBeVisible();
@@ -138,6 +138,23 @@ test('a terminal and the dispatcher exchange text and an image in the messages t
   const image = page.getByTestId('im-image');
   await expect(image).toBeVisible();
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(48);
+  // the dispatcher sends an image: uploaded in chunks, then the terminal hears of it
+  await page
+    .getByTestId('im-file-input')
+    .setInputFiles({ name: 'reply.png', mimeType: 'image/png', buffer: png(32, [40, 90, 200]) });
+  const image2 = await terminal.next(
+    (m) => m.msg_code === 'notice_im' && (m.im as { filename?: string })?.filename === 'reply.png',
+  );
+  expect(image2.im).toMatchObject({ from: dispatcher, im_type: 2 });
+  await expect(page.getByTestId('im-image')).toHaveCount(2);
+  await expect
+    .poll(() =>
+      page
+        .getByTestId('im-image')
+        .nth(1)
+        .evaluate((img: HTMLImageElement) => img.naturalWidth),
+    )
+    .toBe(32);
   await page.screenshot({ path: artifact('im-open-zh-CN') });
 
   // en-US: the same conversation, its texts in English
@@ -150,7 +167,7 @@ test('a terminal and the dispatcher exchange text and an image in the messages t
   await page.getByTestId('host-list').locator('tr', { hasText: HOSTNAME }).getByTestId('host-message').click();
   await expect(page.getByTestId('im-tab')).toContainText(text('en-US', 'dispatch:tab.im'));
   await expect(page.getByTestId('im-message').filter({ hasText: reply })).toBeVisible();
-  await expect(page.getByTestId('im-image')).toBeVisible();
+  await expect(page.getByTestId('im-image')).toHaveCount(2);
   await page.screenshot({ path: artifact('im-open-en-US') });
   await switchLanguage(page, 'zh-CN');
 });

@@ -47,6 +47,21 @@ function fakeSdk(history: ImMessage[]) {
         const newestFirst = [...history].reverse();
         return { total: history.length, start, count: 0, im: newestFirst.slice(start, start + Number(body.count)) };
       }
+      if (code === 'req_send_file_done') return { fid: body.fid };
+      if (code === 'req_send_im' && body.fid) {
+        const sent = im({
+          from: ME,
+          target: Number(body.target),
+          im_type: Number(body.im_type) as ImType,
+          fid: String(body.fid),
+          filename: 'scene.png',
+          ourl: '/gfile/file/x',
+          surl: '/gfile/file/x',
+          content: '',
+        });
+        history.push(sent);
+        return { im: sent };
+      }
       if (code === 'req_send_im') {
         if (body.content === 'fail') throw new Error('the service is away');
         const sent = im({
@@ -177,5 +192,46 @@ describe('emergency messages tab', () => {
     fireEvent.click(screen.getByText('加载更早的消息'));
     await waitFor(() => expect(screen.getAllByTestId('im-message')).toHaveLength(38));
     expect(screen.queryByText('加载更早的消息')).toBeNull();
+  });
+
+  it('sends an image in chunks with progress, then completes and sends it; refuses unknown types', async () => {
+    const { sdk, requests } = fakeSdk([]);
+    const store = new ImStore(sdk);
+    const chunks: URL[] = [];
+    let received = 0;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: URL, init: RequestInit) => {
+        chunks.push(new URL(url));
+        received += (init.body as Blob).size;
+        return new Response(JSON.stringify({ fid: 'x', received, size: 0, cmd_status: 0, error_reason: '' }));
+      }),
+    );
+    await renderWidget(
+      <App>
+        <ImPanel store={store} me={ME} />
+      </App>,
+      { language: 'en-US' },
+    );
+    await act(() => store.open(7, ImTargetType.USER, 'Officer 7'));
+    const big = new File([new Uint8Array(1024 * 1024 + 10)], 'scene.png', { type: 'image/png' });
+    fireEvent.change(screen.getByTestId('im-file-input'), { target: { files: [big] } });
+    await waitFor(() => expect(screen.getByTestId('im-image')).toBeTruthy());
+    expect(chunks.map((u) => [u.pathname, u.searchParams.get('offset'), u.searchParams.get('im_type')])).toEqual([
+      ['/gfile/upload', '0', '2'],
+      ['/gfile/upload', String(1024 * 1024), '2'],
+    ]);
+    expect(chunks[0]!.searchParams.get('token')).toBe('tk');
+    const fid = chunks[0]!.searchParams.get('fid');
+    expect(requests.filter((r) => r.code !== 'req_im_list')).toEqual([
+      { code: 'req_send_file_done', body: { fid } },
+      { code: 'req_send_im', body: expect.objectContaining({ target: 7, im_type: ImType.IMAGE, fid }) },
+    ]);
+    expect(screen.queryByTestId('im-upload')).toBeNull();
+
+    fireEvent.change(screen.getByTestId('im-file-input'), { target: { files: [new File(['x'], 'tool.exe')] } });
+    expect(await screen.findByText('File type not supported: tool.exe')).toBeTruthy();
+    expect(chunks).toHaveLength(2);
+    vi.unstubAllGlobals();
   });
 });

@@ -1,9 +1,9 @@
-import { DownloadOutlined, LeftOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
+import { DownloadOutlined, LeftOutlined, PaperClipOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
 import { ImTargetType, ImType, type ImMessage } from '@bwc/protocol';
-import { App, Badge, Button, Empty, Input, List, Typography } from 'antd';
+import { App, Badge, Button, Empty, Input, List, Progress, Typography } from 'antd';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Conversation, ImStore } from '../../realtime/im/ImStore';
+import { ImFileError, type Conversation, type ImStore } from '../../realtime/im/ImStore';
 
 interface Props {
   store: ImStore;
@@ -45,7 +45,12 @@ function MessageBody({ m, store }: { m: ImMessage; store: ImStore }) {
   if (m.im_type === ImType.IMAGE)
     return (
       <a href={ourl} target="_blank" rel="noreferrer">
-        <img className="bwc-im-image" src={m.surl ? store.fileUrl(m.surl) : ourl} alt={m.filename} data-testid="im-image" />
+        <img
+          className="bwc-im-image"
+          src={m.surl ? store.fileUrl(m.surl) : ourl}
+          alt={m.filename}
+          data-testid="im-image"
+        />
       </a>
     );
   if (m.im_type === ImType.VOICE) return <audio controls src={ourl} data-testid="im-voice" />;
@@ -72,6 +77,8 @@ export function ImPanel({ store, me }: Props) {
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const [loading, setLoading] = useState(false);
+  const [upload, setUpload] = useState<{ name: string; done: number } | null>(null);
+  const picker = useRef<HTMLInputElement | null>(null);
   const bottom = useRef<HTMLDivElement | null>(null);
   const open = snapshot.open;
   const newest = open?.messages.at(-1)?.msg_id;
@@ -84,7 +91,8 @@ export function ImPanel({ store, me }: Props) {
     try {
       await work();
     } catch (error) {
-      void message.error(t(failed, { reason: reasonOf(error) }));
+      if (error instanceof ImFileError) void message.error(t(error.key, error.values));
+      else void message.error(t(failed, { reason: reasonOf(error) }));
     }
   };
 
@@ -127,6 +135,13 @@ export function ImPanel({ store, me }: Props) {
       await store.sendText(content);
       setText('');
     }, 'im.sendFailed').finally(() => setSending(false));
+  };
+
+  const sendFile = (file: File) => {
+    setUpload({ name: file.name, done: 0 });
+    void run(() => store.sendFile(file, (done) => setUpload({ name: file.name, done })), 'im.sendFailed').finally(() =>
+      setUpload(null),
+    );
   };
 
   return (
@@ -180,7 +195,31 @@ export function ImPanel({ store, me }: Props) {
         })}
         <div ref={bottom} />
       </div>
+      {upload && (
+        <div className="bwc-im-upload" data-testid="im-upload">
+          <Typography.Text ellipsis>{t('im.uploading', { name: upload.name })}</Typography.Text>
+          <Progress percent={Math.round(upload.done * 100)} size="small" />
+        </div>
+      )}
       <div className="bwc-im-compose">
+        <input
+          ref={picker}
+          type="file"
+          hidden
+          data-testid="im-file-input"
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            e.target.value = '';
+            if (file) sendFile(file);
+          }}
+        />
+        <Button
+          icon={<PaperClipOutlined />}
+          aria-label={t('im.attach')}
+          title={t('im.attach')}
+          disabled={upload !== null}
+          onClick={() => picker.current?.click()}
+        />
         <Input.TextArea
           value={text}
           autoSize={{ minRows: 1, maxRows: 4 }}

@@ -1,4 +1,12 @@
-import { ImTargetType, ImType, type ImMessage } from '@bwc/protocol';
+import {
+  fileExtension,
+  GFILE_CHUNK_MAX_BYTES,
+  IM_FILE_KINDS,
+  ImTargetType,
+  ImType,
+  type GfileUploadAnswer,
+  type ImMessage,
+} from '@bwc/protocol';
 import type { RealtimeSdk } from '../sdk/RealtimeSdk';
 
 /** Messages asked per req_im_list page. */
@@ -35,6 +43,27 @@ const normalise = (m: WireImMessage): ImMessage => ({
   target_type: Number(m.target_type) === ImTargetType.GROUP ? ImTargetType.GROUP : ImTargetType.USER,
   im_type: (Number(m.im_type) || ImType.TEXT) as ImType,
 });
+
+/** Why a file cannot be sent (its i18n key in the dispatch catalogue and the values). */
+export class ImFileError extends Error {
+  constructor(
+    readonly key: 'im.badType' | 'im.tooLarge',
+    readonly values: Record<string, string | number>,
+  ) {
+    super(key);
+  }
+}
+
+/** The kind a file is sent as: images as images, anything else allowed as a file. */
+export function fileKind(file: { name: string; size: number }): ImType {
+  const ext = fileExtension(file.name);
+  const image = IM_FILE_KINDS[ImType.IMAGE];
+  const kind = (image.extensions as readonly string[]).includes(ext) ? ImType.IMAGE : ImType.FILE;
+  const { extensions, maxMb } = IM_FILE_KINDS[kind];
+  if (!(extensions as readonly string[]).includes(ext)) throw new ImFileError('im.badType', { name: file.name });
+  if (file.size > maxMb * 1024 * 1024) throw new ImFileError('im.tooLarge', { name: file.name, max: maxMb });
+  return kind;
+}
 
 export const conversationKey = (target: number, targetType: number): string =>
   `${targetType === ImTargetType.GROUP ? 'g' : 'u'}${target}`;
@@ -172,6 +201,49 @@ export class ImStore {
     this.merge(conversation, page.im.map(normalise));
     conversation.total = page.total;
     this.changed();
+  }
+
+  /**
+   * Sends an image or a file to the open conversation: uploaded in chunks to the login's
+   * upload_url_gfile (`onProgress` 0..1 after each), completed with req_send_file_done, then
+   * sent with req_send_im naming its fid.
+   */
+  async sendFile(file: Blob & { name: string }, onProgress: (done: number) => void = () => undefined): Promise<void> {
+    const conversation = this.openKey ? this.conversations.get(this.openKey) : undefined;
+    const login = this.sdk.login;
+    if (!conversation || !login) return;
+    const imType = fileKind(file);
+    const fid = `w${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+    const base = new URL(login.upload_url_gfile, globalThis.location?.href ?? 'http://localhost/');
+    for (let offset = 0; offset === 0 || offset < file.size;) {
+      const chunk = file.slice(offset, offset + GFILE_CHUNK_MAX_BYTES);
+      const url = new URL(base);
+      url.searchParams.set('fid', fid);
+      url.searchParams.set('offset', String(offset));
+      url.searchParams.set('size', String(file.size));
+      url.searchParams.set('filename', file.name);
+      url.searchParams.set('im_type', String(imType));
+      const response = await fetch(url, {
+        method: 'POST',
+        body: chunk,
+        headers: { 'content-type': 'application/octet-stream' },
+      });
+      const answer = (await response.json().catch(() => null)) as GfileUploadAnswer | null;
+      if (!answer || answer.cmd_status !== 0) throw new Error(answer?.error_reason || `HTTP ${response.status}`);
+      if (file.size > 0 && answer.received <= offset) throw new Error(`HTTP ${response.status}`);
+      offset = answer.received;
+      onProgress(file.size === 0 ? 1 : offset / file.size);
+      if (file.size === 0) break;
+    }
+    await this.sdk.request('req_send_file_done', { fid });
+    const answer = await this.sdk.request('req_send_im', {
+      target: conversation.target,
+      target_type: conversation.target_type,
+      im_type: imType,
+      fid,
+      time: new Date().toISOString(),
+    });
+    this.receive(answer.im);
   }
 
   /** Sends a text to the open conversation. */

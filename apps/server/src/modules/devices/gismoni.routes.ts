@@ -23,7 +23,6 @@ async function byImei(db: Db, scope: UnitScope, imei: string) {
  * outside the caller's scope are left out of lists; a single device outside it is refused.
  */
 export async function registerGismoniRoutes(app: FastifyInstance, runtime: DeviceRuntime): Promise<void> {
-
   defineRoute(app, {
     api: 'gisGetPoint',
     handler: async ({ db, user, body }) => {

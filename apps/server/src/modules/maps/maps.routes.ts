@@ -53,7 +53,6 @@ export interface MapRoutesDeps {
 
 /** Maps: style, offline tiles, built-in basemap, map file upload, reverse geocoding. */
 export async function registerMapRoutes(app: FastifyInstance, { tiles, basemap }: MapRoutesDeps): Promise<void> {
-
   async function mode(): Promise<{
     mode: 'online' | 'offline' | 'builtin';
     crs: 'WGS84' | 'GCJ02';

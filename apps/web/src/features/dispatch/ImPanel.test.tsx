@@ -1,10 +1,13 @@
 import { ImTargetType, ImType, type ImMessage } from '@bwc/protocol';
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { App } from 'antd';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWidget } from '../../components/test-utils';
 import { ImStore, type ImSdk } from '../../realtime/im/ImStore';
 import { ImPanel } from './ImPanel';
+
+// the CI box is a loaded 2-core machine: wait for states longer than the default second
+configure({ asyncUtilTimeout: 10_000 });
 
 const ME = 100;
 let seq = 0;
@@ -83,6 +86,7 @@ function fakeSdk(history: ImMessage[]) {
 beforeEach(() => {
   seq = 0;
 });
+afterEach(() => vi.unstubAllGlobals());
 
 describe('emergency messages tab', () => {
   it('says how conversations start when there is none', async () => {
@@ -216,7 +220,8 @@ describe('emergency messages tab', () => {
     await act(() => store.open(7, ImTargetType.USER, 'Officer 7'));
     const big = new File([new Uint8Array(1024 * 1024 + 10)], 'scene.png', { type: 'image/png' });
     fireEvent.change(screen.getByTestId('im-file-input'), { target: { files: [big] } });
-    await waitFor(() => expect(screen.getByTestId('im-image')).toBeTruthy());
+    // a megabyte through jsdom's Blob slicing: slow on a loaded machine
+    await waitFor(() => expect(screen.getByTestId('im-image')).toBeTruthy(), { timeout: 15_000 });
     expect(chunks.map((u) => [u.pathname, u.searchParams.get('offset'), u.searchParams.get('im_type')])).toEqual([
       ['/gfile/upload', '0', '2'],
       ['/gfile/upload', String(1024 * 1024), '2'],
@@ -227,11 +232,11 @@ describe('emergency messages tab', () => {
       { code: 'req_send_file_done', body: { fid } },
       { code: 'req_send_im', body: expect.objectContaining({ target: 7, im_type: ImType.IMAGE, fid }) },
     ]);
-    expect(screen.queryByTestId('im-upload')).toBeNull();
+    // the progress bar goes once the send has settled
+    await waitFor(() => expect(screen.queryByTestId('im-upload')).toBeNull());
 
     fireEvent.change(screen.getByTestId('im-file-input'), { target: { files: [new File(['x'], 'tool.exe')] } });
-    expect(await screen.findByText('File type not supported: tool.exe')).toBeTruthy();
+    expect(await screen.findByText('File type not supported: tool.exe', {}, { timeout: 10_000 })).toBeTruthy();
     expect(chunks).toHaveLength(2);
-    vi.unstubAllGlobals();
   });
 });

@@ -225,6 +225,20 @@ test.describe('organisation administration', () => {
     await pickTreeOption(page, accountForm, cc(zh, 'accounts.form.unit'), new RegExp(`^${UNIT} \\(\\d{12}\\)$`));
     await pickOption(page, accountForm, cc(zh, 'accounts.form.role'), ROLE);
     await shoot(page, 'configcenter-account-form-zh-CN');
+    // a login name in use: the server's refusal shows under the username field, the dialog stays
+    const username = accountForm.getByLabel(cc(zh, 'accounts.form.username'), { exact: true });
+    const usernameItem = accountForm
+      .locator('.ant-form-item')
+      .filter({ has: page.getByLabel(cc(zh, 'accounts.form.username'), { exact: true }) });
+    await username.fill(ACCOUNTS.dispatcher.username);
+    await accountForm.getByRole('button', { name: buttonName(cc(zh, 'action.save')) }).click();
+    await expect(
+      usernameItem
+        .locator('.ant-form-item-explain-error')
+        .filter({ hasText: text(zh, 'errors:user.taken', { username: ACCOUNTS.dispatcher.username }) }),
+    ).toBeVisible();
+    await username.fill(VIEWER.username);
+    await expect(usernameItem.locator('.ant-form-item-explain-error')).toHaveCount(0);
     await accountForm.getByRole('button', { name: buttonName(cc(zh, 'action.save')) }).click();
     await expect(toast(page, text(zh, 'success:added'))).toBeVisible();
     await expect(row(accounts, VIEWER.username)).toBeVisible();

@@ -72,7 +72,7 @@ export function DataDictionaryPage() {
   const columns = useMemo<DataTableColumn<DictEntry>[]>(
     () => [
       { title: t('dict.column.key'), dataIndex: 'key', key: 'key', width: 90 },
-      { title: t('dict.column.label'), dataIndex: 'label', key: 'label' },
+      { title: t('dict.column.label'), dataIndex: 'label', key: 'label', width: 150 },
       { title: t('dict.column.labelEn'), dataIndex: 'label_en', key: 'label_en' },
       { title: t('dict.column.sort'), dataIndex: 'sort', key: 'sort', width: 80, align: 'center' },
       {

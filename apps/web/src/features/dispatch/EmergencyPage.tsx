@@ -119,6 +119,17 @@ export function EmergencyPage() {
   const [unitId, setUnitId] = useState<number | null>(null);
   const [tab, setTab] = useState('person');
   const imUnread = useSyncExternalStore(consoleIm.subscribe, () => consoleIm.getSnapshot().unread);
+  const openGroupIm = useCallback(
+    (tgid: number, name: string) => {
+      setTab('im');
+      consoleIm
+        .open(tgid, ImTargetType.GROUP, name)
+        .catch((error: unknown) =>
+          message.error(t('im.loadFailed', { reason: error instanceof Error ? error.message : String(error) })),
+        );
+    },
+    [message, t],
+  );
   const openIm = useCallback(
     (point: DevicePoint) => {
       setTab('im');
@@ -280,7 +291,13 @@ export function EmergencyPage() {
               ),
             },
             ...(config?.group_api && Number((config.group_api as { switch?: unknown }).switch) === 1
-              ? [{ key: 'group', label: t('tab.group'), children: <GroupTab store={store} onLocate={locate} /> }]
+              ? [
+                  {
+                    key: 'group',
+                    label: t('tab.group'),
+                    children: <GroupTab store={store} onLocate={locate} onMessage={openGroupIm} />,
+                  },
+                ]
               : []),
             {
               key: 'im',

@@ -74,10 +74,7 @@ const listBodies = () =>
     .map(([, init]) => JSON.parse(String((init as RequestInit).body)) as Record<string, unknown>);
 
 beforeEach(() => {
-  groups = [
-    group(1, 'Patrol A', 1, [member(11, 0), member(12, 1)]),
-    group(2, 'Incident 7', 0, [member(13, 0)]),
-  ];
+  groups = [group(1, 'Patrol A', 1, [member(11, 0), member(12, 1)]), group(2, 'Incident 7', 0, [member(13, 0)])];
   fetchMock = vi.fn(async (url: string) => {
     if (String(url).split('?')[0] === Api.groupList.path) return answer(groups);
     return answer(null);
@@ -98,7 +95,11 @@ describe('emergency group tab', () => {
   it('lists the stored groups with online counts that follow the live store', async () => {
     const store = new DevicePointStore((flush) => flush());
     store.push([point(11, 0), point(12, 1)], true);
-    await renderWidget(<GroupTab store={store} onLocate={() => undefined} />, { ...perms, language: 'en-US' });
+    const onMessage = vi.fn();
+    await renderWidget(<GroupTab store={store} onLocate={() => undefined} onMessage={onMessage} />, {
+      ...perms,
+      language: 'en-US',
+    });
     await waitFor(() => expect(counts()).toEqual(['Online 1 / 2', 'Online 0 / 1']));
     expect(screen.getByText('Fixed')).toBeTruthy();
     expect(screen.getByText('Temporary')).toBeTruthy();
@@ -111,6 +112,9 @@ describe('emergency group tab', () => {
       ['12', '1'],
       ['13', '0'],
     ]);
+    // a group's message button opens its conversation
+    fireEvent.click(screen.getAllByTestId('group-message')[1]!);
+    expect(onMessage).toHaveBeenCalledWith(2, 'Incident 7');
     // talking in groups is not offered yet, and the tab says so
     expect(screen.getByText('Talking in groups (floor and audio) comes in a later version')).toBeTruthy();
   });

@@ -1,7 +1,7 @@
-import { TeamOutlined } from '@ant-design/icons';
+import { MessageOutlined, TeamOutlined } from '@ant-design/icons';
 import type { GroupMember, TalkGroup } from '@bwc/protocol';
 import { useQuery } from '@tanstack/react-query';
-import { Badge, Checkbox, Empty, Input, Spin, Tag, Tree, Typography } from 'antd';
+import { Badge, Button, Checkbox, Empty, Input, Spin, Tag, Tree, Typography } from 'antd';
 import { useMemo, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/http';
@@ -16,6 +16,8 @@ export const GROUPS_QUERY_KEY = ['dispatch', 'groups'] as const;
 interface Props {
   store: DevicePointStore;
   onLocate: (deviceId: number) => void;
+  /** opens the group's conversation in the messages tab */
+  onMessage?: (tgid: number, name: string) => void;
 }
 
 /** A member is online by the live point store when it has the device, else by the group answer. */
@@ -29,7 +31,7 @@ function online(store: DevicePointStore, member: GroupMember): boolean {
  * temporary) with their live online counts and members; a member click locates it on the map.
  * Talking in a group (floor, audio) is not part of this tab yet; the tab says so.
  */
-export function GroupTab({ store, onLocate }: Props) {
+export function GroupTab({ store, onLocate, onMessage }: Props) {
   const { t } = useTranslation('dispatch');
   const [keyword, setKeyword] = useState('');
   const [onlineOnly, setOnlineOnly] = useState(false);
@@ -65,6 +67,20 @@ export function GroupTab({ store, onLocate }: Props) {
               <span className="bwc-group-count" data-testid="group-count">
                 {t('groupTab.count', { online: on, total: g.total })}
               </span>
+              {onMessage && (
+                <Button
+                  size="small"
+                  type="text"
+                  icon={<MessageOutlined />}
+                  aria-label={t('im.message')}
+                  title={t('im.message')}
+                  data-testid="group-message"
+                  onClick={(event) => {
+                    event.stopPropagation();
+                    onMessage(g.tgid, g.tg_name);
+                  }}
+                />
+              )}
             </span>
           </span>
         ),
@@ -73,7 +89,12 @@ export function GroupTab({ store, onLocate }: Props) {
           isLeaf: true,
           uid: m.uid,
           title: (
-            <span className="bwc-group-member" data-testid="group-member" data-uid={m.uid} data-online={online(store, m) ? 1 : 0}>
+            <span
+              className="bwc-group-member"
+              data-testid="group-member"
+              data-uid={m.uid}
+              data-online={online(store, m) ? 1 : 0}
+            >
               <Badge
                 status={online(store, m) ? 'success' : 'default'}
                 text={m.display_name || m.hostbody}
@@ -84,7 +105,7 @@ export function GroupTab({ store, onLocate }: Props) {
         })),
       };
     });
-  }, [groups.data, onlineOnly, store, t, version]);
+  }, [groups.data, onlineOnly, store, t, version, onMessage]);
 
   return (
     <div className="bwc-group-tab" data-testid="group-tab">

@@ -125,13 +125,20 @@ async function pickInTree(page: Page, dialog: Locator, label: string, pick?: str
     popup
       .locator('.ant-select-tree-treenode')
       .filter({ has: page.locator('.ant-select-tree-title', { hasText: new RegExp(`^${unit}`) }) });
-  for (const unit of [CITY, STATION.district, ...(pick ? [STATION.name] : [])]) {
+  const target = pick ? popup.locator('.ant-select-tree-treenode').filter({ hasText: pick }) : unitNode(STATION.name);
+  const chain = [CITY, STATION.district, ...(pick ? [STATION.name] : [])];
+  for (const [i, unit] of chain.entries()) {
     // a unit's title is its name followed by its online count
     await expect(unitNode(unit)).toBeVisible();
-    const switcher = unitNode(unit).locator('.ant-select-tree-switcher_close');
-    if (await switcher.count()) await switcher.click();
+    const next = i + 1 < chain.length ? unitNode(chain[i + 1]!) : target;
+    // expand until the next level shows: a node still loading (or re-rendered as the popup
+    // settles) may miss a click, so the state is checked and the click repeated
+    await expect(async () => {
+      const switcher = unitNode(unit).locator('.ant-select-tree-switcher_close');
+      if (await switcher.count()) await switcher.click();
+      await expect(next).toBeVisible({ timeout: 3_000 });
+    }).toPass({ timeout: 60_000 });
   }
-  const target = pick ? popup.locator('.ant-select-tree-treenode').filter({ hasText: pick }) : unitNode(STATION.name);
   await target.locator('.ant-select-tree-node-content-wrapper').click();
   if (await popup.count()) {
     // close the popup of a multiple select (Escape would close the dialog too)

@@ -17,3 +17,17 @@ export function onConnectivityRegained(listener: () => void): () => void {
     document.removeEventListener('visibilitychange', visibility);
   };
 }
+
+/**
+ * What the console's realtime clients (session push channel, console-service SDK) need of a
+ * websocket: the browser's WebSocket, Node's `ws`, or a test fake.
+ */
+export interface RealtimeSocket {
+  readyState: number;
+  onopen: ((event: unknown) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  onclose: ((event: { code: number }) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+  send(data: string): void;
+  close(code?: number): void;
+}

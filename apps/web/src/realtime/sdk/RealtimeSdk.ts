@@ -21,7 +21,7 @@ import {
   type HeartbeatAnswer,
   type Language,
 } from '@bwc/protocol';
-import { onConnectivityRegained } from '../connectivity';
+import { onConnectivityRegained, type RealtimeSocket } from '../connectivity';
 import { LoginCacheStore, type LoginCache } from './cache';
 import { sdkError, type SdkError } from './errors';
 import { SdkLogger } from './log';
@@ -48,16 +48,8 @@ import { SdkLogger } from './log';
  * - any request but logon and logout needs a login (cached, or a logon under way): 10104.
  */
 
-/** What the SDK needs of a websocket (the browser's WebSocket, Node's, or a test fake). */
-export interface SdkSocket {
-  readyState: number;
-  onopen: ((event: unknown) => void) | null;
-  onmessage: ((event: { data: unknown }) => void) | null;
-  onclose: ((event: { code: number }) => void) | null;
-  onerror: ((event: unknown) => void) | null;
-  send(data: string): void;
-  close(code?: number): void;
-}
+/** What the client needs of a websocket (shared with the other realtime client). */
+export type SdkSocket = RealtimeSocket;
 
 const OPEN = 1;
 const CLOSED = 3;

@@ -14,7 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { onSessionCleared } from '../../api/session';
 import { isLanguage } from '../../i18n';
 import { useUserInfo } from '../../app/session/queries';
-import { onConnectivityRegained } from '../connectivity';
+import { onConnectivityRegained, type RealtimeSocket } from '../connectivity';
 
 /**
  * Session push channel client (spec part 1 section 7; protocol schemas/realtime-session.ts).
@@ -39,16 +39,8 @@ type AnyListener = (message: SessionPush) => void;
 
 export type PushChannelState = 'idle' | 'connecting' | 'open' | 'closed';
 
-/** What the channel needs of a websocket (the browser's WebSocket; tests pass a fake). */
-export interface PushSocket {
-  readyState: number;
-  onopen: ((event: unknown) => void) | null;
-  onmessage: ((event: { data: unknown }) => void) | null;
-  onclose: ((event: { code: number }) => void) | null;
-  onerror: ((event: unknown) => void) | null;
-  send(data: string): void;
-  close(code?: number): void;
-}
+/** What the client needs of a websocket (shared with the other realtime client). */
+export type PushSocket = RealtimeSocket;
 
 export interface PushLogin {
   wsurl: string;

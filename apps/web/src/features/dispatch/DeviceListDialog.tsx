@@ -2,7 +2,7 @@ import { HOST_LIST_PAGE_SIZE, MenuId, type DevicePoint } from '@bwc/protocol';
 import { Alert, Button, Modal, Table } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Permission } from '../../app/session/Permission';
-import { nameWithCode } from '../../map/points';
+import { NameWithCode } from '../../components/data-table';
 import { DeviceActionsBar } from './DeviceActionsBar';
 import { CapabilityFlags, DeviceStateTag } from './DeviceState';
 import type { useDeviceActions } from './deviceActions';
@@ -51,8 +51,12 @@ export function DeviceListDialog({ open, devices, broadcast, actions, onDetail, 
         }
         columns={[
           { title: t('host.index'), key: 'index', width: 55, render: (_v, _r, i) => String(i + 1).padStart(2, '0') },
-          { title: t('host.name'), key: 'name', render: (_v, row) => nameWithCode(row) },
-          { title: t('host.hostbody'), dataIndex: 'did', key: 'did' },
+          {
+            title: t('host.name'),
+            key: 'name',
+            render: (_v, row) => <NameWithCode name={row.hostname} code={row.hostcode} />,
+          },
+          { title: t('host.hostbody'), dataIndex: 'did', key: 'did', className: 'bwc-nowrap' },
           { title: t('detail.state'), key: 'state', render: (_v, row) => <DeviceStateTag point={row} /> },
           { title: t('detail.flags'), key: 'flags', render: (_v, row) => <CapabilityFlags typecate={row.typecate} /> },
           {

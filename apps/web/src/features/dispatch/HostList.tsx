@@ -44,13 +44,20 @@ export const HostList = memo(function HostList({ devices, loading, gb, onLocate,
           width: TABLE_INDEX_COLUMN_WIDTH,
           render: (_v, _r, i) => String(i + 1).padStart(2, '0'),
         },
-        { title: t('host.name'), key: 'name', render: (_v, row) => nameWithCode(row) },
-        { title: t('host.hostbody'), dataIndex: 'did', key: 'did', width: 96, ellipsis: true },
+        // one line each (the panel is 340 px wide): what does not fit ends in "…", whole in the tooltip
+        {
+          title: t('host.name'),
+          key: 'name',
+          ellipsis: true,
+          className: 'bwc-nowrap',
+          render: (_v, row) => nameWithCode(row),
+        },
+        { title: t('host.hostbody'), dataIndex: 'did', key: 'did', width: 90, ellipsis: true, className: 'bwc-nowrap' },
         {
           title: t('host.operation'),
           key: 'op',
-          // "Operation" on one line (headers do not wrap, app/global.css)
-          width: onMessage ? 96 : 90,
+          // "Operation" on one line (headers do not wrap, app/global.css), three small buttons
+          width: 88,
           render: (_v, row) => (
             <Space size={0} onClick={(event) => event.stopPropagation()}>
               <Tooltip title={t('host.videoCall')}>

@@ -5,7 +5,7 @@ import { Tag } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CrudPage, useCrud } from '../../components/crud';
-import type { DataTableColumn } from '../../components/data-table';
+import { NameWithCode, type DataTableColumn } from '../../components/data-table';
 import type { SearchItem } from '../../components/search-bar';
 import { UnitTreeSelect } from '../../components/unit-tree';
 import { oamKeys } from './oamcenter.api';
@@ -78,22 +78,29 @@ export function RecorderAdminPage() {
 
   const columns = useMemo<DataTableColumn<Device>[]>(
     () => [
+      // widths: on a 1280-pixel screen every header fits and the unit column keeps about 100 px
       { title: t('recorder.field.hostbody'), dataIndex: 'hostbody', key: 'hostbody', width: 130, className: 'bwc-nowrap' },
       // 15 digits on one line
-      { title: 'IMEI', dataIndex: 'imei', key: 'imei', width: 150, className: 'bwc-nowrap' },
+      { title: 'IMEI', dataIndex: 'imei', key: 'imei', width: 140, className: 'bwc-nowrap' },
       {
         title: t('recorder.field.hostname'),
         key: 'hostname',
-        width: 150,
-        render: (_v, row) => (row.hostcode ? `${row.hostname}(${row.hostcode})` : row.hostname),
+        width: 124,
+        render: (_v, row) => <NameWithCode name={row.hostname} code={row.hostcode} />,
       },
-      { title: t('recorder.field.jqHostcode'), dataIndex: 'jq_hostcode', key: 'jq_hostcode', width: 100 },
+      {
+        title: t('recorder.field.jqHostcode'),
+        dataIndex: 'jq_hostcode',
+        key: 'jq_hostcode',
+        width: 130,
+        className: 'bwc-nowrap',
+      },
       { title: t('recorder.field.unit'), dataIndex: 'unitname', key: 'unitname', ellipsis: true },
-      { title: t('recorder.field.model'), dataIndex: 'model_name', key: 'model_name', width: 110 },
+      { title: t('recorder.field.model'), dataIndex: 'model_name', key: 'model_name', width: 90, ellipsis: true },
       {
         title: t('recorder.field.state'),
         key: 'state',
-        width: 100,
+        width: 96,
         render: (_v, row) =>
           row.remote_kill === 1 ? (
             <Tag color="default">{t('recorder.state.killed')}</Tag>
@@ -105,7 +112,7 @@ export function RecorderAdminPage() {
       },
       {
         kind: 'operation',
-        width: 140,
+        width: 110,
         actions: [
           editAction(t('action.edit')),
           deleteAction({
@@ -126,6 +133,7 @@ export function RecorderAdminPage() {
       fetch={({ page, limit, filters }) => call('deviceList', { page, limit, ...filters })}
       columns={columns}
       searchItems={searchItems}
+      scroll={{ x: 970 }}
       urlKey="dev"
       dialog={<RecorderFormDialog models={models.data ?? []} {...dialog} />}
     >

@@ -62,7 +62,7 @@ export function AlarmBellPanel({ bell, gb, onHide, onLocateChange }: AlarmBellPa
 
   const columns: TableColumnsType<Alarm> = [
     { title: t('column.index'), key: 'index', width: 56, render: (_v, _row, i) => rowIndex(i) },
-    { title: t('column.device'), dataIndex: 'hostNameCode', key: 'device', ellipsis: true },
+    { title: t('column.device'), dataIndex: 'hostNameCode', key: 'device', ellipsis: true, className: 'bwc-nowrap' },
     { title: t('column.type'), dataIndex: 'typeName_cur', key: 'type', width: 140, ellipsis: true },
     {
       title: t('column.unit'),

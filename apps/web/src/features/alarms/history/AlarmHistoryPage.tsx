@@ -25,6 +25,9 @@ import { AckTypeTag } from './ackType';
 import { SureDialog, type SureTarget } from './SureDialog';
 import './history.css';
 
+/** The table's least width: the card's content width on a 1280-pixel screen (978 px) and less. */
+const HISTORY_TABLE_WIDTH = 970;
+
 export const historyKeys = {
   all: ['alarm', 'history'] as const,
   categories: (lang: string) => ['alarm', 'categories', lang] as const,
@@ -161,16 +164,19 @@ export function AlarmHistoryPage({ mode }: { mode: HistoryMode }) {
     [gb],
   );
 
+  // widths: on a 1280-pixel screen the whole table fits (HISTORY_TABLE_WIDTH), so that no column
+  // lies under the sticky operation column; narrower screens scroll
   const columns = useMemo<DataTableColumn<Alarm>[]>(
     () => [
       {
         title: t('column.time'),
         dataIndex: 'alarm_time',
         key: 'alarm_time',
-        width: 150,
+        width: 145,
+        className: 'bwc-nowrap',
         render: (value: string) => formatTime(value),
       },
-      { title: t('column.type'), dataIndex: 'typeName_cur', key: 'type', width: 120, ellipsis: true },
+      { title: t('column.type'), dataIndex: 'typeName_cur', key: 'type', width: 110, ellipsis: true },
       {
         title: t('column.level'),
         dataIndex: 'alerm_level',
@@ -181,10 +187,13 @@ export function AlarmHistoryPage({ mode }: { mode: HistoryMode }) {
       {
         title: t('column.device'),
         key: 'device',
-        width: 160,
+        width: 124,
+        className: 'bwc-nowrap',
         render: (_: unknown, row: Alarm) => (
           <div className="bwc-alarm-device">
-            <div className="bwc-alarm-device-name">{row.hostNameCode}</div>
+            <div className="bwc-alarm-device-name" title={row.hostNameCode}>
+              {row.hostNameCode}
+            </div>
             <Tooltip title={gb ? t('column.gbbm') : t('column.hostbody')}>
               <Typography.Text type="secondary" className="bwc-alarm-device-key">
                 {gb ? row.gbbm : row.hostbody}
@@ -197,7 +206,7 @@ export function AlarmHistoryPage({ mode }: { mode: HistoryMode }) {
         title: t('column.unit'),
         dataIndex: gb ? 'dname' : 'unitname',
         key: 'unit',
-        width: 110,
+        width: 106,
         ellipsis: true,
       },
       {
@@ -234,7 +243,8 @@ export function AlarmHistoryPage({ mode }: { mode: HistoryMode }) {
       },
       {
         kind: 'operation',
-        width: 220,
+        // the five actions on two lines
+        width: 166,
         fixed: 'right',
         actions: [
           { key: 'detail', label: t('action.detail'), onClick: (row) => setDetail(row) },
@@ -311,7 +321,7 @@ export function AlarmHistoryPage({ mode }: { mode: HistoryMode }) {
         fetch={({ page, limit, filters: current }) => call(apis.search, { page, limit, ...historyQuery(current, nav) })}
         columns={columns}
         searchItems={searchItems}
-        scroll={{ x: 1120 }}
+        scroll={{ x: HISTORY_TABLE_WIDTH }}
       />
       <SureDialog target={sureTarget} onSubmit={acknowledge} onClose={() => setSureTarget(null)} />
       <AlarmDetailDialog alarm={detail} gb={gb} onClose={() => setDetail(null)} />

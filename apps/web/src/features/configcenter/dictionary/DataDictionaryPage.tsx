@@ -74,12 +74,12 @@ export function DataDictionaryPage() {
       { title: t('dict.column.key'), dataIndex: 'key', key: 'key', width: 90 },
       { title: t('dict.column.label'), dataIndex: 'label', key: 'label', width: 150 },
       { title: t('dict.column.labelEn'), dataIndex: 'label_en', key: 'label_en' },
-      { title: t('dict.column.sort'), dataIndex: 'sort', key: 'sort', width: 80, align: 'center' },
+      { title: t('dict.column.sort'), dataIndex: 'sort', key: 'sort', width: 70, align: 'center' },
       {
         title: t('dict.column.builtin'),
         dataIndex: 'builtin',
         key: 'builtin',
-        width: 90,
+        width: 84,
         align: 'center',
         render: (builtin: number) => (builtin === 1 ? <Tag color="blue">{t('dict.builtin')}</Tag> : null),
       },
@@ -101,7 +101,7 @@ export function DataDictionaryPage() {
         title: t('dict.column.updated'),
         dataIndex: 'updated',
         key: 'updated',
-        width: 120,
+        width: 104,
         // the day here, the full time on hover
         render: (value: string) =>
           value ? (
@@ -112,7 +112,7 @@ export function DataDictionaryPage() {
       },
       {
         kind: 'operation',
-        width: 120,
+        width: 110,
         actions: [
           editAction(t('dict.action.edit')),
           deleteAction({

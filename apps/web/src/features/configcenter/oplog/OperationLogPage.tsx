@@ -73,11 +73,12 @@ export function OperationLogPage() {
         title: t('oplog.column.time'),
         dataIndex: 'created',
         key: 'created',
-        width: 160,
+        // the message column keeps about 100 px on a 1280-pixel screen (its header whole)
+        width: 150,
         render: (value: string) => dayjs(value).format('YYYY-MM-DD HH:mm:ss'),
       },
       { title: t('oplog.column.user'), dataIndex: 'username', key: 'username', width: 110 },
-      { title: t('oplog.column.unit'), dataIndex: 'unit_name', key: 'unit_name', width: 140, ellipsis: true },
+      { title: t('oplog.column.unit'), dataIndex: 'unit_name', key: 'unit_name', width: 120, ellipsis: true },
       {
         title: t('oplog.column.action'),
         dataIndex: 'action',
@@ -145,6 +146,7 @@ export function OperationLogPage() {
         fetch={({ page, limit, filters: current }) => call('logList', { page, limit, ...oplogQuery(current) })}
         columns={columns}
         searchItems={searchItems}
+        scroll={{ x: 970 }}
       />
     </Card>
   );

@@ -63,8 +63,14 @@ export function SendRecordsDialog({ message, sendId, onClose }: SendRecordsDialo
   const recipientColumns = useMemo<DataTableColumn<PushRecipient>[]>(
     () => [
       { title: t('recipient.name'), dataIndex: 'hostname', key: 'hostname', ellipsis: true },
-      { title: t('recipient.hostbody'), dataIndex: 'hostbody', key: 'hostbody', width: 130 },
-      { title: t('recipient.cluster'), dataIndex: 'jq_hostcode', key: 'jq_hostcode', width: 110 },
+      { title: t('recipient.hostbody'), dataIndex: 'hostbody', key: 'hostbody', width: 130, className: 'bwc-nowrap' },
+      {
+        title: t('recipient.cluster'),
+        dataIndex: 'jq_hostcode',
+        key: 'jq_hostcode',
+        width: 110,
+        className: 'bwc-nowrap',
+      },
       { title: t('recipient.unit'), dataIndex: 'unitname', key: 'unitname', width: 120, ellipsis: true },
       {
         title: t('recipient.state'),

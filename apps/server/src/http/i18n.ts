@@ -1,8 +1,9 @@
-import { LANGUAGE_HEADER, pickLanguage, translate, type Language } from '@bwc/protocol';
+import { FIELD_PREDICATES, LANGUAGE_HEADER, fieldSubject, pickLanguage, translate, type Language } from '@bwc/protocol';
 import type { FastifyRequest } from 'fastify';
 import type { MsgParams } from './errors';
 
 const CATALOGUE_KEY = /^(errors|validation|success|console)\.[\w.]+$/;
+const FIELD_TEMPLATE = 'validation.field';
 
 /** The request's language: header x-lang, else Accept-Language, else zh-CN. */
 export function requestLanguage(req: FastifyRequest): Language {
@@ -10,12 +11,32 @@ export function requestLanguage(req: FastifyRequest): Language {
   return pickLanguage(Array.isArray(header) ? header[0] : header);
 }
 
-/** translate() that also translates params which are catalogue keys. */
+/** English messages after "Field x: " are sentences: capital first letter, closing full stop. */
+function asSentence(lang: Language, text: string): string {
+  if (lang !== 'en-US' || !text) return text;
+  const capital = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+}
+
+/**
+ * translate() that also translates params which are catalogue keys. A field error
+ * (`validation.field` with `{field, message}`) whose message is a predicate ("is required") reads
+ * as one sentence about the field, `validation.fieldIs` ("Username is required."); any other
+ * message follows the field's name as a sentence of its own ("Field title: The title must ...").
+ */
 export function t(lang: Language, key: string, params: MsgParams = {}): string {
-  const resolved: MsgParams = {};
-  for (const [name, value] of Object.entries(params)) {
-    // a nested key gets the same params (`validation.field` + `validation.file.size` with {mb})
-    resolved[name] = typeof value === 'string' && CATALOGUE_KEY.test(value) ? translate(lang, value, params) : value;
+  let template = key;
+  let all = params;
+  if (key === FIELD_TEMPLATE && typeof params.message === 'string' && FIELD_PREDICATES.has(params.message)) {
+    template = 'validation.fieldIs';
+    all = { ...params, Field: fieldSubject(String(params.field ?? '')) };
   }
-  return translate(lang, key, resolved);
+  const resolved: MsgParams = {};
+  for (const [name, value] of Object.entries(all)) {
+    // a nested key gets the same params (`validation.field` + `validation.file.size` with {mb})
+    resolved[name] = typeof value === 'string' && CATALOGUE_KEY.test(value) ? translate(lang, value, all) : value;
+  }
+  if (template === FIELD_TEMPLATE && typeof resolved.message === 'string')
+    resolved.message = asSentence(lang, resolved.message);
+  return translate(lang, template, resolved);
 }

@@ -30,6 +30,40 @@ export function pickLanguage(header: string | undefined | null): Language {
   return DEFAULT_LANGUAGE;
 }
 
+/**
+ * `validation.*` messages that are the predicate of a sentence about the field ("is required"):
+ * with a field they read through `validation.fieldIs` ("Username is required."); every other
+ * message through `validation.field` ("Field title: The title must be 1 to 17 characters.").
+ */
+export const FIELD_PREDICATES: ReadonlySet<string> = new Set([
+  'validation.required',
+  'validation.tooLong',
+  'validation.tooShort',
+  'validation.number',
+  'validation.integer',
+  'validation.range',
+  'validation.between',
+  'validation.choice',
+  'validation.type',
+  'validation.unknownField',
+  'validation.invalid',
+  'validation.path',
+  'validation.datetime',
+  'validation.module',
+]);
+
+/**
+ * A field name as the subject of an English sentence: first letter upper case, underscores as
+ * spaces (`username` -> `Username`, `login_fail_limit` -> `Login fail limit`); `fieldOfSubject`
+ * reads the name back (wire names have no spaces and start lower case).
+ */
+export function fieldSubject(field: string): string {
+  return (field.charAt(0).toUpperCase() + field.slice(1)).replace(/_/g, ' ');
+}
+export function fieldOfSubject(subject: string): string {
+  return (subject.charAt(0).toLowerCase() + subject.slice(1)).replace(/ /g, '_');
+}
+
 /** Look up `ns.a.b` in a catalogue and fill {{name}} placeholders; unknown keys come back as is. */
 export function translate(lang: Language, key: string, params: Record<string, string | number> = {}): string {
   const [ns, ...rest] = key.split('.');

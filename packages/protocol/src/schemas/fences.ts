@@ -35,7 +35,7 @@ export type FenceDirection = (typeof FENCE_DIRECTIONS)[number];
 export const FENCE_ALARM_TYPE = 0;
 
 const coord = (schema: z.ZodNumber) => numberInput(schema);
-/** A WGS-84 point `{lng, lat}`; latitude 91 gives `Field points.0.lat: latitude must be between -90 and 90`. */
+/** A WGS-84 point `{lng, lat}`; latitude 91 gives `Field points.0.lat: Latitude must be between -90 and 90.`. */
 export const LngLatInput = z.object(
   { lng: coord(Longitude), lat: coord(Latitude) },
   { error: 'validation.fence.point' },

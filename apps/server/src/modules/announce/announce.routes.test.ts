@@ -141,7 +141,7 @@ describe('announcements: bad input names the field and changes nothing', () => {
       expect(envelope(await post(Api.announceAdd, payload))).toEqual({ code: 400, msg, data: null });
     expect(envelope(await post(Api.announceAdd, { content: 'x' }, { ...admin.headers, ...EN }))).toEqual({
       code: 400,
-      msg: 'Field title: is required',
+      msg: 'Title is required.',
       data: null,
     });
     expect(envelope<Page<Announcement>>(await post(Api.announceList, {})).data.total).toBe(before);

@@ -65,7 +65,7 @@ describe('POST /rest/index/login/login', () => {
     const body = await loginBody(t.app, 'admin', 'Admin@123', { overrides: { timestamp: 'soon' } });
     expect(envelope(await post(Api.login.path, body, { 'x-lang': 'en-US' }))).toEqual({
       code: 400,
-      msg: 'Field timestamp: must be a number',
+      msg: 'Timestamp must be a number.',
       data: null,
     });
     const body2 = await loginBody(t.app, 'admin', 'Admin@123', { overrides: { token: 42 } });

@@ -119,11 +119,11 @@ describe('positions', () => {
     expect(env).toMatchObject({ code: 200, msg: 'accepted' });
     expect(env.data.accepted).toBe(2);
     expect(env.data.rejected).toEqual([
-      { index: 1, field: 'positions.1.lat', msg: 'Field positions.1.lat: latitude must be between -90 and 90' },
-      { index: 3, field: 'positions.3.lng', msg: 'Field positions.3.lng: longitude must be between -180 and 180' },
-      { index: 4, field: 'positions.4.time', msg: 'Field positions.4.time: is not a valid date and time' },
-      { index: 5, field: 'positions.5.time', msg: 'Field positions.5.time: is required' },
-      { index: 6, field: 'positions.6', msg: 'Field positions.6: has the wrong type' },
+      { index: 1, field: 'positions.1.lat', msg: 'Field positions.1.lat: Latitude must be between -90 and 90.' },
+      { index: 3, field: 'positions.3.lng', msg: 'Field positions.3.lng: Longitude must be between -180 and 180.' },
+      { index: 4, field: 'positions.4.time', msg: 'Positions.4.time is not a valid date and time.' },
+      { index: 5, field: 'positions.5.time', msg: 'Positions.5.time is required.' },
+      { index: 6, field: 'positions.6', msg: 'Positions.6 has the wrong type.' },
     ]);
     const rows = await t.db.selectFrom('positions').selectAll().where('device_id', '=', d.id).orderBy('time').execute();
     expect(rows.map((r) => [r.time, r.lat, r.lng, r.speed, r.battery])).toEqual([
@@ -151,16 +151,16 @@ describe('positions', () => {
     const auth = await deviceLogin(t.app, d);
     expect(await post('/rest/device/api/positions', {}, auth)).toMatchObject({
       code: 400,
-      msg: 'Field positions: is required',
+      msg: 'Positions is required.',
     });
     expect(await post('/rest/device/api/positions', { positions: [] }, auth)).toMatchObject({
       code: 400,
-      msg: 'Field positions: is required',
+      msg: 'Positions is required.',
     });
     const many = Array.from({ length: 501 }, () => ({ time: Date.now(), lat: 1, lng: 1 }));
     expect(await post('/rest/device/api/positions', { positions: many }, auth)).toMatchObject({
       code: 400,
-      msg: 'Field positions: is too long',
+      msg: 'Positions is too long.',
     });
     const res = await t.app.inject({
       method: 'POST',
@@ -298,7 +298,7 @@ describe('SOS, online/offline and the silence timeout', () => {
     expect(row).toMatchObject({ device_id: d.id, type: 'sos', lat: 22.6, lng: 114.1 });
     expect(await post('/rest/device/api/sos', { lat: 95 }, auth)).toMatchObject({
       code: 400,
-      msg: 'Field lat: latitude must be between -90 and 90',
+      msg: 'Field lat: Latitude must be between -90 and 90.',
     });
   });
 
@@ -314,7 +314,7 @@ describe('SOS, online/offline and the silence timeout', () => {
     expect((await deviceRow(t.db, d.id)).lineon).toBe(1);
     expect(await post('/rest/device/api/status', { state: 'asleep' }, auth)).toMatchObject({
       code: 400,
-      msg: 'Field state: is not one of the allowed choices',
+      msg: 'State is not one of the allowed choices.',
     });
     const types = await t.db
       .selectFrom('device_events')
@@ -378,7 +378,7 @@ describe('commands', () => {
     });
     expect(await get('/rest/device/api/commands?wait=99', auth)).toMatchObject({
       code: 400,
-      msg: 'Field wait: is out of the allowed range',
+      msg: 'Wait is out of the allowed range.',
     });
   });
 
@@ -438,7 +438,7 @@ describe('provisioning', () => {
       ),
     ).toMatchObject({
       code: 400,
-      msg: 'Field devices.0.imei: the IMEI must be 15 digits with a valid check digit',
+      msg: 'Field devices.0.imei: The IMEI must be 15 digits with a valid check digit.',
     });
   });
 
@@ -530,9 +530,9 @@ describe('OsmAnd (Traccar Client)', () => {
       headers: { 'x-lang': 'en-US' },
     });
     expect(bad.statusCode).toBe(400);
-    expect(bad.body).toBe('Field lat: latitude must be between -90 and 90');
+    expect(bad.body).toBe('Field lat: Latitude must be between -90 and 90.');
     const noId = await osmand.inject({ method: 'GET', url: '/?lat=1&lon=1', headers: { 'x-lang': 'en-US' } });
-    expect([noId.statusCode, noId.body]).toEqual([400, 'Field id: is required']);
+    expect([noId.statusCode, noId.body]).toEqual([400, 'Id is required.']);
     const unknown = await osmand.inject({
       method: 'GET',
       url: '/?id=000000&lat=1&lon=1',

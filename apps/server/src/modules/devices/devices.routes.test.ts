@@ -123,7 +123,7 @@ describe('device records', () => {
     const base = { hostbody: 'BWC0002', imei: testImei(), hostname: 'x', unit_id: futian };
     expect(await api(t.app, 'deviceAdd', admin, { ...base, imei: '123456789012345' }, 'en-US')).toMatchObject({
       code: 400,
-      msg: 'Field imei: the IMEI must be 15 digits with a valid check digit',
+      msg: 'Field imei: The IMEI must be 15 digits with a valid check digit.',
     });
     expect(await api(t.app, 'deviceAdd', admin, { ...base, imei: '12345' })).toMatchObject({
       code: 400,
@@ -131,15 +131,15 @@ describe('device records', () => {
     });
     expect(await api(t.app, 'deviceAdd', admin, { ...base, hostbody: 'a b' }, 'en-US')).toMatchObject({
       code: 400,
-      msg: 'Field hostbody: the device number must be 1 to 32 letters, digits, _ or -',
+      msg: 'Field hostbody: The device number must consist of 1 to 32 letters, digits, underscores or hyphens.',
     });
     expect(await api(t.app, 'deviceAdd', admin, { ...base, typecate: [1, 2, 1, 1] }, 'en-US')).toMatchObject({
       code: 400,
-      msg: 'Field typecate: typecate must be 4 integers, positions 2 to 4 being 0 or 1',
+      msg: 'Field typecate: The typecate must be 4 integers, positions 2 to 4 being 0 or 1.',
     });
     expect(await api(t.app, 'deviceAdd', admin, { ...base, hostname: '' }, 'en-US')).toMatchObject({
       code: 400,
-      msg: 'Field hostname: is required',
+      msg: 'Hostname is required.',
     });
     expect(await t.db.selectFrom('devices').select('id').where('hostbody', '=', 'BWC0002').execute()).toHaveLength(0);
   });
@@ -308,7 +308,7 @@ describe('device settings', () => {
     expect(await api(t.app, 'deviceSettingsGet', admin)).toMatchObject({ code: 200, data: { silence_timeout_s: 60 } });
     expect(await api(t.app, 'deviceSettingsUpdate', admin, { silence_timeout_s: 5 }, 'en-US')).toMatchObject({
       code: 400,
-      msg: 'Field silence_timeout_s: must be from 10 to 3600',
+      msg: 'Silence timeout s must be from 10 to 3600.',
     });
     expect(await api(t.app, 'deviceSettingsUpdate', admin, { silence_timeout_s: 90 })).toMatchObject({ code: 200 });
     expect(await api(t.app, 'deviceSettingsGet', admin)).toMatchObject({ data: { silence_timeout_s: 90 } });
@@ -326,7 +326,7 @@ describe('recorder models', () => {
     });
     expect(await api(t.app, 'modelAdd', admin, { name: '' }, 'en-US')).toMatchObject({
       code: 400,
-      msg: 'Field name: is required',
+      msg: 'Name is required.',
     });
     const d = await addDevice(t.app, admin, futian, { model_id: add.data.id });
     const list = await api<RecorderModel[]>(t.app, 'modelList', futianAdmin, { keyword: 'm-1' });
@@ -401,7 +401,7 @@ describe('import from .xlsx', () => {
     expect(env).toMatchObject({ code: 200, msg: 'import finished, see the per-row report' });
     expect(env.data).toMatchObject({ total: 6, created: 1, failed: 5 });
     expect(env.data.errors).toEqual([
-      { row: 3, field: 'imei', msg: 'Field imei: the IMEI must be 15 digits with a valid check digit' },
+      { row: 3, field: 'imei', msg: 'Field imei: The IMEI must be 15 digits with a valid check digit.' },
       { row: 4, field: 'hostbody', msg: 'the device number is repeated in the sheet (row 2)' },
       { row: 5, field: 'dwbh', msg: 'the unit code 999999999999 does not exist or is outside your scope' },
       { row: 6, field: 'model', msg: 'the model NO-SUCH-MODEL does not exist' },
@@ -453,11 +453,11 @@ describe('import from .xlsx', () => {
     const ole = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512)]);
     expect(await importFile(admin, ole, 'old.xls')).toMatchObject({
       code: 400,
-      msg: 'Field file: legacy .xls files (Excel 97-2003) are not supported: save the sheet as .xlsx in Excel and import that',
+      msg: 'Field file: Legacy .xls files (Excel 97-2003) are not supported: save the sheet as .xlsx in Excel and import that.',
     });
     expect(await importFile(admin, Buffer.from('a,b\n1,2\n'), 'devices.csv')).toMatchObject({
       code: 400,
-      msg: 'Field file: only .xlsx files can be imported',
+      msg: 'Field file: Only .xlsx files can be imported.',
     });
     const noImei = await workbook([
       ['设备编号', '使用人'],
@@ -465,12 +465,12 @@ describe('import from .xlsx', () => {
     ]);
     expect(await importFile(admin, noImei, 'x.xlsx')).toMatchObject({
       code: 400,
-      msg: 'Field file: a required column is missing: IMEI (imei)',
+      msg: 'Field file: A required column is missing: IMEI (imei).',
     });
     const big = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(5 * 1024 * 1024 + 10)]);
     expect(await importFile(admin, big, 'big.xlsx')).toMatchObject({
       code: 400,
-      msg: 'Field file: the file must not be larger than 5 MB',
+      msg: 'Field file: The file must not be larger than 5 MB.',
     });
     expect(await importFile(dispatcher, noImei, 'x.xlsx')).toMatchObject({ code: 403 });
   });

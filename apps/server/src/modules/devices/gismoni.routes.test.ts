@@ -117,11 +117,11 @@ describe('positions and details', () => {
     expect(scoped.data.map((p) => p.id)).toEqual([inFutian.id]);
     expect(await api(t.app, 'gisGetPoint', dispatcher, { ids: [] }, 'en-US')).toMatchObject({
       code: 400,
-      msg: 'Field ids: is required',
+      msg: 'Ids is required.',
     });
     expect(await api(t.app, 'gisGetPoint', dispatcher, { ids: ['x'] }, 'en-US')).toMatchObject({
       code: 400,
-      msg: 'Field ids.0: must be a number',
+      msg: 'Ids.0 must be a number.',
     });
   });
 
@@ -160,7 +160,7 @@ describe('positions and details', () => {
     });
     expect(await api(t.app, 'gisStatus', dispatcher, { imei: '86123' }, 'en-US')).toMatchObject({
       code: 400,
-      msg: 'Field imei: the IMEI must be 15 digits with a valid check digit',
+      msg: 'Field imei: The IMEI must be 15 digits with a valid check digit.',
     });
     expect(await api(t.app, 'gisStatus', dispatcher, { imei: '490154203237518' }, 'en-US')).toMatchObject({
       code: 404,
@@ -263,7 +263,7 @@ describe('commands', () => {
       await api(t.app, 'gisSendCmd', dispatcher, { imei: inFutian.imei, type: 'selfdestruct' }, 'en-US'),
     ).toMatchObject({
       code: 400,
-      msg: 'Field type: unknown command type; allowed: turnleft, turnright, takephoto, startvideo, startaudio, stopaudio, startmute, stopmute',
+      msg: 'Field type: Unknown command type; allowed: turnleft, turnright, takephoto, startvideo, startaudio, stopaudio, startmute, stopmute.',
     });
     expect(
       (await api<DeviceStatus>(t.app, 'gisStatus', dispatcher, { imei: inFutian.imei })).data.pending_commands,
@@ -329,7 +329,7 @@ describe('commands', () => {
       await api(t.app, 'gisRemoteKill', dispatcher, { imei: inFutian.imei, action: 'explode' }, 'en-US'),
     ).toMatchObject({
       code: 400,
-      msg: 'Field action: action must be remote_kill or remote_wakeon',
+      msg: 'Field action: The action must be remote_kill or remote_wakeon.',
     });
   });
 });

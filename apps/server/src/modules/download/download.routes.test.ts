@@ -154,7 +154,7 @@ describe('downloads: bad input names the field and leaves no row and no file', (
       ),
     ).toEqual({
       code: 400,
-      msg: 'Field file: this file type is not allowed',
+      msg: 'Field file: This file type is not allowed.',
       data: null,
     });
     expect(await rowCount()).toBe(rows);
@@ -164,7 +164,7 @@ describe('downloads: bad input names the field and leaves no row and no file', (
     expect(failed).toMatchObject({
       username: 'admin',
       result_code: 400,
-      msg: 'Field file: this file type is not allowed',
+      msg: 'Field file: This file type is not allowed.',
     });
   });
 

@@ -138,30 +138,30 @@ describe('bad input', () => {
     [
       'two points',
       fenceBody({ shape: { type: 'polygon', points: square.slice(0, 2) } }),
-      'Field shape.points: a polygon needs at least 3 points',
+      'Field shape.points: A polygon needs at least 3 points.',
     ],
     [
       'latitude 91',
       fenceBody({ shape: { type: 'polygon', points: [...square.slice(0, 3), { lng: 114.045, lat: 91 }] } }),
-      'Field shape.points.3.lat: latitude must be between -90 and 90',
+      'Field shape.points.3.lat: Latitude must be between -90 and 90.',
     ],
     [
       'a bow tie',
       fenceBody({ shape: { type: 'polygon', points: [square[0], square[2], square[1], square[3]] } }),
-      "Field shape.points: the polygon's edges cross each other, please draw it again",
+      "Field shape.points: The polygon's edges cross each other, please draw it again.",
     ],
     [
       'radius 0',
       fenceBody({ shape: { type: 'circle', center: INSIDE, radius: 0 } }),
-      "Field shape.radius: the circle's radius must be greater than 0 and at most 100000 metres",
+      "Field shape.radius: The circle's radius must be greater than 0 and at most 100000 metres.",
     ],
-    ['unknown rule', fenceBody({ rule: 'inside' }), 'Field rule: the alarm rule must be enter, exit or both'],
+    ['unknown rule', fenceBody({ rule: 'inside' }), 'Field rule: The alarm rule must be enter, exit or both.'],
     [
       'half a window',
       fenceBody({ time_start: '08:00' }),
-      'Field time_end: give both the start and the end of the time window, or neither',
+      'Field time_end: Give both the start and the end of the time window, or neither.',
     ],
-    ['no name', fenceBody({ name: '' }), 'Field name: is required'],
+    ['no name', fenceBody({ name: '' }), 'Name is required.'],
   ])('%s is refused with the field named and nothing stored', async (_, body, msg) => {
     expect(await api(t.app, 'fenceAdd', admin, body, 'en-US')).toMatchObject({ code: 400, msg });
     expect(await t.db.selectFrom('geo_fences').selectAll().execute()).toHaveLength(0);
@@ -169,7 +169,7 @@ describe('bad input', () => {
   it('unknown device ids are named; the zh-CN msg too', async () => {
     expect(await api(t.app, 'fenceAdd', admin, fenceBody({ device_ids: [999999] }), 'en-US')).toMatchObject({
       code: 400,
-      msg: 'Field device_ids: devices 999999 do not exist',
+      msg: 'Field device_ids: Devices 999999 do not exist.',
     });
     expect(
       await api(t.app, 'fenceAdd', admin, fenceBody({ shape: { type: 'polygon', points: square.slice(0, 2) } })),
@@ -265,7 +265,7 @@ describe('CRUD', () => {
       ),
     ).toMatchObject({
       code: 400,
-      msg: 'Field shape.sw.lat: latitude must be between -90 and 90',
+      msg: 'Field shape.sw.lat: Latitude must be between -90 and 90.',
     });
     const u = await api<Zone>(t.app, 'zoneUpdate', futianAdmin, {
       id: z.data.id,

@@ -150,11 +150,11 @@ describe('temporary group from a map selection', () => {
     });
     expect(await api(t.app, 'groupFromDevices', dispatcher, { ids: [999999] }, 'en-US')).toMatchObject({
       code: 400,
-      msg: 'Field ids: devices 999999 do not exist',
+      msg: 'Field ids: Devices 999999 do not exist.',
     });
     expect(await api(t.app, 'groupFromDevices', dispatcher, { ids: [] }, 'en-US')).toMatchObject({
       code: 400,
-      msg: 'Field ids: is required',
+      msg: 'Ids is required.',
     });
   });
 
@@ -183,7 +183,7 @@ describe('spec create/edit payloads, list, expiry, delete', () => {
       ),
     ).toMatchObject({
       code: 400,
-      msg: 'Field device: no device in your scope has the cluster number(s) 9001',
+      msg: 'Field device: No device in your scope has the cluster number(s) 9001.',
     });
     expect(
       await api(
@@ -204,7 +204,7 @@ describe('spec create/edit payloads, list, expiry, delete', () => {
       ),
     ).toMatchObject({
       code: 400,
-      msg: 'Field channel_name: please enter the group name',
+      msg: 'Field channel_name: Please enter the group name.',
     });
     const edit = await api(t.app, 'groupEdit', futianDispatcher, {
       channel_id: made.data.groupid,

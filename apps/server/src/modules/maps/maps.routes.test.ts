@@ -140,7 +140,7 @@ describe('built-in basemap (nothing uploaded, offline)', () => {
       (await get('/rest/map/style?origin=http%3A%2F%2Fevil%2Fx', { ...dispatcher.headers, 'x-lang': 'en-US' })).json(),
     ).toMatchObject({
       code: 400,
-      msg: 'Field origin: origin must be http(s)://host[:port] without a path',
+      msg: 'Field origin: The origin must be http(s)://host[:port] without a path.',
     });
   });
   it('basemap layers are GeoJSON polygons; Shenzhen is on land; unknown layers are refused', async () => {
@@ -263,15 +263,15 @@ describe('offline map files', () => {
   it('refuses other types, garbage and a database without tiles; leaves nothing behind', async () => {
     expect((await upload({ content: 'x', name: 'map.zip' })).json()).toMatchObject({
       code: 400,
-      msg: 'Field file: the map file must be a .pmtiles or .mbtiles file',
+      msg: 'Field file: The map file must be a .pmtiles or .mbtiles file.',
     });
     expect((await upload({ content: 'not a map at all', name: 'map.pmtiles' })).json()).toMatchObject({
       code: 400,
-      msg: 'Field file: the file is not a valid PMTiles map: no PMTiles header',
+      msg: 'Field file: The file is not a valid PMTiles map: no PMTiles header.',
     });
     expect((await upload({ content: 'not a map at all', name: 'map.mbtiles' })).json()).toMatchObject({
       code: 400,
-      msg: 'Field file: the file is not a valid MBTiles map: not an SQLite database',
+      msg: 'Field file: The file is not a valid MBTiles map: not an SQLite database.',
     });
     expect(mapFiles()).toEqual([]);
     expect(await t.db.selectFrom('map_files').selectAll().execute()).toHaveLength(0);
@@ -382,13 +382,13 @@ describe('online map and reverse geocoding', () => {
     });
     expect(await api(t.app, 'mapGeocode', dispatcher, { lat: 91, lng: 114.05 }, 'en-US')).toMatchObject({
       code: 400,
-      msg: 'Field lat: latitude must be between -90 and 90',
+      msg: 'Field lat: Latitude must be between -90 and 90.',
     });
     expect(
       await api(t.app, 'geocodeSettingsUpdate', admin, { url: 'ftp://x', address_field: 'a' }, 'en-US'),
     ).toMatchObject({
       code: 400,
-      msg: 'Field url: the geocoding service address must start with http:// or https:// and contain {lat} and {lng}',
+      msg: 'Field url: The geocoding service address must start with http:// or https:// and contain {lat} and {lng}.',
     });
   });
 

@@ -141,7 +141,7 @@ describe('GET rest/system/log/get', () => {
     });
     expect(await api(t.app, 'logList', admin, { result: 'maybe' }, 'en-US')).toMatchObject({
       code: 400,
-      msg: 'Field result: is not one of the allowed choices',
+      msg: 'Result is not one of the allowed choices.',
     });
   });
 });

@@ -166,7 +166,7 @@ describe('system_get, system_update: bad input names the field and changes nothi
       data: null,
     });
     expect(envelope(await update({ type: 'nope' }, { ...admin.headers, ...EN }))).toMatchObject({
-      msg: 'Field type: unknown settings type',
+      msg: 'Field type: Unknown settings type.',
     });
   });
 
@@ -192,7 +192,7 @@ describe('system_get, system_update: bad input names the field and changes nothi
       envelope(await update({ type: 'titleset', title: 'a%b', support_text: '' }, { ...admin.headers, ...EN })),
     ).toEqual({
       code: 400,
-      msg: 'Field title: the title must not contain any of \\ / : * ? < | ’ % >',
+      msg: 'Field title: None of the characters \\ / : * ? < | ’ % > may appear in the title.',
       data: null,
     });
     expect(envelope(await update({ type: 'titleset', title: '标题' }))).toMatchObject({
@@ -245,7 +245,7 @@ describe('system_get, system_update: bad input names the field and changes nothi
           { ...admin.headers, 'x-lang': 'en-US' },
         ),
       ).msg,
-    ).toBe('Field login_fail_limit: must be from 1 to 20');
+    ).toBe('Login fail limit must be from 1 to 20.');
     expect(
       envelope(await update({ type: 'normalset', ...VALID.normalset, login_lock_minutes: 5 }, dispatcher.headers)),
     ).toMatchObject({
@@ -325,7 +325,7 @@ describe('play_get, play_update, map_get', () => {
     });
     expect(envelope(await post({ video_live_num: 'many' }, { ...admin.headers, ...EN }))).toEqual({
       code: 400,
-      msg: 'Field video_live_num: must be a number',
+      msg: 'Video live num must be a number.',
       data: null,
     });
     expect(envelope(await play()).data).toEqual({ video_live_num: DEFAULT_VIDEO_LIVE_NUM });
@@ -400,7 +400,7 @@ describe('upload_background and GET /rest/index/index/background', () => {
       envelope(await upload(imageForm(Buffer.from('<svg/> not an image'), 'fake.png'), { ...admin.headers, ...EN })),
     ).toEqual({
       code: 400,
-      msg: 'Field file: this file type is not allowed',
+      msg: 'Field file: This file type is not allowed.',
       data: null,
     });
     expect(envelope(await upload(imageForm(GIF, 'animated.png')))).toMatchObject({ msg: '字段 file：文件类型不允许' });

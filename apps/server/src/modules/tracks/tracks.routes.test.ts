@@ -94,14 +94,14 @@ describe('auth, scope, bad input', () => {
   });
 
   it.each([
-    [{ ids: [], ...range }, 'Field ids: is required'],
-    [{ ids: [999999], ...range }, 'Field ids: devices 999999 do not exist'],
-    [{ ids: [1], start: range.end, end: range.start }, 'Field end: the end time must not be before the start time'],
+    [{ ids: [], ...range }, 'Ids is required.'],
+    [{ ids: [999999], ...range }, 'Field ids: Devices 999999 do not exist.'],
+    [{ ids: [1], start: range.end, end: range.start }, 'Field end: The end time must not be before the start time.'],
     [
       { ids: [1], start: '2026-01-01', end: '2026-03-01' },
-      'Field end: the time range must not exceed 31 days, please narrow it',
+      'Field end: The time range must not exceed 31 days, please narrow it.',
     ],
-    [{ ids: [1], start: 'yesterday', end: range.end }, 'Field start: is not a valid date and time'],
+    [{ ids: [1], start: 'yesterday', end: range.end }, 'Start is not a valid date and time.'],
   ])('history refuses %j', async (input, msg) => {
     expect(await api(t.app, 'trackHistory', dispatcher, input, 'en-US')).toMatchObject({ code: 400, msg });
   });
@@ -196,6 +196,6 @@ describe('export', () => {
       { ids: String(inFutian.id), ...range, format: 'kmz' },
       'en-US',
     );
-    expect(res.json()).toMatchObject({ code: 400, msg: 'Field format: the export format must be gpx or kml' });
+    expect(res.json()).toMatchObject({ code: 400, msg: 'Field format: The export format must be gpx or kml.' });
   });
 });

@@ -110,7 +110,7 @@ describe('POST rest/user/unit/add', () => {
       await api(t.app, 'unitAdd', admin, { pid, bh: '440303050000', name: 'x'.repeat(51) }, 'en-US'),
     ).toMatchObject({
       code: 400,
-      msg: 'Field name: is too long',
+      msg: 'Name is too long.',
     });
     expect(await api(t.app, 'unitAdd', admin, { bh: '440303050000', name: 'x' })).toMatchObject({
       code: 400,

@@ -171,7 +171,7 @@ describe('POST rest/user/user/add', () => {
     });
     expect(await api(t.app, 'accountAdd', admin, newAccount({ password: 'abcdefgh1' }), 'en-US')).toMatchObject({
       code: 400,
-      msg: 'Field password: the password must contain at least three of: upper-case letter, lower-case letter, digit, special character',
+      msg: 'Field password: The password must contain at least three of: upper-case letter, lower-case letter, digit, special character.',
     });
     expect(await api(t.app, 'accountAdd', admin, newAccount({ username: 'a b' }))).toMatchObject({
       code: 400,

@@ -99,7 +99,7 @@ describe('console service dispatcher', () => {
       await en.request('req_logon', { logon_name: 'dispatcher', passwd: 'x', client_alive_time: 'soon' }),
     ).toMatchObject({
       cmd_status: CmdStatus.BAD_PAYLOAD,
-      error_reason: 'Field client_alive_time: must be a number',
+      error_reason: 'Client alive time must be a number.',
     });
   });
 

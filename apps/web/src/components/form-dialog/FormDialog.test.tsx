@@ -126,7 +126,7 @@ describe('form dialog kit', () => {
 
   it('shows an envelope error that names a field under that field, and any other at the top of the form', async () => {
     const failures = [
-      new ApiError(ResultCode.INVALID, 'Field name: this name is taken', 200),
+      new ApiError(ResultCode.INVALID, 'Field name: This name is taken.', 200),
       new ApiError(ResultCode.CONFLICT, 'The thing is in use', 200),
     ];
     const update = vi.fn(async () => {
@@ -139,7 +139,7 @@ describe('form dialog kit', () => {
     await act(async () => {
       fireEvent.click(save());
     });
-    const under = await screen.findByText('this name is taken');
+    const under = await screen.findByText('This name is taken.');
     expect(under.closest('.ant-form-item')?.textContent).toContain('Name');
     expect(document.querySelector('.bwc-form-dialog-error')).toBeNull();
 

@@ -106,9 +106,9 @@ describe('login screen', () => {
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
     });
-    expect(await screen.findByText('please enter the username')).toBeTruthy();
-    expect(screen.getByText('the password has at least 6 characters')).toBeTruthy();
-    expect(screen.getByText('please enter the verification code')).toBeTruthy();
+    expect(await screen.findByText('Please enter the username.')).toBeTruthy();
+    expect(screen.getByText('The password has at least 6 characters.')).toBeTruthy();
+    expect(screen.getByText('Please enter the verification code.')).toBeTruthy();
     expect(loginBodies).toHaveLength(0);
 
     await fill('Username', 'admin');

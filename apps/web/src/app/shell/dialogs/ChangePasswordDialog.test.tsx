@@ -38,30 +38,30 @@ describe('change password form (spec part 1 section 5)', () => {
     await act(async () => {
       await validateWith(formRef!, PasswordForm).catch(() => undefined);
     });
-    expect(await screen.findByText('please enter the old password')).toBeTruthy();
-    expect(screen.getByText('please enter password')).toBeTruthy();
-    expect(screen.getByText('please enter password again')).toBeTruthy();
+    expect(await screen.findByText('Please enter the old password.')).toBeTruthy();
+    expect(screen.getByText('Please enter password.')).toBeTruthy();
+    expect(screen.getByText('Please enter password again.')).toBeTruthy();
   });
 
   it('validates the old password on blur, not while typing', async () => {
     render(<Harness />);
     await type('Old password', 'x');
     await type('Old password', '');
-    expect(screen.queryByText('please enter the old password')).toBeNull();
+    expect(screen.queryByText('Please enter the old password.')).toBeNull();
     await act(async () => {
       fireEvent.blur(input('Old password'));
     });
-    expect(await screen.findByText('please enter the old password')).toBeTruthy();
+    expect(await screen.findByText('Please enter the old password.')).toBeTruthy();
   });
 
   it('checks length and character classes of the new password', async () => {
     render(<Harness />);
     await type('New password', 'Ab1!');
-    expect(await screen.findByText('the password must be 8 to 12 characters')).toBeTruthy();
+    expect(await screen.findByText('The password must be 8 to 12 characters.')).toBeTruthy();
     await type('New password', 'abcdefgh');
     expect(
       await screen.findByText(
-        'the password must contain at least three of: upper-case letter, lower-case letter, digit, special character',
+        'The password must contain at least three of: upper-case letter, lower-case letter, digit, special character.',
       ),
     ).toBeTruthy();
   });
@@ -70,11 +70,11 @@ describe('change password form (spec part 1 section 5)', () => {
     render(<Harness />);
     await type('New password', 'Abcdef1!');
     await type('Confirm password', 'Abcdef1!');
-    await waitFor(() => expect(screen.queryByText('the two passwords do not match')).toBeNull());
+    await waitFor(() => expect(screen.queryByText('The two passwords do not match.')).toBeNull());
     await type('New password', 'Abcdef1!x');
-    expect(await screen.findByText('the two passwords do not match')).toBeTruthy();
+    expect(await screen.findByText('The two passwords do not match.')).toBeTruthy();
     await type('Confirm password', 'Abcdef1!x');
-    await waitFor(() => expect(screen.queryByText('the two passwords do not match')).toBeNull());
+    await waitFor(() => expect(screen.queryByText('The two passwords do not match.')).toBeNull());
   });
 
   it('passes a valid form and shows messages in Chinese', async () => {

@@ -8,14 +8,9 @@
  * others }: for each alarm_data of the bench (message "bench <n>") its n and the absolute receive
  * time (performance.timeOrigin + performance.now(), ms), transferred as typed arrays.
  */
-import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { WsClient } from '../apps/server/test/ws-client';
+import { WebSocket, type WsClient } from '../packages/simulator/src/ws';
 
-const WebSocket = createRequire(import.meta.url)('ws') as new (
-  url: string,
-  options?: { headers?: Record<string, string>; skipUTF8Validation?: boolean },
-) => WsClient;
 
 interface Input {
   port: number;

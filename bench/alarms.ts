@@ -30,19 +30,14 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'node:http';
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { MenuId, SESSION_WS_PATH } from '@bwc/protocol';
 import { addDevice, type CreatedDevice } from '../apps/server/test/devices';
 import { createRole, createUser, login, DEMO } from '../apps/server/test/helpers';
-import type { WsClient } from '../apps/server/test/ws-client';
+import { WebSocket, type WsClient } from '../packages/simulator/src/ws';
 import { freePort, prepareDataDir, startServer } from './support';
 
-const WebSocket = createRequire(import.meta.url)('ws') as new (
-  url: string,
-  options?: { headers?: Record<string, string> },
-) => WsClient;
 
 const { values } = parseArgs({
   options: {

@@ -32,7 +32,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -41,19 +40,10 @@ import { now } from '../apps/server/src/db/connection';
 import { insertNewDevice } from '../apps/server/src/modules/devices/devices.service';
 import { groupApiOf } from '../apps/server/test/console-fixtures';
 import { createRole, createUser, login } from '../apps/server/test/helpers';
+import { WebSocket, type WsClient } from '@bwc/simulator';
 import { freePort, prepareDataDir, ROOT, startServer } from './support';
 
-interface Ws {
-  readyState: number;
-  send(data: string): void;
-  close(): void;
-  terminate(): void;
-  on(event: 'open', fn: () => void): this;
-  on(event: 'message', fn: (data: Buffer) => void): this;
-  on(event: 'close', fn: () => void): this;
-  on(event: 'error', fn: (err: Error) => void): this;
-}
-const WebSocket = createRequire(import.meta.url)('ws') as new (url: string) => Ws;
+type Ws = WsClient;
 
 const { values } = parseArgs({
   options: {

@@ -3,12 +3,13 @@ import { DEVICE_PROVISION_KEY } from '../playwright.config';
 import { expect, test } from '../fixtures';
 import { ACCOUNTS, artifact, buttonName, login, switchLanguage } from '../support/console';
 import { apiPost, imei, runTag } from '../support/devices';
+import { Terminal } from '../support/terminal';
 import { text, type Lang } from '../support/texts';
 
 /**
  * Message push (/dispatch/msgManage) against the real server: a terminal (a device with a cluster
  * number, online through the device API) logs on to the console service with a plain websocket
- * (no SDK: a page of the server's origin runs it); the dispatcher composes a message, picks the
+ * (no SDK: the shared Node terminal of support/terminal.ts); the dispatcher composes a message, picks the
  * terminal in the group-member picker and sends it now; the terminal receives notice_im with the
  * text, the records dialog shows it delivered, and once the terminal lists the conversation
  * (req_im_list) it shows it read. Done in zh-CN, then in en-US, with screenshots of each.
@@ -16,68 +17,6 @@ import { text, type Lang } from '../support/texts';
 const tag = runTag();
 const HOSTNAME = `接收终端${tag}`;
 const UNIT_PATH = ['深圳市公安局', '南山分局', '蛇口派出所'];
-const CONSOLE_WS_PATH = '/ws/console';
-
-interface Terminal {
-  page: Page;
-  /** notice_im contents received so far */
-  received(): Promise<{ content: string; from: number }[]>;
-  request(msg_code: string, payload: Record<string, unknown>): Promise<{ cmd_status: number }>;
-}
-
-/** Logs the device on as a terminal (user_type 0) over a plain websocket run in `page`; heartbeats every 10 s. */
-async function terminalLogon(page: Page, hostbody: string, secret: string): Promise<Terminal> {
-  // any address of the server's origin will do: a JSON answer, no console app (and no favicon)
-  await page.route('**/favicon.ico', (route) => route.fulfill({ status: 204 }));
-  await page.goto('/rest/index/index/version');
-  await page.evaluate(
-    async ({ path, hostbody, secret }) => {
-      const ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}${path}`);
-      const state = { ws, messages: [] as Record<string, unknown>[], serial: 0 };
-      (window as unknown as { terminal: typeof state }).terminal = state;
-      ws.onmessage = (event) => state.messages.push(JSON.parse(String(event.data)) as Record<string, unknown>);
-      await new Promise((resolve, reject) => {
-        ws.onopen = resolve;
-        ws.onerror = reject;
-      });
-      const clientid = `e2e-${Date.now()}`;
-      ws.send(JSON.stringify({ msg_code: 'req_logon', cmd_type: 0, cbid: 'logon', logon_name: hostbody, passwd: secret, user_type: 0, clientid }));
-      setInterval(() => ws.send(JSON.stringify({ msg_code: 'heartbeat', cmd_type: 0, clientid })), 10_000);
-    },
-    { path: CONSOLE_WS_PATH, hostbody, secret },
-  );
-  const answerOf = (cbid: string) =>
-    page.evaluate(
-      (id) =>
-        (window as unknown as { terminal: { messages: Record<string, unknown>[] } }).terminal.messages.find(
-          (m) => m.cbid === id && m.cmd_type === 1,
-        ) ?? null,
-      cbid,
-    );
-  await expect.poll(async () => (await answerOf('logon'))?.cmd_status ?? 'waiting').toBe(0);
-  let serial = 0;
-  return {
-    page,
-    received: () =>
-      page.evaluate(() =>
-        (window as unknown as { terminal: { messages: Record<string, unknown>[] } }).terminal.messages
-          .filter((m) => m.msg_code === 'notice_im')
-          .map((m) => m.im as { content: string; from: number }),
-      ),
-    request: async (msg_code, payload) => {
-      const cbid = `r${++serial}`;
-      await page.evaluate(
-        ({ msg_code, payload, cbid }) =>
-          (window as unknown as { terminal: { ws: WebSocket } }).terminal.ws.send(
-            JSON.stringify({ msg_code, cmd_type: 0, cbid, ...payload }),
-          ),
-        { msg_code, payload, cbid },
-      );
-      await expect.poll(async () => (await answerOf(cbid)) !== null).toBe(true);
-      return (await answerOf(cbid)) as unknown as { cmd_status: number };
-    },
-  };
-}
 
 /** Composes a message, sends it to the terminal through the picker; answers the records dialog. */
 async function composeAndSend(page: Page, lang: Lang, title: string, content: string) {
@@ -116,7 +55,6 @@ async function composeAndSend(page: Page, lang: Lang, title: string, content: st
 
 test('a message composed and sent to a terminal: delivered at once, read once the terminal lists it', async ({
   page,
-  newUser,
 }, testInfo) => {
   test.setTimeout(300_000);
   const base = String(testInfo.project.use.baseURL);
@@ -138,8 +76,16 @@ test('a message composed and sent to a terminal: delivered at once, read once th
     secret: device.secret,
   });
   await apiPost(base, '/rest/device/api/positions', { positions: [{ time: new Date().toISOString(), lat: 22.48, lng: 113.92 }] }, token);
-  const terminal = await terminalLogon(await newUser(), device.hostbody, device.secret);
+  const terminal = await Terminal.logon(base, device.hostbody, device.secret);
+  try {
+    await sendInBothLanguages(page, terminal);
+  } finally {
+    terminal.close();
+  }
+});
 
+/** In zh-CN, then en-US: compose, send, delivered, read. */
+async function sendInBothLanguages(page: Page, terminal: Terminal): Promise<void> {
   await login(page, ACCOUNTS.dispatcher.username, ACCOUNTS.dispatcher.password);
   for (const lang of ['zh-CN', 'en-US'] as const) {
     const m = (key: string) => text(lang, `msgpush:${key}`);
@@ -151,13 +97,18 @@ test('a message composed and sent to a terminal: delivered at once, read once th
     const content = lang === 'zh-CN' ? '十分钟后在东门集合' : 'Gather at the east gate in ten minutes';
     const row = await composeAndSend(page, lang, title, content);
     // the terminal got it from the dispatcher's console account, title then content
-    await expect.poll(async () => (await terminal.received()).map((im) => im.content)).toContain(`${title}\n${content}`);
+    const notice = await terminal.next(
+      (message) =>
+        message.cmd_type === 2 &&
+        message.msg_code === 'notice_im' &&
+        (message.im as { content: string }).content === `${title}\n${content}`,
+    );
     await expect(row).toContainText(m('state.delivered'));
     await expect(row).toContainText(m('state.online'));
     await page.screenshot({ path: artifact(`message-push-${lang}-delivered`) });
 
     // the terminal opens its conversation with the sender: read
-    const from = (await terminal.received()).find((im) => im.content.startsWith(title))!.from;
+    const from = (notice.im as { from: number }).from;
     expect((await terminal.request('req_im_list', { target: from })).cmd_status).toBe(0);
     await expect(row).toContainText(m('state.read'));
     const send = page.getByTestId('send-records').locator('tr.ant-table-row').first();
@@ -169,4 +120,4 @@ test('a message composed and sent to a terminal: delivered at once, read once th
     await expect(page.locator('tr.ant-table-row').filter({ hasText: title })).toBeVisible();
     await page.screenshot({ path: artifact(`message-push-${lang}-list`) });
   }
-});
+}

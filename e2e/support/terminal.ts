@@ -1,19 +1,10 @@
-import { createRequire } from 'node:module';
-// protocol files directly: the protocol's index imports JSON catalogues, which Node's ESM loader
-// refuses without import attributes
+// protocol and simulator files directly: the packages' indexes import the protocol's JSON
+// catalogues, which Node's ESM loader refuses without import attributes
 import { CONSOLE_WS_PATH } from '../../packages/protocol/src/console/limits';
+import { WebSocket, type WsClient as WsSocket } from '../../packages/simulator/src/ws';
 
 type Message = Record<string, unknown> & { msg_code: string; cmd_type: number };
 
-/** The part of the `ws` package's socket used here (Node 20 has no WebSocket of its own). */
-interface WsSocket {
-  on(event: 'message', listener: (data: unknown) => void): void;
-  once(event: 'open', listener: () => void): void;
-  once(event: 'error', listener: (err: Error) => void): void;
-  send(data: string): void;
-  close(): void;
-}
-const WebSocket = createRequire(import.meta.url)('ws') as new (url: string) => WsSocket;
 
 /**
  * A terminal of the console service as a body-worn camera with a cluster number speaks it: a plain

@@ -1,24 +1,6 @@
-import { createRequire } from 'node:module';
+import { WebSocket, type WsClient } from '@bwc/simulator';
 
-/**
- * A websocket client for tests and bench (the `ws` package @fastify/websocket is built on, typed
- * here by the few members we use: no @types/ws in the tree).
- */
-export interface WsClient {
-  readyState: number;
-  send(data: string): void;
-  close(code?: number, reason?: string): void;
-  terminate(): void;
-  on(event: 'open', fn: () => void): this;
-  on(event: 'message', fn: (data: Buffer, isBinary: boolean) => void): this;
-  on(event: 'close', fn: (code: number, reason: Buffer) => void): this;
-  on(event: 'error', fn: (err: Error) => void): this;
-  on(event: 'ping' | 'pong', fn: () => void): this;
-}
-
-type WsCtor = new (url: string, options?: { headers?: Record<string, string> }) => WsClient;
-
-const WebSocket = createRequire(import.meta.url)('ws') as WsCtor;
+export type { WsClient };
 
 /** A client with every received JSON message kept in order, and waiters on them. */
 export class TestConsole {

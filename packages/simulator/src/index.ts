@@ -40,5 +40,6 @@ export {
   type TerminalOptions,
   type TerminalStats,
 } from './terminal';
+export { WebSocket, WS_OPEN, type WsClient, type WsClientOptions } from './ws';
 export { buildAiResult, nextAiDelayMs, randomPlate, type AiKind, type AiShot } from './ai';
 export { Canvas, crc32, drawFace, drawPlate, drawScene, encodePng, randomFace, type FaceFeatures } from './picture';

@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import {
   CmdStatus,
   CONSOLE_WS_PATH,
@@ -11,6 +10,7 @@ import {
   type ImMessage,
 } from '@bwc/protocol';
 import type { Position } from './client';
+import { WebSocket, WS_OPEN as OPEN, type WsClient as WsSocket } from './ws';
 
 /**
  * A simulated device as a terminal (user_type 0) of the console service (packages/protocol
@@ -19,20 +19,6 @@ import type { Position } from './client';
  * messages written to it, raises emergencies, and after a lost connection (a server restart)
  * comes back after 5 s, resuming its login with the logon's token or logging on again.
  */
-
-/** The members of a `ws` socket we use (the package @fastify/websocket is built on; no @types/ws in the tree). */
-interface WsSocket {
-  readyState: number;
-  send(data: string): void;
-  close(): void;
-  terminate(): void;
-  on(event: 'open', fn: () => void): this;
-  on(event: 'message', fn: (data: Buffer) => void): this;
-  on(event: 'close', fn: () => void): this;
-  on(event: 'error', fn: (err: Error) => void): this;
-}
-const WebSocket = createRequire(import.meta.url)('ws') as new (url: string) => WsSocket;
-const OPEN = 1;
 
 type Message = Record<string, unknown> & { msg_code: string; cmd_type: number; cmd_status?: number };
 

@@ -1,4 +1,11 @@
-import { DEFAULT_LANGUAGE, LANGUAGES, PRODUCT_PREFIX, SHARED_NAMESPACES, type Language } from '@bwc/protocol';
+import {
+  DEFAULT_LANGUAGE,
+  FIELD_PREDICATES,
+  LANGUAGES,
+  PRODUCT_PREFIX,
+  SHARED_NAMESPACES,
+  type Language,
+} from '@bwc/protocol';
 import type { Locale } from 'antd/es/locale';
 // the ES build: the CommonJS entry (antd/locale/*) reaches Vite's dev server as {default: locale}
 import enUS from 'antd/es/locale/en_US';
@@ -125,7 +132,10 @@ export function translateKey(key: string, params?: Record<string, unknown>): str
   const ns = key.slice(0, dot);
   if (!NAMESPACES.includes(ns)) return key;
   const rest = key.slice(dot + 1);
-  return i18next.exists(rest, { ns }) ? i18next.t(rest, { ns, ...params }) : key;
+  if (!i18next.exists(rest, { ns })) return key;
+  const text = i18next.t(rest, { ns, ...params });
+  // a predicate ("is required") shown on its own, under its field: a sentence ("This field is required.")
+  return FIELD_PREDICATES.has(key) ? i18next.t('validation:valueIs', { message: text }) : text;
 }
 
 export { i18next };

@@ -82,7 +82,7 @@ describe('form dialog kit', () => {
       fireEvent.click(save());
     });
     // the schema's message, translated, under its field; nothing sent
-    expect(await screen.findByText('is required')).toBeTruthy();
+    expect(await screen.findByText('This field is required.')).toBeTruthy();
     expect(create).not.toHaveBeenCalled();
 
     await type('Name', '  second  ');

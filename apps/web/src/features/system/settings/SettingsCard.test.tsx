@@ -151,7 +151,7 @@ describe('normalset form', SLOW, () => {
     const input = screen.getByLabelText('Session timeout') as HTMLInputElement;
     fireEvent.change(input, { target: { value: '2' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await find('must be from 5 to 1440')).toBeTruthy();
+    expect(await find('This field must be from 5 to 1440.')).toBeTruthy();
     expect(save.mutateAsync).not.toHaveBeenCalled();
   });
 

@@ -40,7 +40,7 @@ import { now } from '../apps/server/src/db/connection';
 import { insertNewDevice } from '../apps/server/src/modules/devices/devices.service';
 import { groupApiOf } from '../apps/server/test/console-fixtures';
 import { createRole, createUser, login } from '../apps/server/test/helpers';
-import { WebSocket, type WsClient } from '@bwc/simulator';
+import { WebSocket, type WsClient } from '@bwc/simulator/ws';
 import { freePort, prepareDataDir, ROOT, startServer } from './support';
 
 type Ws = WsClient;

@@ -1,4 +1,4 @@
-import { WebSocket, type WsClient } from '@bwc/simulator';
+import { WebSocket, type WsClient } from '@bwc/simulator/ws';
 
 export type { WsClient };
 

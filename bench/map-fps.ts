@@ -144,6 +144,53 @@ function browserCpu(skip: (number | undefined)[]): number {
   return total;
 }
 
+/** Installed in the page once the map is up; `__bwcRepaints()` answers and resets the tally. */
+const REPAINT_WATCH = `(() => {
+  const map = window.__bwcMap;
+  let causes = {}, pending = new Set(), inRender = false, renders = 0;
+  const original = map.triggerRepaint;
+  map.triggerRepaint = function () {
+    if (!this._frameRequest) pending.add(inRender ? 'self (dirty after a frame)' : 'direct');
+    return original.call(this);
+  };
+  map.on('data', (e) => {
+    if (e.dataType === 'style') pending.add('style (image or layer)');
+    else pending.add((e.sourceId === 'bwc-devices' ? 'devices' : 'other source') + ' ' + (e.tile ? 'tile' : e.sourceDataType || 'data'));
+  });
+  map.on('move', () => pending.add('camera move'));
+  map.on('render', () => {
+    renders++;
+    if (pending.size > 1) pending.delete('direct');
+    const key = [...pending].sort().join(' + ') || 'unknown';
+    causes[key] = (causes[key] || 0) + 1;
+    pending = new Set();
+    inRender = true;
+    queueMicrotask(() => { inRender = false; });
+  });
+  window.__bwcRepaints = () => { const out = { renders, causes }; causes = {}; renders = 0; return out; };
+})()`;
+
+interface Repaints {
+  renders: number;
+  causes: Record<string, number>;
+}
+const repaints = (page: Page) =>
+  page.evaluate(() => (globalThis as unknown as { __bwcRepaints(): Repaints }).__bwcRepaints());
+const causes = (r: Repaints) =>
+  Object.entries(r.causes)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${n} ${k}`)
+    .join('; ') || 'none';
+
+/** until the map stands still (a drag's inertia, tiles it uncovered), then `ms` more */
+async function settle(page: Page, ms: number): Promise<void> {
+  await page.waitForFunction(() => {
+    const map = (globalThis as unknown as { __bwcMap: { isMoving(): boolean; loaded(): boolean } }).__bwcMap;
+    return !map.isMoving();
+  });
+  await page.waitForTimeout(ms);
+}
+
 /** browser CPU seconds per wall second over `ms` without interaction */
 async function idleCpu(page: Page, ms: number): Promise<number> {
   const c0 = browserCpu([server.pid, sim?.pid]);
@@ -191,6 +238,10 @@ try {
       buffered: false,
     });
   });
+  // repaint accounting: every map repaint ('render') is filed under what asked for it since the
+  // previous one (a device source tile or content event, another source's tiles, a style change
+  // such as a new image, camera moves, or a repaint the map asked for itself after a frame)
+  await page.evaluate(REPAINT_WATCH);
   await page.waitForTimeout(2_000);
 
   // 3. baseline (after an unmeasured pan that loads the basemap tiles it crosses, as the later
@@ -256,9 +307,12 @@ try {
   await page.getByTestId('tool-points').click();
   await page.waitForTimeout(1_000);
   const h = await pan(page, SECONDS);
+  await settle(page, 2_000);
+  await repaints(page);
   const hCpu = await idleCpu(page, MAP_REFRESH_MS + 2_000);
+  const hRepaints = await repaints(page);
   say(
-    `PANNING with ${DEVICES} live devices, points hidden (hide-points tool): ${h.fps.toFixed(1)} frames/s over ${h.elapsed.toFixed(1)} s; long tasks ${h.long.length}, longest ${longest(h.long)} ms; idle browser CPU (pushes arriving, nothing drawn) ${hCpu.toFixed(2)} s/s (${load()})`,
+    `PANNING with ${DEVICES} live devices, points hidden (hide-points tool): ${h.fps.toFixed(1)} frames/s over ${h.elapsed.toFixed(1)} s; long tasks ${h.long.length}, longest ${longest(h.long)} ms; idle browser CPU (pushes arriving, nothing drawn) ${hCpu.toFixed(2)} s/s, map repaints ${hRepaints.renders} (${causes(hRepaints)}) (${load()})`,
   );
   await page.getByTestId('tool-points').click();
   await page.waitForTimeout(3_000);
@@ -270,7 +324,9 @@ try {
     `PANNING with ${DEVICES} live devices: ${p.fps.toFixed(1)} frames/s over ${p.elapsed.toFixed(1)} s (${p.frames} frames); long tasks while panning ${p.long.length}, longest ${longest(p.long)} ms (${load()})`,
   );
 
-  // 6. updates without interaction
+  // 6. updates without interaction (once the drag's inertia and the tiles it uncovered are done)
+  await settle(page, 2_000);
+  await repaints(page);
   await page.evaluate(() => {
     (globalThis as unknown as { __bwcMeasureFlush: boolean }).__bwcMeasureFlush = true;
     performance.clearMeasures('bwc-map-flush');
@@ -283,6 +339,7 @@ try {
     "(() => { window.__renders = 0; window.__updates = 0; window.__bwcMap.on('render', () => { window.__renders++; }); window.__bwcMap.on('sourcedata', (e) => { if (e.sourceId === 'bwc-devices' && e.sourceDataType === 'content') window.__updates++; }); })()",
   );
   const uCpu = await idleCpu(page, idle);
+  const uRepaints = await repaints(page);
   const renders = await page.evaluate(() => (globalThis as unknown as { __renders: number }).__renders);
   const updates = await page.evaluate(() => (globalThis as unknown as { __updates: number }).__updates);
   const u = await page.evaluate(() => (globalThis as unknown as { __longTasks: number[] }).__longTasks.splice(0));
@@ -290,7 +347,7 @@ try {
   flushes.sort((x, y) => x - y);
   say(
     `UPDATES over ${idle / 1000} s idle with ${DEVICES} live devices: long tasks ${u.length}, longest ${longest(u)} ms; ` +
-      `browser CPU ${uCpu.toFixed(2)} s/s; map repaints ${renders} (${(renders / (idle / 1000)).toFixed(1)}/s), device source updates ${updates}; store flushes ${flushes.length}, main-thread time per flush median ${(flushes[Math.floor(flushes.length / 2)] ?? 0).toFixed(1)} ms, max ${longest(flushes)} ms (${load()})`,
+      `browser CPU ${uCpu.toFixed(2)} s/s; map repaints ${renders} (${(renders / (idle / 1000)).toFixed(1)}/s), device source updates ${updates}; repaints by cause: ${causes(uRepaints)}; store flushes ${flushes.length}, main-thread time per flush median ${(flushes[Math.floor(flushes.length / 2)] ?? 0).toFixed(1)} ms, max ${longest(flushes)} ms (${load()})`,
   );
   if (values.trace) {
     await browser.stopTracing();
@@ -304,7 +361,11 @@ try {
   say(`simulator: ${simLast}`);
   // the figures beside their goals (issue 10 point 12): ratios to the baseline of this run
   const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
-  const perUpdate = updates > 0 ? renders / updates : renders;
+  // frames of camera moves (a new SOS is located on the map: a flight) are not repaints for updates
+  const cameraFrames = Object.entries(uRepaints.causes)
+    .filter(([cause]) => cause.includes('camera move'))
+    .reduce((sum, [, n]) => sum + n, 0);
+  const perUpdate = updates > 0 ? (renders - cameraFrames) / updates : renders - cameraFrames;
   const goals: [string, string, string, boolean][] = [
     [
       'panning, points drawn',
@@ -332,7 +393,7 @@ try {
     ],
     [
       'repaints per device source update',
-      `${perUpdate.toFixed(1)} (${renders} repaints, ${updates} updates in ${idle / 1000} s)`,
+      `${perUpdate.toFixed(1)} (${renders} repaints, ${cameraFrames} of them camera moves; ${updates} updates in ${idle / 1000} s)`,
       'about 1 (<= 1.5)',
       perUpdate <= 1.5,
     ],

@@ -5,6 +5,8 @@ import { useMap } from './MapView';
 import { CLUSTER_PREFIX, ICON_PREFIX, LABEL_PREFIX, installImageFactory } from './images';
 import type { DevicePointStore } from './pointStore';
 import { pointFeature, type DeviceFeature } from './points';
+import { gateSourceRepaints } from './repaintGate';
+import { anyVisible, padBox, type ViewBox, type Waiting } from './viewHold';
 
 export const DEVICE_SOURCE = 'bwc-devices';
 export const DEVICE_LAYER = 'bwc-devices-icon';
@@ -28,6 +30,11 @@ export interface DevicesLayerProps {
  * Device markers: one GeoJSON source with clustering (grid 60 px, up to zoom 18, at least 2
  * devices: spec part 1 section 9), icons by state (SOS from the store) and name labels. Follows
  * the store's differences with `updateData` (never a full reload); renders nothing.
+ *
+ * Each update re-clusters and re-tiles the whole source and repaints the map, so an update is
+ * made only when it shows: changes of hidden devices (locating mode) are none, changes outside
+ * the (padded) view wait until a visible change or a move of the map brings them in, and the
+ * tiles that an update reloads are shown in one repaint (repaintGate.ts).
  */
 export function DevicesLayer({ store, visibleIds, onDeviceClick }: DevicesLayerProps) {
   const { map, crs } = useMap();
@@ -36,7 +43,6 @@ export function DevicesLayer({ store, visibleIds, onDeviceClick }: DevicesLayerP
 
   // source and layers; re-created only when the visible set changes (tool switch), not per update
   useEffect(() => {
-    const removeFactory = installImageFactory(map);
     const feature = (point: DevicePoint): DeviceFeature | null => {
       if (visibleIds && !visibleIds.has(point.id)) return null;
       // SOS comes from the store (alarm pushes), so a switch is one feature update
@@ -46,8 +52,9 @@ export function DevicesLayer({ store, visibleIds, onDeviceClick }: DevicesLayerP
       .all()
       .map(feature)
       .filter((f): f is DeviceFeature => f !== null);
-    // ids in the source: a hidden device's move is no update at all (locating mode)
-    const inSource = new Set(features.map((f) => f.id));
+    // where each feature of the source is drawn: a hidden device's move is no update at all
+    // (locating mode), an off-view one waits
+    const shownAt = new Map<number, readonly [number, number]>(features.map((f) => [f.id, f.geometry.coordinates]));
     map.addSource(DEVICE_SOURCE, {
       type: 'geojson',
       data: { type: 'FeatureCollection', features },
@@ -95,22 +102,34 @@ export function DevicesLayer({ store, visibleIds, onDeviceClick }: DevicesLayerP
     });
 
     const source = map.getSource(DEVICE_SOURCE) as GeoJSONSource;
+    const gate = gateSourceRepaints(map as never, DEVICE_SOURCE);
+    const removeFactory = installImageFactory(map, gate.quietly);
     // differences wait here (a feature per id, the latest wins) until the period since the last
     // update is over: APPLY_MS, MOVING_APPLY_MS while the map moves (a pan would stutter)
     const waiting = new Map<number, DeviceFeature | null>();
     let lastApplied = -Infinity;
     let timer: ReturnType<typeof setTimeout> | null = null;
+    const view = (): ViewBox | null => {
+      const b = map.getBounds();
+      const box = { west: b.getWest(), south: b.getSouth(), east: b.getEast(), north: b.getNorth() };
+      return [box.west, box.south, box.east, box.north].every(Number.isFinite) ? padBox(box) : null;
+    };
+    function* changes(): Generator<Waiting> {
+      for (const [id, f] of waiting) yield { shown: shownAt.get(id), next: f ? f.geometry.coordinates : null };
+    }
     const apply = () => {
       if (timer) clearTimeout(timer);
       timer = null;
       if (waiting.size === 0) return;
+      // nothing to see: no update (the changes wait for a visible one or for the view to move)
+      if (!anyVisible(changes(), view())) return;
       const add: GeoJSON.Feature[] = [];
       const remove: number[] = [];
       for (const [id, f] of waiting) {
         if (f) {
           add.push(f as GeoJSON.Feature);
-          inSource.add(id);
-        } else if (inSource.delete(id)) remove.push(id);
+          shownAt.set(id, f.geometry.coordinates);
+        } else if (shownAt.delete(id)) remove.push(id);
       }
       waiting.clear();
       if (add.length === 0 && remove.length === 0) return;
@@ -119,13 +138,18 @@ export function DevicesLayer({ store, visibleIds, onDeviceClick }: DevicesLayerP
       void source.updateData({ add, remove });
     };
     const offDiff = store.onDiff((diff) => {
-      for (const id of diff.remove) waiting.set(id, null);
-      for (const point of diff.upsert) waiting.set(point.id, feature(point));
+      const wait = (id: number, f: DeviceFeature | null) => {
+        // a device neither drawn nor to be drawn (hidden, no fix) is no change
+        if (f || shownAt.has(id)) waiting.set(id, f);
+        else waiting.delete(id);
+      };
+      for (const id of diff.remove) wait(id, null);
+      for (const point of diff.upsert) wait(point.id, feature(point));
       // one update re-clusters and re-tiles the source and repaints: at most one per period
       const period = map.isMoving() ? MOVING_APPLY_MS : APPLY_MS;
-      const wait = lastApplied + period - performance.now();
-      if (wait <= 0) return apply();
-      if (!timer) timer = setTimeout(apply, wait);
+      const due = lastApplied + period - performance.now();
+      if (due <= 0) return apply();
+      if (!timer) timer = setTimeout(apply, due);
     });
     map.on('moveend', apply);
 
@@ -152,6 +176,7 @@ export function DevicesLayer({ store, visibleIds, onDeviceClick }: DevicesLayerP
       offDiff();
       map.off('moveend', apply);
       if (timer) clearTimeout(timer);
+      gate.close();
       map.off('click', DEVICE_LAYER, onClick as never);
       map.off('click', CLUSTER_LAYER, onCluster as never);
       for (const layer of [DEVICE_LAYER, CLUSTER_LAYER]) {

@@ -116,16 +116,20 @@ export const ICON_PREFIX = 'dev-';
 /**
  * Draws the console's images when the map first asks for them: device icons (`dev-<state>`),
  * marker labels (`lbl:<text>`, any script, no glyph server) and cluster counts (`cnt:<n>`), through MapLibre 6's
- * missing-image resolver.
+ * missing-image resolver. `add` wraps each `addImage` (the devices layer adds them without a
+ * repaint of their own while the tiles that asked for them are still loading).
  */
-export function installImageFactory(map: MapLibreMap): () => void {
+export function installImageFactory(
+  map: MapLibreMap,
+  add: <T>(change: () => T) => T = (change) => change(),
+): () => void {
   map.setMissingStyleImageResolver((id: string) => {
     if (map.hasImage(id)) return;
     let image: ImageData | null = null;
     if (id.startsWith(ICON_PREFIX)) image = deviceIcon(id.slice(ICON_PREFIX.length) as DeviceMarkerState);
     else if (id.startsWith(LABEL_PREFIX)) image = labelImage(id.slice(LABEL_PREFIX.length));
     else if (id.startsWith(CLUSTER_PREFIX)) image = clusterImage(id.slice(CLUSTER_PREFIX.length));
-    if (image) map.addImage(id, image, { pixelRatio: RATIO });
+    if (image) add(() => map.addImage(id, image, { pixelRatio: RATIO }));
   });
   return () => {
     map.setMissingStyleImageResolver(null);

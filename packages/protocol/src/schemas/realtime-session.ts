@@ -16,6 +16,15 @@ import { Alarm, AlarmPicture } from './alarms';
  *    has view on 10104 or 10154; face/plate pictures to those with view on 10095. site_data (position
  *    changes, latest fix per device, at most one message per SITE_DATA_FLUSH_MS) goes to consoles
  *    whose user sees the device's unit and has view on 10101 (Emergency); none when nothing moved.
+ *    A console may narrow its site_data at any time with `{cmd: 'site_filter', view, ids}`:
+ *    `view` 'all' (the default after client_login) sends every permitted device's changes, a box
+ *    `[west, south, east, north]` (WGS-84 degrees) only those of devices whose new fix lies in
+ *    it, 'none' none; the devices in `ids` (tracked ones, an open info window) are sent wherever
+ *    they are. Answered `{cmd: 'site_filter', code: 200, msg}`; a malformed one is answered with
+ *    code 400 and changes nothing. The filter lasts until the next one or the end of the socket
+ *    (a reconnected console sends it again). Unit scoping and rights apply as before; device_data
+ *    and alarm_data are never filtered. A console whose filter leaves devices out knows their
+ *    positions only from its point snapshots (the 20 s refresh).
  * 4. Heartbeat: the console sends `{cmd: 'ping'}` and gets `{cmd: 'pong', time}`; the server also
  *    pings at the websocket level every SESSION_WS_PING_MS and drops sockets that miss two.
  * 5. A socket whose session ends, expires or is kicked is closed with code 4401. After a reconnect
@@ -36,6 +45,28 @@ export const ClientLogin = z.object({
   cate: z.string().max(16).default(''),
 });
 export type ClientLogin = z.infer<typeof ClientLogin>;
+
+/** devices named in a site_filter at most */
+export const SITE_FILTER_MAX_IDS = 1_000;
+
+const Longitude = z.number().min(-360).max(360);
+const Latitude = z.number().min(-90).max(90);
+
+/** Which devices' position changes (site_data) this console wants: see point 3 above. */
+export const SiteFilter = z.object({
+  cmd: z.literal('site_filter'),
+  view: z.union([
+    z.literal('all'),
+    z.literal('none'),
+    z
+      .tuple([Longitude, Latitude, Longitude, Latitude])
+      .refine(([west, south, east, north]) => west <= east && south <= north, {
+        message: 'the box is [west, south, east, north] with west <= east and south <= north',
+      }),
+  ]),
+  ids: z.array(z.number().int().positive()).max(SITE_FILTER_MAX_IDS).default([]),
+});
+export type SiteFilter = z.infer<typeof SiteFilter>;
 
 export const PUSH_KINDS = ['alarm_data', 'site_data', 'device_data', 'face_data', 'plate_data'] as const;
 export type PushKind = (typeof PUSH_KINDS)[number];

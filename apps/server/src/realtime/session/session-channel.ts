@@ -8,6 +8,7 @@ import {
   SESSION_WS_PATH,
   SESSION_WS_PING_MS,
   SITE_DATA_FLUSH_MS,
+  SiteFilter,
   translate,
   type Language,
   type SitePush,
@@ -41,8 +42,15 @@ interface Socket {
   on(event: string, fn: (...args: never[]) => void): unknown;
 }
 
+/** Which position changes a console asked for (site_filter); 'all' until it asks. */
+interface Sites {
+  view: SiteFilter['view'];
+  ids: Set<number>;
+}
+
 interface Client {
   socket: Socket;
+  sites: Sites;
   lang: Language;
   /** token sent with the upgrade (cookie, Bearer or ?token=), if any */
   token: string | undefined;
@@ -103,6 +111,7 @@ export class SessionHub {
       socket,
       lang: pickLanguage(query.lang ?? (req.headers['x-lang'] as string | undefined)),
       token: query.token || readToken(req),
+      sites: { view: 'all', ids: new Set() },
       alive: true,
       auth: null,
     };
@@ -139,6 +148,7 @@ export class SessionHub {
       if (client.socket.readyState === OPEN) client.socket.send(JSON.stringify({ cmd: 'pong', time: Date.now() }));
       return;
     }
+    if (cmd === 'site_filter') return this.siteFilter(client, msg);
     if (cmd !== 'client_login') return this.reply(client, String(cmd ?? 'error'), ResultCode.INVALID, 'errors.badBody');
     const parsed = ClientLogin.safeParse(msg);
     if (!parsed.success) {
@@ -165,6 +175,15 @@ export class SessionHub {
       this.reply(client, 'client_login', err.code, err.key, err.params as Record<string, string | number>);
       client.socket.close(SESSION_WS_CLOSE_UNAUTHORISED, 'client_login');
     }
+  }
+
+  /** site_filter: which devices' position changes this console receives from now on. */
+  private siteFilter(client: Client, msg: unknown): void {
+    if (!client.auth) return this.reply(client, 'site_filter', ResultCode.UNAUTHENTICATED, 'errors.unauthenticated');
+    const parsed = SiteFilter.safeParse(msg);
+    if (!parsed.success) return this.reply(client, 'site_filter', ResultCode.INVALID, 'errors.badBody');
+    client.sites = { view: parsed.data.view, ids: new Set(parsed.data.ids) };
+    this.reply(client, 'site_filter', ResultCode.OK, 'success.ok');
   }
 
   /** The live session of the logincode (and of the upgrade's token when one was sent). */
@@ -416,9 +435,10 @@ export class SessionHub {
   }
 
   /**
-   * site_data: one message per permitted console with the changed devices of its units. Consoles
-   * sharing a unit subtree (the same cached Set) share one serialised frame. Answers the number of
-   * messages sent.
+   * site_data: one message per permitted console with the changed devices of its units that its
+   * site_filter asks for. Consoles without a filter sharing a unit subtree (the same cached Set)
+   * share one serialised frame; filtered ones get a frame of their own, joined from entries
+   * serialised once. Answers the number of messages sent.
    */
   flushSites(): number {
     if (this.siteTimer) clearTimeout(this.siteTimer);
@@ -428,15 +448,29 @@ export class SessionHub {
     const sites = [...this.pendingSites.values()];
     this.pendingSites.clear();
     const frames = new Map<Set<number> | null, string | null>();
+    let entries: string[] | null = null;
     let sent = 0;
     for (const c of this.clients) {
       if (c.socket.readyState !== OPEN || !c.auth?.positions) continue;
       const units = c.auth.units;
-      let frame = frames.get(units);
-      if (frame === undefined) {
-        const data = units === null ? sites : sites.filter((x) => units.has(x.unit_id));
-        frame = data.length ? JSON.stringify({ type: 'site_data', data }) : null;
-        frames.set(units, frame);
+      const { view, ids } = c.sites;
+      let frame: string | null | undefined;
+      if (view === 'all') {
+        frame = frames.get(units);
+        if (frame === undefined) {
+          const data = units === null ? sites : sites.filter((x) => units.has(x.unit_id));
+          frame = data.length ? JSON.stringify({ type: 'site_data', data }) : null;
+          frames.set(units, frame);
+        }
+      } else {
+        entries ??= sites.map((x) => JSON.stringify(x));
+        const parts: string[] = [];
+        for (let i = 0; i < sites.length; i++) {
+          const x = sites[i]!;
+          if (units !== null && !units.has(x.unit_id)) continue;
+          if (ids.has(x.device_id) || (view !== 'none' && inView(view, x))) parts.push(entries[i]!);
+        }
+        frame = parts.length ? `{"type":"site_data","data":[${parts.join(',')}]}` : null;
       }
       if (frame === null) continue;
       c.socket.send(frame);
@@ -456,6 +490,11 @@ export class SessionHub {
     for (const c of this.clients) c.socket.terminate();
     this.clients.clear();
   }
+}
+
+/** a fix inside a site_filter box [west, south, east, north] */
+function inView([west, south, east, north]: readonly [number, number, number, number], x: SitePush): boolean {
+  return x.lng >= west && x.lng <= east && x.lat >= south && x.lat <= north;
 }
 
 declare module 'fastify' {

@@ -182,3 +182,75 @@ describe('site_data: live position push on /ws/session', () => {
     expect(siteData(c)).toEqual([[expect.objectContaining({ device_id: inFutian.id, lat: 22.53 })]]);
   });
 });
+
+describe('site_filter: a console narrows its site_data', () => {
+  it('sends the devices in the box and the named ones; unit scoping unchanged; a malformed filter changes nothing', async () => {
+    const adminConsole = await consoleOf(admin);
+    const futianConsole = await consoleOf(futianUser);
+    const futianDevice = await deviceLogin(t.app, inFutian);
+    const luohuDevice = await deviceLogin(t.app, inLuohu);
+    let ms = Date.now() - 10_000;
+    const both = async () => {
+      ms += 100;
+      const time = new Date(ms).toISOString();
+      await ingest(futianDevice, [{ time, lat: 22.54, lng: 114.05 }]);
+      await ingest(luohuDevice, [{ time, lat: 22.55, lng: 114.12 }]);
+      t.app.sessionHub.flushSites();
+      for (const c of [adminConsole, futianConsole]) await drain(c);
+    };
+    const filter = async (c: TestConsole, body: object) => {
+      const before = c.messages.length;
+      c.send({ cmd: 'site_filter', ...body });
+      return c.next((m) => m.cmd === 'site_filter' && c.messages.indexOf(m) >= before);
+    };
+    const last = (c: TestConsole) =>
+      siteData(c)
+        .at(-1)!
+        .map((x) => x.device_id)
+        .sort();
+
+    // no filter: every device of the console's units
+    await both();
+    expect(last(adminConsole)).toEqual([inFutian.id, inLuohu.id].sort());
+
+    // a box around Futian's fix only
+    expect(await filter(adminConsole, { view: [114.0, 22.5, 114.08, 22.6], ids: [] })).toMatchObject({ code: 200 });
+    await both();
+    expect(last(adminConsole)).toEqual([inFutian.id]);
+
+    // points hidden: only the named device, wherever it is
+    expect(await filter(adminConsole, { view: 'none', ids: [inLuohu.id] })).toMatchObject({ code: 200 });
+    await both();
+    expect(last(adminConsole)).toEqual([inLuohu.id]);
+    const count = siteData(adminConsole).length;
+
+    // malformed (west > east, no view, a bad id): refused, the filter stays
+    for (const body of [{ view: [114.2, 22.5, 114.0, 22.6] }, { ids: [1] }, { view: 'all', ids: ['x'] }])
+      expect(await filter(adminConsole, body)).toMatchObject({ code: 400 });
+    await both();
+    expect(siteData(adminConsole)).toHaveLength(count + 1);
+    expect(last(adminConsole)).toEqual([inLuohu.id]);
+
+    // none and nobody named: nothing at all
+    await filter(adminConsole, { view: 'none', ids: [] });
+    await both();
+    expect(siteData(adminConsole)).toHaveLength(count + 1);
+
+    // naming a device of another unit does not reach it past the unit scope
+    await filter(futianConsole, { view: 'all', ids: [inLuohu.id] });
+    await both();
+    expect(siteData(futianConsole).every((entries) => entries.every((x) => x.device_id === inFutian.id))).toBe(true);
+
+    // back to every device
+    await filter(adminConsole, { view: 'all', ids: [] });
+    await both();
+    expect(last(adminConsole)).toEqual([inFutian.id, inLuohu.id].sort());
+  });
+
+  it('is refused before client_login', async () => {
+    const c = await TestConsole.open(`${base}${SESSION_WS_PATH}`, admin.headers);
+    open.push(c);
+    c.send({ cmd: 'site_filter', view: 'none', ids: [] });
+    expect(await c.next((m) => m.cmd === 'site_filter')).toMatchObject({ code: 401 });
+  });
+});

@@ -44,6 +44,7 @@ import { InfoWindow } from './InfoWindow';
 import { consoleIm, consoleSdk } from '../../realtime/sdk/groupLogin';
 import { dataAreas, useMapSetup } from '../../map/mapSetup';
 import { useLivePoints } from './useLivePoints';
+import { SiteFilterLayer } from './siteFilter';
 import { usePointRefresh } from './usePointRefresh';
 import './dispatch.css';
 
@@ -176,6 +177,9 @@ export function EmergencyPage() {
       if (!point) return void message.info(t('locate.unknown'));
       if (!hasPosition(point)) return void message.info(t('locate.noFix', { name: nameWithCode(point) }));
       setTracked((set) => new Set(set).add(id));
+      // its position may be old (the session channel sends the positions of the view and of the
+      // tracked devices only): read it now, the marker follows
+      void refreshIds([id]).catch(() => undefined);
       const current = mapRef.current;
       if (current)
         current.map.flyTo({
@@ -186,7 +190,7 @@ export function EmergencyPage() {
         });
       setInfoId(id);
     },
-    [store, message, t],
+    [store, message, t, refreshIds],
   );
 
   const onShape = useCallback(
@@ -219,6 +223,20 @@ export function EmergencyPage() {
   const locateRow = useCallback((p: DevicePoint) => locate(p.id), [locate]);
   const closeInfo = useCallback(() => setInfoId(null), []);
   const areas = useMemo(() => (setup.data ? dataAreas(setup.data.config) : []), [setup.data]);
+  // positions followed wherever the devices are: tracked, the info window's, the open dialogs'
+  const followed = useMemo(
+    () =>
+      [
+        ...new Set([
+          ...tracked,
+          ...(infoId !== null ? [infoId] : []),
+          ...(detailId !== null ? [detailId] : []),
+          ...(dialog !== 'none' ? selection : []),
+        ]),
+      ].sort((a, b) => a - b),
+    [tracked, infoId, detailId, dialog, selection],
+  );
+  const followAll = useCallback(() => void refreshAll().catch(() => undefined), [refreshAll]);
   const config = setup.data?.config;
   const mapOn = config?.mapinfo === 1;
 
@@ -316,6 +334,7 @@ export function EmergencyPage() {
       layers={
         <>
           <DevicesLayer store={store} visibleIds={locating ? tracked : null} onDeviceClick={(p) => setInfoId(p.id)} />
+          <SiteFilterLayer locating={locating} ids={followed} onStale={followAll} />
           <DrawControl mode={tool === 'pan' ? null : tool} onFinish={onShape} />
           {infoPoint && (
             <InfoWindow

@@ -267,6 +267,36 @@ describe('PushChannel', () => {
     channel.start({ ...LOGIN, logincode: 'other' });
     expect(sockets).toHaveLength(2);
   });
+
+  it('sends the site filter when open and again after every login; back to every device with null', () => {
+    channel.start(LOGIN);
+    // set before the login: held until it succeeds
+    channel.setSiteFilter({ view: 'none', ids: [3] });
+    last().accept();
+    expect(last().sent).toHaveLength(1);
+    last().receive({ cmd: 'client_login', code: 200, msg: 'ok' });
+    expect(last().sent.at(-1)).toEqual({ cmd: 'site_filter', view: 'none', ids: [3] });
+    // the server's answer is no push and reaches no listener
+    last().receive({ cmd: 'site_filter', code: 200, msg: 'ok' });
+    expect(channel.state).toBe('open');
+
+    channel.setSiteFilter({ view: [114, 22, 115, 23], ids: [] });
+    expect(last().sent.at(-1)).toEqual({ cmd: 'site_filter', view: [114, 22, 115, 23], ids: [] });
+    // the same filter again: nothing sent
+    const count = last().sent.length;
+    channel.setSiteFilter({ view: [114, 22, 115, 23], ids: [] });
+    expect(last().sent).toHaveLength(count);
+
+    // a reconnected socket starts with every device on the server: the filter goes again
+    last().drop();
+    vi.advanceTimersByTime(RECONNECT_FIRST_MS);
+    last().accept();
+    last().receive({ cmd: 'client_login', code: 200, msg: 'ok' });
+    expect(last().sent.at(-1)).toEqual({ cmd: 'site_filter', view: [114, 22, 115, 23], ids: [] });
+
+    channel.setSiteFilter(null);
+    expect(last().sent.at(-1)).toEqual({ cmd: 'site_filter', view: 'all', ids: [] });
+  });
 });
 
 describe('PushChannel language', () => {

@@ -7,6 +7,7 @@ import {
   DEFAULT_LANGUAGE,
   type Language,
   type PushKind,
+  type SiteFilter,
   type UserInfo,
 } from '@bwc/protocol';
 import { useEffect, useRef } from 'react';
@@ -81,6 +82,7 @@ export class PushChannel {
   private lastHeard = 0;
   private current: PushChannelState = 'idle';
   private unwatch: (() => void) | null = null;
+  private sites: Omit<SiteFilter, 'cmd'> | null = null;
 
   /**
    * `watchConnectivity` calls back when a waiting reconnect should happen now (by default the
@@ -111,6 +113,24 @@ export class PushChannel {
   onState(listener: () => void): () => void {
     this.stateListeners.add(listener);
     return () => this.stateListeners.delete(listener);
+  }
+
+  /**
+   * Which devices' position changes (site_data) to receive: sent now when the channel is open
+   * and again after every client_login (a reconnected socket starts with every device). null:
+   * every device (the default).
+   */
+  setSiteFilter(filter: Omit<SiteFilter, 'cmd'> | null): void {
+    const same = JSON.stringify(filter) === JSON.stringify(this.sites);
+    this.sites = filter;
+    if (!same && this.current === 'open') this.sendSiteFilter();
+  }
+
+  private sendSiteFilter(): void {
+    const socket = this.socket;
+    if (!socket || socket.readyState !== OPEN) return;
+    const filter = this.sites ?? { view: 'all', ids: [] };
+    socket.send(JSON.stringify({ cmd: 'site_filter', view: filter.view, ids: filter.ids }));
   }
 
   /** Open the channel for this login (again); an open channel for the same login is kept. */
@@ -218,6 +238,7 @@ export class PushChannel {
       }
       this.attempts = 0;
       this.setState('open');
+      if (this.sites) this.sendSiteFilter();
       this.startPing(socket);
       for (const listener of this.reconnectListeners) {
         try {

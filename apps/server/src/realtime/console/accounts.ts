@@ -38,8 +38,8 @@ function sameText(a: string, b: string): boolean {
 
 /**
  * group_api of gis info (spec part 2 section 3) for the caller: switch (1 when the role may use the
- * service), ip and port the console reaches the service at (the dedicated port, else the main
- * port with `path`), orgid (the user's unit code), username, djpwd, islogin (1 while the account is
+ * service), ip and port the console reaches the service at (the dedicated port when it listens,
+ * else the main port with `path`), orgid (the user's unit code), username, djpwd, islogin (1 while the account is
  * logged on to the service).
  */
 export async function groupApi(app: FastifyInstance, req: FastifyRequest, auth: AuthContext): Promise<GroupApi> {
@@ -51,7 +51,8 @@ export async function groupApi(app: FastifyInstance, req: FastifyRequest, auth: 
     .select(['id', 'token_hash'])
     .where('id', '=', auth.session.id)
     .executeTakeFirstOrThrow();
-  const dedicated = app.config.consolePort ?? 0;
+  // the dedicated port only when the service really listens on it (CONSOLE_PORT may be taken)
+  const dedicated = app.consoleService.listeningPort ?? 0;
   const host = req.hostname.replace(/:\d+$/, '');
   const requestPort = Number(/:(\d+)$/.exec(req.host)?.[1] ?? (req.protocol === 'https' ? 443 : 80));
   const { uid } = consoleIdentity(auth.user);

@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { CONSOLE_WS_PATH } from '@bwc/protocol';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ensureWebsocket } from '../connections/websocket';
@@ -104,6 +105,7 @@ export async function registerConsoleService(app: FastifyInstance): Promise<void
     try {
       await server.listen({ port, host: app.config.host });
       listener = server;
+      service.listeningPort = (server.server.address() as AddressInfo).port;
       app.log.info({ port }, 'console service listening');
     } catch (err) {
       await server.close();
@@ -116,6 +118,7 @@ export async function registerConsoleService(app: FastifyInstance): Promise<void
   });
   app.addHook('preClose', async () => {
     await service.close();
+    service.listeningPort = null;
     await listener?.close();
   });
 }

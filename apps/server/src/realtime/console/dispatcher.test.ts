@@ -1,7 +1,9 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { CmdStatus, CONSOLE_MESSAGE_MAX_BYTES, CONSOLE_WS_PATH } from '@bwc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConsoleClient } from '../../../test/console-client';
-import { createTestApp, type TestApp } from '../../../test/helpers';
+import { groupApiOf } from '../../../test/console-fixtures';
+import { createTestApp, DEMO, login, type TestApp } from '../../../test/helpers';
 
 /** The console service's transport and dispatcher: every bad message answered, the connection kept. */
 let t: TestApp;
@@ -129,8 +131,32 @@ describe('console service listener on its own port', () => {
       expect(await c!.request('heartbeat')).toMatchObject({ msg_code: 'heartbeat', cmd_status: 0 });
       expect(await c!.raw('not json')).toMatchObject({ cmd_status: CmdStatus.BAD_JSON });
       c!.close();
+      // gis info hands out the dedicated port while the service listens on it
+      const admin = await login(own.app, DEMO.admin.username, DEMO.admin.password);
+      expect(await groupApiOf(own.app, admin)).toMatchObject({ port: 18133, path: '/' });
     } finally {
       await own.close();
+    }
+  });
+
+  it('hands out the main port and path when CONSOLE_PORT is taken by another process', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const taken = (holder.address() as AddressInfo).port;
+    const own = await createTestApp({ consolePort: taken });
+    try {
+      const address = await own.app.listen({ port: 0, host: '127.0.0.1' });
+      const admin = await login(own.app, DEMO.admin.username, DEMO.admin.password);
+      const account = await groupApiOf(own.app, admin);
+      expect(account.port).not.toBe(taken);
+      expect(account).toMatchObject({ path: CONSOLE_WS_PATH });
+      // and that address answers: the console reaches the service there at once
+      const c = await ConsoleClient.open(`ws://127.0.0.1:${new URL(address).port}${account.path}`);
+      expect(await c.request('heartbeat')).toMatchObject({ msg_code: 'heartbeat', cmd_status: 0 });
+      c.close();
+    } finally {
+      await own.close();
+      await new Promise((resolve) => holder.close(resolve));
     }
   });
 });

@@ -36,6 +36,8 @@ export class ConsoleService {
   readonly logins: LoginManager;
   readonly gps: GpsFanout;
   readonly im: ImDelivery;
+  /** the dedicated port (CONSOLE_PORT) the service really listens on; null while it does not */
+  listeningPort: number | null = null;
   /** hooks run once a login is bound (after its logon answer, or on a resume): offline messages, ... */
   private readonly logonHooks: ((conn: Connection, login: Login) => Promise<void>)[] = [];
   private readonly timers: NodeJS.Timeout[] = [];

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { now } from '../db/connection';
+import { insertOperation } from '../modules/oplog/oplog.repository';
 
 export interface AuditInfo {
   /** target id when the handler knows it better than `body.id` / `query.id` */
@@ -46,23 +47,20 @@ export function installAuditHook(app: FastifyInstance): void {
       ? { id: user.id, username: user.username, unit_id: user.unit_id, unit_name: user.unit_name }
       : req.audit.actor;
     try {
-      await app.db
-        .insertInto('operation_log')
-        .values({
-          user_id: actor?.id ?? null,
-          username: actor?.username ?? '',
-          unit_id: actor?.unit_id ?? null,
-          unit_name: actor?.unit_name ?? '',
-          action: req.routeOptions.url,
-          target: targetOf(req),
-          ip: req.ip,
-          result_code: req.result.code,
-          msg: req.result.msg.slice(0, 1000),
-          msg_key: req.result.key ?? '',
-          msg_params: req.result.key && req.result.params ? JSON.stringify(req.result.params).slice(0, 2000) : '',
-          created: now(),
-        })
-        .execute();
+      await insertOperation(app.db, {
+        user_id: actor?.id ?? null,
+        username: actor?.username ?? '',
+        unit_id: actor?.unit_id ?? null,
+        unit_name: actor?.unit_name ?? '',
+        action: req.routeOptions.url,
+        target: targetOf(req),
+        ip: req.ip,
+        result_code: req.result.code,
+        msg: req.result.msg.slice(0, 1000),
+        msg_key: req.result.key ?? '',
+        msg_params: req.result.key && req.result.params ? JSON.stringify(req.result.params).slice(0, 2000) : '',
+        created: now(),
+      });
     } catch (err) {
       req.log.error({ err }, 'audit write failed');
     }

@@ -413,3 +413,26 @@ export const deviceByHostbody = (db: Db, hostbody: string) =>
     .select(['id', 'unit_id', 'hostname', 'hostcode', 'hostbody'])
     .where('hostbody', '=', hostbody)
     .executeTakeFirst();
+
+/** The alarm type names of the data dictionary. */
+export async function alarmTypeNames(db: Db) {
+  return db
+    .selectFrom('dict_entries')
+    .select(['key', 'label', 'label_en'])
+    .where('type', '=', DICT_TYPES.ALARM_TYPE)
+    .execute();
+}
+
+/** What an alarm copies of its device. */
+export async function alarmDeviceFields(db: Db, deviceId: number) {
+  return db
+    .selectFrom('devices')
+    .select(['id', 'unit_id', 'hostname', 'hostcode', 'hostbody'])
+    .where('id', '=', deviceId)
+    .executeTakeFirst();
+}
+
+/** A device's code and last position (offline alarms). */
+export async function deviceCodeAndPlace(db: Db, deviceId: number) {
+  return db.selectFrom('devices').select(['hostcode', 'lat', 'lng']).where('id', '=', deviceId).executeTakeFirst();
+}

@@ -1,7 +1,6 @@
 import {
   ALARM_TYPE,
   DEFAULT_ALARM_TYPE_LEVELS,
-  DICT_TYPES,
   MAP_SOS_WINDOW_MS,
   MenuId,
   translate,
@@ -69,11 +68,7 @@ export class TypeNameCache {
   constructor(private readonly db: Db) {}
   async get(): Promise<TypeNames> {
     if (this.names && Date.now() - this.loaded < 5_000) return this.names;
-    const rows = await this.db
-      .selectFrom('dict_entries')
-      .select(['key', 'label', 'label_en'])
-      .where('type', '=', DICT_TYPES.ALARM_TYPE)
-      .execute();
+    const rows = await repo.alarmTypeNames(this.db);
     this.names = new Map(rows.map((r) => [r.key, { label: r.label, label_en: r.label_en }]));
     this.loaded = Date.now();
     return this.names;
@@ -285,11 +280,7 @@ export class AlarmService {
   }
 
   private async deviceFields(deviceId: number, db: Db = this.db) {
-    return db
-      .selectFrom('devices')
-      .select(['id', 'unit_id', 'hostname', 'hostcode', 'hostbody'])
-      .where('id', '=', deviceId)
-      .executeTakeFirst();
+    return repo.alarmDeviceFields(db, deviceId);
   }
 
   /**
@@ -343,11 +334,7 @@ export class AlarmService {
   }
 
   async fromOffline(e: DeviceRef & { time: string; reason: string }) {
-    const d = await this.db
-      .selectFrom('devices')
-      .select(['hostcode', 'lat', 'lng'])
-      .where('id', '=', e.device_id)
-      .executeTakeFirst();
+    const d = await repo.deviceCodeAndPlace(this.db, e.device_id);
     return this.ingest({
       eid: `offline:${e.device_id}:${e.time}`,
       type: ALARM_TYPE.OFFLINE,

@@ -113,7 +113,11 @@ export async function updateDevice(db: Db, id: number, values: Updateable<Device
   await db.updateTable('devices').set(values).where('id', '=', id).execute();
 }
 
+/** A device with its positions, events and queued commands (run it inside a transaction). */
 export async function deleteDevice(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('positions').where('device_id', '=', id).execute();
+  await db.deleteFrom('device_events').where('device_id', '=', id).execute();
+  await db.deleteFrom('device_commands').where('device_id', '=', id).execute();
   await db.deleteFrom('devices').where('id', '=', id).execute();
 }
 

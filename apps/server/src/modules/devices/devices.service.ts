@@ -176,9 +176,6 @@ export async function updateDevice(
 export async function deleteDevice(app: FastifyInstance, scope: UnitScope, id: number): Promise<void> {
   await app.db.transaction().execute(async (trx) => {
     await deviceInScope(trx, scope, id);
-    await trx.deleteFrom('positions').where('device_id', '=', id).execute();
-    await trx.deleteFrom('device_events').where('device_id', '=', id).execute();
-    await trx.deleteFrom('device_commands').where('device_id', '=', id).execute();
     await repo.deleteDevice(trx, id);
   });
   app.bus.emit('device.changed', { device_id: id, kind: 'deleted' });

@@ -9,6 +9,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { EventBus, PositionEvent } from '../../bus';
 import { now, type Db } from '../../db/connection';
+import { loadUnitTree } from '../../http/scope';
 import * as repo from './fences.repository';
 import { parseShape } from './fences.service';
 
@@ -117,18 +118,7 @@ export class FenceEngine {
   private async load(): Promise<void> {
     const db = this.deps.db;
     const rows = await repo.enabledFences(db);
-    const units = await db.selectFrom('units').select(['id', 'pid']).execute();
-    const children = new Map<number, number[]>();
-    for (const u of units) children.set(u.pid, [...(children.get(u.pid) ?? []), u.id]);
-    const subtree = (root: number, into: Set<number>) => {
-      const stack = [root];
-      while (stack.length) {
-        const id = stack.pop()!;
-        if (into.has(id)) continue;
-        into.add(id);
-        stack.push(...(children.get(id) ?? []));
-      }
-    };
+    const subtree = await loadUnitTree(db);
     const fences: CompiledFence[] = [];
     for (const row of rows) {
       const shape = parseShape(row.shape);

@@ -1,7 +1,7 @@
 import { ResultCode } from '@bwc/protocol';
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type Insertable, type SelectQueryBuilder } from 'kysely';
 import type { Db } from '../../db/connection';
-import type { Database, OperationLogRow } from '../../db/types';
+import type { Database, OperationLogRow, OperationLogTable } from '../../db/types';
 
 export interface OperationLogFilter {
   /** units whose entries are listed; null: all, including entries without a unit (failed logins) */
@@ -50,4 +50,9 @@ export async function listOperationLog(
     .limit(limit)
     .offset(offset)
     .execute();
+}
+
+/** One audited operation. */
+export async function insertOperation(db: Db, row: Omit<Insertable<OperationLogTable>, 'id'>): Promise<void> {
+  await db.insertInto('operation_log').values(row).execute();
 }

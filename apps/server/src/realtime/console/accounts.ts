@@ -8,7 +8,14 @@ import { unitSubtree } from '../../http/scope';
 import { loadPermissions } from '../../modules/auth/permission.repository';
 import { ConsoleErrors } from './errors';
 import { consoleIdentity, type Login } from './login';
-import { activeSessionsOf, findConsoleUser, findTerminal, readServiceKey, type ConsoleUser } from './logins.repository';
+import {
+  activeSessionsOf,
+  findConsoleUser,
+  findSessionKey,
+  findTerminal,
+  readServiceKey,
+  type ConsoleUser,
+} from './logins.repository';
 
 /**
  * Console-service accounts. A console user's account is his own username; its password (`djpwd`
@@ -46,11 +53,7 @@ export async function groupApi(app: FastifyInstance, req: FastifyRequest, auth: 
   const db = app.db;
   const perms = await loadPermissions(db, auth.user.role_id);
   const allowed = SERVICE_MENUS.some((m) => perms[m]?.view === 1);
-  const session = await db
-    .selectFrom('sessions')
-    .select(['id', 'token_hash'])
-    .where('id', '=', auth.session.id)
-    .executeTakeFirstOrThrow();
+  const session = await findSessionKey(db, auth.session.id);
   // the dedicated port only when the service really listens on it (CONSOLE_PORT may be taken)
   const dedicated = app.consoleService.listeningPort ?? 0;
   const host = req.hostname.replace(/:\d+$/, '');

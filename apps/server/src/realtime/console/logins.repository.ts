@@ -72,6 +72,11 @@ export async function activeSessionsOf(db: Db, userId: number) {
     .execute();
 }
 
+/** One HTTP session's id and token hash (a console's service password is derived from them). */
+export async function findSessionKey(db: Db, sessionId: number) {
+  return db.selectFrom('sessions').select(['id', 'token_hash']).where('id', '=', sessionId).executeTakeFirstOrThrow();
+}
+
 /** A terminal by hostbody, IMEI or cluster number. */
 export async function findTerminal(db: Db, ident: string) {
   return db

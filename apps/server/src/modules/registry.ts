@@ -25,7 +25,8 @@ import { registerConsoleService } from '../realtime/console/console.module';
  * `<domain>.module.ts` exporting `register<Domain>Module(app, deps?)`, which builds its services,
  * declares its routes (`defineRoute`, http/route.ts), bus subscriptions and start/stop hooks
  * (docs/ARCHITECTURE.md section 3a). Add yours here (one line). A module that uses another
- * receives it as an explicit argument (auth: `{ licence }`, alarms: `{ devices }`), so the
+ * receives it as an explicit argument (auth: `{ licence }`, alarms: `{ devices }`, messages:
+ * `{ presence }` from the console service), so the
  * compiler refuses an order where the provider comes later. The console service
  * (realtime/console) keeps its own name.
  */
@@ -48,6 +49,6 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await registerGroupsModule(app);
   await registerMapsModule(app);
   await registerAlarmsModule(app, { devices });
-  await registerMessagesModule(app);
-  await registerConsoleService(app);
+  const consoleService = await registerConsoleService(app);
+  await registerMessagesModule(app, { presence: consoleService });
 }

@@ -44,7 +44,7 @@ export async function registerAlarmsModule(app: FastifyInstance, { devices }: Al
 
   await registerAlarmRoutes(app, service);
   await registerAiRoutes(app, { service, token: aiToken, pictures });
-  await registerSessionChannel(app);
+  await registerSessionChannel(app, { alarms: service });
 }
 
 declare module 'fastify' {

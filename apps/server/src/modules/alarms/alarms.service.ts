@@ -59,7 +59,7 @@ export interface IngestInput {
   picture?: Omit<AlarmPicture, 'id' | 'eid' | 'type'> | null;
 }
 
-type TypeNames = Map<string, { label: string; label_en: string }>;
+export type TypeNames = Map<string, { label: string; label_en: string }>;
 
 /** Alarm type names from the data dictionary (cached briefly: pushes present many alarms). */
 export class TypeNameCache {

@@ -4,7 +4,10 @@ import { auditIds } from '../system/search';
 import * as messages from './messages.service';
 
 /** Message push (/dispatch/msgManage, menu 10105): gismessage, gismessagesend, gismessagesendlist. */
-export async function registerMessageRoutes(app: FastifyInstance): Promise<void> {
+export async function registerMessageRoutes(
+  app: FastifyInstance,
+  { presence }: { presence: messages.ConsolePresence },
+): Promise<void> {
   defineRoute(app, {
     api: 'messList',
     handler: async ({ db, user, body }) => messages.listMessages(db, user, body),
@@ -53,6 +56,6 @@ export async function registerMessageRoutes(app: FastifyInstance): Promise<void>
   });
   defineRoute(app, {
     api: 'messRecipients',
-    handler: async ({ user, body }) => messages.listRecipients(app, user, body),
+    handler: async ({ db, user, body }) => messages.listRecipients(db, presence, user, body),
   });
 }

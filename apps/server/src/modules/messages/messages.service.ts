@@ -179,10 +179,7 @@ export async function sendMessage(app: FastifyInstance, user: AuthUser, body: Se
     return { send, carried };
   });
   for (const { im, uid } of carried) app.bus.emit('console.im', { message: im, recipients: [uid] });
-  return presentSend(
-    { ...send, unitname: user.unit_name },
-    { total: terminals.length, delivered: 0, read: 0 },
-  );
+  return presentSend({ ...send, unitname: user.unit_name }, { total: terminals.length, delivered: 0, read: 0 });
 }
 
 export async function listSends(db: Db, user: AuthUser, q: SendListRequest): Promise<Page<PushSend>> {
@@ -194,13 +191,18 @@ export async function listSends(db: Db, user: AuthUser, q: SendListRequest): Pro
   return { total, page: q.page, limit: q.limit, list: rows.map((r) => presentSend(r, counts.get(r.id))) };
 }
 
+/** Whether a console-service account is logged on now (the console service answers it). */
+export interface ConsolePresence {
+  online(uid: number): boolean;
+}
+
 /** The terminals of a send made in the caller's units, those of his units, with their states. */
 export async function listRecipients(
-  app: FastifyInstance,
+  db: Db,
+  presence: ConsolePresence,
   user: AuthUser,
   q: MessgListRequest,
 ): Promise<Page<PushRecipient>> {
-  const db = app.db;
   const scope = await unitScope(db, user);
   const send = await repo.findSend(db, q.sendid);
   if (!send) throw sendNotFound();
@@ -210,6 +212,6 @@ export async function listRecipients(
     total,
     page: q.page,
     limit: q.limit,
-    list: rows.map((r) => presentRecipient(r, app.consoleService.online(r.uid))),
+    list: rows.map((r) => presentRecipient(r, presence.online(r.uid))),
   };
 }

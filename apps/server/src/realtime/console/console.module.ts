@@ -47,7 +47,7 @@ async function serveOn(server: FastifyInstance, service: ConsoleService, paths: 
  * listener starts once the main server listens; a port that is taken is logged and the path
  * still serves.
  */
-export async function registerConsoleService(app: FastifyInstance): Promise<void> {
+export async function registerConsoleService(app: FastifyInstance): Promise<ConsoleService> {
   const service = new ConsoleService(app, consoleHandlers());
   app.decorate('consoleService', service);
   app.bus.on('console.notice', (e) => service.deliver(e));
@@ -121,4 +121,5 @@ export async function registerConsoleService(app: FastifyInstance): Promise<void
     service.listeningPort = null;
     await listener?.close();
   });
+  return service;
 }

@@ -21,7 +21,7 @@ import { AppError } from '../../http/errors';
 import { unitSubtree } from '../../http/scope';
 import type { AlarmRow } from '../../modules/alarms/alarms.tables';
 import { ALARM_PIC_WEB_ROOT } from '../../modules/alarms/ai/picture-store';
-import { presentAlarm } from '../../modules/alarms/alarms.service';
+import { presentAlarm, type TypeNames } from '../../modules/alarms/alarms.service';
 import { findSessionByTokenHash } from '../../modules/auth/session.repository';
 import { ensureWebsocket } from '../connections/websocket';
 import { sessionStates, tokenHashOfLogincode, viewRights } from './session-channel.repository';
@@ -76,6 +76,12 @@ const OPEN = 1;
 /** The channel's messages are client_login and ping: anything larger is refused unread. */
 const MAX_MESSAGE_BYTES = 64 * 1024;
 
+/** What the session channel reads of the alarms module to present pushed alarms. */
+export interface AlarmNames {
+  typeNames: { get(): Promise<TypeNames> };
+  unitNameOf(unitId: number): Promise<string>;
+}
+
 /**
  * Session push channel (spec part 1 section 7, protocol schemas/realtime-session.ts): consoles
  * log in with their session's logincode and receive alarm_data / face_data / plate_data /
@@ -95,7 +101,10 @@ export class SessionHub {
   /** totals since start (bench, diagnostics): alarm bursts pushed, socket writes, frames */
   readonly stats = { alarmBursts: 0, alarmWrites: 0, alarmFrames: 0 };
 
-  constructor(private readonly app: FastifyInstance) {
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly alarms: AlarmNames,
+  ) {
     this.timers.push(setInterval(() => this.heartbeat(), SESSION_WS_PING_MS).unref());
     this.timers.push(
       setInterval(
@@ -321,11 +330,11 @@ export class SessionHub {
   async pushAlarms(rows: AlarmRow[]): Promise<number> {
     const targets = [...this.clients].filter((c) => c.socket.readyState === OPEN && c.auth);
     if (!targets.length || !rows.length) return 0;
-    const names = await this.app.alarms.typeNames.get();
+    const names = await this.alarms.typeNames.get();
     const unitnames = new Map<number, string>();
     for (const row of rows) {
       const unit = Number(row.unit_id);
-      if (!unitnames.has(unit)) unitnames.set(unit, await this.app.alarms.unitNameOf(unit));
+      if (!unitnames.has(unit)) unitnames.set(unit, await this.alarms.unitNameOf(unit));
     }
     interface Frames {
       alarm: Buffer;
@@ -504,10 +513,10 @@ declare module 'fastify' {
   }
 }
 
-/** Serve the session push channel at SESSION_WS_PATH (user info's wsurl). Needs the alarms module. */
-export async function registerSessionChannel(app: FastifyInstance): Promise<void> {
+/** Serve the session push channel at SESSION_WS_PATH (user info's wsurl), presenting alarms with the alarms module's names. */
+export async function registerSessionChannel(app: FastifyInstance, { alarms }: { alarms: AlarmNames }): Promise<void> {
   await ensureWebsocket(app);
-  const hub = new SessionHub(app);
+  const hub = new SessionHub(app, alarms);
   app.decorate('sessionHub', hub);
   app.get(SESSION_WS_PATH, { websocket: true }, (socket, req) => hub.accept(socket as unknown as Socket, req));
   app.bus.on('alarm.created', ({ alarm }) => hub.queueAlarm(alarm));

@@ -43,7 +43,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await registerRolesModule(app);
   await registerOplogModule(app);
   await registerDictionaryModule(app);
-  const devices = await registerDevicesModule(app);
+  const devices = await registerDevicesModule(app, { licence });
   await registerFencesModule(app);
   await registerTracksModule(app);
   await registerGroupsModule(app);

@@ -7,7 +7,7 @@ import { readSettings } from '../../db/settings';
 import { AppError } from '../../http/errors';
 import { defineRoute } from '../../http/route';
 import { sameHash, sha256Hex } from './credentials';
-import { provision } from './devices.service';
+import { provision, type LicenceGate } from './devices.service';
 import { readDeviceSettings } from './settings';
 import type { DeviceRuntime } from './runtime';
 
@@ -41,7 +41,11 @@ export async function deviceApiConfig(app: FastifyInstance): Promise<DeviceApiCo
  * The device API (cameras, the simulator): no console session; each call authenticates the
  * device itself (`runtime.authenticate`). Not written to the operation log (volume).
  */
-export async function registerDeviceApiRoutes(app: FastifyInstance, runtime: DeviceRuntime): Promise<void> {
+export async function registerDeviceApiRoutes(
+  app: FastifyInstance,
+  runtime: DeviceRuntime,
+  licence: LicenceGate,
+): Promise<void> {
   const key = provisioningKey(app);
 
   defineRoute(app, {
@@ -125,7 +129,7 @@ export async function registerDeviceApiRoutes(app: FastifyInstance, runtime: Dev
         throw new AppError(ResultCode.UNAUTHENTICATED, 'errors.device.provisionKey');
       req.audit.actor = { username: 'device-provisioning' };
       req.audit.target = body.devices.length;
-      const devices = await provision(app, body.devices);
+      const devices = await provision(app, licence, body.devices);
       return { devices, config: await deviceApiConfig(app) };
     },
   });

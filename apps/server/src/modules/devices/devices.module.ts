@@ -1,3 +1,4 @@
+import type { LicenceGate } from './devices.service';
 import type { FastifyInstance } from 'fastify';
 import { registerDeviceApiRoutes } from './device-api.routes';
 import { registerDeviceAdminRoutes } from './devices.routes';
@@ -19,13 +20,21 @@ declare module 'fastify' {
  * which the modules that use devices receive as an explicit dependency (its hooks: the SOS
  * transaction and the SOS state of the point snapshot, provided by the alarms module).
  */
-export async function registerDevicesModule(app: FastifyInstance): Promise<DeviceRuntime> {
+export interface DevicesModuleDeps {
+  /** the licence module: how many devices the licence allows */
+  licence: LicenceGate;
+}
+
+export async function registerDevicesModule(
+  app: FastifyInstance,
+  { licence }: DevicesModuleDeps,
+): Promise<DeviceRuntime> {
   const runtime = new DeviceRuntime({ db: app.db, bus: app.bus, log: app.log, database: app.config.database });
   app.decorate('devices', runtime);
   // a changed or deleted record (secret, unit, name) is reloaded by the next device call
   app.bus.on('device.changed', (e) => runtime.invalidate(e.device_id));
-  await registerDeviceAdminRoutes(app);
-  await registerDeviceApiRoutes(app, runtime);
+  await registerDeviceAdminRoutes(app, licence);
+  await registerDeviceApiRoutes(app, runtime, licence);
   await registerGismoniRoutes(app, runtime);
 
   let osmand: FastifyInstance | null = null;

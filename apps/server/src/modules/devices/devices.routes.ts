@@ -8,7 +8,7 @@ import { checkWorkbookFile, importDevices, importTemplate } from './import';
 import { readDeviceSettings, writeDeviceSettings } from './settings';
 
 /** Ops centre: recorders (recorderAdmin 10311), their models (recorderModel 10314), device settings. */
-export async function registerDeviceAdminRoutes(app: FastifyInstance): Promise<void> {
+export async function registerDeviceAdminRoutes(app: FastifyInstance, licence: devices.LicenceGate): Promise<void> {
   defineRoute(app, {
     api: 'deviceList',
     handler: async ({ db, user, query }) => devices.listDevices(db, await unitScope(db, user), query),
@@ -18,7 +18,7 @@ export async function registerDeviceAdminRoutes(app: FastifyInstance): Promise<v
     api: 'deviceAdd',
     msg: 'success.added',
     handler: async ({ db, user, body, req }) => {
-      const out = await devices.addDevice(app, await unitScope(db, user), body);
+      const out = await devices.addDevice(app, licence, await unitScope(db, user), body);
       req.audit.target = out.device.id;
       return out;
     },
@@ -77,7 +77,7 @@ export async function registerDeviceAdminRoutes(app: FastifyInstance): Promise<v
         if (!parsed.success) throw Errors.field('unit_id', 'validation.number');
         unitId = parsed.data.id;
       }
-      return importDevices(app, await unitScope(db, user), lang, buffer, unitId);
+      return importDevices(app, licence, await unitScope(db, user), lang, buffer, unitId);
     },
   });
 

@@ -1,3 +1,4 @@
+import type { LicenceService } from '../licence/licence.service';
 import {
   ResultCode,
   TYPECATE_DEFAULT,
@@ -56,8 +57,11 @@ export async function deviceInScope(db: Db, scope: UnitScope, id: number) {
 }
 
 /** Licensed device count (0 without a valid licence). Read it BEFORE a transaction (SQLite has one connection). */
-export async function licensedDevices(app: FastifyInstance): Promise<number> {
-  const status = await app.licence.status();
+/** What the devices module reads of the licence module: the licence's state and device count. */
+export type LicenceGate = Pick<LicenceService, 'status'>;
+
+export async function licensedDevices(licence: LicenceGate): Promise<number> {
+  const status = await licence.status();
   return status.state === 'valid' ? status.payload.devices : 0;
 }
 
@@ -132,8 +136,8 @@ export async function insertNewDevice(db: Db, v: NewDeviceValues): Promise<{ id:
   return { id, secret };
 }
 
-export async function addDevice(app: FastifyInstance, scope: UnitScope, input: DeviceAddRequest) {
-  const limit = await licensedDevices(app);
+export async function addDevice(app: FastifyInstance, licence: LicenceGate, scope: UnitScope, input: DeviceAddRequest) {
+  const limit = await licensedDevices(licence);
   const { id, secret } = await app.db.transaction().execute(async (trx) => {
     await checkFields(trx, scope, input);
     await assertLicenceRoom(limit, trx, 1);
@@ -205,10 +209,10 @@ export interface ProvisionItem {
  * Create the devices or, for a hostbody that exists, give it a new secret. Devices without a
  * unit code are spread over every unit in turn. One transaction: all or nothing.
  */
-export async function provision(app: FastifyInstance, items: ProvisionItem[]) {
+export async function provision(app: FastifyInstance, licence: LicenceGate, items: ProvisionItem[]) {
   const units = await repo.unitsByCode(app.db);
   const byBh = new Map(units.map((u) => [u.bh, u.id]));
-  const limit = await licensedDevices(app);
+  const limit = await licensedDevices(licence);
   const out = await app.db.transaction().execute(async (trx) => {
     const existing = new Map<string, { id: number; imei: string }>();
     for (const item of items) {

@@ -11,7 +11,7 @@ import { Errors } from '../../http/errors';
 import { t } from '../../http/i18n';
 import { issueToFieldError } from '../../http/validation';
 import { inScope, type UnitScope } from '../../http/scope';
-import { insertNewDevice, licensedDevices } from './devices.service';
+import { insertNewDevice, licensedDevices, type LicenceGate } from './devices.service';
 import * as repo from './devices.repository';
 
 type ColumnKey = (typeof DEVICE_IMPORT_COLUMNS)[number]['key'];
@@ -95,6 +95,7 @@ export async function readSheet(
  */
 export async function importDevices(
   app: FastifyInstance,
+  licence: LicenceGate,
   scope: UnitScope,
   lang: Language,
   buffer: Buffer,
@@ -104,7 +105,7 @@ export async function importDevices(
   const db = app.db;
   const units = new Map((await repo.unitsByCode(db)).map((u) => [u.bh, u.id]));
   const models = new Map((await repo.listModels(db)).map((m) => [m.name, m.id]));
-  const limit = await licensedDevices(app);
+  const limit = await licensedDevices(licence);
   const errors: DeviceImportResult['errors'] = [];
   const secrets: DeviceImportResult['secrets'] = [];
   const fail = (row: number, field: string, key: string, params: Record<string, string | number> = {}) =>

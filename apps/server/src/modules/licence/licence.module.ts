@@ -12,7 +12,8 @@ declare module 'fastify' {
 /**
  * Licence: the service (with the demo licence written on first start), the session gate that sends
  * every console to /406 once the licence is no longer valid, and the registration and version
- * routes. Answers the service (also `app.licence`, read by auth and devices).
+ * routes. Answers the service, which the registry passes to auth and devices (`app.licence` stays for
+ * tests and tools that start the app).
  */
 export async function registerLicenceModule(app: FastifyInstance): Promise<LicenceService> {
   const service = new LicenceService(app.db, app.config);

@@ -342,6 +342,7 @@ export function EmergencyPage() {
               mapOn={mapOn}
               actions={actions}
               onDetail={(p) => setDetailId(p.id)}
+              onMessage={openIm}
               onClose={closeInfo}
               sos={infoSos}
             />

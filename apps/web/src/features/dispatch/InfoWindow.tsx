@@ -21,13 +21,15 @@ interface Props {
   mapOn: boolean;
   actions: ReturnType<typeof useDeviceActions>;
   onDetail: (point: DevicePoint) => void;
+  /** opens the device's conversation in the messages tab */
+  onMessage?: (point: DevicePoint) => void;
   onClose: () => void;
   /** the device has an active SOS (map state) */
   sos?: boolean;
 }
 
 /** Info window (500x390) of a device on the map: a MapLibre popup whose content React renders. */
-export function InfoWindow({ point, mapOn, actions, onDetail, onClose, sos = false }: Props) {
+export function InfoWindow({ point, mapOn, actions, onDetail, onMessage, onClose, sos = false }: Props) {
   const { t } = useTranslation('dispatch');
   const { map, crs } = useMap();
   const [container] = useState(() => document.createElement('div'));
@@ -142,7 +144,7 @@ export function InfoWindow({ point, mapOn, actions, onDetail, onClose, sos = fal
         </Descriptions>
       </div>
       <div className="bwc-info-window-actions">
-        <DeviceActionsBar point={point} actions={actions} onDetail={onDetail} />
+        <DeviceActionsBar point={point} actions={actions} onDetail={onDetail} onMessage={onMessage} />
       </div>
     </div>,
     container,

@@ -1,30 +1,11 @@
-import type { DevicePoint } from '@bwc/protocol';
 import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWidget } from '../../components/test-utils';
 import { DeviceActionsBar } from './DeviceActionsBar';
+import { point as devicePoint } from './test-points';
 import type { useDeviceActions } from './deviceActions';
 
-const point: DevicePoint = {
-  id: 7,
-  did: 'HB7',
-  hostbody: 'HB7',
-  imei: '',
-  hostname: 'Officer 7',
-  hostcode: '',
-  jq_hostcode: '97',
-  unit_id: 1,
-  lineon: 1,
-  remote_kill: 0,
-  typecate: [1, 1, 1, 1],
-  lat: 22.5,
-  lng: 114,
-  speed: null,
-  course: null,
-  battery: null,
-  gps_time: null,
-  sos: 0,
-};
+const point = devicePoint(7, 1);
 const actions = { restart: vi.fn(), remote: vi.fn() } as unknown as ReturnType<typeof useDeviceActions>;
 
 describe('device actions of the info window', () => {

@@ -1,9 +1,10 @@
-import { Api, MenuId, type DevicePoint, type TalkGroup } from '@bwc/protocol';
+import { Api, MenuId, type TalkGroup } from '@bwc/protocol';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWidget } from '../../components/test-utils';
 import { DevicePointStore } from '../../map/pointStore';
 import { GroupTab } from './GroupTab';
+import { point } from './test-points';
 
 function member(uid: number, lineon: number): TalkGroup['children'][number] {
   return {
@@ -38,29 +39,6 @@ function group(tgid: number, name: string, preconfig: number, members: TalkGroup
     expires: preconfig === 1 ? null : '2026-11-25T10:00:00.000Z',
     created: '2026-11-24T10:00:00.000Z',
     children: members,
-  };
-}
-
-function point(id: number, lineon: number): DevicePoint {
-  return {
-    id,
-    did: `HB${id}`,
-    hostbody: `HB${id}`,
-    imei: '',
-    hostname: `Officer ${id}`,
-    hostcode: '',
-    jq_hostcode: `9${id}`,
-    unit_id: 1,
-    lineon,
-    remote_kill: 0,
-    typecate: [1, 1, 1, 1],
-    lat: 22.5,
-    lng: 114,
-    speed: null,
-    course: null,
-    battery: null,
-    gps_time: null,
-    sos: 0,
   };
 }
 

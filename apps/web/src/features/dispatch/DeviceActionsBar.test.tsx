@@ -2,10 +2,10 @@ import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWidget } from '../../components/test-utils';
 import { DeviceActionsBar } from './DeviceActionsBar';
-import { point as devicePoint } from './test-points';
+import { point as devicePoint } from '../../map/test-points';
 import type { useDeviceActions } from './deviceActions';
 
-const point = devicePoint(7, 1);
+const point = devicePoint(7, { jq_hostcode: '97' });
 const actions = { restart: vi.fn(), remote: vi.fn() } as unknown as ReturnType<typeof useDeviceActions>;
 
 describe('device actions of the info window', () => {

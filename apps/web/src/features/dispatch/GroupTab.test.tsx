@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWidget } from '../../components/test-utils';
 import { DevicePointStore } from '../../map/pointStore';
 import { GroupTab } from './GroupTab';
-import { point } from './test-points';
+import { point as mapPoint } from '../../map/test-points';
 
 function member(uid: number, lineon: number): TalkGroup['children'][number] {
   return {
@@ -20,6 +20,10 @@ function member(uid: number, lineon: number): TalkGroup['children'][number] {
     treecate: '0',
   };
 }
+
+/** a console-service terminal (cluster number 9<id>) of unit 1 */
+const point = (id: number, lineon: number) =>
+  mapPoint(id, { did: `HB${id}`, hostbody: `HB${id}`, hostcode: '', jq_hostcode: `9${id}`, lineon });
 
 function group(tgid: number, name: string, preconfig: number, members: TalkGroup['children']): TalkGroup {
   return {

@@ -34,7 +34,6 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   const licence = await registerLicenceModule(app);
   await registerAuthModule(app, { licence });
   await registerIndexModule(app);
-  await registerSystemModule(app);
   await registerAnnounceModule(app);
   await registerDownloadModule(app);
   await registerHomeModule(app);
@@ -49,6 +48,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await registerGroupsModule(app);
   await registerMapsModule(app);
   await registerAlarmsModule(app, { devices });
-  const consoleService = await registerConsoleService(app);
+  const consoleService = await registerConsoleService(app, { devices });
+  await registerSystemModule(app, { consoleService });
   await registerMessagesModule(app, { presence: consoleService });
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { ServerDeps } from '../../deps';
 import {
   decodeLoginInfo,
   LOGIN_SOURCE_WINDOW_MS,
@@ -8,7 +9,7 @@ import {
   type LoginRequest,
   type LoginResult,
 } from '@bwc/protocol';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { LicenceService } from '../licence/licence.service';
 import { readSettings } from '../../db/settings';
 import { hashToken } from '../../http/auth';
@@ -32,18 +33,18 @@ function signatureValid(body: LoginRequest): boolean {
 }
 
 /** The account's own lock state (normalset limit and lock minutes); other accounts' failures never count. */
-async function accountLockState(app: FastifyInstance, username: string) {
-  const { login_fail_limit, login_lock_minutes } = await readSettings(app.db, 'normalset');
+async function accountLockState(deps: ServerDeps, username: string) {
+  const { login_fail_limit, login_lock_minutes } = await readSettings(deps.db, 'normalset');
   const now = Date.now();
   const since = new Date(now - 2 * login_lock_minutes * 60_000).toISOString();
-  return accountLock(await recentFailures(app.db, since, { username }), now, login_fail_limit, login_lock_minutes);
+  return accountLock(await recentFailures(deps.db, since, { username }), now, login_fail_limit, login_lock_minutes);
 }
 
 /** Refuses an attempt from an address that must still wait after its recent failures (never a lock). */
-async function checkSourceThrottle(app: FastifyInstance, ip: string): Promise<void> {
+async function checkSourceThrottle(deps: ServerDeps, ip: string): Promise<void> {
   const now = Date.now();
   const since = new Date(now - LOGIN_SOURCE_WINDOW_MS).toISOString();
-  const until = sourceWaitUntil(await recentFailures(app.db, since, { ip }), now);
+  const until = sourceWaitUntil(await recentFailures(deps.db, since, { ip }), now);
   if (until) throw Errors.throttled(secondsUntil(until, now));
 }
 
@@ -55,15 +56,15 @@ async function checkSourceThrottle(app: FastifyInstance, ip: string): Promise<vo
  * configured TRUSTED_PROXIES (app.ts).
  */
 export async function login(
-  app: FastifyInstance,
+  deps: ServerDeps,
   licenceService: LicenceService,
   req: FastifyRequest,
   body: LoginRequest,
 ): Promise<LoginResult & { sessionToken: string }> {
   if (!signatureValid(body) || Math.abs(Date.now() - body.timestamp) > SIGNATURE_MAX_SKEW_MS) throw Errors.signature();
-  await checkSourceThrottle(app, req.ip);
+  await checkSourceThrottle(deps, req.ip);
 
-  const captcha = await consumeCaptcha(app.db, body.token, body.captcha_code);
+  const captcha = await consumeCaptcha(deps.db, body.token, body.captcha_code);
   if (captcha !== 'ok') throw Errors.captcha(captcha === 'wrong' ? 'errors.captcha.wrong' : 'errors.captcha.expired');
 
   const info = decodeLoginInfo(body.login_info);
@@ -73,21 +74,21 @@ export async function login(
   const username = info.username.trim();
   req.audit.actor = { username };
 
-  const lock = await accountLockState(app, username);
+  const lock = await accountLockState(deps, username);
   if (lock.locked) throw Errors.locked(minutesUntil(lock.unlockAt, Date.now()));
 
   const licence = await licenceService.status();
   if (licence.state !== 'valid')
     throw Errors.licence(licence.state === 'expired' ? 'errors.licence.expired' : 'errors.licence.unregistered');
 
-  const user = await findUserForLogin(app.db, username);
+  const user = await findUserForLogin(deps.db, username);
   // unknown user and wrong password get the same answer and both count as failures
   const passwordOk = user
     ? await verifyLoginDigest(user.password_hash, info.password)
     : await verifyAgainstDummy(info.password);
   if (!user || !passwordOk) {
-    await recordFailure(app.db, username, req.ip);
-    const after = await accountLockState(app, username);
+    await recordFailure(deps.db, username, req.ip);
+    const after = await accountLockState(deps, username);
     if (after.locked) throw Errors.locked(minutesUntil(after.unlockAt, Date.now()));
     // 400, not 401: a 401 would send the console to the login screen it is already on
     throw new AppError(ResultCode.INVALID, 'errors.login.failed', { left: after.left });
@@ -95,14 +96,14 @@ export async function login(
   req.audit.actor = { id: user.id, username: user.username, unit_id: user.unit_id, unit_name: user.unit_name };
   if (user.status !== 'enabled') throw new AppError(ResultCode.FORBIDDEN, 'errors.login.disabled');
 
-  const inUse = await workstationsInUse(app, user.id);
+  const inUse = await workstationsInUse(deps, user.id);
   if (inUse >= licence.payload.workstations)
     throw Errors.licence('errors.licence.workstations', { limit: licence.payload.workstations });
 
-  await clearAccountFailures(app.db, username);
+  await clearAccountFailures(deps.db, username);
   const sessionToken = randomBytes(32).toString('base64url');
   const userAgent = String(req.headers['user-agent'] ?? '').slice(0, 512);
-  const sessionId = await app.db.transaction().execute(async (trx) => {
+  const sessionId = await deps.db.transaction().execute(async (trx) => {
     const id = await createSession(trx, {
       token_hash: hashToken(sessionToken),
       user_id: user.id,

@@ -1,4 +1,5 @@
 import type { LicenceService } from '../licence/licence.service';
+import type { ServerDeps } from '../../deps';
 import {
   ResultCode,
   TYPECATE_DEFAULT,
@@ -11,7 +12,6 @@ import {
   type RecorderModelAddRequest,
   type RecorderModelUpdateRequest,
 } from '@bwc/protocol';
-import type { FastifyInstance } from 'fastify';
 import { now, type Db } from '../../db/connection';
 import { onUniqueViolation } from '../../db/unique';
 import { AppError, Errors } from '../../http/errors';
@@ -136,23 +136,19 @@ export async function insertNewDevice(db: Db, v: NewDeviceValues): Promise<{ id:
   return { id, secret };
 }
 
-export async function addDevice(app: FastifyInstance, licence: LicenceGate, scope: UnitScope, input: DeviceAddRequest) {
+export async function addDevice(deps: ServerDeps, licence: LicenceGate, scope: UnitScope, input: DeviceAddRequest) {
   const limit = await licensedDevices(licence);
-  const { id, secret } = await app.db.transaction().execute(async (trx) => {
+  const { id, secret } = await deps.db.transaction().execute(async (trx) => {
     await checkFields(trx, scope, input);
     await assertLicenceRoom(limit, trx, 1);
     return onUniqueViolation(() => insertNewDevice(trx, input), uniqueConflict(input));
   });
-  app.bus.emit('device.changed', { device_id: id, kind: 'created' });
-  return { device: presentDevice((await repo.findDevice(app.db, id))!), secret };
+  deps.bus.emit('device.changed', { device_id: id, kind: 'created' });
+  return { device: presentDevice((await repo.findDevice(deps.db, id))!), secret };
 }
 
-export async function updateDevice(
-  app: FastifyInstance,
-  scope: UnitScope,
-  input: DeviceUpdateRequest,
-): Promise<Device> {
-  await app.db.transaction().execute(async (trx) => {
+export async function updateDevice(deps: ServerDeps, scope: UnitScope, input: DeviceUpdateRequest): Promise<Device> {
+  await deps.db.transaction().execute(async (trx) => {
     await deviceInScope(trx, scope, input.id);
     await checkFields(trx, scope, input, input.id);
     await onUniqueViolation(
@@ -173,25 +169,25 @@ export async function updateDevice(
       uniqueConflict(input),
     );
   });
-  app.bus.emit('device.changed', { device_id: input.id, kind: 'updated' });
-  return presentDevice((await repo.findDevice(app.db, input.id))!);
+  deps.bus.emit('device.changed', { device_id: input.id, kind: 'updated' });
+  return presentDevice((await repo.findDevice(deps.db, input.id))!);
 }
 
-export async function deleteDevice(app: FastifyInstance, scope: UnitScope, id: number): Promise<void> {
-  await app.db.transaction().execute(async (trx) => {
+export async function deleteDevice(deps: ServerDeps, scope: UnitScope, id: number): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
     await deviceInScope(trx, scope, id);
     await repo.deleteDevice(trx, id);
   });
-  app.bus.emit('device.changed', { device_id: id, kind: 'deleted' });
+  deps.bus.emit('device.changed', { device_id: id, kind: 'deleted' });
 }
 
 /** A new secret (shown once); the device's token is revoked. */
-export async function resetSecret(app: FastifyInstance, scope: UnitScope, id: number) {
-  await deviceInScope(app.db, scope, id);
+export async function resetSecret(deps: ServerDeps, scope: UnitScope, id: number) {
+  await deviceInScope(deps.db, scope, id);
   const secret = newSecret();
-  await repo.updateDevice(app.db, id, { secret_hash: sha256Hex(secret), token_hash: null, updated: now() });
-  app.bus.emit('device.changed', { device_id: id, kind: 'updated' });
-  return { device: presentDevice((await repo.findDevice(app.db, id))!), secret };
+  await repo.updateDevice(deps.db, id, { secret_hash: sha256Hex(secret), token_hash: null, updated: now() });
+  deps.bus.emit('device.changed', { device_id: id, kind: 'updated' });
+  return { device: presentDevice((await repo.findDevice(deps.db, id))!), secret };
 }
 
 // ---- provisioning (device API) --------------------------------------------------------------
@@ -209,11 +205,11 @@ export interface ProvisionItem {
  * Create the devices or, for a hostbody that exists, give it a new secret. Devices without a
  * unit code are spread over every unit in turn. One transaction: all or nothing.
  */
-export async function provision(app: FastifyInstance, licence: LicenceGate, items: ProvisionItem[]) {
-  const units = await repo.unitsByCode(app.db);
+export async function provision(deps: ServerDeps, licence: LicenceGate, items: ProvisionItem[]) {
+  const units = await repo.unitsByCode(deps.db);
   const byBh = new Map(units.map((u) => [u.bh, u.id]));
   const limit = await licensedDevices(licence);
-  const out = await app.db.transaction().execute(async (trx) => {
+  const out = await deps.db.transaction().execute(async (trx) => {
     const existing = new Map<string, { id: number; imei: string }>();
     for (const item of items) {
       const row = await repo.findDeviceByHostbody(trx, item.hostbody);
@@ -247,7 +243,7 @@ export async function provision(app: FastifyInstance, licence: LicenceGate, item
     }
     return result;
   });
-  for (const d of out) app.bus.emit('device.changed', { device_id: d.id, kind: d.renewed ? 'updated' : 'created' });
+  for (const d of out) deps.bus.emit('device.changed', { device_id: d.id, kind: d.renewed ? 'updated' : 'created' });
   return out.map(({ renewed: _renewed, ...device }) => device);
 }
 

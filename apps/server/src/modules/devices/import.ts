@@ -5,8 +5,8 @@ import {
   type DeviceImportResult,
   type Language,
 } from '@bwc/protocol';
+import type { ServerDeps } from '../../deps';
 import ExcelJS from 'exceljs';
-import type { FastifyInstance } from 'fastify';
 import { Errors } from '../../http/errors';
 import { t } from '../../http/i18n';
 import { issueToFieldError } from '../../http/validation';
@@ -94,7 +94,7 @@ export async function readSheet(
  * transaction, bad ones reported with row, field and msg.
  */
 export async function importDevices(
-  app: FastifyInstance,
+  deps: ServerDeps,
   licence: LicenceGate,
   scope: UnitScope,
   lang: Language,
@@ -102,7 +102,7 @@ export async function importDevices(
   defaultUnitId: number | undefined,
 ): Promise<DeviceImportResult> {
   const { rows } = await readSheet(buffer);
-  const db = app.db;
+  const db = deps.db;
   const units = new Map((await repo.unitsByCode(db)).map((u) => [u.bh, u.id]));
   const models = new Map((await repo.listModels(db)).map((m) => [m.name, m.id]));
   const limit = await licensedDevices(licence);
@@ -186,6 +186,6 @@ export async function importDevices(
       secrets.push({ id, hostbody: input.hostbody, secret });
     }
   });
-  for (const s of secrets) app.bus.emit('device.changed', { device_id: s.id, kind: 'created' });
+  for (const s of secrets) deps.bus.emit('device.changed', { device_id: s.id, kind: 'created' });
   return { total: rows.length, created: secrets.length, failed: errors.length, errors, secrets };
 }

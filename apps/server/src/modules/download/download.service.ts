@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import type { ServerDeps } from '../../deps';
 import {
   DownloadAddFields,
   DownloadUpdateFields,
@@ -8,7 +9,7 @@ import {
   type DownloadListQuery,
   type Page,
 } from '@bwc/protocol';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { now, type Db } from '../../db/connection';
 import type { DownloadRow } from '../../db/types';
@@ -46,9 +47,9 @@ export async function center(db: Db): Promise<DownloadEntry[]> {
   return (await allDownloads(db)).map(presentDownload);
 }
 
-function readUpload(app: FastifyInstance, req: FastifyRequest): Promise<MultipartUpload> {
+function readUpload(deps: ServerDeps, req: FastifyRequest): Promise<MultipartUpload> {
   return readMultipart(req, {
-    dataDir: app.config.dataDir,
+    dataDir: deps.config.dataDir,
     area: AREA,
     maxMb: UPLOAD_LIMIT_MB.download,
     allowed: ALLOWED_EXTENSIONS,
@@ -72,28 +73,28 @@ const fileColumns = (file: ReceivedFile, storedName: string) => ({
 
 /** Commit the received file, then run `write`; if writing fails the committed file is removed. */
 async function withCommittedFile<T>(
-  app: FastifyInstance,
+  deps: ServerDeps,
   file: ReceivedFile,
   write: (storedName: string) => Promise<T>,
 ): Promise<T> {
-  const storedName = await commitFile(app.config.dataDir, AREA, file);
+  const storedName = await commitFile(deps.config.dataDir, AREA, file);
   try {
     return await write(storedName);
   } catch (err) {
-    await removeQuietly(storedPath(app.config.dataDir, AREA, storedName));
+    await removeQuietly(storedPath(deps.config.dataDir, AREA, storedName));
     throw err;
   }
 }
 
 /** add: fields plus one file; a failure leaves no row and no file. */
-export async function add(app: FastifyInstance, req: FastifyRequest, user: AuthUser): Promise<DownloadEntry> {
-  const upload = await readUpload(app, req);
+export async function add(deps: ServerDeps, req: FastifyRequest, user: AuthUser): Promise<DownloadEntry> {
+  const upload = await readUpload(deps, req);
   const fields = await parseFields(DownloadAddFields, upload);
   const { file } = upload;
   if (!file) throw Errors.field('file', 'validation.file.required');
   const ts = now();
-  const row = await withCommittedFile(app, file, (storedName) =>
-    insertDownload(app.db, {
+  const row = await withCommittedFile(deps, file, (storedName) =>
+    insertDownload(deps.db, {
       ...fields,
       ...fileColumns(file, storedName),
       creator_id: user.id,
@@ -106,41 +107,41 @@ export async function add(app: FastifyInstance, req: FastifyRequest, user: AuthU
 }
 
 /** update_post: fields, optionally a new file; the old file is removed only after the row points to the new one. */
-export async function update(app: FastifyInstance, req: FastifyRequest): Promise<DownloadEntry> {
-  const upload = await readUpload(app, req);
+export async function update(deps: ServerDeps, req: FastifyRequest): Promise<DownloadEntry> {
+  const upload = await readUpload(deps, req);
   const { id, ...fields } = await parseFields(DownloadUpdateFields, upload);
   req.audit.target = id;
   const { file } = upload;
-  const old = await findDownload(app.db, id);
+  const old = await findDownload(deps.db, id);
   if (!old) {
     await removeQuietly(file?.tmpPath);
     throw Errors.notFound('download');
   }
   const ts = now();
   if (!file) {
-    const row = await updateDownload(app.db, id, { ...fields, updated: ts });
+    const row = await updateDownload(deps.db, id, { ...fields, updated: ts });
     if (!row) throw Errors.notFound('download');
     return presentDownload(row);
   }
-  const row = await withCommittedFile(app, file, async (storedName) => {
-    const updated = await updateDownload(app.db, id, { ...fields, ...fileColumns(file, storedName), updated: ts });
+  const row = await withCommittedFile(deps, file, async (storedName) => {
+    const updated = await updateDownload(deps.db, id, { ...fields, ...fileColumns(file, storedName), updated: ts });
     if (!updated) throw Errors.notFound('download');
     return updated;
   });
-  await removeQuietly(storedPath(app.config.dataDir, AREA, old.stored_name));
+  await removeQuietly(storedPath(deps.config.dataDir, AREA, old.stored_name));
   return presentDownload(row);
 }
 
 /** del: all or nothing; files are removed after the rows are gone. */
-export async function remove(app: FastifyInstance, ids: number[]): Promise<void> {
+export async function remove(deps: ServerDeps, ids: number[]): Promise<void> {
   const unique = [...new Set(ids)];
-  const rows = await app.db.transaction().execute(async (trx) => {
+  const rows = await deps.db.transaction().execute(async (trx) => {
     const found = await findDownloads(trx, unique);
     if (found.length !== unique.length) throw Errors.notFound('download');
     await deleteDownloads(trx, unique);
     return found;
   });
-  for (const row of rows) await removeQuietly(storedPath(app.config.dataDir, AREA, row.stored_name));
+  for (const row of rows) await removeQuietly(storedPath(deps.config.dataDir, AREA, row.stored_name));
 }
 
 export async function setIsIndex(db: Db, id: number, isIndex: number): Promise<DownloadEntry> {
@@ -151,12 +152,12 @@ export async function setIsIndex(db: Db, id: number, isIndex: number): Promise<D
 
 /** The entry and its file on disk for streaming. */
 export async function openFile(
-  app: FastifyInstance,
+  deps: ServerDeps,
   id: number,
 ): Promise<{ row: DownloadRow; path: string; size: number }> {
-  const row = await findDownload(app.db, id);
+  const row = await findDownload(deps.db, id);
   if (!row) throw Errors.notFound('download');
-  const path = storedPath(app.config.dataDir, AREA, row.stored_name);
+  const path = storedPath(deps.config.dataDir, AREA, row.stored_name);
   const info = path ? await stat(path).catch(() => null) : null;
   if (!path || !info?.isFile()) throw Errors.notFound('file');
   return { row, path, size: info.size };

@@ -1,4 +1,5 @@
 import { type RegistrationStatus } from '@bwc/protocol';
+import type { ServerDeps } from '../../deps';
 import type { FastifyInstance } from 'fastify';
 import { Errors } from '../../http/errors';
 import { defineRoute } from '../../http/route';
@@ -17,8 +18,8 @@ function registrationOf(status: LicenceStatus, macCode: string): RegistrationSta
 }
 
 /** Workstations in use: active sessions whose console was heard from lately (presenceSince). */
-export async function workstationsInUse(app: FastifyInstance, excludeUserId?: number): Promise<number> {
-  return countActiveSessions(app.db, await presenceSince(app.db), excludeUserId);
+export async function workstationsInUse(deps: Pick<ServerDeps, 'db'>, excludeUserId?: number): Promise<number> {
+  return countActiveSessions(deps.db, await presenceSince(deps.db), excludeUserId);
 }
 
 /** Registration and version routes (the module, licence.module.ts, builds the service). */

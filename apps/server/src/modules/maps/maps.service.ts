@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ServerDeps } from '../../deps';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ import {
   type MapFileFormat,
   type MapFileInfo,
 } from '@bwc/protocol';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { now, type Db } from '../../db/connection';
 import { readSettings, writeSettings } from '../../db/settings';
 import { AppError, Errors } from '../../http/errors';
@@ -92,8 +93,8 @@ export class TileStore {
  * DATA_DIR/maps/.tmp, checked by reading its header/metadata, then moved to a generated name and
  * recorded; the previous map file is removed. A refused file leaves nothing behind.
  */
-export async function uploadMapFile(app: FastifyInstance, req: FastifyRequest, tiles: TileStore): Promise<MapFileInfo> {
-  const dir = mapsDir(app.config.dataDir);
+export async function uploadMapFile(deps: ServerDeps, req: FastifyRequest, tiles: TileStore): Promise<MapFileInfo> {
+  const dir = mapsDir(deps.config.dataDir);
   const tmpDir = join(dir, '.tmp');
   await mkdir(tmpDir, { recursive: true });
   const part = await req.file({ limits: { fileSize: MAP_UPLOAD_LIMIT_MB * MB, files: 1 } });
@@ -124,8 +125,8 @@ export async function uploadMapFile(app: FastifyInstance, req: FastifyRequest, t
     }
     const size = (await stat(tmp)).size;
     await rename(tmp, join(dir, stored));
-    const previous = await repo.allMapFiles(app.db);
-    const row = await repo.replaceMapFile(app.db, {
+    const previous = await repo.allMapFiles(deps.db);
+    const row = await repo.replaceMapFile(deps.db, {
       name: part.filename.split(/[\\/]/).pop()!.slice(0, 255),
       format,
       file: stored,
@@ -146,12 +147,12 @@ export async function uploadMapFile(app: FastifyInstance, req: FastifyRequest, t
   }
 }
 
-export async function deleteMapFile(app: FastifyInstance, tiles: TileStore): Promise<void> {
-  const rows = await repo.allMapFiles(app.db);
+export async function deleteMapFile(deps: ServerDeps, tiles: TileStore): Promise<void> {
+  const rows = await repo.allMapFiles(deps.db);
   if (!rows.length) throw new AppError(ResultCode.NOT_FOUND, 'errors.map.noFile');
-  await repo.deleteMapFiles(app.db);
+  await repo.deleteMapFiles(deps.db);
   await tiles.reset();
-  for (const r of rows) if (STORED.test(r.file)) await rm(join(mapsDir(app.config.dataDir), r.file), { force: true });
+  for (const r of rows) if (STORED.test(r.file)) await rm(join(mapsDir(deps.config.dataDir), r.file), { force: true });
 }
 
 // ---- reverse geocoding -----------------------------------------------------------------------

@@ -13,7 +13,7 @@ import {
   type SendListRequest,
   type SendRequest,
 } from '@bwc/protocol';
-import type { FastifyInstance } from 'fastify';
+import type { ServerDeps } from '../../deps';
 import { now, type Db } from '../../db/connection';
 import type { AuthUser } from '../../http/auth';
 import { AppError, Errors } from '../../http/errors';
@@ -123,8 +123,8 @@ async function terminalsOf(db: Db, scope: UnitScope, ids: number[]): Promise<rep
  * published on the bus (`console.im`), whose delivery pushes it to the terminal's connection on
  * whichever node holds it, or keeps it for the terminal's next logon.
  */
-export async function sendMessage(app: FastifyInstance, user: AuthUser, body: SendRequest): Promise<PushSend> {
-  const db = app.db;
+export async function sendMessage(deps: ServerDeps, user: AuthUser, body: SendRequest): Promise<PushSend> {
+  const db = deps.db;
   const scope = await unitScope(db, user);
   const message = await loadMessage(db, scope, body.messid);
   const terminals = await terminalsOf(db, scope, body.device);
@@ -178,7 +178,7 @@ export async function sendMessage(app: FastifyInstance, user: AuthUser, body: Se
     );
     return { send, carried };
   });
-  for (const { im, uid } of carried) app.bus.emit('console.im', { message: im, recipients: [uid] });
+  for (const { im, uid } of carried) deps.bus.emit('console.im', { message: im, recipients: [uid] });
   return presentSend({ ...send, unitname: user.unit_name }, { total: terminals.length, delivered: 0, read: 0 });
 }
 

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { groupApi } from '../../realtime/console/accounts';
+import type { ConsoleService } from '../../realtime/console/service';
 import { Errors } from '../../http/errors';
 import { defineRoute } from '../../http/route';
 import { mimeOfExtension } from './background';
@@ -17,7 +18,10 @@ import {
 } from './settings.service';
 
 /** rest/system/config/* and the public login background. */
-export async function registerSystemRoutes(app: FastifyInstance): Promise<void> {
+/** What gis info needs of the console service. */
+export type ServiceAccounts = Pick<ConsoleService, 'listeningPort' | 'online'>;
+
+export async function registerSystemRoutes(app: FastifyInstance, consoleService: ServiceAccounts): Promise<void> {
   defineRoute(app, {
     api: 'settingsGet',
     // the menu (10002 or 10003) depends on the type: checked here instead of the fixed rule
@@ -64,7 +68,10 @@ export async function registerSystemRoutes(app: FastifyInstance): Promise<void> 
 
   defineRoute(app, {
     api: 'mapConfig',
-    handler: async ({ db, req, auth }) => ({ ...(await mapConfig(db)), group_api: await groupApi(app, req, auth!) }),
+    handler: async ({ db, req, auth }) => ({
+      ...(await mapConfig(db)),
+      group_api: await groupApi(db, consoleService, req, auth!),
+    }),
   });
 
   defineRoute(app, {

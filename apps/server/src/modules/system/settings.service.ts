@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import type { ServerDeps } from '../../deps';
 import {
   DISPATCH_CONFIG_TYPES,
   MenuId,
@@ -53,19 +54,19 @@ export async function mayEditType(db: Db, user: AuthUser, type: SettingsType): P
  * the row is written.
  */
 export async function updateSettings<T extends SettingsType>(
-  app: FastifyInstance,
+  deps: ServerDeps,
   type: T,
   value: Settings<T>,
 ): Promise<void> {
   if (type === 'backset') {
     const next = (value as Settings<'backset'>).background_path;
-    const current = (await readSettings(app.db, 'backset')).background_path;
+    const current = (await readSettings(deps.db, 'backset')).background_path;
     if (next !== '' && next !== current) throw Errors.field('background_path', 'validation.background');
-    await writeSettings(app.db, type, value);
-    if (next === '' && current !== '') await removeQuietly(backgroundFile(app.config.dataDir, current));
+    await writeSettings(deps.db, type, value);
+    if (next === '' && current !== '') await removeQuietly(backgroundFile(deps.config.dataDir, current));
     return;
   }
-  await writeSettings(app.db, type, value);
+  await writeSettings(deps.db, type, value);
 }
 
 /**
@@ -73,8 +74,8 @@ export async function updateSettings<T extends SettingsType>(
  * UPLOAD_LIMIT_MB.background, stored under DATA_DIR/backgrounds, its path saved into backset.
  * The previous image is removed only after the new path is committed.
  */
-export async function uploadBackground(app: FastifyInstance, req: FastifyRequest): Promise<Settings<'backset'>> {
-  const { dataDir } = app.config;
+export async function uploadBackground(deps: ServerDeps, req: FastifyRequest): Promise<Settings<'backset'>> {
+  const { dataDir } = deps.config;
   const { file } = await readMultipart(req, {
     dataDir,
     area: 'backgrounds',
@@ -86,11 +87,11 @@ export async function uploadBackground(app: FastifyInstance, req: FastifyRequest
     await removeQuietly(file.tmpPath);
     throw Errors.field('file', 'validation.file.type');
   }
-  const previous = (await readSettings(app.db, 'backset')).background_path;
+  const previous = (await readSettings(deps.db, 'backset')).background_path;
   const storedName = await commitFile(dataDir, 'backgrounds', file);
   const value = { background_path: backgroundPathOf(storedName) };
   try {
-    await writeSettings(app.db, 'backset', value);
+    await writeSettings(deps.db, 'backset', value);
   } catch (err) {
     await removeQuietly(`${backgroundDir(dataDir)}/${storedName}`);
     throw err;
@@ -100,11 +101,9 @@ export async function uploadBackground(app: FastifyInstance, req: FastifyRequest
 }
 
 /** The stored background image, or null when none is configured or its file is gone. */
-export async function currentBackground(
-  app: FastifyInstance,
-): Promise<{ path: string; size: number; ext: string } | null> {
-  const { background_path } = await readSettings(app.db, 'backset');
-  const path = background_path ? backgroundFile(app.config.dataDir, background_path) : null;
+export async function currentBackground(deps: ServerDeps): Promise<{ path: string; size: number; ext: string } | null> {
+  const { background_path } = await readSettings(deps.db, 'backset');
+  const path = background_path ? backgroundFile(deps.config.dataDir, background_path) : null;
   if (!path) return null;
   const info = await stat(path).catch(() => null);
   if (!info?.isFile()) return null;

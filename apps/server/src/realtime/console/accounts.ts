@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { CONSOLE_WS_PATH, MenuId, type GroupApi } from '@bwc/protocol';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/connection';
 import { readSettings } from '../../db/settings';
 import type { AuthContext } from '../../http/auth';
@@ -8,6 +8,7 @@ import { unitSubtree } from '../../http/scope';
 import { loadPermissions } from '../../modules/auth/permission.repository';
 import { ConsoleErrors } from './errors';
 import { consoleIdentity, type Login } from './login';
+import type { ConsoleDeps, ConsoleService } from './service';
 import {
   activeSessionsOf,
   findConsoleUser,
@@ -49,13 +50,17 @@ function sameText(a: string, b: string): boolean {
  * else the main port with `path`), orgid (the user's unit code), username, djpwd, islogin (1 while the account is
  * logged on to the service).
  */
-export async function groupApi(app: FastifyInstance, req: FastifyRequest, auth: AuthContext): Promise<GroupApi> {
-  const db = app.db;
+export async function groupApi(
+  db: Db,
+  service: Pick<ConsoleService, 'listeningPort' | 'online'>,
+  req: FastifyRequest,
+  auth: AuthContext,
+): Promise<GroupApi> {
   const perms = await loadPermissions(db, auth.user.role_id);
   const allowed = SERVICE_MENUS.some((m) => perms[m]?.view === 1);
   const session = await findSessionKey(db, auth.session.id);
   // the dedicated port only when the service really listens on it (CONSOLE_PORT may be taken)
-  const dedicated = app.consoleService.listeningPort ?? 0;
+  const dedicated = service.listeningPort ?? 0;
   const host = req.hostname.replace(/:\d+$/, '');
   const requestPort = Number(/:(\d+)$/.exec(req.host)?.[1] ?? (req.protocol === 'https' ? 443 : 80));
   const { uid } = consoleIdentity(auth.user);
@@ -67,7 +72,7 @@ export async function groupApi(app: FastifyInstance, req: FastifyRequest, auth: 
     orgid: auth.user.unit_bh,
     username: auth.user.username,
     djpwd: allowed ? derivePassword(await serviceKey(db), session) : '',
-    islogin: app.consoleService.online(uid) ? 1 : 0,
+    islogin: service.online(uid) ? 1 : 0,
   };
 }
 
@@ -90,9 +95,13 @@ export async function authenticateConsole(
 }
 
 /** A terminal's logon: a device with a cluster number, its secret, not remotely killed. */
-export async function authenticateTerminal(app: FastifyInstance, logonName: string, passwd: string) {
-  const found = await findTerminal(app.db, logonName);
-  const device = found ? await app.devices.verifySecret(found.hostbody, passwd) : null;
+export async function authenticateTerminal(
+  deps: Pick<ConsoleDeps, 'db' | 'devices'>,
+  logonName: string,
+  passwd: string,
+) {
+  const found = await findTerminal(deps.db, logonName);
+  const device = found ? await deps.devices.verifySecret(found.hostbody, passwd) : null;
   if (!found || !device) throw ConsoleErrors.badCredentials();
   if (!found.jq_hostcode) throw ConsoleErrors.conflict('console.notTerminal');
   if (found.remote_kill === 1) throw ConsoleErrors.conflict('console.deviceKilled');

@@ -14,7 +14,7 @@ import { videoHandlers } from './handlers/video';
 import { sessionHandlers } from './handlers/session';
 import { announcePresence, userHandlers } from './handlers/users';
 import { LOGIN_REFRESH_MS } from './logins.service';
-import { ConsoleService } from './service';
+import { ConsoleService, type TerminalDevices } from './service';
 import { tellOperator } from '../../operator';
 
 /** Every handler family of the service; a new family is one file in handlers/ and one entry here. */
@@ -32,7 +32,7 @@ export const consoleHandlers = (): ConsoleHandler[] => [
 /** The routes of the service on one Fastify server (the main one, or the listener on CONSOLE_PORT). */
 async function serveOn(server: FastifyInstance, service: ConsoleService, paths: string[]): Promise<void> {
   await ensureWebsocket(server);
-  await registerFileRoutes(server, service.app);
+  await registerFileRoutes(server, service.deps);
   for (const path of paths) {
     server.get(path, { websocket: true }, (socket, req) => {
       service.accept(socket as unknown as WsSocket, req as FastifyRequest);
@@ -47,8 +47,20 @@ async function serveOn(server: FastifyInstance, service: ConsoleService, paths: 
  * listener starts once the main server listens; a port that is taken is logged and the path
  * still serves.
  */
-export async function registerConsoleService(app: FastifyInstance): Promise<ConsoleService> {
-  const service = new ConsoleService(app, consoleHandlers());
+/** What the console service is given by the registry. */
+export interface ConsoleModuleDeps {
+  /** terminals are devices with a cluster number (logon, positions, emergencies) */
+  devices: TerminalDevices;
+}
+
+export async function registerConsoleService(
+  app: FastifyInstance,
+  { devices }: ConsoleModuleDeps,
+): Promise<ConsoleService> {
+  const service = new ConsoleService(
+    { db: app.db, bus: app.bus, log: app.log, config: app.config, devices },
+    consoleHandlers(),
+  );
   app.decorate('consoleService', service);
   app.bus.on('console.notice', (e) => service.deliver(e));
   app.bus.on('console.login.ended', (e) => service.logins.ended(e));

@@ -11,7 +11,6 @@ import {
   type ConsoleCode,
   type ConsoleRule,
 } from '@bwc/protocol';
-import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { AppError } from '../../http/errors';
 import { t } from '../../http/i18n';
@@ -52,7 +51,6 @@ export class Dispatcher {
   private readonly handlers = new Map<ConsoleCode, ConsoleHandler>();
 
   constructor(
-    private readonly app: FastifyInstance,
     private readonly service: ConsoleService,
     handlers: ConsoleHandler[],
   ) {
@@ -120,8 +118,8 @@ export class Dispatcher {
         return conn.login;
       },
       service: this.service,
-      app: this.app,
-      db: this.app.db,
+      deps: this.service.deps,
+      db: this.service.deps.db,
       lang: conn.lang,
       t: (key, params) => t(conn.lang, key, params),
       after: (task) => afterTasks.push(task),
@@ -137,7 +135,7 @@ export class Dispatcher {
       try {
         await task();
       } catch (err) {
-        this.app.log.error({ err, code }, 'console service: task after the response failed');
+        this.service.deps.log.error({ err, code }, 'console service: task after the response failed');
       }
     }
   }
@@ -146,7 +144,7 @@ export class Dispatcher {
     if (err instanceof ConsoleError) return err;
     if (err instanceof AppError) return fromAppError(err);
     const id = randomUUID();
-    this.app.log.error({ err, code, errorId: id }, 'console service handler failed');
+    this.service.deps.log.error({ err, code, errorId: id }, 'console service handler failed');
     return ConsoleErrors.server(id);
   }
 

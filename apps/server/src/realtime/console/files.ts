@@ -23,6 +23,8 @@ import { mimeOfExtension } from '../../modules/system/background';
 import { ConsoleError, ConsoleErrors } from './errors';
 import { completeFile, findFile, insertFile, mayDownload, setReceived } from './im.repository';
 import { findLoginByTokenHash } from './logins.repository';
+import type { ConsoleDeps } from './service';
+import type { Db } from '../../db/connection';
 
 /**
  * Group files of instant messages: chunk upload with resume at the login's `upload_url_gfile`
@@ -93,17 +95,20 @@ const MEDIA_TYPES: Record<string, string> = {
 };
 const contentType = (ext: string) => MEDIA_TYPES[ext] ?? mimeOfExtension(ext);
 
-export function fileDir(app: FastifyInstance): string {
-  return join(app.config.dataDir, FILES_DIR);
+/** What the file routes need of the service: the database, the data directory and the log. */
+export type FileDeps = Pick<ConsoleDeps, 'db' | 'config' | 'log'>;
+
+export function fileDir(deps: Pick<ConsoleDeps, 'config'>): string {
+  return join(deps.config.dataDir, FILES_DIR);
 }
 
 export const downloadUrl = (fid: string): string => `${GFILE_DOWNLOAD_PATH}/${fid}`;
 
 /** The login behind `token` and `uid` (active), or a 401-type error. */
-async function uploader(app: FastifyInstance, query: unknown): Promise<number> {
+async function uploader(db: Db, query: unknown): Promise<number> {
   const auth = Auth.safeParse(query);
   if (!auth.success) throw ConsoleErrors.notLoggedOn();
-  const login = await findLoginByTokenHash(app.db, hashToken(auth.data.token));
+  const login = await findLoginByTokenHash(db, hashToken(auth.data.token));
   if (!login || login.status !== 'active' || login.uid !== auth.data.uid) throw ConsoleErrors.notLoggedOn();
   return login.uid;
 }
@@ -116,8 +121,8 @@ function fieldError(err: z.ZodError): ConsoleError {
   );
 }
 
-async function upload(app: FastifyInstance, req: FastifyRequest) {
-  const uid = await uploader(app, req.query);
+async function upload(deps: FileDeps, req: FastifyRequest) {
+  const uid = await uploader(deps.db, req.query);
   const parsed = UploadQuery.safeParse(req.query, { reportInput: true });
   if (!parsed.success) throw fieldError(parsed.error);
   const q = parsed.data;
@@ -125,7 +130,7 @@ async function upload(app: FastifyInstance, req: FastifyRequest) {
   if (body.length > GFILE_CHUNK_MAX_BYTES)
     throw ConsoleErrors.invalid('console.fileChunk', { max: GFILE_CHUNK_MAX_BYTES });
   return serial(q.fid, async () => {
-    let file = await findFile(app.db, q.fid);
+    let file = await findFile(deps.db, q.fid);
     if (file && file.owner_uid !== uid) throw ConsoleErrors.refused('console.fileOwner', { fid: q.fid });
     if (!file) {
       if (q.size === undefined) throw ConsoleErrors.field('size', 'validation.required');
@@ -135,32 +140,32 @@ async function upload(app: FastifyInstance, req: FastifyRequest) {
       if (!(kind.extensions as readonly string[]).includes(ext))
         throw ConsoleErrors.invalid('console.fileType', { ext: ext || '?' });
       if (q.size > kind.maxMb * MB) throw ConsoleErrors.invalid('console.fileSize', { mb: kind.maxMb });
-      await insertFile(app.db, { fid: q.fid, owner_uid: uid, filename: q.filename, im_type: q.im_type, size: q.size });
-      file = (await findFile(app.db, q.fid))!;
+      await insertFile(deps.db, { fid: q.fid, owner_uid: uid, filename: q.filename, im_type: q.im_type, size: q.size });
+      file = (await findFile(deps.db, q.fid))!;
     }
     if (file.completed) throw ConsoleErrors.conflict('console.fileOffset', { expected: file.received });
     if (q.offset !== file.received) throw ConsoleErrors.conflict('console.fileOffset', { expected: file.received });
     if (file.received + body.length > file.size)
       throw ConsoleErrors.invalid('console.fileSize', { mb: Math.ceil(file.size / MB) });
     if (body.length) {
-      await mkdir(fileDir(app), { recursive: true });
-      const handle = await open(join(fileDir(app), q.fid), file.received === 0 ? 'w' : 'r+');
+      await mkdir(fileDir(deps), { recursive: true });
+      const handle = await open(join(fileDir(deps), q.fid), file.received === 0 ? 'w' : 'r+');
       try {
         await handle.write(body, 0, body.length, file.received);
       } finally {
         await handle.close();
       }
-      await setReceived(app.db, q.fid, file.received + body.length);
+      await setReceived(deps.db, q.fid, file.received + body.length);
     }
     return { fid: q.fid, received: file.received + body.length, size: file.size };
   });
 }
 
-async function progress(app: FastifyInstance, req: FastifyRequest) {
-  const uid = await uploader(app, req.query);
+async function progress(deps: FileDeps, req: FastifyRequest) {
+  const uid = await uploader(deps.db, req.query);
   const fid = Fid.safeParse((req.query as { fid?: unknown }).fid);
   if (!fid.success) throw ConsoleErrors.field('fid', 'validation.required');
-  const file = await findFile(app.db, fid.data);
+  const file = await findFile(deps.db, fid.data);
   if (!file || file.owner_uid !== uid) return { fid: fid.data, received: 0, size: 0 };
   return { fid: file.fid, received: file.received, size: file.size };
 }
@@ -171,12 +176,12 @@ function language(req: FastifyRequest): Language {
   return pickLanguage(q.lang ?? (Array.isArray(header) ? header[0] : header));
 }
 
-async function answer(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply, work: () => Promise<object>) {
+async function answer(deps: FileDeps, req: FastifyRequest, reply: FastifyReply, work: () => Promise<object>) {
   try {
     const data = await work();
     return reply.code(200).send({ ...data, cmd_status: CmdStatus.OK, error_reason: '' });
   } catch (err) {
-    if (!(err instanceof ConsoleError)) app.log.error({ err }, 'console service: file upload failed');
+    if (!(err instanceof ConsoleError)) deps.log.error({ err }, 'console service: file upload failed');
     const e = err instanceof ConsoleError ? err : ConsoleErrors.server(req.id);
     const fid = (req.query as { fid?: string }).fid ?? '';
     return reply
@@ -186,30 +191,30 @@ async function answer(app: FastifyInstance, req: FastifyRequest, reply: FastifyR
 }
 
 /** The upload and download routes on one server (the main one, or the service's own port). */
-export async function registerFileRoutes(server: FastifyInstance, app: FastifyInstance): Promise<void> {
+export async function registerFileRoutes(server: FastifyInstance, deps: FileDeps): Promise<void> {
   await server.register(async (scope) => {
     // a chunk is raw bytes whatever type the browser gives its Blob
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: GFILE_CHUNK_MAX_BYTES }, (_req, body, done) =>
       done(null, body),
     );
     scope.post(GFILE_UPLOAD_PATH, { config: { audit: false } }, (req, reply) =>
-      answer(app, req, reply, () => upload(app, req)),
+      answer(deps, req, reply, () => upload(deps, req)),
     );
-    scope.get(GFILE_UPLOAD_PATH, (req, reply) => answer(app, req, reply, () => progress(app, req)));
+    scope.get(GFILE_UPLOAD_PATH, (req, reply) => answer(deps, req, reply, () => progress(deps, req)));
     scope.get<{ Params: { fid: string } }>(`${GFILE_DOWNLOAD_PATH}/:fid`, async (req, reply) => {
       let uid: number;
       try {
-        uid = await uploader(app, req.query);
+        uid = await uploader(deps.db, req.query);
       } catch (err) {
-        return answer(app, req, reply, () => Promise.reject(err));
+        return answer(deps, req, reply, () => Promise.reject(err));
       }
-      const file = Fid.safeParse(req.params.fid).success ? await findFile(app.db, req.params.fid) : undefined;
-      const allowed = file && file.completed && (file.owner_uid === uid || (await mayDownload(app.db, file.fid, uid)));
+      const file = Fid.safeParse(req.params.fid).success ? await findFile(deps.db, req.params.fid) : undefined;
+      const allowed = file && file.completed && (file.owner_uid === uid || (await mayDownload(deps.db, file.fid, uid)));
       if (!file || !allowed)
-        return answer(app, req, reply, () =>
+        return answer(deps, req, reply, () =>
           Promise.reject(ConsoleErrors.notFound('console.fileNotFound', { fid: req.params.fid })),
         );
-      const path = join(fileDir(app), file.fid);
+      const path = join(fileDir(deps), file.fid);
       const size = (await stat(path)).size;
       return reply
         .header('content-type', contentType(fileExtension(file.filename)))
@@ -221,12 +226,12 @@ export async function registerFileRoutes(server: FastifyInstance, app: FastifyIn
 }
 
 /** req_send_file_done: the caller's upload is complete; answers its description. */
-export async function finishUpload(app: FastifyInstance, uid: number, fid: string) {
-  const file = await findFile(app.db, fid);
+export async function finishUpload(db: Db, uid: number, fid: string) {
+  const file = await findFile(db, fid);
   if (!file || file.owner_uid !== uid) throw ConsoleErrors.notFound('console.fileNotFound', { fid });
   if (file.received !== file.size)
     throw ConsoleErrors.conflict('console.fileIncomplete', { received: file.received, size: file.size });
-  await completeFile(app.db, fid);
+  await completeFile(db, fid);
   const url = downloadUrl(fid);
   return {
     fid,

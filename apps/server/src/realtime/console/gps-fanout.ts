@@ -33,7 +33,7 @@ export class GpsFanout {
   async queue(positions: PositionEvent[]): Promise<void> {
     const unknown = [...new Set(positions.map((p) => p.device_id).filter((id) => !this.clusters.has(id)))];
     if (unknown.length) {
-      const found = await clusterNumbers(this.service.app.db, unknown);
+      const found = await clusterNumbers(this.service.deps.db, unknown);
       for (const id of unknown) this.clusters.set(id, found.get(id) ?? '');
     }
     for (const p of positions) {

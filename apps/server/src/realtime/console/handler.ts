@@ -1,11 +1,10 @@
 import type { ConsoleAnswerOf, ConsoleCode, ConsoleCodes, Language, RequestEnvelope } from '@bwc/protocol';
-import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { Db } from '../../db/connection';
 import type { MsgParams } from '../../http/errors';
 import type { Connection } from './connection';
 import type { Login } from './login';
-import type { ConsoleService } from './service';
+import type { ConsoleDeps, ConsoleService } from './service';
 
 export type RequestOf<C extends ConsoleCode> = z.output<(typeof ConsoleCodes)[C]['request']>;
 
@@ -19,7 +18,8 @@ export interface HandlerContext<C extends ConsoleCode> {
   /** the connection's login; throws 10104 on an open code sent without one */
   readonly login: Login;
   service: ConsoleService;
-  app: FastifyInstance;
+  /** the service's declared dependencies (db, bus, log, config, the terminals' devices) */
+  deps: ConsoleDeps;
   db: Db;
   lang: Language;
   t: (key: string, params?: MsgParams) => string;

@@ -40,7 +40,7 @@ export class ImDelivery {
   constructor(private readonly service: ConsoleService) {}
 
   private async send(conn: Connection, login: Login, row: ConsoleImRow): Promise<void> {
-    const db = this.service.app.db;
+    const db = this.service.deps.db;
     if (!conn.open || !(await claimDelivery(db, row.id, login.uid))) return;
     // the socket closed while the claim was written: the message waits for the next logon
     if (!conn.send(JSON.stringify({ im: presentMessage(row), msg_code: 'notice_im', cmd_type: CmdType.NOTICE })))
@@ -59,7 +59,7 @@ export class ImDelivery {
   async backlog(conn: Connection, login: Login): Promise<number> {
     let sent = 0;
     for (;;) {
-      const rows = await undelivered(this.service.app.db, login.uid, BACKLOG_BATCH);
+      const rows = await undelivered(this.service.deps.db, login.uid, BACKLOG_BATCH);
       for (const row of rows) {
         if (conn.login !== login) return sent;
         await this.send(conn, login, row);

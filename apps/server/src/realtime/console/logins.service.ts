@@ -79,11 +79,11 @@ export class LoginManager {
 
   constructor(private readonly service: ConsoleService) {}
 
-  private get app() {
-    return this.service.app;
+  private get deps() {
+    return this.service.deps;
   }
   private get db() {
-    return this.service.app.db;
+    return this.service.deps.db;
   }
 
   /** req_logon on `conn`. */
@@ -123,7 +123,7 @@ export class LoginManager {
     // the earlier connection (on whichever node) gets notice_logon cmd_status 2 and is closed; the
     // new one is bound first, so the user never shows offline in between
     for (const p of previous)
-      this.app.bus.emit('console.login.ended', { login_id: p.id, uid: p.uid, reason: 'taken_over' });
+      this.deps.bus.emit('console.login.ended', { login_id: p.id, uid: p.uid, reason: 'taken_over' });
     return {
       uid: login.uid,
       ext_id: login.ext_id,
@@ -160,7 +160,7 @@ export class LoginManager {
   private async terminalIdentity(
     body: LogonRequest,
   ): Promise<Omit<Login, 'id' | 'clientid' | 'aliveMinutes' | 'loginTime'>> {
-    const d = await authenticateTerminal(this.app, body.logon_name, body.passwd);
+    const d = await authenticateTerminal(this.deps, body.logon_name, body.passwd);
     return {
       uid: d.id,
       ext_id: d.jq_hostcode,
@@ -317,7 +317,7 @@ export class LoginManager {
   /** End a login for a reason of the server (its session, account or device changed). */
   async invalidate(login: Login, reasonKey: string): Promise<void> {
     await endLogins(this.db, [login.id], 'ended');
-    this.app.bus.emit('console.login.ended', { login_id: login.id, uid: login.uid, reason: 'invalid', reasonKey });
+    this.deps.bus.emit('console.login.ended', { login_id: login.id, uid: login.uid, reason: 'invalid', reasonKey });
   }
 
   /**

@@ -7,7 +7,11 @@ import {
   type ConsoleNoticeCode,
   type ConsoleNoticeOf,
 } from '@bwc/protocol';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { EventBus } from '../../bus';
+import type { Config } from '../../config';
+import type { Db } from '../../db/connection';
+import type { DeviceRuntime } from '../../modules/devices/runtime';
 import { CLOSE_SILENT, Connection, type WsSocket } from './connection';
 import { Dispatcher } from './dispatcher';
 import type { ConsoleNoticeEvent, NoticeTarget } from './events';
@@ -16,6 +20,21 @@ import { sees, type Login } from './login';
 import { GpsFanout } from './gps-fanout';
 import { ImDelivery } from './im-delivery';
 import { LoginManager } from './logins.service';
+
+/**
+ * What the devices module lends the service: terminals are devices with a cluster number; they
+ * log on with their device secret, and their positions and emergencies go the devices' way.
+ */
+export type TerminalDevices = Pick<DeviceRuntime, 'findByIdent' | 'verifySecret' | 'validateBatch' | 'ingest' | 'sos'>;
+
+/** The service's declared dependencies (built by the registry; no reach into `app`). */
+export interface ConsoleDeps {
+  db: Db;
+  bus: EventBus;
+  log: FastifyBaseLogger;
+  config: Pick<Config, 'dataDir' | 'host' | 'consolePort'>;
+  devices: TerminalDevices;
+}
 
 /** How often silent connections are looked for. */
 const SWEEP_MS = 5_000;
@@ -45,10 +64,10 @@ export class ConsoleService {
   private readonly unbindHooks: ((login: Login, conn: Connection) => void)[] = [];
 
   constructor(
-    readonly app: FastifyInstance,
+    readonly deps: ConsoleDeps,
     handlers: ConsoleHandler[],
   ) {
-    this.dispatcher = new Dispatcher(app, this, handlers);
+    this.dispatcher = new Dispatcher(this, handlers);
     this.logins = new LoginManager(this);
     this.gps = new GpsFanout(this);
     this.im = new ImDelivery(this);
@@ -140,13 +159,13 @@ export class ConsoleService {
       try {
         await hook(conn, login);
       } catch (err) {
-        this.app.log.error({ err, uid: login.uid }, 'console service: logon hook failed');
+        this.deps.log.error({ err, uid: login.uid }, 'console service: logon hook failed');
       }
     }
   }
 
   private presence(login: Login, state: number): void {
-    this.app.bus.emit('console.presence', {
+    this.deps.bus.emit('console.presence', {
       uid: login.uid,
       ext_id: login.ext_id,
       user_type: login.user_type,
@@ -169,7 +188,7 @@ export class ConsoleService {
     payload: ConsoleNoticeOf<N>,
     status?: { cmd_status: number; error_reason: string },
   ): void {
-    this.app.bus.emit('console.notice', { to, msg_code, payload, ...status } as ConsoleNoticeEvent);
+    this.deps.bus.emit('console.notice', { to, msg_code, payload, ...status } as ConsoleNoticeEvent);
   }
 
   /** Serialise a notice (once per delivery, whatever the number of connections). */

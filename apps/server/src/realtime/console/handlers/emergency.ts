@@ -10,7 +10,7 @@ import { defineHandler, type ConsoleHandler } from '../handler';
 import type { ConsoleService } from '../service';
 
 /**
- * Emergencies. A terminal's `req_emergency` is an SOS of its device (`app.devices.sos`): the alarm
+ * Emergencies. A terminal's `req_emergency` is an SOS of its device (`deps.devices.sos`): the alarm
  * module raises the alarm in the same transaction (the same bell, history and acknowledgement as a
  * device API SOS) and the `device.sos` bus event follows, from which every console that sees the
  * terminal's unit gets notice_emergency. `req_emergency_handled` acknowledges the terminal's open
@@ -19,7 +19,7 @@ import type { ConsoleService } from '../service';
 
 /** A device raised an SOS (device API or the service): consoles of its unit get notice_emergency if it is a terminal. */
 export async function announceEmergency(service: ConsoleService, e: DomainEvents['device.sos']): Promise<void> {
-  const ext = (await clusterNumbers(service.app.db, [e.device_id])).get(e.device_id);
+  const ext = (await clusterNumbers(service.deps.db, [e.device_id])).get(e.device_id);
   if (!ext) return;
   service.notify({ seeing: [e.unit_id] }, 'notice_emergency', {
     uid: e.device_id,
@@ -51,7 +51,7 @@ export async function announceAcknowledged(
     perDevice.set(alarm.device_id, seen);
   }
   if (perDevice.size === 0) return;
-  const ext = await clusterNumbers(service.app.db, [...perDevice.keys()]);
+  const ext = await clusterNumbers(service.deps.db, [...perDevice.keys()]);
   const handler = e.handler ?? (e.user_id === null ? 0 : consoleUidOf(e.user_id));
   for (const [uid, { unit_id, count }] of perDevice) {
     const extUid = ext.get(uid);
@@ -78,10 +78,10 @@ const ACK_LABELS: Record<number, string> = {
 export const emergencyHandlers: ConsoleHandler[] = [
   defineHandler({
     code: 'req_emergency',
-    handler: async ({ body, login, app }) => {
-      const device = await app.devices.findByIdent(login.device!.hostbody);
+    handler: async ({ body, login, deps }) => {
+      const device = await deps.devices.findByIdent(login.device!.hostbody);
       if (!device) throw ConsoleErrors.userNotFound([login.uid]);
-      const eventId = await app.devices.sos(device, { lat: body.lat, lng: body.lng, message: body.message });
+      const eventId = await deps.devices.sos(device, { lat: body.lat, lng: body.lng, message: body.message });
       return { event_id: eventId };
     },
   }),

@@ -78,11 +78,11 @@ export const gpsHandlers: ConsoleHandler[] = [
 
   defineHandler({
     code: 'req_report_gps',
-    handler: async ({ body, login, app, lang }) => {
-      const device = await app.devices.findByIdent(login.device!.hostbody);
+    handler: async ({ body, login, deps, lang }) => {
+      const device = await deps.devices.findByIdent(login.device!.hostbody);
       if (!device) throw ConsoleErrors.userNotFound([login.uid]);
-      const { rows, rejected } = app.devices.validateBatch(device, body.gps, lang);
-      await app.devices.ingest(device, rows);
+      const { rows, rejected } = deps.devices.validateBatch(device, body.gps, lang);
+      await deps.devices.ingest(device, rows);
       // the device ingest names items `positions.N.field`; this request calls the list `gps`
       const rename = (text: string) => text.replace(/\bpositions\./g, 'gps.');
       return {

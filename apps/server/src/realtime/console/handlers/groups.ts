@@ -102,7 +102,7 @@ async function enter(
   mute: number,
   force: 0 | 1,
 ): Promise<void> {
-  const db = service.app.db;
+  const db = service.deps.db;
   const uids = users.map((u) => u.uid);
   const previous = await attach(db, uids, group.id, mute ? 0 : 1, 1);
   const ext = (ids: number[]) => ids.map((id) => users.find((u) => u.uid === id)!.ext_id);
@@ -135,7 +135,7 @@ async function leave(
   users: { uid: number; ext_id: string }[],
   force: 0 | 1,
 ): Promise<number[]> {
-  const db = service.app.db;
+  const db = service.deps.db;
   const left = await detach(
     db,
     users.map((u) => u.uid),
@@ -165,7 +165,7 @@ export async function announceMemberStatus(
   e: DomainEvents['console.presence'],
 ): Promise<void> {
   if (e.user_type !== UserType.TERMINAL) return;
-  const db = service.app.db;
+  const db = service.deps.db;
   for (const group of await groupsOfMember(db, e.uid)) {
     const members = (await membersOfGroups(db, [group.id])).map((m) => m.id).filter((id) => id !== e.uid);
     service.notify(await audience(db, group, members), 'notice_grp_mem_status', {

@@ -41,7 +41,7 @@ export const imHandlers: ConsoleHandler[] = [
   defineHandler({
     code: 'req_send_im',
     handler: async (ctx) => {
-      const { body, login, db, app } = ctx;
+      const { body, login, db, deps } = ctx;
       const to = await addressees(ctx);
       let file = { fid: '', filename: '', size: 0 };
       if (body.im_type !== ImType.TEXT) {
@@ -70,14 +70,14 @@ export const imHandlers: ConsoleHandler[] = [
         },
         to.recipients,
       );
-      app.bus.emit('console.im', { message: row, recipients: to.recipients });
+      deps.bus.emit('console.im', { message: row, recipients: to.recipients });
       return { im: presentMessage(row) };
     },
   }),
 
   defineHandler({
     code: 'req_send_file_done',
-    handler: async ({ body, login, app }) => finishUpload(app, login.uid, body.fid),
+    handler: async ({ body, login, db }) => finishUpload(db, login.uid, body.fid),
   }),
 
   defineHandler({

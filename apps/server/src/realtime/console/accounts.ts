@@ -4,10 +4,10 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/connection';
 import { readSettings } from '../../db/settings';
 import type { AuthContext } from '../../http/auth';
-import { unitSubtree } from '../../http/scope';
 import { loadPermissions } from '../../modules/auth/permission.repository';
 import { ConsoleErrors } from './errors';
 import { consoleIdentity, type Login } from './login';
+import type { RightsReader } from '../connections/rights';
 import type { ConsoleDeps, ConsoleService } from './service';
 import {
   activeSessionsOf,
@@ -108,15 +108,14 @@ export async function authenticateTerminal(
   return found;
 }
 
-/** Rights (`menu:action`) and unit scope of a console user's role; re-read by the refresh. */
+/**
+ * Rights (`menu:action`) and unit scope of a console user's role, as sets of the login's own (the
+ * reader's are shared by every login of the pass); re-read by the refresh.
+ */
 export async function consoleRights(
-  db: Db,
+  reader: RightsReader,
   user: { role_id: number; unit_id: number; ifadmin: number },
 ): Promise<Pick<Login, 'rights' | 'scope'>> {
-  const perms = await loadPermissions(db, user.role_id);
-  const rights = new Set<string>();
-  for (const [menu, auth] of Object.entries(perms))
-    for (const [action, on] of Object.entries(auth)) if (on === 1) rights.add(`${menu}:${action}`);
-  const scope = user.ifadmin === 1 ? null : new Set(await unitSubtree(db, user.unit_id));
-  return { rights, scope };
+  const { rights, scope } = await reader.of(user);
+  return { rights: new Set(rights), scope: scope && new Set(scope) };
 }

@@ -27,7 +27,7 @@ let serial = 0;
 export class Connection {
   readonly id = ++serial;
   login: Login | null = null;
-  lastSeen = Date.now();
+  lastHeard = Date.now();
   private queue: Promise<void> = Promise.resolve();
 
   constructor(

@@ -66,7 +66,7 @@ export class Dispatcher {
   }
 
   async handle(conn: Connection, data: Buffer): Promise<void> {
-    conn.lastSeen = Date.now();
+    conn.lastHeard = Date.now();
     if (data.byteLength > CONSOLE_MESSAGE_MAX_BYTES) {
       return this.fail(conn, {}, ConsoleErrors.tooLarge(data.byteLength, CONSOLE_MESSAGE_MAX_BYTES));
     }

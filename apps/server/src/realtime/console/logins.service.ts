@@ -11,6 +11,7 @@ import { readSettings } from '../../db/settings';
 import { hashToken } from '../../http/auth';
 import { t } from '../../http/i18n';
 import { authenticateConsole, authenticateTerminal, consoleRights } from './accounts';
+import { RightsReader } from '../connections/rights';
 import { CLOSE_LOGIN_ENDED, type Connection } from './connection';
 import type { DomainEvents } from '../../bus';
 import { ConsoleErrors } from './errors';
@@ -153,7 +154,7 @@ export class LoginManager {
       unit_id: user.unit_id,
       user: { id: user.id, session_id: sessionId, role_id: user.role_id, ifadmin: user.ifadmin },
       device: null,
-      ...(await consoleRights(this.db, user)),
+      ...(await consoleRights(new RightsReader(this.db), user)),
     };
   }
 
@@ -225,7 +226,7 @@ export class LoginManager {
         unit_id: user.unit_id,
         user: { id: user.id, session_id: row.session_id!, role_id: user.role_id, ifadmin: user.ifadmin },
         device: null,
-        ...(await consoleRights(this.db, user)),
+        ...(await consoleRights(new RightsReader(this.db), user)),
       };
     }
     const [d] = await terminalStates(this.db, [row.device_id ?? 0]);
@@ -343,7 +344,7 @@ export class LoginManager {
       ).map((s) => [s.id, s]),
     );
     const { session_timeout_minutes } = await readSettings(this.db, 'normalset');
-    const rightsOf = new Map<string, Pick<Login, 'rights' | 'scope'>>();
+    const reader = new RightsReader(this.db);
     let walked = 0;
     for (const conn of consoles) {
       if (++walked % REFRESH_SLICE === 0) await nextTurn();
@@ -359,15 +360,8 @@ export class LoginManager {
       login.user.ifadmin = s.ifadmin;
       login.unit_id = s.unit_id;
       login.display_name = s.hostname || login.username;
-      const key = `${s.role_id}/${s.unit_id}/${s.ifadmin}`;
-      let rights = rightsOf.get(key);
-      if (!rights) {
-        rights = await consoleRights(this.db, { role_id: s.role_id, unit_id: s.unit_id, ifadmin: s.ifadmin });
-        rightsOf.set(key, rights);
-      }
-      // each login keeps Sets of its own (the cached ones are copied, never shared)
-      login.rights = new Set(rights.rights);
-      login.scope = rights.scope && new Set(rights.scope);
+      // each login keeps Sets of its own (the reader's, read once per role and unit, are copied)
+      Object.assign(login, await consoleRights(reader, { role_id: s.role_id, unit_id: s.unit_id, ifadmin: s.ifadmin }));
     }
     await nextTurn();
     const devices = new Map(

@@ -13,6 +13,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/connection';
 import type { DeviceRuntime } from '../../modules/devices/runtime';
 import { CLOSE_SILENT, Connection, type WsSocket } from './connection';
+import { sweepSilent } from '../connections/liveness';
 import { Dispatcher } from './dispatcher';
 import type { ConsoleNoticeEvent, NoticeTarget } from './events';
 import type { ConsoleHandler } from './handler';
@@ -245,14 +246,14 @@ export class ConsoleService {
 
   /** Close connections that sent nothing for CONSOLE_SILENCE_LIMIT_MS (their login stays resumable while alive). */
   sweepSilent(now = Date.now()): number {
-    let closed = 0;
-    for (const conn of this.connections) {
-      if (now - conn.lastSeen <= CONSOLE_SILENCE_LIMIT_MS) continue;
-      conn.close(CLOSE_SILENT, 'silent');
-      this.drop(conn);
-      closed += 1;
-    }
-    return closed;
+    return sweepSilent(this.connections, {
+      limitMs: CONSOLE_SILENCE_LIMIT_MS,
+      now,
+      onSilent: (conn) => {
+        conn.close(CLOSE_SILENT, 'silent');
+        this.drop(conn);
+      },
+    });
   }
 
   addTimer(timer: NodeJS.Timeout): void {

@@ -18,13 +18,14 @@ import type { DeviceRef, PositionEvent } from '../../bus';
 import { readSettings } from '../../db/settings';
 import { hashToken, readToken, requireLiveSession, type AuthContext } from '../../http/auth';
 import { AppError } from '../../http/errors';
-import { unitSubtree } from '../../http/scope';
 import type { AlarmRow } from '../../modules/alarms/alarms.tables';
 import { ALARM_PIC_WEB_ROOT } from '../../modules/alarms/ai/picture-store';
 import { presentAlarm, type TypeNames } from '../../modules/alarms/alarms.service';
 import { findSessionByTokenHash } from '../../modules/auth/session.repository';
 import { ensureWebsocket } from '../connections/websocket';
-import { sessionStates, tokenHashOfLogincode, viewRights } from './session-channel.repository';
+import { sessionStates, tokenHashOfLogincode } from './session-channel.repository';
+import { sweepSilent } from '../connections/liveness';
+import { RightsReader, rightKey } from '../connections/rights';
 
 /** pre-serialised JSON (Buffer) frames are text frames, as the protocol says */
 const TEXT = { binary: false } as const;
@@ -54,7 +55,8 @@ interface Client {
   lang: Language;
   /** token sent with the upgrade (cookie, Bearer or ?token=), if any */
   token: string | undefined;
-  alive: boolean;
+  /** when the socket was last heard from (a message or a pong) */
+  lastHeard: number;
   auth: {
     session_id: number;
     user_id: number;
@@ -62,7 +64,7 @@ interface Client {
     unit_id: number;
     ifadmin: number;
     /** unit subtree (null: every unit) */
-    units: Set<number> | null;
+    units: ReadonlySet<number> | null;
     alarms: boolean;
     faces: boolean;
     /** view on 10101 (Emergency): receives site_data */
@@ -121,17 +123,17 @@ export class SessionHub {
       lang: pickLanguage(query.lang ?? (req.headers['x-lang'] as string | undefined)),
       token: query.token || readToken(req),
       sites: { view: 'all', ids: new Set() },
-      alive: true,
+      lastHeard: Date.now(),
       auth: null,
     };
     this.clients.add(client);
     socket.on('pong', () => {
-      client.alive = true;
+      client.lastHeard = Date.now();
     });
     socket.on('close', () => this.clients.delete(client));
     socket.on('error', () => this.clients.delete(client));
     socket.on('message', (data: Buffer) => {
-      client.alive = true;
+      client.lastHeard = Date.now();
       void this.onMessage(client, req, data).catch((err) =>
         this.app.log.error({ err }, 'session channel message failed'),
       );
@@ -217,27 +219,15 @@ export class SessionHub {
   private async loadRights(clients: Client[]): Promise<void> {
     const authed = clients.filter((c) => c.auth);
     if (!authed.length) return;
-    const roleIds = [...new Set(authed.map((c) => c.auth!.role_id))];
-    const perms = await viewRights(this.app.db, roleIds, [
-      MenuId.DISPATCH_ALARM,
-      MenuId.MONITOR_ALARM,
-      MenuId.FACE_ALARM,
-      MenuId.EMERGENCY,
-    ]);
-    const can = (roleId: number, menu: number) =>
-      perms.some((p) => p.role_id === roleId && p.module_id === menu && p.view === 1);
-    const subtrees = new Map<number, Set<number>>();
+    const reader = new RightsReader(this.app.db);
     for (const c of authed) {
       const a = c.auth!;
-      a.alarms = can(a.role_id, MenuId.DISPATCH_ALARM) || can(a.role_id, MenuId.MONITOR_ALARM);
-      a.faces = can(a.role_id, MenuId.FACE_ALARM);
-      a.positions = can(a.role_id, MenuId.EMERGENCY);
-      if (a.ifadmin === 1) a.units = null;
-      else {
-        let s = subtrees.get(a.unit_id);
-        if (!s) subtrees.set(a.unit_id, (s = new Set(await unitSubtree(this.app.db, a.unit_id))));
-        a.units = s;
-      }
+      const rights = await reader.rightsOf(a.role_id);
+      const can = (menu: number) => rights.has(rightKey(menu, 'view'));
+      a.alarms = can(MenuId.DISPATCH_ALARM) || can(MenuId.MONITOR_ALARM);
+      a.faces = can(MenuId.FACE_ALARM);
+      a.positions = can(MenuId.EMERGENCY);
+      a.units = await reader.scopeOf(a);
     }
   }
 
@@ -270,20 +260,22 @@ export class SessionHub {
     await this.loadRights([...this.clients]);
   }
 
+  /** Ping every socket; one that did not answer the previous ping (silent a whole interval) is closed. */
   private heartbeat(): void {
-    for (const c of this.clients) {
-      if (!c.alive) {
+    sweepSilent(this.clients, {
+      limitMs: SESSION_WS_PING_MS,
+      onSilent: (c) => {
         c.socket.terminate();
         this.clients.delete(c);
-        continue;
-      }
-      c.alive = false;
-      try {
-        c.socket.ping();
-      } catch {
-        this.clients.delete(c);
-      }
-    }
+      },
+      probe: (c) => {
+        try {
+          c.socket.ping();
+        } catch {
+          this.clients.delete(c);
+        }
+      },
+    });
   }
 
   private sees(c: Client, unitId: number): boolean {
@@ -456,7 +448,7 @@ export class SessionHub {
     if (!this.pendingSites.size) return 0;
     const sites = [...this.pendingSites.values()];
     this.pendingSites.clear();
-    const frames = new Map<Set<number> | null, string | null>();
+    const frames = new Map<ReadonlySet<number> | null, string | null>();
     let entries: string[] | null = null;
     let sent = 0;
     for (const c of this.clients) {

@@ -111,6 +111,7 @@ const CASES: Record<ConsoleCode, Case> = {
   },
   req_send_file_done: { as: 'desk', valid: () => ({ fid }), status: 0, field: 'fid' },
   req_im_list: { as: 'desk', valid: () => ({ target: camA.id }), status: 0, field: 'count' },
+  req_im_sessions: { as: 'desk', valid: () => ({ count: 10 }), status: 0, field: 'count' },
   req_emergency: { as: 'cam', valid: () => ({ lat: 22.54, lng: 114.05, message: 'help' }), status: 0, field: 'lat' },
   req_emergency_handled: {
     as: 'desk',

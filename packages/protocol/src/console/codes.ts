@@ -48,7 +48,7 @@ export interface ConsoleCodeDef {
   /** the SDK calls back `true` at once instead of waiting for the response (spec part 1 section 7) */
   fireAndForget: boolean;
   rule: ConsoleRule;
-  /** not in the spec: a terminal-side code a trunking system has, documented where it is defined */
+  /** not in the spec: a code a trunking system or messenger has, documented where it is defined */
   ours?: true;
 }
 
@@ -102,6 +102,7 @@ export const ConsoleCodes = {
   req_send_im: def('im', Im.SendImRequest, Im.SendImAnswer, anyWith('view', ...MESSAGES)),
   req_send_file_done: def('im', Im.SendFileDoneRequest, Im.SendFileDoneAnswer, anyWith('view', ...MESSAGES)),
   req_im_list: def('im', Im.ImListRequest, Im.ImListAnswer, anyWith('view', ...MESSAGES)),
+  req_im_sessions: def('im', Im.ImSessionsRequest, Im.ImSessionsAnswer, anyWith('view', ...MESSAGES), { ours: true }),
 
   req_emergency: def('emergency', Emergency.EmergencyRequest, Emergency.EmergencyAnswer, terminal, { ours: true }),
   req_emergency_handled: def(

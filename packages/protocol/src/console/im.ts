@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { UPLOAD_TYPES } from '../limits';
 import { intIn, maybe, numeric, OptionalExtId, OptionalUid, StringLike, Text } from './fields';
-import { IM_LIST_DEFAULT_COUNT, IM_LIST_MAX_COUNT, IM_TEXT_MAX } from './limits';
+import { IM_LIST_DEFAULT_COUNT, IM_LIST_MAX_COUNT, IM_SESSIONS_DEFAULT_COUNT, IM_SESSIONS_MAX_COUNT, IM_TEXT_MAX } from './limits';
 
 /**
  * Instant messages (spec part 1 sections 3 and 7, part 2 section 5): text, image, voice note and
@@ -147,6 +147,32 @@ export const ImListAnswer = z.object({
   im: z.array(ImMessage),
 });
 export type ImListAnswer = z.infer<typeof ImListAnswer>;
+
+/**
+ * req_im_sessions (ours: the spec pages one conversation with req_im_list, but a console that
+ * reloads, or a terminal that starts, must find its conversations again, as in every messenger):
+ * the caller's conversations with the users and groups it still sees, the most recent first, each
+ * with its name, its last message and what is unread (`unread` exact; `unread_ids` the newest of
+ * them, at most IM_SESSIONS_UNREAD_IDS). Nothing is marked read: opening one (req_im_list) does.
+ */
+export const ImSessionsRequest = z.object({
+  count: intIn(1, IM_SESSIONS_MAX_COUNT).default(IM_SESSIONS_DEFAULT_COUNT),
+});
+export type ImSessionsRequest = z.infer<typeof ImSessionsRequest>;
+export const ImSession = z.object({
+  /** the other user's uid, or the group's tgid */
+  target: z.number().int(),
+  exttarget: z.string(),
+  target_type: TargetTypeField,
+  /** the user's display name or the group's name */
+  name: z.string(),
+  unread: z.number().int(),
+  unread_ids: z.array(z.number().int()),
+  last: ImMessage,
+});
+export type ImSession = z.infer<typeof ImSession>;
+export const ImSessionsAnswer = z.object({ sessions: z.array(ImSession) });
+export type ImSessionsAnswer = z.infer<typeof ImSessionsAnswer>;
 
 /** Answer of a chunk upload (POST) or of its resume query (GET): bytes received so far. */
 export const GfileUploadAnswer = z.object({

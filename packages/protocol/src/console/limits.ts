@@ -79,6 +79,11 @@ export const PARAMINFO_VALUE_MAX = 256;
 export const IM_TEXT_MAX = 2_000;
 export const IM_LIST_DEFAULT_COUNT = 20;
 export const IM_LIST_MAX_COUNT = 100;
+/** Conversations answered by req_im_sessions (ours): by default and at most. */
+export const IM_SESSIONS_DEFAULT_COUNT = 50;
+export const IM_SESSIONS_MAX_COUNT = 200;
+/** Ids of unread messages a conversation of req_im_sessions names at most (its count is exact). */
+export const IM_SESSIONS_UNREAD_IDS = 100;
 /** Largest video list page. */
 export const VIDEO_LIST_MAX_LENGTH = 1_000;
 

@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import { now, type Db } from '../../db/connection';
 import type { ConsoleFileRow, ConsoleImRow, ConsoleImTable } from './console.tables';
 import './console.tables';
@@ -92,6 +92,81 @@ export async function conversation(
   const total = await scoped.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const rows = await scoped.selectAll().orderBy('id', 'desc').offset(start).limit(count).execute();
   return { total: Number(total.n), rows };
+}
+
+/** The messages `me` sent or received, each with the other side of its conversation (a user's uid, or the group's tgid). */
+function messagesOf(db: Db, me: number) {
+  return db
+    .selectFrom('console_im as m')
+    .select([
+      'm.id',
+      'm.target_type',
+      sql<number>`case when m.target_type = 1 then m.target when m.from_uid = ${me} then m.target else m.from_uid end`.as(
+        'other',
+      ),
+    ])
+    .where((eb) =>
+      eb.or([
+        eb('m.from_uid', '=', me),
+        eb.exists(
+          eb
+            .selectFrom('console_im_recipients as r')
+            .select('r.im_id')
+            .whereRef('r.im_id', '=', 'm.id')
+            .where('r.uid', '=', me),
+        ),
+      ]),
+    );
+}
+
+/** The conversations of `me`, the most recent first: the other side and the id of the last message. */
+export async function conversationsOf(
+  db: Db,
+  me: number,
+  limit: number,
+): Promise<{ target_type: number; other: number; last_id: number }[]> {
+  const rows = await db
+    .selectFrom(messagesOf(db, me).as('t'))
+    .select(['t.target_type', 't.other', (eb) => eb.fn.max('t.id').as('last_id')])
+    .groupBy(['t.target_type', 't.other'])
+    .orderBy('last_id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ target_type: Number(r.target_type), other: Number(r.other), last_id: Number(r.last_id) }));
+}
+
+/** Messages to `me` not read yet: the count per conversation, and the newest `idsLimit` ids overall. */
+export async function unreadOf(
+  db: Db,
+  me: number,
+  idsLimit: number,
+): Promise<{ counts: { target_type: number; other: number; n: number }[]; ids: { id: number; target_type: number; other: number }[] }> {
+  const unread = db
+    .selectFrom('console_im_recipients as r')
+    .innerJoin('console_im as m', 'm.id', 'r.im_id')
+    .select([
+      'm.id',
+      'm.target_type',
+      sql<number>`case when m.target_type = 1 then m.target else m.from_uid end`.as('other'),
+    ])
+    .where('r.uid', '=', me)
+    .where('r.read', '=', '');
+  const [counts, ids] = await Promise.all([
+    db
+      .selectFrom(unread.as('u'))
+      .select(['u.target_type', 'u.other', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy(['u.target_type', 'u.other'])
+      .execute(),
+    unread.orderBy('m.id', 'desc').limit(idsLimit).execute(),
+  ]);
+  const num = <T extends Record<string, unknown>>(r: T) =>
+    Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Number(v)])) as { [K in keyof T]: number };
+  return { counts: counts.map(num), ids: ids.map(num) };
+}
+
+export async function messagesByIds(db: Db, ids: readonly number[]): Promise<ConsoleImRow[]> {
+  if (!ids.length) return [];
+  return db.selectFrom('console_im').selectAll().where('id', 'in', [...ids]).execute();
 }
 
 /** Mark messages to `uid` among `ids` read. */

@@ -307,3 +307,81 @@ describe('req_im_list', () => {
     });
   });
 });
+
+describe('req_im_sessions', () => {
+  it("lists the caller's conversations, most recent first, with names, last message and unread; opening one reads it", async () => {
+    const role = await createRole(t.db, 'im sessions', [{ ids: [MenuId.EMERGENCY], actions: ['view'] }]);
+    const u = await createUser(t.db, { roleId: role, unitBh: '440304000000', hostname: 'Desk Two' });
+    const fresh = await logonConsole(t.app, url, await login(t.app, u.username, u.password));
+    clients.push(fresh.client);
+    expect(await fresh.client.request('req_im_sessions', {})).toMatchObject({ cmd_status: 0, sessions: [] });
+
+    const cam = await addDevice(t.app, admin, await unitIdOf(t.db, '440304000000'), {
+      jq_hostcode: '440010',
+      hostname: '巡逻车 10',
+    });
+    const terminal = await logonTerminal(url, cam);
+    clients.push(terminal.client);
+    const sent: number[] = [];
+    for (const content of ['在吗', '请回复']) {
+      const rsp = await terminal.client.request('req_send_im', { target: fresh.uid, im_type: ImType.TEXT, content });
+      sent.push((rsp.im as { msg_id: number }).msg_id);
+    }
+    const group = await api<{ groupid: number }>(t.app, 'groupAdd', admin, {
+      channel_name: '会话组',
+      cate: '1',
+      device: ['440010'],
+      bh: '440304000000',
+    });
+    await fresh.client.request('req_send_im', {
+      target: group.data.groupid,
+      target_type: 1,
+      im_type: ImType.TEXT,
+      content: '各组注意',
+    });
+
+    const listed = await fresh.client.request('req_im_sessions', {});
+    expect(listed).toMatchObject({
+      cmd_status: 0,
+      sessions: [
+        {
+          target: group.data.groupid,
+          target_type: 1,
+          name: '会话组',
+          unread: 0,
+          unread_ids: [],
+          last: { content: '各组注意', from: fresh.uid },
+        },
+        {
+          target: cam.id,
+          exttarget: '440010',
+          target_type: 0,
+          name: '巡逻车 10',
+          unread: 2,
+          unread_ids: [...sent].reverse(),
+          last: { content: '请回复', from: cam.id },
+        },
+      ],
+    });
+    // the terminal's side: the console by name, and the group it is a member of, both unread
+    const theirs = await terminal.client.request('req_im_sessions', { count: 5 });
+    expect(theirs.sessions).toMatchObject([
+      { target: group.data.groupid, target_type: 1, unread: 1 },
+      { target: fresh.uid, target_type: 0, name: 'Desk Two', unread: 0 },
+    ]);
+
+    await fresh.client.request('req_im_list', { target: cam.id });
+    const after = await fresh.client.request('req_im_sessions', { count: 1 });
+    expect(after.sessions).toMatchObject([{ target: group.data.groupid }]);
+    const again = await fresh.client.request('req_im_sessions', {});
+    expect((again.sessions as { target: number; unread: number }[]).find((s) => s.target === cam.id)).toMatchObject({
+      unread: 0,
+    });
+
+    // a console of another unit sees neither conversation
+    expect(await otherDesk.client.request('req_im_sessions', {})).toMatchObject({ cmd_status: 0, sessions: [] });
+    expect(await fresh.client.request('req_im_sessions', { count: 0 })).toMatchObject({
+      cmd_status: CmdStatus.BAD_PAYLOAD,
+    });
+  });
+});

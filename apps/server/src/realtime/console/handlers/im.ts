@@ -1,11 +1,19 @@
-import { ImTargetType, ImType } from '@bwc/protocol';
-import { requireUsers } from '../directory';
-import { ConsoleErrors } from '../errors';
+import { IM_SESSIONS_UNREAD_IDS, ImTargetType, ImType, type ImSession } from '@bwc/protocol';
+import { requireUsers, resolveUsers } from '../directory';
+import { ConsoleError, ConsoleErrors } from '../errors';
 import { finishUpload } from '../files';
 import { attachedUids } from '../groups.repository';
 import { visibleGroup } from '../groups.policy';
 import { presentMessage } from '../im-delivery';
-import { conversation, findFile, insertMessage, markRead } from '../im.repository';
+import {
+  conversation,
+  conversationsOf,
+  findFile,
+  insertMessage,
+  markRead,
+  messagesByIds,
+  unreadOf,
+} from '../im.repository';
 import { defineHandler, type ConsoleHandler, type HandlerContext } from '../handler';
 
 /**
@@ -35,6 +43,61 @@ async function addressees(
     body.target === undefined && body.exttarget !== undefined ? [body.exttarget] : [],
   );
   return { target: user!.uid, exttarget: user!.ext_id, recipients: user!.uid === login.uid ? [] : [user!.uid] };
+}
+
+/**
+ * req_im_sessions: the caller's conversations with users and groups it still sees (a user out of
+ * its scope now, a group deleted or left, drop out, as req_im_list would refuse them), with names,
+ * last message and unread messages.
+ */
+async function sessionsOf(ctx: HandlerContext<'req_im_sessions'>): Promise<ImSession[]> {
+  const { body, login, db } = ctx;
+  const found = await conversationsOf(db, login.uid, body.count);
+  const userIds = found.filter((c) => c.target_type === ImTargetType.USER).map((c) => c.other);
+  const users = new Map((await resolveUsers(db, login, userIds, [])).entries.map((e) => [e.uid, e]));
+  const groups = new Map<number, { name: string; ext: string }>();
+  for (const c of found.filter((f) => f.target_type === ImTargetType.GROUP)) {
+    try {
+      const { group } = await visibleGroup(db, login, c.other);
+      groups.set(group.id, { name: group.name, ext: group.ext_tgid || String(group.id) });
+    } catch (err) {
+      if (!(err instanceof ConsoleError)) throw err;
+    }
+  }
+  const [last, unread] = await Promise.all([
+    messagesByIds(
+      db,
+      found.map((c) => c.last_id),
+    ),
+    unreadOf(db, login.uid, IM_SESSIONS_UNREAD_IDS * 10),
+  ]);
+  const lastById = new Map(last.map((m) => [m.id, m]));
+  const key = (targetType: number, other: number) => `${targetType}/${other}`;
+  const counts = new Map(unread.counts.map((u) => [key(u.target_type, u.other), u.n]));
+  const ids = new Map<string, number[]>();
+  for (const u of unread.ids) {
+    const list = ids.get(key(u.target_type, u.other)) ?? [];
+    if (list.length < IM_SESSIONS_UNREAD_IDS) list.push(u.id);
+    ids.set(key(u.target_type, u.other), list);
+  }
+  const sessions: ImSession[] = [];
+  for (const c of found) {
+    const row = lastById.get(c.last_id);
+    const group = c.target_type === ImTargetType.GROUP;
+    const user = group ? undefined : users.get(c.other);
+    const named = group ? groups.get(c.other) : user && { name: user.display_name, ext: user.ext_id };
+    if (!row || !named) continue;
+    sessions.push({
+      target: c.other,
+      exttarget: named.ext,
+      target_type: group ? ImTargetType.GROUP : ImTargetType.USER,
+      name: named.name,
+      unread: counts.get(key(c.target_type, c.other)) ?? 0,
+      unread_ids: ids.get(key(c.target_type, c.other)) ?? [],
+      last: presentMessage(row),
+    });
+  }
+  return sessions;
 }
 
 export const imHandlers: ConsoleHandler[] = [
@@ -93,5 +156,10 @@ export const imHandlers: ConsoleHandler[] = [
       );
       return { total, start: body.start, count: rows.length, im: rows.map((r) => presentMessage(r)) };
     },
+  }),
+
+  defineHandler({
+    code: 'req_im_sessions',
+    handler: async (ctx) => ({ sessions: await sessionsOf(ctx) }),
   }),
 ];

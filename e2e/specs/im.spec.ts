@@ -159,8 +159,25 @@ test('a terminal and the dispatcher exchange text and images in the messages tab
 
   // en-US: the same conversation, its texts in English
   await switchLanguage(page, 'en-US');
+  // a message while the dispatcher is on another screen: delivered there, not read
+  await page.goto('/menu');
+  const away = `换岗时间到了 ${TAG}`;
+  expect(await terminal.request('req_send_im', { target: dispatcher, im_type: 1, content: away })).toMatchObject({
+    cmd_status: 0,
+  });
+  // a new page lists its conversations again (req_im_sessions): the terminal's, with what is unread
   await page.goto('/dispatch/emergency');
-  // a new page knows no conversation yet: the host list's message button opens it
+  await expect(page.getByTestId('im-tab')).toHaveAttribute('data-unread', '1');
+  await page.getByTestId('im-tab').click();
+  const listed = page.getByTestId('im-conversation').filter({ hasText: HOSTNAME });
+  await expect(listed).toContainText(away);
+  await expect(listed.getByTestId('im-unread')).toHaveAttribute('data-count', '1');
+  await page.screenshot({ path: artifact('im-listed-en-US') });
+  await listed.click();
+  await expect(page.getByTestId('im-message').filter({ hasText: away })).toBeVisible();
+  await expect(page.getByTestId('im-tab')).toHaveAttribute('data-unread', '0');
+  // the host list's message button opens the same conversation
+  await page.getByRole('tab', { name: text('en-US', 'dispatch:tab.person') }).click();
   const search = page.locator('input[data-testid="host-search"], [data-testid="host-search"] input').first();
   await search.fill(HOSTBODY);
   await search.press('Enter');

@@ -6,6 +6,7 @@ import {
   ImType,
   type GfileUploadAnswer,
   type ImMessage,
+  type ImSession,
 } from '@bwc/protocol';
 import type { RealtimeSdk } from '../sdk/RealtimeSdk';
 
@@ -68,20 +69,85 @@ export function fileKind(file: { name: string; size: number }): ImType {
 export const conversationKey = (target: number, targetType: number): string =>
   `${targetType === ImTargetType.GROUP ? 'g' : 'u'}${target}`;
 
+/** A session of req_im_sessions as the wire types carry it. */
+export type WireImSession = Omit<ImSession, 'target_type' | 'last'> & { target_type: unknown; last: WireImMessage };
+
 /**
  * The dispatcher's instant messages on the console service: conversations per user (terminal)
- * and per group, filled by notice_im (messages arriving live and those kept while the console was
- * away, delivered at logon) and by req_im_list when one is opened (which marks its messages read
- * on the service). Messages arriving in a conversation that is not open count as unread.
+ * and per group, listed by req_im_sessions once the login is known (after a logon, and on the
+ * first heartbeat that reports the login resumed: a reloaded console finds its conversations and
+ * unread messages again), filled by notice_im (messages arriving live and those kept while the
+ * console was away, delivered at logon) and by req_im_list when one is opened (which marks its
+ * messages read on the service). Messages arriving in a conversation that is not open count as
+ * unread, each once, whether the list or a notice told of it first.
  */
 export class ImStore {
   private readonly conversations = new Map<string, Conversation>();
+  /** unread message ids per conversation key, and those the service counted beyond the ids it named */
+  private readonly unread = new Map<string, { ids: Set<number>; beyond: number }>();
   private openKey: string | null = null;
   private snapshot: ImSnapshot = { conversations: [], open: null, unread: 0 };
   private readonly listeners = new Set<() => void>();
+  /** uid whose conversations were listed (null: none yet) */
+  private listedFor: number | null = null;
+  private listing: Promise<void> | null = null;
+  private listAgain = false;
 
   constructor(private readonly sdk: ImSdk) {
     sdk.on('notice_im', (notice) => this.receive(notice.im));
+    sdk.on('heartbeat', (reply) => {
+      const { logged_on, uid } = reply as { logged_on?: number; uid?: number };
+      if (logged_on === 1 && uid !== undefined && uid !== this.listedFor) void this.sync().catch(() => undefined);
+    });
+  }
+
+  /**
+   * Lists the login's conversations (req_im_sessions): names, last messages and unread ones. A
+   * login of another user first forgets the previous one's conversations.
+   */
+  sync(): Promise<void> {
+    if (this.listing) {
+      // asked while a list is under way (a new group, another login): once more after it
+      this.listAgain = true;
+      return this.listing;
+    }
+    this.listing = this.list().finally(() => {
+      this.listing = null;
+      if (this.listAgain) {
+        this.listAgain = false;
+        void this.sync().catch(() => undefined);
+      }
+    });
+    return this.listing;
+  }
+
+  private async list(): Promise<void> {
+    const uid = this.sdk.login?.login_uid;
+    if (uid === undefined) return;
+    if (this.listedFor !== null && this.listedFor !== uid) {
+      this.conversations.clear();
+      this.unread.clear();
+      this.openKey = null;
+    }
+    const answer = (await this.sdk.request('req_im_sessions', {})) as { sessions: WireImSession[] };
+    this.listedFor = uid;
+    for (const session of answer.sessions) {
+      const targetType = Number(session.target_type) === ImTargetType.GROUP ? ImTargetType.GROUP : ImTargetType.USER;
+      const conversation = this.conversation(session.target, targetType, session.name);
+      this.merge(conversation, [normalise(session.last)]);
+      if (conversation.key === this.openKey) continue;
+      const state = this.unreadOf(conversation.key);
+      for (const id of session.unread_ids) state.ids.add(id);
+      state.beyond = Math.max(0, session.unread - session.unread_ids.length);
+      conversation.unread = state.ids.size + state.beyond;
+    }
+    this.changed();
+  }
+
+  private unreadOf(key: string): { ids: Set<number>; beyond: number } {
+    let state = this.unread.get(key);
+    if (!state) this.unread.set(key, (state = { ids: new Set(), beyond: 0 }));
+    return state;
   }
 
   readonly subscribe = (listener: () => void): (() => void) => {
@@ -147,13 +213,21 @@ export class ImStore {
     const group = im.target_type === ImTargetType.GROUP;
     const target = group || mine ? im.target : im.from;
     const conversation = this.conversation(target, im.target_type, group ? '' : mine ? '' : im.from_name);
-    if (!conversation.name && group) conversation.name = im.exttarget;
+    if (!conversation.name && group) {
+      // a group not listed yet: its ext id until the list names it
+      conversation.name = im.exttarget;
+      if (this.listedFor !== null) void this.sync().catch(() => undefined);
+    }
     const added = this.merge(conversation, [im]);
     if (added === 0) return;
     if (conversation.total !== null) conversation.total += 1;
     if (!mine) {
       if (conversation.key === this.openKey) void this.markRead(conversation);
-      else conversation.unread += 1;
+      else {
+        const state = this.unreadOf(conversation.key);
+        state.ids.add(im.msg_id);
+        conversation.unread = state.ids.size + state.beyond;
+      }
     }
     this.changed();
   }
@@ -175,6 +249,7 @@ export class ImStore {
     const conversation = this.conversation(target, targetType, name);
     this.openKey = conversation.key;
     conversation.unread = 0;
+    this.unread.delete(conversation.key);
     this.changed();
     await this.loadPage(conversation, 0);
   }

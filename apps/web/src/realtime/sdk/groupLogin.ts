@@ -113,6 +113,8 @@ export function useConsoleService(): void {
     let active = true;
     let relogging = false;
     const done = (outcome: GroupLoginOutcome) => {
+      // a new login: its conversations (a resumed one is listed on its first heartbeat)
+      if (outcome.kind === 'success') void consoleIm.sync().catch(() => undefined);
       if (active) show.current(outcome);
     };
     void groupLogin(consoleSdk, current, language).then(done);

@@ -157,6 +157,43 @@ test('a terminal and the dispatcher exchange text and images in the messages tab
     .toBe(32);
   await page.screenshot({ path: artifact('im-open-zh-CN') });
 
+  // a voice note recorded from the (fake) microphone: Opus in WebM, sent as a voice message
+  await page.getByTestId('im-record').click();
+  await expect(page.getByTestId('im-recording')).toHaveAttribute('data-seconds', /^[1-9]/);
+  await page.screenshot({ path: artifact('im-recording-zh-CN') });
+  await page.getByTestId('im-record-send').click();
+  const voice = await terminal.next((m) => m.msg_code === 'notice_im' && (m.im as { im_type?: number })?.im_type === 3);
+  const note = voice.im as { from: number; filename: string; ourl: string; size: number };
+  expect(note).toMatchObject({ from: dispatcher, filename: expect.stringMatching(/^voice-.*\.webm$/) });
+  // the terminal downloads it with its token: a WebM file (EBML header) of the announced size
+  const auth = `token=${encodeURIComponent(String(logonAnswer.token))}&uid=${terminal.uid}`;
+  const fetched = await fetch(new URL(`${note.ourl}?${auth}`, String(testInfo.project.use.baseURL)));
+  expect(fetched.ok).toBe(true);
+  const recorded = Buffer.from(await fetched.arrayBuffer());
+  expect(recorded.length).toBe(note.size);
+  expect(recorded.subarray(0, 4).toString('hex')).toBe('1a45dfa3');
+  await expect(page.getByTestId('im-voice')).toHaveCount(1);
+
+  // the terminal answers with a voice note of its own: shown in the conversation and played there
+  const voiceFid = `e2evc${TAG}`.replace(/[^A-Za-z0-9_-]/g, '').padEnd(8, '0');
+  const postedVoice = await fetch(
+    new URL(
+      `${upload}&fid=${voiceFid}&offset=0&size=${recorded.length}&filename=answer.webm&im_type=3`,
+      String(testInfo.project.use.baseURL),
+    ),
+    { method: 'POST', body: new Uint8Array(recorded), headers: { 'content-type': 'application/octet-stream' } },
+  );
+  expect(postedVoice.ok).toBe(true);
+  expect(await terminal.request('req_send_file_done', { fid: voiceFid })).toMatchObject({ cmd_status: 0 });
+  expect(await terminal.request('req_send_im', { target: dispatcher, im_type: 3, fid: voiceFid })).toMatchObject({
+    cmd_status: 0,
+  });
+  const answer = page.getByTestId('im-voice').nth(1);
+  await expect(page.getByTestId('im-voice')).toHaveCount(2);
+  await answer.evaluate((audio: HTMLAudioElement) => audio.play());
+  await expect.poll(() => answer.evaluate((audio: HTMLAudioElement) => audio.currentTime)).toBeGreaterThan(0.2);
+  expect(await answer.evaluate((audio: HTMLAudioElement) => audio.error)).toBeNull();
+
   // en-US: the same conversation, its texts in English
   await switchLanguage(page, 'en-US');
   // a message while the dispatcher is on another screen: delivered there, not read

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWidget } from '../../components/test-utils';
 import { ImStore, type ImSdk } from '../../realtime/im/ImStore';
 import { ImPanel } from './ImPanel';
+import { VOICE_NOTE_MIN_MS } from './useVoiceRecorder';
 
 // the CI box is a loaded 2-core machine: wait for states longer than the default second
 configure({ asyncUtilTimeout: 10_000 });
@@ -238,5 +239,88 @@ describe('emergency messages tab', () => {
     fireEvent.change(screen.getByTestId('im-file-input'), { target: { files: [new File(['x'], 'tool.exe')] } });
     expect(await screen.findByText('File type not supported: tool.exe', {}, { timeout: 10_000 })).toBeTruthy();
     expect(chunks).toHaveLength(2);
+  });
+
+  it('records a voice note from the microphone and sends it as a voice message; a refused microphone is said', async () => {
+    const { sdk, requests } = fakeSdk([]);
+    const store = new ImStore(sdk);
+    const chunks: URL[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: URL, init: RequestInit) => {
+        chunks.push(new URL(url));
+        const size = (init.body as Blob).size;
+        return new Response(JSON.stringify({ fid: 'x', received: size, size, cmd_status: 0, error_reason: '' }));
+      }),
+    );
+    const track = { stop: vi.fn() };
+    let allow = true;
+    vi.stubGlobal('navigator', {
+      ...navigator,
+      mediaDevices: {
+        getUserMedia: vi.fn(async () => {
+          if (!allow) throw new Error('Permission denied');
+          return { getTracks: () => [track] };
+        }),
+      },
+    });
+    class FakeRecorder {
+      static isTypeSupported = (type: string) => type === 'audio/webm;codecs=opus';
+      state: 'inactive' | 'recording' = 'inactive';
+      ondataavailable: ((e: { data: Blob }) => void) | null = null;
+      onstop: (() => void) | null = null;
+      constructor(
+        _stream: unknown,
+        readonly options?: { mimeType: string },
+      ) {}
+      get mimeType() {
+        return this.options?.mimeType ?? '';
+      }
+      start() {
+        this.state = 'recording';
+      }
+      stop() {
+        this.state = 'inactive';
+        this.ondataavailable?.({ data: new Blob([new Uint8Array([0x1a, 0x45, 0xdf, 0xa3, 1, 2, 3])]) });
+        this.onstop?.();
+      }
+    }
+    vi.stubGlobal('MediaRecorder', FakeRecorder);
+    await renderWidget(
+      <App>
+        <ImPanel store={store} me={ME} />
+      </App>,
+      { language: 'en-US' },
+    );
+    await act(() => store.open(7, ImTargetType.USER, 'Officer 7'));
+    fireEvent.click(screen.getByTestId('im-record'));
+    await waitFor(() => expect(screen.getByTestId('im-recording').textContent).toContain('Recording 0/60 s'));
+    // a note shorter than VOICE_NOTE_MIN_MS is not sent
+    await new Promise((resolve) => setTimeout(resolve, VOICE_NOTE_MIN_MS + 100));
+    fireEvent.click(screen.getByTestId('im-record-send'));
+    await waitFor(() => expect(screen.getByTestId('im-voice')).toBeTruthy());
+    expect(track.stop).toHaveBeenCalled();
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0]!.searchParams.get('im_type')).toBe(String(ImType.VOICE));
+    expect(chunks[0]!.searchParams.get('filename')).toMatch(/^voice-\d{8}T\d{6}\.webm$/);
+    expect(requests.filter((r) => r.code === 'req_send_im')).toEqual([
+      { code: 'req_send_im', body: expect.objectContaining({ target: 7, im_type: ImType.VOICE }) },
+    ]);
+    expect(screen.getByTestId('im-input')).toBeTruthy();
+
+    // too short: said, nothing sent
+    fireEvent.click(screen.getByTestId('im-record'));
+    await waitFor(() => expect(screen.getByTestId('im-record-send').hasAttribute('disabled')).toBe(false));
+    fireEvent.click(screen.getByTestId('im-record-send'));
+    expect(await screen.findByText('The recording was too short and was not sent')).toBeTruthy();
+    // cancelled: nothing sent
+    fireEvent.click(screen.getByTestId('im-record'));
+    fireEvent.click(await screen.findByTestId('im-record-cancel'));
+    await waitFor(() => expect(screen.getByTestId('im-input')).toBeTruthy());
+    // a refused microphone
+    allow = false;
+    fireEvent.click(screen.getByTestId('im-record'));
+    expect(await screen.findByText('The microphone cannot be used: Permission denied')).toBeTruthy();
+    expect(chunks).toHaveLength(1);
   });
 });

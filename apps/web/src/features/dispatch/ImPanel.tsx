@@ -1,9 +1,19 @@
-import { DownloadOutlined, LeftOutlined, PaperClipOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
+import {
+  AudioOutlined,
+  CloseOutlined,
+  DownloadOutlined,
+  LeftOutlined,
+  PaperClipOutlined,
+  SendOutlined,
+  TeamOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
 import { ImTargetType, ImType, type ImMessage } from '@bwc/protocol';
 import { App, Badge, Button, Empty, Input, List, Progress, Typography } from 'antd';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ImFileError, type Conversation, type ImStore } from '../../realtime/im/ImStore';
+import { type RecorderError, useVoiceRecorder, VOICE_NOTE_MAX_S, type VoiceNote } from './useVoiceRecorder';
 
 interface Props {
   store: ImStore;
@@ -38,6 +48,8 @@ function usePreview() {
     return m.content;
   };
 }
+
+const recorderSeconds = (state: { kind: string; seconds?: number }) => state.seconds ?? 0;
 
 function MessageBody({ m, store }: { m: ImMessage; store: ImStore }) {
   const { t } = useTranslation('dispatch');
@@ -96,6 +108,22 @@ export function ImPanel({ store, me }: Props) {
     }
   };
 
+  const sendFile = (file: Blob & { name: string }, voice = false) => {
+    setUpload({ name: file.name, done: 0 });
+    void run(
+      () => store.sendFile(file, (done) => setUpload({ name: file.name, done }), voice ? ImType.VOICE : undefined),
+      'im.sendFailed',
+    ).finally(() => setUpload(null));
+  };
+  const recorder = useVoiceRecorder(
+    (note: VoiceNote) => sendFile(Object.assign(note.blob, { name: note.name }), true),
+    (error: RecorderError) => void message.error(t(error.key, error.values)),
+  );
+  const recording = recorder.state.kind !== 'idle';
+  // another conversation (or the list): a recording under way is dropped
+  const { cancel: cancelRecording } = recorder;
+  useEffect(() => cancelRecording, [open?.key, cancelRecording]);
+
   if (!open) {
     if (snapshot.conversations.length === 0)
       return <Empty className="bwc-im-empty" image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('im.empty')} />;
@@ -135,13 +163,6 @@ export function ImPanel({ store, me }: Props) {
       await store.sendText(content);
       setText('');
     }, 'im.sendFailed').finally(() => setSending(false));
-  };
-
-  const sendFile = (file: File) => {
-    setUpload({ name: file.name, done: 0 });
-    void run(() => store.sendFile(file, (done) => setUpload({ name: file.name, done })), 'im.sendFailed').finally(() =>
-      setUpload(null),
-    );
   };
 
   return (
@@ -217,26 +238,61 @@ export function ImPanel({ store, me }: Props) {
           icon={<PaperClipOutlined />}
           aria-label={t('im.attach')}
           title={t('im.attach')}
-          disabled={upload !== null}
+          disabled={upload !== null || recording}
           onClick={() => picker.current?.click()}
         />
-        <Input.TextArea
-          value={text}
-          autoSize={{ minRows: 1, maxRows: 4 }}
-          placeholder={t('im.placeholder')}
-          aria-label={t('im.placeholder')}
-          data-testid="im-input"
-          onChange={(e) => setText(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && !e.shiftKey) {
-              e.preventDefault();
-              send();
-            }
-          }}
-        />
-        <Button type="primary" loading={sending} disabled={!text.trim()} onClick={send} data-testid="im-send">
-          {t('im.send')}
-        </Button>
+        {recording ? (
+          <>
+            <div className="bwc-im-recording" data-testid="im-recording" data-seconds={recorderSeconds(recorder.state)}>
+              <span className="bwc-im-recording-dot" />
+              {t('im.recording', { seconds: recorderSeconds(recorder.state), max: VOICE_NOTE_MAX_S })}
+            </div>
+            <Button
+              icon={<CloseOutlined />}
+              aria-label={t('im.recordCancel')}
+              title={t('im.recordCancel')}
+              data-testid="im-record-cancel"
+              onClick={recorder.cancel}
+            />
+            <Button
+              type="primary"
+              icon={<SendOutlined />}
+              disabled={recorder.state.kind !== 'recording'}
+              data-testid="im-record-send"
+              onClick={recorder.finish}
+            >
+              {t('im.recordSend')}
+            </Button>
+          </>
+        ) : (
+          <>
+            <Button
+              icon={<AudioOutlined />}
+              aria-label={t('im.record')}
+              title={t('im.record')}
+              disabled={upload !== null}
+              data-testid="im-record"
+              onClick={() => void recorder.start()}
+            />
+            <Input.TextArea
+              value={text}
+              autoSize={{ minRows: 1, maxRows: 4 }}
+              placeholder={t('im.placeholder')}
+              aria-label={t('im.placeholder')}
+              data-testid="im-input"
+              onChange={(e) => setText(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' && !e.shiftKey) {
+                  e.preventDefault();
+                  send();
+                }
+              }}
+            />
+            <Button type="primary" loading={sending} disabled={!text.trim()} onClick={send} data-testid="im-send">
+              {t('im.send')}
+            </Button>
+          </>
+        )}
       </div>
     </div>
   );

@@ -55,14 +55,19 @@ export class ImFileError extends Error {
   }
 }
 
+/** Throws when `file` may not be sent as `kind` (extension, size: IM_FILE_KINDS). */
+export function checkKind(file: { name: string; size: number }, kind: keyof typeof IM_FILE_KINDS): void {
+  const { extensions, maxMb } = IM_FILE_KINDS[kind];
+  if (!(extensions as readonly string[]).includes(fileExtension(file.name)))
+    throw new ImFileError('im.badType', { name: file.name });
+  if (file.size > maxMb * 1024 * 1024) throw new ImFileError('im.tooLarge', { name: file.name, max: maxMb });
+}
+
 /** The kind a file is sent as: images as images, anything else allowed as a file. */
 export function fileKind(file: { name: string; size: number }): ImType {
-  const ext = fileExtension(file.name);
   const image = IM_FILE_KINDS[ImType.IMAGE];
-  const kind = (image.extensions as readonly string[]).includes(ext) ? ImType.IMAGE : ImType.FILE;
-  const { extensions, maxMb } = IM_FILE_KINDS[kind];
-  if (!(extensions as readonly string[]).includes(ext)) throw new ImFileError('im.badType', { name: file.name });
-  if (file.size > maxMb * 1024 * 1024) throw new ImFileError('im.tooLarge', { name: file.name, max: maxMb });
+  const kind = (image.extensions as readonly string[]).includes(fileExtension(file.name)) ? ImType.IMAGE : ImType.FILE;
+  checkKind(file, kind);
   return kind;
 }
 
@@ -281,13 +286,18 @@ export class ImStore {
   /**
    * Sends an image or a file to the open conversation: uploaded in chunks to the login's
    * upload_url_gfile (`onProgress` 0..1 after each), completed with req_send_file_done, then
-   * sent with req_send_im naming its fid.
+   * sent with req_send_im naming its fid. `kind` VOICE sends a recorded voice note.
    */
-  async sendFile(file: Blob & { name: string }, onProgress: (done: number) => void = () => undefined): Promise<void> {
+  async sendFile(
+    file: Blob & { name: string },
+    onProgress: (done: number) => void = () => undefined,
+    kind?: typeof ImType.VOICE,
+  ): Promise<void> {
     const conversation = this.openKey ? this.conversations.get(this.openKey) : undefined;
     const login = this.sdk.login;
     if (!conversation || !login) return;
-    const imType = fileKind(file);
+    if (kind) checkKind(file, kind);
+    const imType = kind ?? fileKind(file);
     const fid = `w${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
     const base = new URL(login.upload_url_gfile, globalThis.location?.href ?? 'http://localhost/');
     for (let offset = 0; offset === 0 || offset < file.size;) {

@@ -215,6 +215,18 @@ export const ConsoleNotices = {
   notice_rem_grp_mem: Groups.MembersNotice,
   notice_grp_mem_status: Groups.GrpMemStatusNotice,
   notice_transform_video: Video.TransformVideoNotice,
+  notice_call_status: Media.MediaNotice,
+  notice_ptt_status: Media.MediaNotice,
+  notice_ptt_replay: Media.MediaNotice,
+  notice_play_video: Media.MediaNotice,
+  notice_stop_play_video: Media.MediaNotice,
+  notice_switch_camera: Media.MediaNotice,
+  notice_video_mute: Media.MediaNotice,
+  notice_update_video_set: Media.MediaNotice,
+  notice_start_video_conf: Media.MediaNotice,
+  notice_stop_video_conf: Media.MediaNotice,
+  notice_share_video_in_video_conf: Media.MediaNotice,
+  notice_stop_share_video_in_video_conf: Media.MediaNotice,
 } as const satisfies Record<string, z.ZodObject>;
 export type ConsoleNoticeCode = keyof typeof ConsoleNotices;
 export type ConsoleNoticeOf<N extends ConsoleNoticeCode> = z.input<(typeof ConsoleNotices)[N]>;

@@ -67,3 +67,43 @@ export const ShareVideoRequest = VideoConfRequest.extend({ vsid: StringLike(64) 
 
 /** Every media answer while the media is not available: the code it concerned. */
 export const NotAvailableAnswer = z.object({ available: z.literal(0) });
+
+/**
+ * The notice each media request gives its parties (spec part 1 section 7 "notices handled": call
+ * status, ptt status and replay, video play, stop, mute, set update, conference start, stop and
+ * share). Until the media lands every request is stored (who asked what of whom) and its parties
+ * are told with `available: 0`: the target user of a call or video request, the members and
+ * attached users of the group of a talk or conference request. DTMF has no party to tell.
+ */
+export const MEDIA_NOTICES = {
+  req_call: 'notice_call_status',
+  req_call_status: 'notice_call_status',
+  req_dtmf: null,
+  req_ptt_on: 'notice_ptt_status',
+  req_ptt_off: 'notice_ptt_status',
+  req_ptt_replay: 'notice_ptt_replay',
+  req_play_video: 'notice_play_video',
+  req_stop_play_video: 'notice_stop_play_video',
+  req_switch_camera: 'notice_switch_camera',
+  req_video_mute: 'notice_video_mute',
+  req_update_video_set: 'notice_update_video_set',
+  req_start_video_conf: 'notice_start_video_conf',
+  req_stop_video_conf: 'notice_stop_video_conf',
+  req_share_video_in_video_conf: 'notice_share_video_in_video_conf',
+  req_stop_share_video_in_video_conf: 'notice_stop_share_video_in_video_conf',
+} as const;
+export type MediaCode = keyof typeof MEDIA_NOTICES;
+
+/**
+ * A media notice (ours, the spec lists the notices, not their fields): the request's own fields
+ * as sent (demander, target, tgid, channel, state, ...), who asked (`from`, `extfrom`), the
+ * request code and `available` 0 while the media is not there.
+ */
+export const MediaNotice = z
+  .object({
+    request: z.string(),
+    from: z.number().int(),
+    extfrom: z.string(),
+    available: z.union([z.literal(0), z.literal(1)]),
+  })
+  .catchall(z.unknown());

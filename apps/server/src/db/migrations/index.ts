@@ -9,6 +9,7 @@ import * as m0007 from './0007_console_service';
 import * as m0008 from './0008_oplog_message_keys';
 import * as m0009 from './0009_message_push';
 import * as m0010 from './0010_alarm_ack_type';
+import * as m0011 from './0011_console_media';
 
 /**
  * Every migration, by name. Kysely runs them in name order, once each, on SQLite and PostgreSQL.
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '0008_oplog_message_keys': m0008,
   '0009_message_push': m0009,
   '0010_alarm_ack_type': m0010,
+  '0011_console_media': m0011,
 };

@@ -98,6 +98,22 @@ export interface ConsoleVideoTable {
   created: string;
 }
 
+export interface ConsoleMediaRequestTable {
+  id: Generated<number>;
+  /** the request's msg_code (req_call, req_ptt_on, ...) */
+  code: string;
+  from_uid: number;
+  /** the user a call or video request is for (null: a group request, or DTMF) */
+  target_uid: number | null;
+  /** the group of a talk or conference request */
+  tgid: number | null;
+  /** the request's fields as validated (JSON) */
+  payload: string;
+  /** the answer it got: `not_available` until its media lands */
+  outcome: string;
+  created: string;
+}
+
 export type ConsoleLoginRow = Selectable<ConsoleLoginTable>;
 export type ConsoleImRow = Selectable<ConsoleImTable>;
 export type ConsoleFileRow = Selectable<ConsoleFileTable>;
@@ -113,5 +129,6 @@ declare module '../../db/types' {
     console_im: ConsoleImTable;
     console_im_recipients: ConsoleImRecipientTable;
     console_videos: ConsoleVideoTable;
+    console_media_requests: ConsoleMediaRequestTable;
   }
 }

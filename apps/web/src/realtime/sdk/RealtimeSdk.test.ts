@@ -408,12 +408,12 @@ describe('RealtimeSdk conversions and notices', () => {
     const states: number[] = [];
     const custom: unknown[] = [];
     sdk.on('notice_user_state', (n) => states.push(n.state));
-    sdk.on('notice_ptt_status', (m) => custom.push(m.tgid));
+    sdk.on('notice_vendor_status', (m) => custom.push(m.tgid));
     sdk.on('', () => undefined);
     expect(warn).toHaveBeenCalledTimes(1);
     const state = { uid: 5, ext_id: 'T5', user_type: 0, state: 7, unit_id: 1, time: 1 };
     current().receive({ msg_code: 'notice_user_state', cmd_type: 2, ...state });
-    current().receive({ msg_code: 'notice_ptt_status', cmd_type: 2, tgid: 3 });
+    current().receive({ msg_code: 'notice_vendor_status', cmd_type: 2, tgid: 3 });
     current().receive({ msg_code: 'notice_user_state', cmd_type: 2, uid: 'bad' });
     current().receive({ msg_code: 'notice_nobody_listens', cmd_type: 2 });
     expect(states).toEqual([7]);

@@ -1,0 +1,106 @@
+import { CmdStatus, MenuId } from '@bwc/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api } from '../../../../test/api';
+import { type ConsoleClient } from '../../../../test/console-client';
+import { consoleUrl, logonConsole, logonTerminal, type LoggedOn } from '../../../../test/console-fixtures';
+import { addDevice, unitIdOf, type CreatedDevice } from '../../../../test/devices';
+import { createRole, createTestApp, createUser, DEMO, login, type TestApp } from '../../../../test/helpers';
+
+/** Media codes before their media lands: validated, stored, their parties told, answered not available. */
+let t: TestApp;
+let url: string;
+let desk: LoggedOn;
+let luohuDesk: LoggedOn;
+let camA: CreatedDevice;
+let camB: CreatedDevice;
+let a: LoggedOn;
+let b: LoggedOn;
+let tgid: number;
+const clients: ConsoleClient[] = [];
+const stored = () => t.db.selectFrom('console_media_requests').selectAll().orderBy('id').execute();
+
+beforeAll(async () => {
+  t = await createTestApp();
+  url = consoleUrl(await t.app.listen({ port: 0, host: '127.0.0.1' }));
+  const admin = await login(t.app, DEMO.admin.username, DEMO.admin.password);
+  const role = await createRole(t.db, 'media desk', [{ ids: [MenuId.EMERGENCY], actions: ['view'] }]);
+  const logon = async (unit: string) => {
+    const u = await createUser(t.db, { roleId: role, unitBh: unit });
+    const l = await logonConsole(t.app, url, await login(t.app, u.username, u.password));
+    clients.push(l.client);
+    return l;
+  };
+  desk = await logon('440304000000');
+  luohuDesk = await logon('440303000000');
+  const futian = await unitIdOf(t.db, '440304000000');
+  camA = await addDevice(t.app, admin, futian, { jq_hostcode: '570001' });
+  camB = await addDevice(t.app, admin, futian, { jq_hostcode: '570002' });
+  a = await logonTerminal(url, camA);
+  b = await logonTerminal(url, camB);
+  clients.push(a.client, b.client);
+  const group = await api<{ groupid: number }>(t.app, 'groupAdd', admin, {
+    channel_name: '媒体组',
+    cate: '1',
+    device: ['570001', '570002'],
+    bh: '440304000000',
+  });
+  tgid = group.data.groupid;
+});
+afterAll(async () => {
+  for (const c of clients) c.close();
+  await t.close();
+});
+
+describe('media codes before their media lands', () => {
+  it('a call: answered not available, stored, and the called terminal told', async () => {
+    const rsp = await desk.client.request('req_call', { target: camA.id, call_type: 1, priority: 2 });
+    expect(rsp).toMatchObject({ msg_code: 'rsp_call', cmd_status: CmdStatus.NOT_AVAILABLE });
+    expect(String(rsp.error_reason)).toContain('req_call');
+    const told = await a.client.notice('notice_call_status');
+    expect(told).toMatchObject({
+      request: 'req_call',
+      from: desk.uid,
+      target: camA.id,
+      call_type: 1,
+      priority: 2,
+      available: 0,
+    });
+    const [row] = await stored();
+    expect(row).toMatchObject({ code: 'req_call', from_uid: desk.uid, target_uid: camA.id, tgid: null });
+    expect(row!.outcome).toBe('not_available');
+    expect(JSON.parse(row!.payload)).toMatchObject({ target: camA.id, call_type: 1 });
+  });
+
+  it('push-to-talk in a group: its members told, not the speaker; a group the caller may not see is not found', async () => {
+    const rsp = await a.client.request('req_ptt_on', { tgid });
+    expect(rsp).toMatchObject({ cmd_status: CmdStatus.NOT_AVAILABLE });
+    expect(await b.client.notice('notice_ptt_status')).toMatchObject({
+      request: 'req_ptt_on',
+      from: camA.id,
+      tgid,
+      available: 0,
+    });
+    expect(a.client.notices('notice_ptt_status')).toEqual([]);
+    expect((await stored()).at(-1)).toMatchObject({ code: 'req_ptt_on', tgid, from_uid: camA.id });
+
+    const before = (await stored()).length;
+    expect(await luohuDesk.client.request('req_start_video_conf', { tgid })).toMatchObject({
+      cmd_status: CmdStatus.NOT_FOUND,
+    });
+    expect(await luohuDesk.client.request('req_play_video', { target: camA.id })).toMatchObject({
+      cmd_status: CmdStatus.NOT_FOUND,
+    });
+    expect(await stored()).toHaveLength(before);
+  });
+
+  it('live video asked of a terminal: told with the channel; DTMF stored with nobody to tell', async () => {
+    expect(await desk.client.request('req_play_video', { exttarget: '570002', channel: 1 })).toMatchObject({
+      cmd_status: CmdStatus.NOT_AVAILABLE,
+    });
+    expect(await b.client.notice('notice_play_video')).toMatchObject({ from: desk.uid, channel: 1, available: 0 });
+    expect(await desk.client.request('req_dtmf', { value: '5' })).toMatchObject({
+      cmd_status: CmdStatus.NOT_AVAILABLE,
+    });
+    expect((await stored()).at(-1)).toMatchObject({ code: 'req_dtmf', target_uid: null, tgid: null });
+  });
+});

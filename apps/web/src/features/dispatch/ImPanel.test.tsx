@@ -306,6 +306,8 @@ describe('emergency messages tab', () => {
     expect(requests.filter((r) => r.code === 'req_send_im')).toEqual([
       { code: 'req_send_im', body: expect.objectContaining({ target: 7, im_type: ImType.VOICE }) },
     ]);
+    // the progress bar goes once the send has settled
+    await waitFor(() => expect(screen.queryByTestId('im-upload')).toBeNull());
     expect(screen.getByTestId('im-input')).toBeTruthy();
 
     // too short: said, nothing sent

@@ -1,6 +1,6 @@
 import { ImTargetType, ImType, type ImMessage } from '@bwc/protocol';
-import { describe, expect, it, vi } from 'vitest';
-import { ImStore, type ImSdk, type WireImSession } from './ImStore';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ImStore, UploadRefused, type ImSdk, type WireImSession } from './ImStore';
 
 const ME = 100;
 
@@ -29,7 +29,7 @@ function im(msgId: number, over: Partial<ImMessage> = {}): ImMessage {
 function fakeSdk(sessions: WireImSession[]) {
   const listeners = new Map<string, ((n: unknown) => void)[]>();
   const login = { login_uid: ME, token: 'tk', upload_url_gfile: '' };
-  const request = vi.fn(async (code: string, _body: Record<string, unknown>) => {
+  const request = vi.fn(async (code: string, _body: Record<string, unknown>): Promise<unknown> => {
     if (code === 'req_im_sessions') return { sessions };
     if (code === 'req_im_list') return { total: 0, start: 0, count: 0, im: [] };
     throw new Error(`unexpected ${code}`);
@@ -129,5 +129,80 @@ describe('ImStore conversation list', () => {
     emit('notice_im', { im: message });
     expect(store.getSnapshot().conversations[0]).toMatchObject({ name: '9600', unread: 1 });
     await vi.waitFor(() => expect(store.getSnapshot().conversations[0]).toMatchObject({ name: '二组', unread: 1 }));
+  });
+});
+
+describe('ImStore uploads', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  /** A store with an open conversation and a fetch answering from `answers` (POSTs) and `held` (resume GETs). */
+  async function uploading(post: (offset: number, size: number) => Response | Error) {
+    const { sdk, login, request } = fakeSdk([]);
+    login.upload_url_gfile = 'http://svc:9080/gfile/upload?token=tk&uid=100';
+    request.mockImplementation(async (code: string, body: Record<string, unknown>) => {
+      if (code === 'req_im_list') return { total: 0, start: 0, count: 0, im: [] };
+      if (code === 'req_send_file_done') return { fid: body.fid };
+      if (code === 'req_send_im') return { im: im(50, { from: ME, target: 7, im_type: ImType.FILE }) };
+      throw new Error(`unexpected ${code}`);
+    });
+    const calls: string[] = [];
+    let held = 0;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: URL, init?: RequestInit) => {
+        const offset = Number(url.searchParams.get('offset'));
+        if (!init) {
+          calls.push('GET');
+          return new Response(JSON.stringify({ fid: 'f', received: held, size: 10, cmd_status: 0, error_reason: '' }));
+        }
+        calls.push(`POST ${offset}`);
+        const size = (init.body as Blob).size;
+        const answer = post(offset, size);
+        if (answer instanceof Error) throw answer;
+        if (answer.status === 200) held = offset + size;
+        return answer;
+      }),
+    );
+    const store = new ImStore(sdk);
+    await store.open(7, ImTargetType.USER, 'Officer 7');
+    return { store, calls, request, setHeld: (n: number) => (held = n) };
+  }
+  const ok = (received: number) =>
+    new Response(JSON.stringify({ fid: 'f', received, size: 10, cmd_status: 0, error_reason: '' }));
+  const file = () => Object.assign(new Blob([new Uint8Array(10)]), { name: 'report.pdf' });
+
+  it('resumes a chunk lost on the way from the bytes the service holds', async () => {
+    let lost = 1;
+    const { store, calls, request } = await uploading((offset, size) =>
+      lost-- > 0 ? new TypeError('Failed to fetch') : ok(offset + size),
+    );
+    await store.sendFile(file());
+    expect(calls).toEqual(['POST 0', 'GET', 'POST 0']);
+    expect(request.mock.calls.map(([code]) => code)).toContain('req_send_im');
+  });
+
+  it('does not send again what arrived when only the answer was lost', async () => {
+    let failures = 0;
+    const ctx = await uploading((offset, size) => {
+      failures += 1;
+      // stored, but the answer is a gateway error
+      ctx.setHeld(offset + size);
+      return new Response('bad gateway', { status: 502 });
+    });
+    const sending = ctx.store.sendFile(file());
+    await sending;
+    expect(failures).toBe(1);
+    expect(ctx.calls).toEqual(['POST 0', 'GET']);
+  });
+
+  it('says a refusal at once, without trying again', async () => {
+    const { store, calls } = await uploading(
+      () =>
+        new Response(JSON.stringify({ fid: 'f', received: 0, size: 0, cmd_status: 40004, error_reason: 'file type' }), {
+          status: 400,
+        }),
+    );
+    await expect(store.sendFile(file())).rejects.toBeInstanceOf(UploadRefused);
+    expect(calls).toEqual(['POST 0']);
   });
 });

@@ -71,6 +71,40 @@ export function fileKind(file: { name: string; size: number }): ImType {
   return kind;
 }
 
+/** Tries of one chunk before an upload fails; between them a growing pause (ms) and a resume query. */
+export const UPLOAD_ATTEMPTS = 5;
+export const UPLOAD_RETRY_MS = 1_000;
+
+/** The service refused a chunk (4xx with its reason: type, size, login): trying again would not help. */
+export class UploadRefused extends Error {}
+
+async function postChunk(url: URL, chunk: Blob): Promise<GfileUploadAnswer> {
+  const response = await fetch(url, {
+    method: 'POST',
+    body: chunk,
+    headers: { 'content-type': 'application/octet-stream' },
+  });
+  const answer = (await response.json().catch(() => null)) as GfileUploadAnswer | null;
+  if (answer && answer.cmd_status === 0) return answer;
+  const reason = answer?.error_reason || `HTTP ${response.status}`;
+  if (answer && response.status >= 400 && response.status < 500) throw new UploadRefused(reason);
+  throw new Error(reason);
+}
+
+/** Bytes of upload `fid` the service holds (a GET of the upload address): 0 when it has none, null when unknown. */
+async function heldBytes(base: URL, fid: string): Promise<number | null> {
+  const url = new URL(base);
+  url.searchParams.set('fid', fid);
+  try {
+    const response = await fetch(url);
+    const answer = (await response.json().catch(() => null)) as GfileUploadAnswer | null;
+    if (answer?.cmd_status === 0) return answer.received;
+    return response.status === 404 ? 0 : null;
+  } catch {
+    return null;
+  }
+}
+
 export const conversationKey = (target: number, targetType: number): string =>
   `${targetType === ImTargetType.GROUP ? 'g' : 'u'}${target}`;
 
@@ -285,7 +319,8 @@ export class ImStore {
 
   /**
    * Sends an image or a file to the open conversation: uploaded in chunks to the login's
-   * upload_url_gfile (`onProgress` 0..1 after each), completed with req_send_file_done, then
+   * upload_url_gfile (`onProgress` 0..1 after each; a chunk lost on the way, a service restart
+   * included, is resumed from the bytes the service holds, up to UPLOAD_ATTEMPTS tries), completed with req_send_file_done, then
    * sent with req_send_im naming its fid. `kind` VOICE sends a recorded voice note.
    */
   async sendFile(
@@ -300,22 +335,29 @@ export class ImStore {
     const imType = kind ?? fileKind(file);
     const fid = `w${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
     const base = new URL(login.upload_url_gfile, globalThis.location?.href ?? 'http://localhost/');
-    for (let offset = 0; offset === 0 || offset < file.size;) {
-      const chunk = file.slice(offset, offset + GFILE_CHUNK_MAX_BYTES);
+    const at = (offset: number) => {
       const url = new URL(base);
       url.searchParams.set('fid', fid);
       url.searchParams.set('offset', String(offset));
       url.searchParams.set('size', String(file.size));
       url.searchParams.set('filename', file.name);
       url.searchParams.set('im_type', String(imType));
-      const response = await fetch(url, {
-        method: 'POST',
-        body: chunk,
-        headers: { 'content-type': 'application/octet-stream' },
-      });
-      const answer = (await response.json().catch(() => null)) as GfileUploadAnswer | null;
-      if (!answer || answer.cmd_status !== 0) throw new Error(answer?.error_reason || `HTTP ${response.status}`);
-      if (file.size > 0 && answer.received <= offset) throw new Error(`HTTP ${response.status}`);
+      return url;
+    };
+    let failures = 0;
+    for (let offset = 0; offset === 0 || offset < file.size;) {
+      let answer: GfileUploadAnswer;
+      try {
+        answer = await postChunk(at(offset), file.slice(offset, offset + GFILE_CHUNK_MAX_BYTES));
+        failures = 0;
+      } catch (error) {
+        // refused (type, size, login): said at once; lost on the way: resumed from what the service holds
+        if (error instanceof UploadRefused || ++failures >= UPLOAD_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, UPLOAD_RETRY_MS * 2 ** (failures - 1)));
+        offset = (await heldBytes(base, fid)) ?? offset;
+        continue;
+      }
+      if (file.size > 0 && answer.received <= offset) throw new Error(answer.error_reason || 'upload stalled');
       offset = answer.received;
       onProgress(file.size === 0 ? 1 : offset / file.size);
       if (file.size === 0) break;

@@ -121,20 +121,23 @@ test('a terminal and the dispatcher exchange text and images in the messages tab
   // an image uploaded by the terminal appears inline in the open conversation
   // the terminal's chunk upload address: /gfile/upload with its token and uid (spec part 1 section 7)
   const upload = `/gfile/upload?token=${encodeURIComponent(String(logonAnswer.token))}&uid=${terminal.uid}`;
-  const bytes = png(48, [200, 60, 40]);
-  const fid = `e2eim${TAG}`.replace(/[^A-Za-z0-9_-]/g, '').padEnd(8, '0');
-  const posted = await fetch(
-    new URL(
-      `${upload}&fid=${fid}&offset=0&size=${bytes.length}&filename=scene.png&im_type=2`,
-      String(testInfo.project.use.baseURL),
-    ),
-    { method: 'POST', body: new Uint8Array(bytes), headers: { 'content-type': 'application/octet-stream' } },
-  );
-  expect(posted.ok).toBe(true);
-  expect(await terminal.request('req_send_file_done', { fid })).toMatchObject({ cmd_status: 0 });
-  expect(await terminal.request('req_send_im', { target: dispatcher, im_type: 2, fid })).toMatchObject({
-    cmd_status: 0,
-  });
+  /** The terminal sends a file message: one chunk, completed, then req_send_im naming the fid. */
+  const terminalSends = async (bytes: Buffer, name: string, filename: string, imType: number) => {
+    const fid = `${name}${TAG}`.replace(/[^A-Za-z0-9_-]/g, '').padEnd(8, '0');
+    const posted = await fetch(
+      new URL(
+        `${upload}&fid=${fid}&offset=0&size=${bytes.length}&filename=${filename}&im_type=${imType}`,
+        String(testInfo.project.use.baseURL),
+      ),
+      { method: 'POST', body: new Uint8Array(bytes), headers: { 'content-type': 'application/octet-stream' } },
+    );
+    expect(posted.ok).toBe(true);
+    expect(await terminal.request('req_send_file_done', { fid })).toMatchObject({ cmd_status: 0 });
+    expect(await terminal.request('req_send_im', { target: dispatcher, im_type: imType, fid })).toMatchObject({
+      cmd_status: 0,
+    });
+  };
+  await terminalSends(png(48, [200, 60, 40]), 'e2eim', 'scene.png', 2);
   const image = page.getByTestId('im-image');
   await expect(image).toBeVisible();
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(48);
@@ -175,19 +178,7 @@ test('a terminal and the dispatcher exchange text and images in the messages tab
   await expect(page.getByTestId('im-voice')).toHaveCount(1);
 
   // the terminal answers with a voice note of its own: shown in the conversation and played there
-  const voiceFid = `e2evc${TAG}`.replace(/[^A-Za-z0-9_-]/g, '').padEnd(8, '0');
-  const postedVoice = await fetch(
-    new URL(
-      `${upload}&fid=${voiceFid}&offset=0&size=${recorded.length}&filename=answer.webm&im_type=3`,
-      String(testInfo.project.use.baseURL),
-    ),
-    { method: 'POST', body: new Uint8Array(recorded), headers: { 'content-type': 'application/octet-stream' } },
-  );
-  expect(postedVoice.ok).toBe(true);
-  expect(await terminal.request('req_send_file_done', { fid: voiceFid })).toMatchObject({ cmd_status: 0 });
-  expect(await terminal.request('req_send_im', { target: dispatcher, im_type: 3, fid: voiceFid })).toMatchObject({
-    cmd_status: 0,
-  });
+  await terminalSends(recorded, 'e2evc', 'answer.webm', 3);
   const answer = page.getByTestId('im-voice').nth(1);
   await expect(page.getByTestId('im-voice')).toHaveCount(2);
   await answer.evaluate((audio: HTMLAudioElement) => audio.play());

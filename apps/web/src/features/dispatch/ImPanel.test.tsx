@@ -4,34 +4,18 @@ import { App } from 'antd';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWidget } from '../../components/test-utils';
 import { ImStore, type ImSdk } from '../../realtime/im/ImStore';
+import { TEST_ME, testMessage } from '../../realtime/im/test-messages';
 import { ImPanel } from './ImPanel';
 import { VOICE_NOTE_MIN_MS } from './useVoiceRecorder';
 
 // the CI box is a loaded 2-core machine: wait for states longer than the default second
 configure({ asyncUtilTimeout: 10_000 });
 
-const ME = 100;
+const ME = TEST_ME;
 let seq = 0;
 function im(over: Partial<ImMessage>): ImMessage {
   seq += 1;
-  return {
-    msg_id: seq,
-    from: 7,
-    extfrom: '97',
-    from_name: 'Officer 7',
-    target: ME,
-    exttarget: '9100',
-    target_type: ImTargetType.USER,
-    im_type: ImType.TEXT,
-    content: `text ${seq}`,
-    time: '2026-11-24T10:00:00.000Z',
-    filename: '',
-    size: 0,
-    fid: '',
-    ourl: '',
-    surl: '',
-    ...over,
-  };
+  return testMessage(seq, over);
 }
 
 /** The SDK faked at its boundary: notice listeners and requests by msg_code. */

@@ -1,29 +1,10 @@
-import { ImTargetType, ImType, type ImMessage } from '@bwc/protocol';
+import { ImTargetType, ImType } from '@bwc/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ImStore, UploadRefused, type ImSdk, type WireImSession } from './ImStore';
+import { TEST_ME, testMessage } from './test-messages';
 
-const ME = 100;
-
-function im(msgId: number, over: Partial<ImMessage> = {}): ImMessage {
-  return {
-    msg_id: msgId,
-    from: 7,
-    extfrom: '97',
-    from_name: 'Officer 7',
-    target: ME,
-    exttarget: '9100',
-    target_type: ImTargetType.USER,
-    im_type: ImType.TEXT,
-    content: `text ${msgId}`,
-    time: '2026-11-24T10:00:00.000Z',
-    filename: '',
-    size: 0,
-    fid: '',
-    ourl: '',
-    surl: '',
-    ...over,
-  };
-}
+const ME = TEST_ME;
+const im = testMessage;
 
 /** The SDK at its boundary: listeners per msg_code, req_im_sessions and req_im_list answered from `sessions`. */
 function fakeSdk(sessions: WireImSession[]) {

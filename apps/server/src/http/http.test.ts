@@ -48,7 +48,7 @@ describe('envelope answers for transport errors', () => {
       headers: { 'content-type': 'application/json', 'x-lang': 'en-US' },
       payload: '[',
     });
-    expect(envelope(en).msg).toBe('the request body is not valid JSON');
+    expect(envelope(en).msg).toBe('The request body is not valid JSON');
   });
 
   it("a 100,000-character query string: the envelope naming the problem, not the parser's own body", async () => {
@@ -127,7 +127,7 @@ describe('unexpected errors', () => {
     });
     expect(envelope(await bare.inject({ url: '/a' }))).toEqual({ code: 404, msg: '公告不存在', data: null });
     expect(envelope(await bare.inject({ url: '/b', headers: { 'x-lang': 'en-US' } })).msg).toBe(
-      'permission denied: this needs "edit" on menu 10002',
+      'Permission denied: this needs "edit" on menu 10002',
     );
     await bare.close();
   });

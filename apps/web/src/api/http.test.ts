@@ -42,9 +42,9 @@ describe('call: envelope mapping', () => {
   });
 
   it('shows the envelope msg as success only when asked', async () => {
-    fetchMock.mockResolvedValueOnce(envelopeResponse({ code: 200, msg: 'saved successfully', data: null }));
+    fetchMock.mockResolvedValueOnce(envelopeResponse({ code: 200, msg: 'Saved successfully', data: null }));
     await call(Api.changePassword, { old_password: 'a', new_password: 'b' }, { success: true });
-    expect(notify.success).toHaveBeenCalledWith('saved successfully');
+    expect(notify.success).toHaveBeenCalledWith('Saved successfully');
   });
 
   const loginBody = { login_info: 'x', token: 't', captcha_code: '1234', timestamp: 1, signature: 's' };

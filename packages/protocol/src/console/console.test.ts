@@ -149,7 +149,7 @@ describe('console service codes', () => {
       cmd_type: 1,
       cbid: 'c1',
       cmd_status: CmdStatus.BAD_CREDENTIALS,
-      error_reason: 'wrong account or password',
+      error_reason: 'Wrong account or password',
     });
     expect(rsp).toMatchObject({ msg_code: 'rsp_logon', cmd_status: 40101 });
     const notice = ConsoleNotice.parse({

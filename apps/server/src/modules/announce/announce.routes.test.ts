@@ -67,7 +67,7 @@ describe('announcements: permissions', () => {
       envelope(await post(Api.announceAdd, { title: '通知', content: '内容' }, { ...dispatcher.headers, ...EN })),
     ).toEqual({
       code: 403,
-      msg: 'permission denied: this needs "add" on menu 10004',
+      msg: 'Permission denied: this needs "add" on menu 10004',
       data: null,
     });
     const a = await addAnnouncement('权限测试');
@@ -240,7 +240,7 @@ describe('announcements: success paths', () => {
 
     expect(envelope(await post(Api.announceDelete, { ids: [a.id] }, { ...admin.headers, ...EN }))).toEqual({
       code: 200,
-      msg: 'deleted successfully',
+      msg: 'Deleted successfully',
       data: null,
     });
     expect(envelope(await post(Api.announceUpdateGet, { id: a.id }))).toMatchObject({ code: 404, msg: '公告不存在' });
@@ -257,7 +257,7 @@ describe('announcements: success paths', () => {
     expect((await auditRows(t.db, Api.announcePublish.path))[0]).toMatchObject({ target: `${a.id},${a.id}` });
     expect((await auditRows(t.db, Api.announceDelete.path))[0]).toMatchObject({
       target: String(a.id),
-      msg: 'deleted successfully',
+      msg: 'Deleted successfully',
     });
     expect(await auditRows(t.db, Api.announceUpdateGet.path)).toEqual([]);
   });

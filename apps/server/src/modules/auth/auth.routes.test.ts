@@ -183,7 +183,7 @@ describe('lockout (normalset login_fail_limit / login_lock_minutes)', () => {
         '10.2.0.5',
       ),
     );
-    expect(en.msg).toBe('this account is locked after too many failed logins, try again in 2 minutes');
+    expect(en.msg).toBe('This account is locked after too many failed logins, try again in 2 minutes');
     // the window passes
     const past = new Date(Date.now() - 3 * 60_000).toISOString();
     await t.db.updateTable('login_failures').set({ created: past }).where('username', '=', user.username).execute();
@@ -243,7 +243,7 @@ describe('lockout (normalset login_fail_limit / login_lock_minutes)', () => {
     // the right password from that address waits as well, and a refused attempt is no failure
     const user = await createUser(t.db, {});
     expect((await attempt(user.username, user.password, 'en-US')).msg).toBe(
-      `too many failed logins from this address: try again in ${wait} s (no account is locked)`,
+      `Too many failed logins from this address: try again in ${wait} s (no account is locked)`,
     );
     const failures = await t.db.selectFrom('login_failures').select('username').where('ip', '=', ip).execute();
     expect(failures).toHaveLength(LOGIN_SOURCE_FREE_FAILURES + 5);
@@ -301,7 +301,7 @@ describe('sessions: forced offline, heartbeat, logout', () => {
       data: null,
     });
     expect(envelope(await get(Api.userInfo.path, { ...first.headers, 'x-lang': 'en-US' })).msg).toBe(
-      'the account is logged in elsewhere and the user was forced offline',
+      'The account is logged in elsewhere and the user was forced offline',
     );
     expect(envelope(await get(Api.heartbeatCheck.path, second.headers)).data).toEqual({ state: 'success' });
   });

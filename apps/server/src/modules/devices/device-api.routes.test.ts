@@ -45,7 +45,7 @@ function collect<K extends keyof DomainEvents>(
   return { list, off };
 }
 
-const CREDENTIALS = { code: 401, msg: 'device authentication failed: wrong device number or secret' };
+const CREDENTIALS = { code: 401, msg: 'Device authentication failed: wrong device number or secret' };
 
 describe('device credentials', () => {
   let d: CreatedDevice;
@@ -116,7 +116,7 @@ describe('positions', () => {
     );
     events.off();
     online.off();
-    expect(env).toMatchObject({ code: 200, msg: 'accepted' });
+    expect(env).toMatchObject({ code: 200, msg: 'Accepted' });
     expect(env.data.accepted).toBe(2);
     expect(env.data.rejected).toEqual([
       { index: 1, field: 'positions.1.lat', msg: 'Field positions.1.lat: Latitude must be between -90 and 90.' },
@@ -234,7 +234,7 @@ describe('a device deleted while its upload is queued', () => {
     // SQLite: the flush waits for the deletion, device a's upload is refused as not found;
     // PostgreSQL: the deletion waits for the flush, then removes a with its positions
     const a1 = await upA;
-    if (a1.code !== 200) expect(a1).toMatchObject({ code: 404, msg: 'device not found' });
+    if (a1.code !== 200) expect(a1).toMatchObject({ code: 404, msg: 'No such device' });
     expect(await t.db.selectFrom('positions').select('id').where('device_id', '=', a.id).execute()).toEqual([]);
     expect(await t.db.selectFrom('positions').select('lat').where('device_id', '=', b.id).execute()).toEqual([
       { lat: 2 },
@@ -374,7 +374,7 @@ describe('commands', () => {
       await post('/rest/device/api/commands/ack', { id: sent.data.command_id }, await deviceLogin(t.app, other)),
     ).toMatchObject({
       code: 404,
-      msg: `command ${sent.data.command_id} does not exist or belongs to another device`,
+      msg: `Command ${sent.data.command_id} does not exist or belongs to another device`,
     });
     expect(await get('/rest/device/api/commands?wait=99', auth)).toMatchObject({
       code: 400,
@@ -392,7 +392,7 @@ describe('commands', () => {
       await post('/rest/device/api/positions', { positions: [{ time: Date.now(), lat: 1, lng: 1 }] }, auth),
     ).toMatchObject({
       code: 423,
-      msg: 'the device is remotely killed and accepts no data until it is woken',
+      msg: 'The device is remotely killed and accepts no data until it is woken',
     });
     const cmds = await get<DeviceCommand[]>('/rest/device/api/commands', auth);
     expect(cmds.data.map((c) => c.type)).toEqual(['remote_kill']);
@@ -412,7 +412,7 @@ describe('provisioning', () => {
     const body = { devices: [{ hostbody: 'SIM90001', imei: testImei(), hostname: 'sim 1' }] };
     expect(await post('/rest/device/api/provision', body)).toMatchObject({
       code: 401,
-      msg: 'wrong device provisioning key',
+      msg: 'Wrong device provisioning key',
     });
     expect(await post('/rest/device/api/provision', body, { authorization: 'Bearer wrong-key' })).toMatchObject({
       code: 401,
@@ -453,7 +453,7 @@ describe('provisioning', () => {
       });
       expect(res.json()).toMatchObject({
         code: 403,
-        msg: 'device provisioning is off (no provisioning key configured)',
+        msg: 'Device provisioning is off (no provisioning key configured)',
       });
     } finally {
       await other.close();
@@ -538,7 +538,7 @@ describe('OsmAnd (Traccar Client)', () => {
       url: '/?id=000000&lat=1&lon=1',
       headers: { 'x-lang': 'en-US' },
     });
-    expect([unknown.statusCode, unknown.body]).toEqual([404, 'device not found']);
+    expect([unknown.statusCode, unknown.body]).toEqual([404, 'No such device']);
     await api(t.app, 'gisRemoteKill', admin, { imei: d.imei, action: 'remote_kill' });
     const killed = await osmand.inject({ method: 'GET', url: `/?id=${d.imei}&lat=1&lon=1` });
     expect(killed.statusCode).toBe(423);

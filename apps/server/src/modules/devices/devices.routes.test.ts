@@ -65,7 +65,7 @@ const VALID = () => ({
 
 describe('auth of every registry endpoint', () => {
   it.each([...registry, ...models, 'deviceImport'] as const)('%s: 401 without a session', async (name) => {
-    expect(await api(t.app, name, null, VALID(), 'en-US')).toMatchObject({ code: 401, msg: 'please log in first' });
+    expect(await api(t.app, name, null, VALID(), 'en-US')).toMatchObject({ code: 401, msg: 'Please log in first' });
   });
   it.each(registry)('%s: 403 without menu 10311 (the dispatcher)', async (name) => {
     const env = await api(t.app, name, dispatcher, VALID(), 'en-US');
@@ -156,7 +156,7 @@ describe('device records', () => {
       ),
     ).toMatchObject({
       code: 409,
-      msg: `the device number ${d.hostbody} already exists`,
+      msg: `The device number ${d.hostbody} already exists`,
     });
     expect(
       await api(
@@ -168,7 +168,7 @@ describe('device records', () => {
       ),
     ).toMatchObject({
       code: 409,
-      msg: `the IMEI ${d.imei} is already used by another device`,
+      msg: `The IMEI ${d.imei} is already used by another device`,
     });
   });
 
@@ -178,7 +178,7 @@ describe('device records', () => {
     const list = await api<Page<Device>>(t.app, 'deviceList', futianAdmin, { limit: 100 });
     expect(list.data.list.map((d) => d.id)).toContain(inFutian.id);
     expect(list.data.list.every((d) => d.unit_id !== luohu && d.unit_id !== root)).toBe(true);
-    const outOfScope = { code: 403, msg: 'this data belongs to a unit outside your unit and its sub-units' };
+    const outOfScope = { code: 403, msg: 'This data belongs to a unit outside your unit and its sub-units' };
     expect(await api(t.app, 'deviceList', futianAdmin, { unit_id: luohu }, 'en-US')).toMatchObject(outOfScope);
     expect(
       await api(
@@ -212,7 +212,7 @@ describe('device records', () => {
         { id: own.id, hostbody: own.hostbody, imei: own.imei, hostname: 'x', unit_id: futian, owner_id: luohuUser.id },
         'en-US',
       ),
-    ).toMatchObject({ code: 400, msg: 'the device user is outside your unit and its sub-units' });
+    ).toMatchObject({ code: 400, msg: 'The device user is outside your unit and its sub-units' });
     expect((await deviceRow(t.db, inLuohu.id)).hostname).toBe(row.hostname);
   });
 
@@ -249,7 +249,7 @@ describe('device records', () => {
     expect(await t.db.selectFrom('devices').select('id').where('id', '=', d.id).execute()).toHaveLength(0);
     expect(await api(t.app, 'deviceDelete', admin, { id: d.id }, 'en-US')).toMatchObject({
       code: 404,
-      msg: 'device not found',
+      msg: 'No such device',
     });
   });
 
@@ -296,7 +296,7 @@ describe('device records', () => {
       ),
     ).toMatchObject({
       code: 409,
-      msg: 'the number of devices has reached the licensed limit (500)',
+      msg: 'The number of devices has reached the licensed limit (500)',
     });
     expect((await api<VersionInfo>(t.app, 'versionInfo', admin)).data.use_device_nums).toBe(500);
     await t.db.deleteFrom('devices').where('hostbody', 'like', 'FILL%').execute();
@@ -322,7 +322,7 @@ describe('recorder models', () => {
     expect(add).toMatchObject({ code: 200 });
     expect(await api(t.app, 'modelAdd', admin, { name: 'M-100' }, 'en-US')).toMatchObject({
       code: 409,
-      msg: 'the model name M-100 already exists',
+      msg: 'The model name M-100 already exists',
     });
     expect(await api(t.app, 'modelAdd', admin, { name: '' }, 'en-US')).toMatchObject({
       code: 400,
@@ -342,7 +342,7 @@ describe('recorder models', () => {
     expect(await api(t.app, 'modelDelete', admin, { id: add.data.id })).toMatchObject({ code: 200 });
     expect(await api(t.app, 'modelUpdate', admin, { id: add.data.id, name: 'gone' }, 'en-US')).toMatchObject({
       code: 404,
-      msg: 'device model not found',
+      msg: 'No such device model',
     });
   });
 });
@@ -398,14 +398,14 @@ describe('import from .xlsx', () => {
       ['IMP005', good2, '己', '1006', LUOHU, ''],
     ]);
     const env = await importFile(futianAdmin, file, 'devices.xlsx', { unit_id: String(futian) });
-    expect(env).toMatchObject({ code: 200, msg: 'import finished, see the per-row report' });
+    expect(env).toMatchObject({ code: 200, msg: 'Import finished, see the per-row report' });
     expect(env.data).toMatchObject({ total: 6, created: 1, failed: 5 });
     expect(env.data.errors).toEqual([
       { row: 3, field: 'imei', msg: 'Field imei: The IMEI must be 15 digits with a valid check digit.' },
-      { row: 4, field: 'hostbody', msg: 'the device number is repeated in the sheet (row 2)' },
-      { row: 5, field: 'dwbh', msg: 'the unit code 999999999999 does not exist or is outside your scope' },
-      { row: 6, field: 'model', msg: 'the model NO-SUCH-MODEL does not exist' },
-      { row: 7, field: 'dwbh', msg: `the unit code ${LUOHU} does not exist or is outside your scope` },
+      { row: 4, field: 'hostbody', msg: 'The device number is repeated in the sheet (row 2)' },
+      { row: 5, field: 'dwbh', msg: 'The unit code 999999999999 does not exist or is outside your scope' },
+      { row: 6, field: 'model', msg: 'The model NO-SUCH-MODEL does not exist' },
+      { row: 7, field: 'dwbh', msg: `The unit code ${LUOHU} does not exist or is outside your scope` },
     ]);
     expect(env.data.secrets).toHaveLength(1);
     const rows = await t.db

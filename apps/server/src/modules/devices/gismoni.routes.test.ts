@@ -66,12 +66,12 @@ const valid = () => ({
 
 describe('auth of every gismoni endpoint', () => {
   it.each([...reads, ...writes])('%s: 401 without a session', async (name) => {
-    expect(await api(t.app, name, null, valid(), 'en-US')).toMatchObject({ code: 401, msg: 'please log in first' });
+    expect(await api(t.app, name, null, valid(), 'en-US')).toMatchObject({ code: 401, msg: 'Please log in first' });
   });
   it.each([...reads, ...writes])('%s: 403 without menu 10101', async (name) => {
     expect(await api(t.app, name, nobody, valid(), 'en-US')).toMatchObject({
       code: 403,
-      msg: 'permission denied: this needs "view" on menu 10101'.replace(
+      msg: 'Permission denied: this needs "view" on menu 10101'.replace(
         'view',
         reads.includes(name as never) ? 'view' : 'edit',
       ),
@@ -80,7 +80,7 @@ describe('auth of every gismoni endpoint', () => {
   it.each(writes)('%s: 403 with view only', async (name) => {
     expect(await api(t.app, name, viewer, valid(), 'en-US')).toMatchObject({
       code: 403,
-      msg: 'permission denied: this needs "edit" on menu 10101',
+      msg: 'Permission denied: this needs "edit" on menu 10101',
     });
   });
   it.each(['gisStatus', 'gisSendRestart', 'gisSendCmd', 'gisRemoteKill'] as const)(
@@ -89,7 +89,7 @@ describe('auth of every gismoni endpoint', () => {
       const input = { imei: inLuohu.imei, hostbody: inLuohu.hostbody, type: 'takephoto', action: 'remote_kill' };
       expect(await api(t.app, name, futianDispatcher, input, 'en-US')).toMatchObject({
         code: 403,
-        msg: 'this data belongs to a unit outside your unit and its sub-units',
+        msg: 'This data belongs to a unit outside your unit and its sub-units',
       });
       expect((await deviceRow(t.db, inLuohu.id)).remote_kill).toBe(0);
     },
@@ -164,7 +164,7 @@ describe('positions and details', () => {
     });
     expect(await api(t.app, 'gisStatus', dispatcher, { imei: '490154203237518' }, 'en-US')).toMatchObject({
       code: 404,
-      msg: 'device not found',
+      msg: 'No such device',
     });
   });
 });
@@ -258,7 +258,7 @@ describe('commands', () => {
       { imei: inFutian.imei, type: 'startvideo' },
       'en-US',
     );
-    expect(env).toMatchObject({ code: 200, msg: 'command sent', data: { type: 'startvideo' } });
+    expect(env).toMatchObject({ code: 200, msg: 'Command sent', data: { type: 'startvideo' } });
     expect(
       await api(t.app, 'gisSendCmd', dispatcher, { imei: inFutian.imei, type: 'selfdestruct' }, 'en-US'),
     ).toMatchObject({
@@ -276,7 +276,7 @@ describe('commands', () => {
       await api(t.app, 'gisSendRestart', dispatcher, { imei: inFutian.imei, hostbody: inLuohu.hostbody }, 'en-US'),
     ).toMatchObject({
       code: 400,
-      msg: `the IMEI ${inFutian.imei} and the device number ${inLuohu.hostbody} are not the same device`,
+      msg: `The IMEI ${inFutian.imei} and the device number ${inLuohu.hostbody} are not the same device`,
     });
     const ok = await api<{ command_id: number; type: string }>(t.app, 'gisSendRestart', futianDispatcher, {
       imei: inFutian.imei,

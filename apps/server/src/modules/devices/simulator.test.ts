@@ -65,7 +65,7 @@ describe('simulator client', () => {
     const client = new DeviceClient(transport, 'NOBODY', 'secret');
     await expect(client.login()).rejects.toMatchObject({
       code: 401,
-      message: expect.stringContaining('device authentication failed'),
+      message: expect.stringContaining('Device authentication failed'),
     });
     await expect(client.login()).rejects.toBeInstanceOf(DeviceApiError);
     transport.close();

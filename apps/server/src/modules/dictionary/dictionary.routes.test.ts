@@ -78,7 +78,7 @@ describe('reading', () => {
     });
     expect(await api(t.app, 'dictList', dispatcher, { type: 'no_such' }, 'en-US')).toMatchObject({
       code: 404,
-      msg: 'dictionary type not found',
+      msg: 'No such dictionary type',
     });
   });
 });

@@ -115,7 +115,7 @@ describe('downloads: permissions', () => {
     expect(envelope(await get(Api.downloadList.path, dispatcher.headers))).toMatchObject({ code: 200 });
     expect(envelope(await get(Api.downloadList.path, { ...plain.headers, ...EN }))).toEqual({
       code: 403,
-      msg: 'permission denied: this needs "view" on menu 10005',
+      msg: 'Permission denied: this needs "view" on menu 10005',
       data: null,
     });
     expect(

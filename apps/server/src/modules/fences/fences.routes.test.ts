@@ -84,31 +84,31 @@ describe('auth and scope', () => {
     async (name) => {
       expect(await api(t.app, name, null, { id: 1, ...fenceBody() }, 'en-US')).toMatchObject({
         code: 401,
-        msg: 'please log in first',
+        msg: 'Please log in first',
       });
     },
   );
   it('403 without the menu, and add/edit need their action', async () => {
     expect(await api(t.app, 'fenceList', nobody, {}, 'en-US')).toMatchObject({
       code: 403,
-      msg: 'permission denied: this needs "view" on menu 10441',
+      msg: 'Permission denied: this needs "view" on menu 10441',
     });
     expect(await api(t.app, 'zoneList', viewer, {}, 'en-US')).toMatchObject({
       code: 403,
-      msg: 'permission denied: this needs "view" on menu 10442',
+      msg: 'Permission denied: this needs "view" on menu 10442',
     });
     expect(await api(t.app, 'fenceAdd', viewer, fenceBody(), 'en-US')).toMatchObject({
       code: 403,
-      msg: 'permission denied: this needs "add" on menu 10441',
+      msg: 'Permission denied: this needs "add" on menu 10441',
     });
     expect(await api(t.app, 'fenceDelete', viewer, { id: 1 }, 'en-US')).toMatchObject({
       code: 403,
-      msg: 'permission denied: this needs "edit" on menu 10441',
+      msg: 'Permission denied: this needs "edit" on menu 10441',
     });
     expect(await t.db.selectFrom('geo_fences').selectAll().execute()).toHaveLength(0);
   });
   it("out of unit scope: owner unit, target device and another unit's fence are refused", async () => {
-    const msg = 'this data belongs to a unit outside your unit and its sub-units';
+    const msg = 'This data belongs to a unit outside your unit and its sub-units';
     expect(await api(t.app, 'fenceAdd', futianAdmin, fenceBody({ unit_id: luohu }), 'en-US')).toMatchObject({
       code: 403,
       msg,
@@ -176,7 +176,7 @@ describe('bad input', () => {
     ).toMatchObject({ code: 400, msg: '字段 shape.points：多边形至少需要 3 个点' });
     expect(await api(t.app, 'fenceUpdate', admin, { id: 999999, ...fenceBody() }, 'en-US')).toMatchObject({
       code: 404,
-      msg: 'electronic fence not found',
+      msg: 'Electronic fence not found',
     });
   });
 });
@@ -195,7 +195,7 @@ describe('CRUD', () => {
       }),
       'en-US',
     );
-    expect(added).toMatchObject({ code: 200, msg: 'added successfully' });
+    expect(added).toMatchObject({ code: 200, msg: 'Added successfully' });
     expect(added.data).toMatchObject({
       name: 'Circle',
       unit_id: futian,

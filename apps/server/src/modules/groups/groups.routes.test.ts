@@ -71,14 +71,14 @@ describe('auth', () => {
             : 'view';
       expect(await api(t.app, name, nobody, valid(), 'en-US')).toMatchObject({
         code: 403,
-        msg: `permission denied: this needs "${action}" on menu 10101`,
+        msg: `Permission denied: this needs "${action}" on menu 10101`,
       });
     },
   );
   it('view only may not create', async () => {
     expect(await api(t.app, 'groupFromDevices', viewer, { ids: [a.id] }, 'en-US')).toMatchObject({
       code: 403,
-      msg: 'permission denied: this needs "add" on menu 10101',
+      msg: 'Permission denied: this needs "add" on menu 10101',
     });
     expect(await groupCount()).toBe(0);
   });
@@ -89,7 +89,7 @@ describe('temporary group from a map selection', () => {
     const env = await api(t.app, 'groupFromDevices', dispatcher, { ids: [noCode1.id, noCode2.id] }, 'en-US');
     expect(env).toMatchObject({
       code: 400,
-      msg: `none of the selected devices has a cluster number, no group was created: Carol (${noCode1.hostbody}), Dave (${noCode2.hostbody})`,
+      msg: `None of the selected devices has a cluster number, no group was created: Carol (${noCode1.hostbody}), Dave (${noCode2.hostbody})`,
     });
     const zh = await api(t.app, 'groupFromDevices', dispatcher, { ids: [noCode1.id] });
     expect(zh.msg).toBe(`所选设备均没有集群号，未创建群组：Carol (${noCode1.hostbody})`);
@@ -146,7 +146,7 @@ describe('temporary group from a map selection', () => {
       await api(t.app, 'groupFromDevices', futianDispatcher, { ids: [a.id, luohuDevice.id] }, 'en-US'),
     ).toMatchObject({
       code: 403,
-      msg: 'this data belongs to a unit outside your unit and its sub-units',
+      msg: 'This data belongs to a unit outside your unit and its sub-units',
     });
     expect(await api(t.app, 'groupFromDevices', dispatcher, { ids: [999999] }, 'en-US')).toMatchObject({
       code: 400,
@@ -243,7 +243,7 @@ describe('spec create/edit payloads, list, expiry, delete', () => {
       ),
     ).toMatchObject({
       code: 403,
-      msg: 'groups of another system (starting with jg_) cannot be edited',
+      msg: 'Groups of another system (starting with jg_) cannot be edited',
     });
     await t.db
       .updateTable('talk_groups')
@@ -264,7 +264,7 @@ describe('spec create/edit payloads, list, expiry, delete', () => {
     ).toHaveLength(0);
     expect(await api(t.app, 'groupGet', admin, { channel_id: made.data.groupid }, 'en-US')).toMatchObject({
       code: 404,
-      msg: 'group not found or expired',
+      msg: 'Group not found or expired',
     });
   });
 

@@ -20,7 +20,7 @@ const post = (path: string, payload: FormData | Record<string, unknown>) =>
 describe('GET /rest/index/index/home', () => {
   it('answers 401 without a session', async () => {
     expect(envelope(await home({}))).toEqual({ code: 401, msg: '请先登录', data: null });
-    expect(envelope(await home({ 'x-lang': 'en-US' }))).toEqual({ code: 401, msg: 'please log in first', data: null });
+    expect(envelope(await home({ 'x-lang': 'en-US' }))).toEqual({ code: 401, msg: 'Please log in first', data: null });
   });
 
   it('is empty on a fresh installation', async () => {

@@ -32,7 +32,7 @@ describe('GET /rest/index/index/get', () => {
       await t.app.inject({ method: 'GET', url: Api.pageInfo.path, headers: { 'x-lang': 'en-US' } }),
     );
     expect(data).toMatchObject({
-      msg: 'done',
+      msg: 'Done',
       data: { title: '测试标题', support_text: '技术支持：测试', background_path: '/rest/index/index/background' },
     });
   });

@@ -83,7 +83,7 @@ describe('unregistered installation', () => {
     });
     const old = code({ issued_at: new Date(Date.now() - 40 * 86_400_000).toISOString() });
     expect(envelope(await register(old))).toEqual({ code: 400, msg: '注册码已过期', data: null });
-    expect(envelope(await register(old, { 'x-lang': 'en-US' })).msg).toBe('the registration code has expired');
+    expect(envelope(await register(old, { 'x-lang': 'en-US' })).msg).toBe('The registration code has expired');
     expect(envelope(await get(Api.registration.path)).data).toMatchObject({ registered: false });
   });
 });

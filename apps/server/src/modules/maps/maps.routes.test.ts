@@ -79,13 +79,13 @@ describe('auth', () => {
   ])('%s: 401 without a session', async (url) => {
     expect((await t.app.inject({ method: 'GET', url, headers: { 'x-lang': 'en-US' } })).json()).toMatchObject({
       code: 401,
-      msg: 'please log in first',
+      msg: 'Please log in first',
     });
   });
   it('upload, delete and geocoding settings need edit on menu 10003', async () => {
     expect((await upload({ content: 'x', name: 'a.pmtiles' }, dispatcher.headers)).json()).toMatchObject({
       code: 403,
-      msg: 'permission denied: this needs "edit" on menu 10003',
+      msg: 'Permission denied: this needs "edit" on menu 10003',
     });
     expect(await api(t.app, 'mapFileDelete', dispatcher, {}, 'en-US')).toMatchObject({ code: 403 });
     expect(
@@ -93,7 +93,7 @@ describe('auth', () => {
     ).toMatchObject({ code: 403 });
     expect(await api(t.app, 'geocodeSettingsGet', dispatcher, {}, 'en-US')).toMatchObject({
       code: 403,
-      msg: 'permission denied: this needs "view" on menu 10003',
+      msg: 'Permission denied: this needs "view" on menu 10003',
     });
   });
 });
@@ -159,7 +159,7 @@ describe('built-in basemap (nothing uploaded, offline)', () => {
     expect(land.features.length).toBeGreaterThan(0);
     expect((await get('/rest/map/basemap/rivers', { ...dispatcher.headers, 'x-lang': 'en-US' })).json()).toMatchObject({
       code: 404,
-      msg: 'unknown basemap layer rivers',
+      msg: 'Unknown basemap layer rivers',
     });
   });
   it('basemap vector tiles: Shenzhen on land, the Hong Kong border, Guangdong named; open sea and beyond zoom 8 are empty', async () => {
@@ -254,7 +254,7 @@ describe('built-in basemap (nothing uploaded, offline)', () => {
   it('tiles answer "no file" as an envelope', async () => {
     expect((await get('/rest/map/tiles/0/0/0', { ...dispatcher.headers, 'x-lang': 'en-US' })).json()).toMatchObject({
       code: 404,
-      msg: 'no offline map file has been uploaded',
+      msg: 'No offline map file has been uploaded',
     });
   });
 });
@@ -369,7 +369,7 @@ describe('offline map files', () => {
     expect((await api<MapInfoAnswer>(t.app, 'mapInfo', dispatcher)).data.mode).toBe('builtin');
     expect(await api(t.app, 'mapFileDelete', admin, {}, 'en-US')).toMatchObject({
       code: 404,
-      msg: 'no offline map file has been uploaded',
+      msg: 'No offline map file has been uploaded',
     });
   });
 });
@@ -378,7 +378,7 @@ describe('online map and reverse geocoding', () => {
   it('offline: no address lookup; bad input named', async () => {
     expect(await api(t.app, 'mapGeocode', dispatcher, { lat: 22.54, lng: 114.05 }, 'en-US')).toMatchObject({
       code: 400,
-      msg: 'address lookup needs the online map and a configured geocoding service',
+      msg: 'Address lookup needs the online map and a configured geocoding service',
     });
     expect(await api(t.app, 'mapGeocode', dispatcher, { lat: 91, lng: 114.05 }, 'en-US')).toMatchObject({
       code: 400,
@@ -430,7 +430,7 @@ describe('online map and reverse geocoding', () => {
     geoStatus = 500;
     expect(await api(t.app, 'mapGeocode', dispatcher, { lat: 10, lng: 10 }, 'en-US')).toMatchObject({
       code: 500,
-      msg: 'the geocoding service failed: HTTP 500',
+      msg: 'The geocoding service failed: HTTP 500',
     });
     geoStatus = 200;
     expect(
@@ -438,7 +438,7 @@ describe('online map and reverse geocoding', () => {
     ).toMatchObject({ code: 200 });
     expect(await api(t.app, 'mapGeocode', dispatcher, { lat: 11, lng: 11 }, 'en-US')).toMatchObject({
       code: 404,
-      msg: 'the geocoding service returned no address',
+      msg: 'The geocoding service returned no address',
     });
     expect(await t.db.selectFrom('geocode_cache').selectAll().execute()).toHaveLength(1);
     expect((await callApi(t.app, 'mapGeocode', dispatcher, { lat: 22.5432, lng: 114.0568 })).json()).toMatchObject({

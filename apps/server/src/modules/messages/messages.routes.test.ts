@@ -178,7 +178,7 @@ describe('messages', () => {
     expect(await api(t.app, 'messEdit', futianDesk, { id: 'abc' })).toMatchObject({ code: 400, msg: expect.stringContaining('字段 id') });
     expect(await api(t.app, 'messEdit', futianDesk, { id: 999999 }, 'en-US')).toMatchObject({
       code: 404,
-      msg: 'message not found',
+      msg: 'Message not found',
     });
     expect(await counts()).toEqual({ ...before, messages: afterAdd.messages });
   });
@@ -323,7 +323,7 @@ describe('sending', () => {
     });
     expect(await api(t.app, 'messRecipients', dispatcher, { sendid: 999995 }, 'en-US')).toMatchObject({
       code: 404,
-      msg: 'send record not found',
+      msg: 'Send record not found',
     });
   });
 });

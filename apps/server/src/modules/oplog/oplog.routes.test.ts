@@ -63,9 +63,9 @@ describe('GET rest/system/log/get', () => {
   it("shows each result in the viewer's language, whatever the actor's was", async () => {
     const env = await api<Page<OperationLogEntry>>(t.app, 'logList', admin, { action: '/rest/user/unit/add' }, 'en-US');
     expect(env.data.list.map((e) => e.msg)).toEqual([
-      'this data belongs to a unit outside your unit and its sub-units',
-      'added successfully',
-      'added successfully',
+      'This data belongs to a unit outside your unit and its sub-units',
+      'Added successfully',
+      'Added successfully',
     ]);
   });
 

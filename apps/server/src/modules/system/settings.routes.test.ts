@@ -82,7 +82,7 @@ describe('GET/POST system_get, system_update: unauthenticated', () => {
     });
     expect(envelope(await update({ type: 'titleset', ...VALID.titleset }, EN))).toMatchObject({
       code: 401,
-      msg: 'please log in first',
+      msg: 'Please log in first',
     });
   });
 });
@@ -106,7 +106,7 @@ describe('system_get: defaults and permissions per type', () => {
     });
     expect(envelope(await update({ type: 'titleset', ...VALID.titleset }, { ...dispatcher.headers, ...EN }))).toEqual({
       code: 403,
-      msg: 'permission denied: this needs "edit" on menu 10002',
+      msg: 'Permission denied: this needs "edit" on menu 10002',
       data: null,
     });
   });

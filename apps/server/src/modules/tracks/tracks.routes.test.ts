@@ -71,15 +71,15 @@ describe('auth, scope, bad input', () => {
     '%s: 401, 403 without menu 10153, 403 out of scope',
     async (name) => {
       const input = { ids: [inFutian.id], ...range };
-      expect(await api(t.app, name, null, input, 'en-US')).toMatchObject({ code: 401, msg: 'please log in first' });
+      expect(await api(t.app, name, null, input, 'en-US')).toMatchObject({ code: 401, msg: 'Please log in first' });
       expect(await api(t.app, name, nobody, input, 'en-US')).toMatchObject({
         code: 403,
-        msg: 'permission denied: this needs "view" on menu 10153',
+        msg: 'Permission denied: this needs "view" on menu 10153',
       });
       expect(await api(t.app, name, futianViewer, { ...input, ids: [inFutian.id, inLuohu.id] }, 'en-US')).toMatchObject(
         {
           code: 403,
-          msg: 'this data belongs to a unit outside your unit and its sub-units',
+          msg: 'This data belongs to a unit outside your unit and its sub-units',
         },
       );
     },

@@ -215,7 +215,7 @@ describe('POST rest/user/unit/move', () => {
     });
     expect(await api(t.app, 'unitMove', admin, { id, pid: id }, 'en-US')).toMatchObject({
       code: 400,
-      msg: 'a unit cannot be moved under itself or one of its sub-units',
+      msg: 'A unit cannot be moved under itself or one of its sub-units',
     });
     expect(await snapshot()).toEqual(before);
   });
@@ -291,7 +291,7 @@ describe('POST rest/user/unit/del', () => {
     const id = await unitId('440306030000');
     expect(await api(t.app, 'unitDelete', admin, { id }, 'en-US')).toMatchObject({
       code: 409,
-      msg: 'the unit still has 1 accounts and cannot be deleted',
+      msg: 'The unit still has 1 accounts and cannot be deleted',
     });
     expect(await unitRow(id)).toBeDefined();
   });

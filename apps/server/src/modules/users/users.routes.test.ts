@@ -340,7 +340,7 @@ describe('POST rest/user/user/status', () => {
     expect(envelope(res)).toMatchObject({ code: 403, msg: '账号已停用，请联系管理员' });
     expect(await api(t.app, 'accountStatus', unitadmin, { id: u.id, status: 'enabled' }, 'en-US')).toMatchObject({
       code: 200,
-      msg: 'enabled',
+      msg: 'Enabled',
     });
     await expect(login(t.app, u.username, u.password)).resolves.toBeTruthy();
   });

@@ -83,7 +83,7 @@ describe('console service dispatcher', () => {
     const rsp = await c.raw(big);
     expect(rsp).toMatchObject({ msg_code: 'rsp_error', cmd_status: CmdStatus.TOO_LARGE });
     expect(rsp.error_reason).toBe(
-      `the message is too large: ${big.length} bytes, at most ${CONSOLE_MESSAGE_MAX_BYTES} bytes`,
+      `The message is too large: ${big.length} bytes, at most ${CONSOLE_MESSAGE_MAX_BYTES} bytes`,
     );
     expect(await c.request('heartbeat')).toMatchObject({ cmd_status: 0 });
     expect(c.closed).toBeNull();

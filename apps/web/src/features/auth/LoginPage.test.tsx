@@ -97,7 +97,7 @@ describe('login screen', () => {
   it('checks the fields, then sends a signed LoginRequest and enters the console', async () => {
     answers['/rest/index/login/login'] = {
       code: 200,
-      msg: 'logged in',
+      msg: 'Logged in',
       data: { token: 't', username: 'admin', ifadmin: 1 },
     };
     const router = renderLogin();
@@ -130,7 +130,7 @@ describe('login screen', () => {
   it('reports a throttled address as such, not as a locked account', async () => {
     answers['/rest/index/login/login'] = {
       code: 429,
-      msg: 'too many failed logins from this address: try again in 4 s (no account is locked)',
+      msg: 'Too many failed logins from this address: try again in 4 s (no account is locked)',
       data: null,
     };
     renderLogin();

@@ -522,8 +522,8 @@ describe('SdkLogger', () => {
     expect(line.length).toBeLessThan(LOG_LINE_MAX + 60);
     expect(line.endsWith('…')).toBe(true);
     expect(alert).not.toHaveBeenCalled();
-    logger.notice('forced offline');
-    expect(alert).toHaveBeenCalledWith('forced offline');
+    logger.notice('Forced offline');
+    expect(alert).toHaveBeenCalledWith('Forced offline');
     logger.level = LogLevel.none;
     expect(logger.write(LogLevel.notice, ['x'])).toBeNull();
   });

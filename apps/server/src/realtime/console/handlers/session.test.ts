@@ -120,9 +120,9 @@ describe('req_logon', () => {
     const c = await open('?lang=en-US');
     const before = (await t.db.selectFrom('console_logins').select('id').execute()).length;
     const wrong = await c.request('req_logon', { logon_name: account.username, passwd: 'x'.repeat(43) });
-    expect(wrong).toMatchObject({ cmd_status: CmdStatus.BAD_CREDENTIALS, error_reason: 'wrong account or password' });
+    expect(wrong).toMatchObject({ cmd_status: CmdStatus.BAD_CREDENTIALS, error_reason: 'Wrong account or password' });
     const unknown = await c.request('req_logon', { logon_name: 'nobody_here', passwd: account.djpwd });
-    expect(unknown).toMatchObject({ cmd_status: CmdStatus.BAD_CREDENTIALS, error_reason: 'wrong account or password' });
+    expect(unknown).toMatchObject({ cmd_status: CmdStatus.BAD_CREDENTIALS, error_reason: 'Wrong account or password' });
     const org = await c.request('req_logon', {
       logon_name: account.username,
       passwd: account.djpwd,
@@ -130,7 +130,7 @@ describe('req_logon', () => {
     });
     expect(org).toMatchObject({
       cmd_status: CmdStatus.BAD_PAYLOAD,
-      error_reason: 'the organisation id does not match the account',
+      error_reason: 'The organisation id does not match the account',
     });
     expect((await t.db.selectFrom('console_logins').select('id').execute()).length).toBe(before);
     expect(await c.request('req_user_profile')).toMatchObject({ cmd_status: CmdStatus.NOT_LOGGED_ON });

@@ -30,7 +30,7 @@ beforeEach(() => {
     if (p === Api.accountAdd.path) {
       const { username } = JSON.parse(String(init?.body)) as { username: string };
       // what apps/server answers (users.service addAccount, errors.user.taken), as it does for en-US
-      return envelope(ResultCode.CONFLICT, `the username ${username} already exists`, null, 409);
+      return envelope(ResultCode.CONFLICT, `The username ${username} already exists`, null, 409);
     }
     return envelope(200, '', null);
   });
@@ -82,7 +82,7 @@ describe('account dialog', () => {
     await waitFor(() => expect(fetchMock.mock.calls.some(([url]) => path(url) === Api.accountAdd.path)).toBe(true));
     const item = screen.getByLabelText('Username').closest('.ant-form-item')!;
     await waitFor(() =>
-      expect(item.querySelector('.ant-form-item-explain')?.textContent).toBe('the username dispatcher already exists'),
+      expect(item.querySelector('.ant-form-item-explain')?.textContent).toBe('The username dispatcher already exists'),
     );
     expect(onSaved).not.toHaveBeenCalled();
     // the form's top shows no second copy of it

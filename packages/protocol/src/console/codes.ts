@@ -208,6 +208,7 @@ export const ConsoleNotices = {
   notice_emergency_handled: Emergency.EmergencyHandledNotice,
   notice_group_attach_info: Groups.GroupAttachInfoNotice,
   notice_create_grp: Groups.CreateGrpNotice,
+  notice_update_grp: Groups.UpdateGrpNotice,
   notice_delete_grp: Groups.DeleteGrpNotice,
   notice_enter_group: Groups.EnterLeaveNotice,
   notice_leave_group: Groups.EnterLeaveNotice,

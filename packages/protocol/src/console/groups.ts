@@ -81,6 +81,8 @@ export type CreateGrpRequest = z.infer<typeof CreateGrpRequest>;
 export const CreateGrpAnswer = z.object({ group: TrunkGroup });
 /** notice_create_grp (ours): a group was created; to its members and the consoles of its scope. */
 export const CreateGrpNotice = z.object({ group: TrunkGroup });
+/** notice_update_grp (ours): a group's name, unit or members were changed by an administrator; as notice_create_grp. */
+export const UpdateGrpNotice = CreateGrpNotice;
 
 export const TgidRequest = z.object({ tgid: Tgid });
 export type TgidRequest = z.infer<typeof TgidRequest>;

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { UPLOAD_TYPES } from '../limits';
 import { intIn, maybe, numeric, OptionalExtId, OptionalUid, StringLike, Text } from './fields';
-import { IM_LIST_DEFAULT_COUNT, IM_LIST_MAX_COUNT, IM_SESSIONS_DEFAULT_COUNT, IM_SESSIONS_MAX_COUNT, IM_TEXT_MAX } from './limits';
+import {
+  IM_LIST_DEFAULT_COUNT,
+  IM_LIST_MAX_COUNT,
+  IM_SESSIONS_DEFAULT_COUNT,
+  IM_SESSIONS_MAX_COUNT,
+  IM_TEXT_MAX,
+} from './limits';
 
 /**
  * Instant messages (spec part 1 sections 3 and 7, part 2 section 5): text, image, voice note and

@@ -13,7 +13,7 @@ export async function registerGroupsModule(app: FastifyInstance): Promise<void> 
   let timer: NodeJS.Timeout | null = null;
   app.addHook('onListen', async () => {
     timer = setInterval(() => {
-      groups.sweepExpired(app.db).catch((err: unknown) => app.log.error({ err }, 'temporary group sweep failed'));
+      groups.sweepExpired(app).catch((err: unknown) => app.log.error({ err }, 'temporary group sweep failed'));
     }, SWEEP_INTERVAL_MS);
     timer.unref();
   });

@@ -5,20 +5,35 @@ import './groups.tables';
 /** SQL of the talk groups of the dispatch map (rest/gis/gischannel*). */
 
 /** Delete temporary groups past their life; answers how many. */
-export async function deleteExpiredGroups(db: Db): Promise<number> {
+/** Delete temporary groups past their life; answers each with its unit and former members. */
+export async function deleteExpiredGroups(db: Db): Promise<{ id: number; unit_id: number; members: number[] }[]> {
   const expired = await db
     .selectFrom('talk_groups')
-    .select('id')
+    .select(['id', 'unit_id'])
     .where('expires', 'is not', null)
     .where('expires', '<=', now())
     .execute();
-  if (!expired.length) return 0;
+  if (!expired.length) return [];
   const ids = expired.map((g) => g.id);
+  const members = await db
+    .selectFrom('talk_group_members')
+    .select(['group_id', 'device_id'])
+    .where('group_id', 'in', ids)
+    .execute();
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('talk_group_members').where('group_id', 'in', ids).execute();
     await trx.deleteFrom('talk_groups').where('id', 'in', ids).execute();
   });
-  return ids.length;
+  return expired.map((g) => ({
+    ...g,
+    members: members.filter((m) => m.group_id === g.id).map((m) => m.device_id),
+  }));
+}
+
+/** Device ids of a group's members. */
+export async function memberDeviceIds(db: Db, id: number): Promise<number[]> {
+  const rows = await db.selectFrom('talk_group_members').select('device_id').where('group_id', '=', id).execute();
+  return rows.map((r) => r.device_id);
 }
 
 export const findUnitByCode = (db: Db, bh: string) =>

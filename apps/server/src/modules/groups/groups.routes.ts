@@ -7,16 +7,16 @@ export async function registerGroupRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     api: 'groupAdd',
     msg: 'success.added',
-    handler: async ({ db, user, body, req, t }) => {
-      const answer = await groups.addGroup(db, user, body, t('export.group.tempPrefix'));
+    handler: async ({ user, body, req, t }) => {
+      const answer = await groups.addGroup(app, user, body, t('export.group.tempPrefix'));
       req.audit.target = answer.groupid;
       return answer;
     },
   });
   defineRoute(app, {
     api: 'groupFromDevices',
-    handler: async ({ db, user, body, req, t }) => {
-      const answer = await groups.groupFromDevices(db, user, body, t('export.group.tempPrefix'));
+    handler: async ({ user, body, req, t }) => {
+      const answer = await groups.groupFromDevices(app, user, body, t('export.group.tempPrefix'));
       if (answer.groupid !== null) req.audit.target = answer.groupid;
       return answer;
     },
@@ -24,26 +24,26 @@ export async function registerGroupRoutes(app: FastifyInstance): Promise<void> {
   defineRoute(app, {
     api: 'groupEdit',
     msg: 'success.updated',
-    handler: async ({ db, user, body, req }) => {
+    handler: async ({ user, body, req }) => {
       req.audit.target = body.channel_id;
-      await groups.editGroup(db, user, body);
+      await groups.editGroup(app, user, body);
       return null;
     },
   });
   defineRoute(app, {
     api: 'groupGet',
-    handler: async ({ db, user, body }) => groups.getGroup(db, user, body.channel_id),
+    handler: async ({ user, body }) => groups.getGroup(app, user, body.channel_id),
   });
   defineRoute(app, {
     api: 'groupList',
-    handler: async ({ db, user, body }) => groups.listGroups(db, user, body),
+    handler: async ({ user, body }) => groups.listGroups(app, user, body),
   });
   defineRoute(app, {
     api: 'groupDelete',
     msg: 'success.deleted',
-    handler: async ({ db, user, body, req }) => {
+    handler: async ({ user, body, req }) => {
       req.audit.target = body.channel_id;
-      await groups.deleteGroup(db, user, body.channel_id);
+      await groups.deleteGroup(app, user, body.channel_id);
       return null;
     },
   });

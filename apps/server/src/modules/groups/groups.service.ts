@@ -12,6 +12,8 @@ import {
   type TalkGroup,
 } from '@bwc/protocol';
 import { now, type Db } from '../../db/connection';
+import type { ServerDeps } from '../../deps';
+import './groups.events';
 import type { AuthUser } from '../../http/auth';
 import { AppError, Errors } from '../../http/errors';
 import { assertInScope, unitScope, type UnitScope } from '../../http/scope';
@@ -30,8 +32,16 @@ export function temporaryGroupName(prefix: string, at = new Date(), digit = rand
 
 const expiryFromNow = () => new Date(Date.now() + GROUP_TEMP_TTL_H * 3600_000).toISOString();
 
-/** Delete temporary groups past their life; answers how many. */
-export const sweepExpired = (db: Db): Promise<number> => repo.deleteExpiredGroups(db);
+/** What the group service uses: the database, and the bus its changes go on (`group.changed`). */
+export type GroupDeps = Pick<ServerDeps, 'db' | 'bus'>;
+
+/** Delete temporary groups past their life (each told on the bus); answers how many. */
+export async function sweepExpired({ db, bus }: GroupDeps): Promise<number> {
+  const gone = await repo.deleteExpiredGroups(db);
+  for (const g of gone)
+    bus.emit('group.changed', { kind: 'deleted', tgid: g.id, unit_id: g.unit_id, members: g.members });
+  return gone.length;
+}
 
 async function unitOfCode(db: Db, scope: UnitScope, bh: string): Promise<{ id: number; bh: string }> {
   const unit = await repo.findUnitByCode(db, bh);
@@ -67,12 +77,13 @@ async function createGroup(
 
 /** Spec "create group": members by cluster number (jq_hostcode). */
 export async function addGroup(
-  db: Db,
+  deps: GroupDeps,
   user: AuthUser,
   input: GroupAddRequest,
   tempPrefix: string,
 ): Promise<GroupAddAnswer> {
-  await sweepExpired(db);
+  const { db, bus } = deps;
+  await sweepExpired(deps);
   const scope = await unitScope(db, user);
   const unit = await unitOfCode(db, scope, input.bh);
   const codes = [...new Set(input.device)];
@@ -88,17 +99,19 @@ export async function addGroup(
     remark: input.remark,
     deviceIds: rows.map((r) => r.id),
   });
+  bus.emit('group.changed', { kind: 'created', tgid: id, unit_id: unit.id });
   return { groupid: id, tg_name: name, expires };
 }
 
 /** A temporary group from devices selected on the map (spec part 2 section 5). */
 export async function groupFromDevices(
-  db: Db,
+  deps: GroupDeps,
   user: AuthUser,
   input: GroupFromDevicesRequest,
   tempPrefix: string,
 ): Promise<GroupFromDevicesAnswer> {
-  await sweepExpired(db);
+  const { db, bus } = deps;
+  await sweepExpired(deps);
   const scope = await unitScope(db, user);
   const devices = await devicesOfIds(db, scope, input.ids, 'ids');
   const strip = ({ unit_id: _, ...d }: Brief) => d;
@@ -119,6 +132,7 @@ export async function groupFromDevices(
     remark: input.remark,
     deviceIds: included.map((d) => d.id),
   });
+  bus.emit('group.changed', { kind: 'created', tgid: id, unit_id: unitId });
   return { groupid: id, tg_name: name, expires, included: included.map(strip), missing: missing.map(strip) };
 }
 
@@ -130,8 +144,9 @@ async function loadGroup(db: Db, scope: UnitScope, id: number): Promise<TalkGrou
 }
 
 /** Spec "edit group": members by hostid (Device.id). */
-export async function editGroup(db: Db, user: AuthUser, input: GroupEditRequest): Promise<void> {
-  await sweepExpired(db);
+export async function editGroup(deps: GroupDeps, user: AuthUser, input: GroupEditRequest): Promise<void> {
+  const { db, bus } = deps;
+  await sweepExpired(deps);
   const scope = await unitScope(db, user);
   const row = await loadGroup(db, scope, input.channel_id);
   if (row.ext_tgid.startsWith(GROUP_EXTERNAL_PREFIX)) throw new AppError(ResultCode.FORBIDDEN, 'errors.group.external');
@@ -145,13 +160,16 @@ export async function editGroup(db: Db, user: AuthUser, input: GroupEditRequest)
     { name: input.channel_name, preconfig, unit_id: unit.id, remark: input.remark, expires },
     devices.map((d) => d.id),
   );
+  bus.emit('group.changed', { kind: 'updated', tgid: row.id, unit_id: unit.id, previous_unit_id: row.unit_id });
 }
 
-export async function deleteGroup(db: Db, user: AuthUser, id: number): Promise<void> {
+export async function deleteGroup({ db, bus }: GroupDeps, user: AuthUser, id: number): Promise<void> {
   const scope = await unitScope(db, user);
   const row = await loadGroup(db, scope, id);
   if (row.ext_tgid.startsWith(GROUP_EXTERNAL_PREFIX)) throw new AppError(ResultCode.FORBIDDEN, 'errors.group.external');
+  const members = await repo.memberDeviceIds(db, id);
   await repo.deleteGroupRow(db, id);
+  bus.emit('group.changed', { kind: 'deleted', tgid: id, unit_id: row.unit_id, members });
 }
 
 async function present(db: Db, rows: TalkGroupRow[], onlineOnly: boolean): Promise<TalkGroup[]> {
@@ -196,15 +214,17 @@ async function present(db: Db, rows: TalkGroupRow[], onlineOnly: boolean): Promi
   });
 }
 
-export async function getGroup(db: Db, user: AuthUser, id: number): Promise<TalkGroup> {
-  await sweepExpired(db);
+export async function getGroup(deps: GroupDeps, user: AuthUser, id: number): Promise<TalkGroup> {
+  const { db } = deps;
+  await sweepExpired(deps);
   const row = await loadGroup(db, await unitScope(db, user), id);
   return (await present(db, [row], false))[0]!;
 }
 
 /** Groups of the caller's scope: fixed ones first, then temporary ones, newest first. */
-export async function listGroups(db: Db, user: AuthUser, q: GroupListRequest): Promise<TalkGroup[]> {
-  await sweepExpired(db);
+export async function listGroups(deps: GroupDeps, user: AuthUser, q: GroupListRequest): Promise<TalkGroup[]> {
+  const { db } = deps;
+  await sweepExpired(deps);
   const scope = await unitScope(db, user);
   let rows = await repo.listGroupRows(db, scope.all ? null : scope.ids);
   if (q.keyword) rows = rows.filter((r) => r.name.toLowerCase().includes(q.keyword!.toLowerCase()));

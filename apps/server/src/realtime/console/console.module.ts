@@ -7,7 +7,7 @@ import type { WsSocket } from './connection';
 import type { ConsoleHandler } from './handler';
 import { announceAcknowledged, announceEmergency, emergencyHandlers } from './handlers/emergency';
 import { gpsHandlers } from './handlers/gps';
-import { announceMemberStatus, groupHandlers } from './handlers/groups';
+import { announceGroupChange, announceMemberStatus, groupHandlers } from './handlers/groups';
 import { imHandlers } from './handlers/im';
 import { mediaHandlers } from './handlers/media';
 import { videoHandlers } from './handlers/video';
@@ -72,6 +72,9 @@ export async function registerConsoleService(
     service.gps.queue(positions).catch((err) => app.log.error({ err }, 'console service: gps notices'));
   });
   app.bus.on('device.changed', (e) => service.gps.forget(e.device_id));
+  app.bus.on('group.changed', (e) => {
+    announceGroupChange(service, e).catch((err) => app.log.error({ err }, 'console service: group change notice'));
+  });
   app.bus.on('alarm.acknowledged', (e) => {
     announceAcknowledged(service, e).catch((err) =>
       app.log.error({ err }, 'console service: emergency handled notice'),

@@ -125,4 +125,31 @@ describe('emergency group tab', () => {
     await screen.findByText('No group matches');
     expect(listBodies().at(-1)).toMatchObject({ keyword: 'nothing' });
   });
+
+  it('reads the groups again when the console service tells of a group change', async () => {
+    const listeners = new Map<string, () => void>();
+    const sdk = {
+      on: (code: string, listener: () => void) => {
+        listeners.set(code, listener);
+        return () => listeners.delete(code);
+      },
+    };
+    const store = new DevicePointStore((flush) => flush());
+    const view = await renderWidget(<GroupTab store={store} onLocate={() => undefined} sdk={sdk as never} />, perms);
+    await waitFor(() => expect(screen.getAllByTestId('group-node')).toHaveLength(2));
+    expect([...listeners.keys()].sort()).toEqual([
+      'notice_add_grp_mem',
+      'notice_create_grp',
+      'notice_delete_grp',
+      'notice_rem_grp_mem',
+      'notice_update_grp',
+    ]);
+    const asked = listBodies().length;
+    groups = [...groups, group(3, 'Night shift', 1, [member(14, 1)])];
+    act(() => listeners.get('notice_create_grp')!());
+    await waitFor(() => expect(screen.getAllByTestId('group-node')).toHaveLength(3));
+    expect(listBodies().length).toBe(asked + 1);
+    view.unmount();
+    expect(listeners.size).toBe(0);
+  });
 });

@@ -1,14 +1,28 @@
 import { MessageOutlined, TeamOutlined } from '@ant-design/icons';
 import type { GroupMember, TalkGroup } from '@bwc/protocol';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Checkbox, Empty, Input, Spin, Tag, Tree, Typography } from 'antd';
-import { useMemo, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/http';
 import type { DevicePointStore } from '../../map/pointStore';
+import type { RealtimeSdk } from '../../realtime/sdk/RealtimeSdk';
+import { consoleSdk } from '../../realtime/sdk/groupLogin';
 
-/** How often the stored groups are read again (groups made elsewhere: other consoles, terminals). */
-const GROUPS_REFRESH_MS = 30_000;
+/**
+ * How often the stored groups are read again besides the console service's group notices (a
+ * console that is not logged onto the service hears none).
+ */
+const GROUPS_REFRESH_MS = 60_000;
+
+/** Notices of the console service after which the groups are read again (any console, terminal or administrator). */
+const GROUP_NOTICES = [
+  'notice_create_grp',
+  'notice_update_grp',
+  'notice_delete_grp',
+  'notice_add_grp_mem',
+  'notice_rem_grp_mem',
+] as const;
 
 /** The query key of the group tab; invalidate it after creating or deleting a group. */
 export const GROUPS_QUERY_KEY = ['dispatch', 'groups'] as const;
@@ -18,6 +32,8 @@ interface Props {
   onLocate: (deviceId: number) => void;
   /** opens the group's conversation in the messages tab */
   onMessage?: (tgid: number, name: string) => void;
+  /** the console service connection whose group notices refresh the list (default: the console's) */
+  sdk?: Pick<RealtimeSdk, 'on'>;
 }
 
 /** A member is online by the live point store when it has the device, else by the group answer. */
@@ -28,11 +44,19 @@ function online(store: DevicePointStore, member: GroupMember): boolean {
 
 /**
  * Group tab of the emergency screen: the stored talk groups of the user's scope (fixed and
- * temporary) with their live online counts and members; a member click locates it on the map.
+ * temporary) with their live online counts and members, read again as soon as the console service
+ * tells of a group change; a member click locates it on the map.
  * Talking in a group (floor, audio) is not part of this tab yet; the tab says so.
  */
-export function GroupTab({ store, onLocate, onMessage }: Props) {
+export function GroupTab({ store, onLocate, onMessage, sdk = consoleSdk }: Props) {
   const { t } = useTranslation('dispatch');
+  const queryClient = useQueryClient();
+  // a group created, changed or deleted anywhere: read the list again at once
+  useEffect(() => {
+    const refresh = () => void queryClient.invalidateQueries({ queryKey: GROUPS_QUERY_KEY });
+    const offs = GROUP_NOTICES.map((code) => sdk.on(code, refresh));
+    return () => offs.forEach((off) => off());
+  }, [sdk, queryClient]);
   const [keyword, setKeyword] = useState('');
   const [onlineOnly, setOnlineOnly] = useState(false);
   const groups = useQuery({

@@ -163,8 +163,9 @@ describe('create, members, delete', () => {
     expect(group).toMatchObject({ preconfig: 0, uids: [devA.id, devC.id] });
     expect(group.tg_name).toMatch(/^临时组\d{15}$/);
     expect(Date.parse(group.expires) - Date.now()).toBeGreaterThan(23 * 3_600_000);
-    expect(await camA.client.notice('notice_create_grp')).toMatchObject({ group: { tgid: temp } });
-    expect(await viewer.client.notice('notice_create_grp')).toMatchObject({ group: { tgid: temp } });
+    const isTemp = (m: Record<string, unknown>) => (m.group as { tgid: number }).tgid === temp;
+    expect(await camA.client.notice('notice_create_grp', isTemp)).toMatchObject({ group: { tgid: temp } });
+    expect(await viewer.client.notice('notice_create_grp', isTemp)).toMatchObject({ group: { tgid: temp } });
     expect(await viewer.client.request('req_create_grp', { uids: [devA.id] })).toMatchObject({
       cmd_status: CmdStatus.FORBIDDEN,
     });
@@ -214,6 +215,51 @@ describe('group member status', () => {
     await camA.client.notice(
       'notice_grp_mem_status',
       (m) => m.uid === devB.id && m.state === 7 && m.tgid === fixedGroup,
+    );
+  });
+});
+
+describe('groups changed by administrators (HTTP)', () => {
+  it('tells the consoles of the unit and the members at once: created, updated, deleted; other units hear nothing', async () => {
+    const created = await api<{ groupid: number }>(t.app, 'groupAdd', admin, {
+      channel_name: '夜巡组',
+      cate: '1',
+      device: ['220003'],
+      bh: '440304000000',
+    });
+    expect(created.code).toBe(200);
+    const tgid = created.data.groupid;
+    const byTgid = (m: Record<string, unknown>) => (m.group as { tgid: number } | undefined)?.tgid === tgid;
+    expect(await desk.client.notice('notice_create_grp', byTgid)).toMatchObject({
+      group: { tgid, tg_name: '夜巡组', uids: [devC.id] },
+    });
+    expect(await viewer.client.notice('notice_create_grp', byTgid)).toBeTruthy();
+
+    const edited = await api(t.app, 'groupEdit', admin, {
+      channel_id: tgid,
+      channel_name: '夜巡二组',
+      cate: '1',
+      device: [devB.id, devC.id],
+      bh: '440304000000',
+    });
+    expect(edited.code).toBe(200);
+    expect(await desk.client.notice('notice_update_grp', byTgid)).toMatchObject({
+      group: { tgid, tg_name: '夜巡二组', uids: expect.arrayContaining([devB.id, devC.id]) },
+    });
+    expect(await viewer.client.notice('notice_update_grp', byTgid)).toBeTruthy();
+
+    expect((await api(t.app, 'groupDelete', admin, { channel_id: tgid })).code).toBe(200);
+    expect(await desk.client.notice('notice_delete_grp', (m) => (m as { tgid?: number }).tgid === tgid)).toMatchObject({
+      tgid,
+      uids: expect.arrayContaining([devB.id, devC.id]),
+    });
+
+    // the Luohu console, which does not see the group, was told nothing of it
+    await luohuDesk.client.request('heartbeat');
+    for (const code of ['notice_create_grp', 'notice_update_grp'] as const)
+      expect(luohuDesk.client.notices(code).filter(byTgid)).toEqual([]);
+    expect(luohuDesk.client.notices('notice_delete_grp').filter((m) => (m as { tgid?: number }).tgid === tgid)).toEqual(
+      [],
     );
   });
 });

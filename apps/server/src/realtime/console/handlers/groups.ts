@@ -1,6 +1,7 @@
 import { GROUP_EXTERNAL_PREFIX, GROUP_TEMP_TTL_H, UserType, type AttachInfo, type TrunkGroup } from '@bwc/protocol';
 import type { DomainEvents } from '../../../bus';
 import type { Db } from '../../../db/connection';
+import type { GroupChange } from '../../../modules/groups/groups.events';
 import { temporaryGroupName } from '../../../modules/groups/groups.service';
 import { requireTerminals, requireUsers, resolveUsers } from '../directory';
 import { ConsoleErrors } from '../errors';
@@ -326,3 +327,23 @@ export const groupHandlers: ConsoleHandler[] = [
     },
   }),
 ];
+
+/**
+ * A group changed through the HTTP routes or the sweeper (`group.changed`): the consoles that see
+ * its unit (before and after a move) and its members and attached users are told, as if a console
+ * had done it with req_create_grp / req_delete_grp.
+ */
+export async function announceGroupChange(service: ConsoleService, e: GroupChange): Promise<void> {
+  const db = service.deps.db;
+  if (e.kind === 'deleted') {
+    service.notify({ uids: e.members, seeing: [e.unit_id] }, 'notice_delete_grp', { tgid: e.tgid, uids: e.members });
+    return;
+  }
+  const row = await findGroup(db, e.tgid);
+  if (!row) return;
+  const [group] = await presentGroups(db, service, [row]);
+  const units =
+    e.kind === 'updated' && e.previous_unit_id !== e.unit_id ? [e.unit_id, e.previous_unit_id] : [e.unit_id];
+  const to = { uids: [...group!.uids, ...(await attachedUids(db, row.id))], seeing: units };
+  service.notify(to, e.kind === 'created' ? 'notice_create_grp' : 'notice_update_grp', { group: group! });
+}

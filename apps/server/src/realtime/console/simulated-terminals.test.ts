@@ -2,9 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ImType, UserState } from '@bwc/protocol';
 import { startSimulator, type StopSimulator } from '@bwc/simulator';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { consoleUrl, logonConsole, type LoggedOn } from '../../../test/console-fixtures';
 import { createTestApp, DEMO, login, type TestApp } from '../../../test/helpers';
+import { buildApp } from '../../app';
 import { PROVISION_KEY_FILE } from '../../modules/devices/device-api.routes';
 
 /**
@@ -13,13 +15,15 @@ import { PROVISION_KEY_FILE } from '../../modules/devices/device-api.routes';
  * both ways (a console's text answered, group messages to the other members).
  */
 let t: TestApp;
+let address: string;
+let restarted: FastifyInstance | null = null;
 let sim: StopSimulator | null = null;
 let desk: LoggedOn;
 let terminals: { id: number; jq_hostcode: string }[];
 
 beforeAll(async () => {
   t = await createTestApp();
-  const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  address = await t.app.listen({ port: 0, host: '127.0.0.1' });
   sim = await startSimulator({
     server: address,
     devices: 10,
@@ -45,6 +49,7 @@ beforeAll(async () => {
 afterAll(async () => {
   desk?.client.close();
   await sim?.();
+  await restarted?.close();
   await t.close();
 });
 
@@ -121,3 +126,28 @@ it('answers a console’s text, and writes to its talk group once it has one', a
     .toEqual(expect.arrayContaining([expect.toSatisfy((uid: number) => members.includes(uid))]));
   await expect.poll(() => sim!.stats.imReceived, { timeout: 15_000 }).toBeGreaterThan(before);
 });
+
+// last: it replaces the server the other tests use
+it('resumes every terminal login on a server restarted at the same address', async () => {
+  const ids = terminals.map((d) => d.id);
+  const loginsBefore = await t.db.selectFrom('console_logins').select('id').where('device_id', 'in', ids).execute();
+  expect(loginsBefore.length).toBeGreaterThanOrEqual(ids.length);
+  desk.client.close();
+  await t.app.close();
+  restarted = await buildApp(t.config);
+  await restarted.listen({ port: Number(new URL(address).port), host: '127.0.0.1' });
+  const service = restarted.consoleService;
+  // the terminals reconnect after REALTIME_RECONNECT_MS (5 s) and resume their logins
+  await vi.waitFor(() => expect(ids.filter((id) => !service.online(id))).toEqual([]), {
+    timeout: 60_000,
+    interval: 250,
+  });
+  const loginsAfter = await restarted.db
+    .selectFrom('console_logins')
+    .select('id')
+    .where('device_id', 'in', ids)
+    .execute();
+  // resumed, not logged on anew: the same login rows, none added
+  expect(loginsAfter.map((l) => l.id).sort()).toEqual(loginsBefore.map((l) => l.id).sort());
+  await vi.waitFor(() => expect(sim!.stats.terminalsOnline).toBe(ids.length), { timeout: 30_000 });
+}, 120_000);

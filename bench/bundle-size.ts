@@ -1,4 +1,4 @@
-// Gzipped JavaScript of the console's first screens beside the 400 KB limit (issue 10 item 10).
+// Gzipped JavaScript of the console's first screens beside the 400 KB limit (the first-load budget, bench/bundle-size.ts).
 //   npx tsx bench/bundle-size.ts [--out DIR]
 // Builds apps/web with Vite into a temporary folder (apps/web/dist is left alone), reads the
 // build manifest and follows the entry's static imports (its modulepreload links) plus each

@@ -1,5 +1,5 @@
 /**
- * Console service benchmark (issue 11 section 4; goal in bench/README.md).
+ * Console service benchmark (goal in bench/README.md).
  *
  *   npx tsx bench/console-service.ts [--consoles 500] [--terminals 5000] [--units 10] [--seconds 60]
  *        [--warmup 10] [--gps-every 5] [--im-every 60] [--emergencies 6] [--echo-seconds 15] [--port N]

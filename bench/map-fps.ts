@@ -25,7 +25,7 @@
  * (/proc; nearly independent of the machine's load, unlike frames per second). Between 4 and 5 the same panning runs with the points hidden (hide-points tool):
  * the load of the fleet, the server and the pushes without drawing the devices.
  * --profile writes a Chrome CPU profile, --trace a Chrome trace of the panning + update phases.
- * Ends with the figures beside their goals (issue 10 point 12): panning >= 0.9x the baseline of the
+ * Ends with the figures beside their goals (bench/README.md): panning >= 0.9x the baseline of the
  * same run, browser CPU idle <= 0.15 s/s with the points hidden and <= 0.3 s/s drawn, about one
  * repaint per update of the device source. Prints figures only; no assertion.
  */
@@ -359,7 +359,7 @@ try {
     say(`CPU profile of panning + updates written to ${values.profile}`);
   }
   say(`simulator: ${simLast}`);
-  // the figures beside their goals (issue 10 point 12): ratios to the baseline of this run
+  // the figures beside their goals (bench/README.md): ratios to the baseline of this run
   const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
   // frames of camera moves (a new SOS is located on the map: a flight) are not repaints for updates
   const cameraFrames = Object.entries(uRepaints.causes)

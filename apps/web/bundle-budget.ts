@@ -1,10 +1,10 @@
-// What the console's first screens load, read from Vite's build manifest (issue 10 item 10): the
+// What the console's first screens load, read from Vite's build manifest (the first-load budget): the
 // login page and the shell before any map page must load with at most FIRST_LOAD_BUDGET_BYTES of
 // gzipped JavaScript. Used by `bench/bundle-size.ts` (prints the figures) and by
 // `src/app/bundle.test.ts` (fails when the login page's static graph reaches the map library).
 import { gzipSync } from 'node:zlib';
 
-/** The limit of issue 10 item 10: 400 KB of gzipped JavaScript for the login page and for the shell. */
+/** The first-load limit: 400 KB of gzipped JavaScript for the login page and for the shell. */
 export const FIRST_LOAD_BUDGET_BYTES = 400 * 1024;
 
 /**
@@ -81,7 +81,11 @@ export interface ScreenSize {
 }
 
 /** Raw and gzip sizes (level 9, what a static server's precompressed files would hold) of a screen's files. */
-export function screenSize(manifest: Manifest, sources: readonly string[], read: (file: string) => Uint8Array): ScreenSize {
+export function screenSize(
+  manifest: Manifest,
+  sources: readonly string[],
+  read: (file: string) => Uint8Array,
+): ScreenSize {
   const files = screenFiles(manifest, sources);
   let rawBytes = 0;
   let gzipBytes = 0;

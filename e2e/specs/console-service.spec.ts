@@ -12,7 +12,7 @@ async function shootToast(page: Page, message: string, name: string): Promise<vo
 }
 
 /**
- * The shell logs a dispatcher onto the console service (issue 11 section 2) with the group_api
+ * The shell logs a dispatcher onto the console service with the group_api
  * account of gis info, shows the group login message of spec part 2 section 8, caches the login
  * (bwc_-prefixed session-storage keys) and resumes it after a reload without logging on again.
  */

@@ -10,7 +10,7 @@ import { Terminal } from '../support/terminal';
 import { text } from '../support/texts';
 
 /**
- * Instant messages between the dispatcher and a terminal (issue 11 section 3): a body-worn camera
+ * Instant messages between the dispatcher and a terminal: a body-worn camera
  * with a cluster number, logged onto the console service over a plain websocket, writes to the
  * dispatcher; the emergency screen's messages tab counts it unread, opening the conversation shows
  * it, the dispatcher's answer reaches the terminal as notice_im; an image the terminal uploads

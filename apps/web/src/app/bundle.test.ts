@@ -6,7 +6,7 @@ import { SCREEN_LANGUAGES, screenFiles, screenSources, type FirstScreen, type Ma
 
 const WEB_ROOT = resolve(import.meta.dirname, '../..');
 
-/** Packages that only pages with a map may load (issue 10 item 10). */
+/** Packages that only pages with a map may load (the first-load budget, bench/bundle-size.ts). */
 const MAP_PACKAGES = ['maplibre-gl', 'terra-draw'];
 
 /** The production build in memory: its chunks by file name and its manifest. */

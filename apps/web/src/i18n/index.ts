@@ -23,7 +23,7 @@ import { initReactI18next } from 'react-i18next';
  * zh-CN is canonical and the fallback; en-US is complete.
  *
  * A console loads the catalogues of its language only (`loadLanguage`, before the first render and
- * on a switch): both languages together were 32 KB of gzip in the first load (issue 10 item 10).
+ * on a switch): both languages together were 32 KB of gzip in the first load (the first-load budget, bench/bundle-size.ts).
  */
 const areaFiles = import.meta.glob<{ default: Record<string, unknown> }>('./locales/*/*.json');
 

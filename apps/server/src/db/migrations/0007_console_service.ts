@@ -12,7 +12,7 @@ function withId<T extends string>(
 }
 
 /**
- * The console service (issue 11, realtime/console): logins (resumable by their token while alive),
+ * The console service (realtime/console): logins (resumable by their token while alive),
  * parameters set on users, the users a console administers, group attachments, instant messages
  * with their recipients and files, and terminals' recorded videos. uids: a terminal's is its
  * device id, a console's CONSOLE_UID_BASE + its user id (packages/protocol console/limits.ts).

@@ -41,7 +41,7 @@ async function serveOn(server: FastifyInstance, service: ConsoleService, paths: 
 }
 
 /**
- * The console service (issue 11 section 1): the msg_code protocol of packages/protocol/src/console
+ * The console service: the msg_code protocol of packages/protocol/src/console
  * over websockets, on its own port (CONSOLE_PORT, default 9080; the SDK tries 9080, then 3001-3005)
  * and under CONSOLE_WS_PATH of the main port for deployments behind one reverse proxy. The port
  * listener starts once the main server listens; a port that is taken is logged and the path

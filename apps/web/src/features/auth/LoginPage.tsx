@@ -16,7 +16,7 @@ import { lazyPage } from '../../app/routing/lazyPage';
 import './login.css';
 import { systemTitle } from '../../app/session/systemTitle';
 
-// shown once, before the licence is registered: its own chunk (issue 10 item 10)
+// shown once, before the licence is registered: its own chunk (the first-load budget, bench/bundle-size.ts)
 const RegistrationStep = lazyPage(() => import('./RegistrationStep'), 'RegistrationStep');
 
 export const loginKeys = { captcha: ['login', 'captcha'] as const };
@@ -85,7 +85,7 @@ export function LoginPage() {
         <h2 className="login-title" data-testid="login-title">
           {systemTitle(pageInfo?.title, t('form.title'))}
         </h2>
-        {/* a plain box: antd's Card brings its tabs into the first load (issue 10 item 10) */}
+        {/* a plain box: antd's Card brings its tabs into the first load (the first-load budget, bench/bundle-size.ts) */}
         <div className="login-card">
           {captcha.isPending ? (
             <div style={{ textAlign: 'center', padding: 32 }}>

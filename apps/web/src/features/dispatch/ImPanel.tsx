@@ -76,7 +76,7 @@ function MessageBody({ m, store }: { m: ImMessage; store: ImStore }) {
 }
 
 /**
- * Messages tab of the emergency screen (issue 11 section 3): the conversations with terminals and
+ * Messages tab of the emergency screen: the conversations with terminals and
  * groups, their unread counts, and the open one's messages with a text box. Messages come live
  * from the console service (notice_im); opening a conversation lists and marks it read.
  */

@@ -72,14 +72,24 @@ export function HomePage() {
   );
 }
 
-// the reader opens on a click: its typography stays out of the first page after login (issue 10 item 10)
+// the reader opens on a click: its typography stays out of the first page after login (the first-load budget, bench/bundle-size.ts)
 const AnnouncementDialog = lazyPage(() => import('./AnnouncementDialog'), 'AnnouncementDialog');
 
 /**
  * A titled box of the home page; antd's Card would bring its tabs into the first page after login
  * (and the home page keeps to Spin and plain text where Skeleton and Empty would add more).
  */
-function HomeCard({ title, extra, testId, children }: { title: ReactNode; extra: ReactNode; testId: string; children: ReactNode }) {
+function HomeCard({
+  title,
+  extra,
+  testId,
+  children,
+}: {
+  title: ReactNode;
+  extra: ReactNode;
+  testId: string;
+  children: ReactNode;
+}) {
   return (
     <section className="home-card" data-testid={testId}>
       <header className="home-card-head">
@@ -93,7 +103,7 @@ function HomeCard({ title, extra, testId, children }: { title: ReactNode; extra:
 
 /**
  * Published announcements, latest first, each opening the reader. Plain list markup: antd's List
- * brings its pagination and select into the home page, the first page after login (issue 10 item 10).
+ * brings its pagination and select into the home page, the first page after login (the first-load budget, bench/bundle-size.ts).
  */
 export function AnnouncementList({ items, onOpen }: { items: readonly Announcement[]; onOpen: (id: number) => void }) {
   const { t } = useTranslation('home');
@@ -119,9 +129,7 @@ export function AnnouncementList({ items, onOpen }: { items: readonly Announceme
             </a>
             <span className="home-excerpt">{item.content}</span>
           </div>
-          <span className="home-secondary home-list-side">
-            {formatTime(item.publish_time ?? item.update_time)}
-          </span>
+          <span className="home-secondary home-list-side">{formatTime(item.publish_time ?? item.update_time)}</span>
         </li>
       ))}
     </ul>

@@ -7,7 +7,7 @@ export type ShellDialog = 'version' | 'localSave' | 'userInfo' | 'password';
 
 /**
  * The dialogs of the navigation bar's menus, one chunk loaded when the first of them opens: their
- * forms and selects stay out of the shell's first load (issue 10 item 10).
+ * forms and selects stay out of the shell's first load (the first-load budget, bench/bundle-size.ts).
  */
 export function ShellDialogs({ dialog, onClose }: { dialog: ShellDialog | null; onClose: () => void }) {
   return (

@@ -25,7 +25,7 @@ export interface AlarmBellPanelProps {
 /**
  * The bell's panel: the severity tabs with their counts, the table with read / see / live /
  * locate, view-all and mark-all-read. A chunk of its own, loaded when the bell first opens: its
- * table and the locate dialog stay out of the shell's first load (issue 10 item 10).
+ * table and the locate dialog stay out of the shell's first load (the first-load budget, bench/bundle-size.ts).
  */
 export function AlarmBellPanel({ bell, gb, onHide, onLocateChange }: AlarmBellPanelProps) {
   const { t } = useTranslation('bell');

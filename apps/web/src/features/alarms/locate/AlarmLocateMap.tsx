@@ -53,7 +53,7 @@ export interface AlarmLocateMapProps {
 
 /**
  * The map of the locate dialog, a chunk of its own: the dialog lives in the navigation bar's bell,
- * and MapLibre loads only when a user first locates an alarm (issue 10 item 10).
+ * and MapLibre loads only when a user first locates an alarm (the first-load budget, bench/bundle-size.ts).
  */
 export function AlarmLocateMap({ styleUrl, crs, position, title, label, onStyleError }: AlarmLocateMapProps) {
   return (

@@ -131,7 +131,7 @@ describe('normalset form', SLOW, () => {
     return save;
   }
 
-  // issue 10: 0 attempts and 99999 minutes were clamped to 1 and 1440 by the inputs and saved
+  // 0 attempts and 99999 minutes were once clamped to 1 and 1440 by the inputs and saved
   it.each([
     ['连续登录失败次数', '0', '取值范围为 1 到 20'],
     ['锁定时长', '99999', '取值范围为 1 到 1440'],

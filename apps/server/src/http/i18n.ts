@@ -1,4 +1,13 @@
-import { FIELD_PREDICATES, LANGUAGE_HEADER, fieldSubject, pickLanguage, translate, type Language } from '@bwc/protocol';
+import {
+  FIELD_PREDICATES,
+  LANGUAGE_HEADER,
+  fieldSubject,
+  isPluralField,
+  pickLanguage,
+  pluralPredicate,
+  translate,
+  type Language,
+} from '@bwc/protocol';
 import type { FastifyRequest } from 'fastify';
 import type { MsgParams } from './errors';
 
@@ -29,7 +38,13 @@ export function t(lang: Language, key: string, params: MsgParams = {}): string {
   let all = params;
   if (key === FIELD_TEMPLATE && typeof params.message === 'string' && FIELD_PREDICATES.has(params.message)) {
     template = 'validation.fieldIs';
-    all = { ...params, Field: fieldSubject(String(params.field ?? '')) };
+    const field = String(params.field ?? '');
+    // "Ids are required.": a plural field takes the plural predicate
+    all = {
+      ...params,
+      Field: fieldSubject(field),
+      ...(isPluralField(field) ? { message: pluralPredicate(params.message) } : {}),
+    };
   }
   const resolved: MsgParams = {};
   for (const [name, value] of Object.entries(all)) {

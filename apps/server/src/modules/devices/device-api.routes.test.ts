@@ -151,16 +151,16 @@ describe('positions', () => {
     const auth = await deviceLogin(t.app, d);
     expect(await post('/rest/device/api/positions', {}, auth)).toMatchObject({
       code: 400,
-      msg: 'Positions is required.',
+      msg: 'Positions are required.',
     });
     expect(await post('/rest/device/api/positions', { positions: [] }, auth)).toMatchObject({
       code: 400,
-      msg: 'Positions is required.',
+      msg: 'Positions are required.',
     });
     const many = Array.from({ length: 501 }, () => ({ time: Date.now(), lat: 1, lng: 1 }));
     expect(await post('/rest/device/api/positions', { positions: many }, auth)).toMatchObject({
       code: 400,
-      msg: 'Positions is too long.',
+      msg: 'Positions are too long.',
     });
     const res = await t.app.inject({
       method: 'POST',

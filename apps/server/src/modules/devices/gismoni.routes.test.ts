@@ -117,7 +117,7 @@ describe('positions and details', () => {
     expect(scoped.data.map((p) => p.id)).toEqual([inFutian.id]);
     expect(await api(t.app, 'gisGetPoint', dispatcher, { ids: [] }, 'en-US')).toMatchObject({
       code: 400,
-      msg: 'Ids is required.',
+      msg: 'Ids are required.',
     });
     expect(await api(t.app, 'gisGetPoint', dispatcher, { ids: ['x'] }, 'en-US')).toMatchObject({
       code: 400,

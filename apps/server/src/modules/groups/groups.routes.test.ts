@@ -154,7 +154,7 @@ describe('temporary group from a map selection', () => {
     });
     expect(await api(t.app, 'groupFromDevices', dispatcher, { ids: [] }, 'en-US')).toMatchObject({
       code: 400,
-      msg: 'Ids is required.',
+      msg: 'Ids are required.',
     });
   });
 

@@ -94,7 +94,7 @@ describe('auth, scope, bad input', () => {
   });
 
   it.each([
-    [{ ids: [], ...range }, 'Ids is required.'],
+    [{ ids: [], ...range }, 'Ids are required.'],
     [{ ids: [999999], ...range }, 'Field ids: Devices 999999 do not exist.'],
     [{ ids: [1], start: range.end, end: range.start }, 'Field end: The end time must not be before the start time.'],
     [

@@ -1,4 +1,4 @@
-import { FIELD_PREDICATES, LANGUAGES, fieldOfSubject } from '@bwc/protocol';
+import { FIELD_PREDICATES, LANGUAGES, fieldOfSubject, pluralPredicate } from '@bwc/protocol';
 import { i18next } from '../../i18n';
 
 /** An envelope error that names a field: the field (as the request spells it) and the message to show under it. */
@@ -19,7 +19,8 @@ function patternOf(template: string, message?: string): RegExp {
   const cacheKey = `${template}\u0000${message ?? ''}`;
   let pattern = patterns.get(cacheKey);
   if (!pattern) {
-    const messagePart = message === undefined ? '(?<message>[\\s\\S]+)' : escape(message).replace(/\\\{\\\{\w+\\\}\\\}/g, '.+?');
+    const messagePart =
+      message === undefined ? '(?<message>[\\s\\S]+)' : escape(message).replace(/\\\{\\\{\w+\\\}\\\}/g, '.+?');
     const source = escape(template)
       .replace('\\{\\{field\\}\\}', `(?<field>${FIELD})`)
       .replace('\\{\\{Field\\}\\}', `(?<subject>${SUBJECT})`)
@@ -41,13 +42,14 @@ export function namedFieldError(msg: string): NamedFieldError | null {
   for (const lang of LANGUAGES) {
     const fieldIs: unknown = i18next.getResource(lang, 'validation', 'fieldIs');
     if (typeof fieldIs === 'string') {
-      for (const key of FIELD_PREDICATES) {
-        const predicate: unknown = i18next.getResource(lang, 'validation', key.slice('validation.'.length));
-        if (typeof predicate !== 'string') continue;
-        const groups = patternOf(fieldIs, predicate).exec(msg)?.groups;
-        if (groups?.subject) return { field: fieldOfSubject(groups.subject), message: msg };
-        if (groups?.field) break; // the same shape as validation.field: read below
-      }
+      predicates: for (const key of FIELD_PREDICATES)
+        for (const form of [key, pluralPredicate(key)]) {
+          const predicate: unknown = i18next.getResource(lang, 'validation', form.slice('validation.'.length));
+          if (typeof predicate !== 'string') continue;
+          const groups = patternOf(fieldIs, predicate).exec(msg)?.groups;
+          if (groups?.subject) return { field: fieldOfSubject(groups.subject), message: msg };
+          if (groups?.field) break predicates; // the same shape as validation.field: read below
+        }
     }
     const template: unknown = i18next.getResource(lang, 'validation', 'field');
     if (typeof template !== 'string') continue;

@@ -204,6 +204,7 @@ export const ConsoleNotices = {
   notice_gps: Gps.GpsNotice,
   notice_query_gps: Gps.QueryGpsNotice,
   notice_im: Im.ImNotice,
+  notice_im_state: Im.ImStateNotice,
   notice_emergency: Emergency.EmergencyNotice,
   notice_emergency_handled: Emergency.EmergencyHandledNotice,
   notice_group_attach_info: Groups.GroupAttachInfoNotice,

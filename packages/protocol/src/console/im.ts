@@ -117,6 +117,17 @@ export type SendImRequest = z.infer<typeof SendImRequest>;
 export const SendImAnswer = z.object({ im: ImMessage });
 /** notice_im: a message for this user (or one of its groups). */
 export const ImNotice = z.object({ im: ImMessage });
+/**
+ * notice_im_state (ours): a message a console sent reached a recipient's connection (`delivered`)
+ * or was listed by it (`read`, req_im_list); to the sending console, so that its delivery and
+ * read states (message push records) follow at once.
+ */
+export const ImStateNotice = z.object({
+  msg_id: z.number().int(),
+  uid: z.number().int(),
+  state: z.enum(['delivered', 'read']),
+  time: z.string(),
+});
 
 /** req_send_file_done: the upload `fid` is complete; answers its stored description. */
 export const SendFileDoneRequest = z.object({ fid: Fid });

@@ -3,7 +3,7 @@ import type { Connection } from './connection';
 import { downloadUrl } from './files';
 import { claimDelivery, releaseDelivery, undelivered } from './im.repository';
 import type { ConsoleImRow } from './console.tables';
-import type { Login } from './login';
+import { isConsoleUid, type Login } from './login';
 import type { ConsoleService } from './service';
 
 /** Messages delivered per batch at logon (the rest follow in the next batches). */
@@ -43,8 +43,18 @@ export class ImDelivery {
     const db = this.service.deps.db;
     if (!conn.open || !(await claimDelivery(db, row.id, login.uid))) return;
     // the socket closed while the claim was written: the message waits for the next logon
-    if (!conn.send(JSON.stringify({ im: presentMessage(row), msg_code: 'notice_im', cmd_type: CmdType.NOTICE })))
+    if (!conn.send(JSON.stringify({ im: presentMessage(row), msg_code: 'notice_im', cmd_type: CmdType.NOTICE }))) {
       await releaseDelivery(db, row.id, login.uid);
+      return;
+    }
+    // a console's message: its sender sees the delivery at once (message push records)
+    if (isConsoleUid(row.from_uid))
+      this.service.notify({ uids: [row.from_uid] }, 'notice_im_state', {
+        msg_id: row.id,
+        uid: login.uid,
+        state: 'delivered',
+        time: new Date().toISOString(),
+      });
   }
 
   /** A message was stored: deliver it to this node's connections of its recipients. */

@@ -140,7 +140,10 @@ export async function unreadOf(
   db: Db,
   me: number,
   idsLimit: number,
-): Promise<{ counts: { target_type: number; other: number; n: number }[]; ids: { id: number; target_type: number; other: number }[] }> {
+): Promise<{
+  counts: { target_type: number; other: number; n: number }[];
+  ids: { id: number; target_type: number; other: number }[];
+}> {
   const unread = db
     .selectFrom('console_im_recipients as r')
     .innerJoin('console_im as m', 'm.id', 'r.im_id')
@@ -166,19 +169,40 @@ export async function unreadOf(
 
 export async function messagesByIds(db: Db, ids: readonly number[]): Promise<ConsoleImRow[]> {
   if (!ids.length) return [];
-  return db.selectFrom('console_im').selectAll().where('id', 'in', [...ids]).execute();
+  return db
+    .selectFrom('console_im')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .execute();
 }
 
-/** Mark messages to `uid` among `ids` read. */
-export async function markRead(db: Db, uid: number, ids: readonly number[]): Promise<void> {
-  if (!ids.length) return;
-  await db
+/** Mark messages to `uid` among `ids` read; answers those that were unread, with their senders. */
+export async function markRead(
+  db: Db,
+  uid: number,
+  ids: readonly number[],
+): Promise<{ im_id: number; from_uid: number; read: string }[]> {
+  if (!ids.length) return [];
+  const read = now();
+  const changed = await db
     .updateTable('console_im_recipients')
-    .set({ read: now() })
+    .set({ read })
     .where('uid', '=', uid)
     .where('im_id', 'in', [...ids])
     .where('read', '=', '')
+    .returning('im_id')
     .execute();
+  if (!changed.length) return [];
+  const senders = await db
+    .selectFrom('console_im')
+    .select(['id', 'from_uid'])
+    .where(
+      'id',
+      'in',
+      changed.map((c) => c.im_id),
+    )
+    .execute();
+  return senders.map((m) => ({ im_id: m.id, from_uid: m.from_uid, read }));
 }
 
 export async function findFile(db: Db, fid: string): Promise<ConsoleFileRow | undefined> {

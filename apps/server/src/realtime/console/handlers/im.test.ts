@@ -385,3 +385,46 @@ describe('req_im_sessions', () => {
     });
   });
 });
+
+describe('notice_im_state', () => {
+  it("tells a console when its message reached a terminal and when the terminal read it; terminals' senders get none", async () => {
+    const cam = await addDevice(t.app, admin, await unitIdOf(t.db, '440304000000'), { jq_hostcode: '440011' });
+    const terminal = await logonTerminal(url, cam);
+    clients.push(terminal.client);
+    const sent = await desk.client.request('req_send_im', {
+      target: cam.id,
+      im_type: ImType.TEXT,
+      content: '收到请回复',
+    });
+    const msgId = (sent.im as { msg_id: number }).msg_id;
+    const ofMsg = (m: Record<string, unknown>) => m.msg_id === msgId;
+    expect(await desk.client.notice('notice_im_state', (m) => ofMsg(m) && m.state === 'delivered')).toMatchObject({
+      msg_id: msgId,
+      uid: cam.id,
+      state: 'delivered',
+    });
+    await terminal.client.request('req_im_list', { target: desk.uid });
+    expect(await desk.client.notice('notice_im_state', (m) => ofMsg(m) && m.state === 'read')).toMatchObject({
+      uid: cam.id,
+      state: 'read',
+    });
+    // listing again reads nothing new: no second notice
+    await terminal.client.request('req_im_list', { target: desk.uid });
+    await desk.client.request('heartbeat');
+    expect(desk.client.notices('notice_im_state').filter(ofMsg)).toHaveLength(2);
+
+    // the terminal's answer, delivered to the console and read there: the terminal hears nothing
+    const answer = await terminal.client.request('req_send_im', {
+      target: desk.uid,
+      im_type: ImType.TEXT,
+      content: '好',
+    });
+    await desk.client.notice(
+      'notice_im',
+      (m) => (m.im as { msg_id: number }).msg_id === (answer.im as { msg_id: number }).msg_id,
+    );
+    await desk.client.request('req_im_list', { target: cam.id });
+    await terminal.client.request('heartbeat');
+    expect(terminal.client.notices('notice_im_state')).toEqual([]);
+  });
+});

@@ -15,6 +15,7 @@ import {
   unreadOf,
 } from '../im.repository';
 import { defineHandler, type ConsoleHandler, type HandlerContext } from '../handler';
+import { isConsoleUid } from '../login';
 
 /**
  * Instant messages: text, image, voice note and file to a user or a group (req_send_im), stored
@@ -149,11 +150,20 @@ export const imHandlers: ConsoleHandler[] = [
       const { body, login, db } = ctx;
       const to = await addressees(ctx);
       const { total, rows } = await conversation(db, login.uid, to.target, body.target_type, body.start, body.count);
-      await markRead(
+      const read = await markRead(
         db,
         login.uid,
         rows.map((r) => r.id),
       );
+      // the consoles that sent them see them read at once (message push records)
+      for (const r of read)
+        if (isConsoleUid(r.from_uid) && r.from_uid !== login.uid)
+          ctx.service.notify({ uids: [r.from_uid] }, 'notice_im_state', {
+            msg_id: r.im_id,
+            uid: login.uid,
+            state: 'read',
+            time: r.read,
+          });
       return { total, start: body.start, count: rows.length, im: rows.map((r) => presentMessage(r)) };
     },
   }),

@@ -1,13 +1,25 @@
-import { MESSAGE_RECIPIENTS_MAX, MESSAGE_STATE_REFRESH_MS, type PushMessage, type PushRecipient, type PushSend } from '@bwc/protocol';
-import { useQuery } from '@tanstack/react-query';
+import {
+  MESSAGE_RECIPIENTS_MAX,
+  MESSAGE_STATE_REFRESH_MS,
+  type PushMessage,
+  type PushRecipient,
+  type PushSend,
+} from '@bwc/protocol';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Empty, Modal, Tag, Typography } from 'antd';
 import { useEffect, useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/http';
 import { DataTable, type DataTableColumn } from '../../../components/data-table';
 import { formatTime } from '../../../format/time';
+import type { RealtimeSdk } from '../../../realtime/sdk/RealtimeSdk';
+import { consoleSdk } from '../../../realtime/sdk/groupLogin';
 
 const SENDS_SHOWN = 100;
+/** While the console service tells of each delivery and read (notice_im_state), the states are read again this seldom. */
+const STATE_FALLBACK_MS = 15_000;
+/** Notices of deliveries and reads within this time (ms) make one read of the states. */
+const STATE_COALESCE_MS = 300;
 
 /** A terminal's state: read, else delivered, else waiting for its logon. */
 function RecipientState({ row }: { row: PushRecipient }) {
@@ -23,15 +35,37 @@ export interface SendRecordsDialogProps {
   /** the send to show first (the one just made), else the newest */
   sendId: number | null;
   onClose: () => void;
+  /** the console service connection that tells of deliveries and reads (default: the console's) */
+  sdk?: Pick<RealtimeSdk, 'on' | 'login'>;
 }
 
 /**
- * The sends of a message and, for the send picked, each terminal's delivery and read state, read
- * again every MESSAGE_STATE_REFRESH_MS while the dialog is open.
+ * The sends of a message and, for the send picked, each terminal's delivery and read state: read
+ * again as soon as the console service tells of a delivery or a read of the console's messages
+ * (notice_im_state), and every MESSAGE_STATE_REFRESH_MS while the console is not logged onto the
+ * service (STATE_FALLBACK_MS while it is).
  */
-export function SendRecordsDialog({ message, sendId, onClose }: SendRecordsDialogProps) {
+export function SendRecordsDialog({ message, sendId, onClose, sdk = consoleSdk }: SendRecordsDialogProps) {
   const { t } = useTranslation('msgpush');
   const open = message !== null;
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!open) return;
+    // a send to many terminals brings a burst of notices: one read per STATE_COALESCE_MS
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const off = sdk.on('notice_im_state', () => {
+      timer ??= setTimeout(() => {
+        timer = null;
+        void queryClient.invalidateQueries({ queryKey: ['msgpush', 'sends'] });
+        void queryClient.invalidateQueries({ queryKey: ['msgpush', 'recipients'] });
+      }, STATE_COALESCE_MS);
+    });
+    return () => {
+      off();
+      if (timer) clearTimeout(timer);
+    };
+  }, [open, sdk, queryClient]);
+  const every = open ? (sdk.login ? STATE_FALLBACK_MS : MESSAGE_STATE_REFRESH_MS) : false;
   const [picked, setPicked] = useState<number | null>(sendId);
   useEffect(() => setPicked(sendId), [sendId, message]);
 
@@ -39,14 +73,14 @@ export function SendRecordsDialog({ message, sendId, onClose }: SendRecordsDialo
     queryKey: ['msgpush', 'sends', message?.id],
     queryFn: ({ signal }) => call('messSendList', { messid: message!.id, limit: SENDS_SHOWN }, { signal }),
     enabled: open,
-    refetchInterval: open ? MESSAGE_STATE_REFRESH_MS : false,
+    refetchInterval: every,
   });
   const shown = picked ?? sends.data?.list[0]?.id ?? null;
   const recipients = useQuery({
     queryKey: ['msgpush', 'recipients', shown],
     queryFn: ({ signal }) => call('messRecipients', { sendid: shown!, limit: MESSAGE_RECIPIENTS_MAX }, { signal }),
     enabled: open && shown !== null,
-    refetchInterval: open ? MESSAGE_STATE_REFRESH_MS : false,
+    refetchInterval: every,
   });
 
   const sendColumns = useMemo<DataTableColumn<PushSend>[]>(
@@ -114,7 +148,11 @@ export function SendRecordsDialog({ message, sendId, onClose }: SendRecordsDialo
               loading={sends.isPending}
               columns={sendColumns}
               size="small"
-              selection={{ type: 'radio', selectedRowKeys: selectedKeys, onChange: (keys) => setPicked(Number(keys[0])) }}
+              selection={{
+                type: 'radio',
+                selectedRowKeys: selectedKeys,
+                onChange: (keys) => setPicked(Number(keys[0])),
+              }}
             />
             <Typography.Title level={5} className="bwc-msgpush-heading">
               {t('records.recipients')}

@@ -68,6 +68,17 @@ function fakeSdk(history: ImMessage[]) {
   return { sdk: sdk as unknown as ImSdk, requests, notice };
 }
 
+/** The panel in an antd App, its store's conversation with officer 7 opened. */
+async function openPanel(store: ImStore, language: 'zh-CN' | 'en-US') {
+  await renderWidget(
+    <App>
+      <ImPanel store={store} me={ME} />
+    </App>,
+    { language },
+  );
+  await act(() => store.open(7, ImTargetType.USER, 'Officer 7'));
+}
+
 beforeEach(() => {
   seq = 0;
 });
@@ -165,13 +176,7 @@ describe('emergency messages tab', () => {
     );
     const { sdk } = fakeSdk(history);
     const store = new ImStore(sdk);
-    await renderWidget(
-      <App>
-        <ImPanel store={store} me={ME} />
-      </App>,
-      { language: 'zh-CN' },
-    );
-    await act(() => store.open(7, ImTargetType.USER, 'Officer 7'));
+    await openPanel(store, 'zh-CN');
     expect(screen.getAllByTestId('im-message')).toHaveLength(30);
     expect(screen.getByTestId('im-image').getAttribute('src')).toBe('http://svc:9080/f/scene-s.jpg?token=tk&uid=100');
     expect(screen.getByTestId('im-voice').getAttribute('src')).toBe('http://svc:9080/f/v.webm?token=tk&uid=100');
@@ -196,13 +201,7 @@ describe('emergency messages tab', () => {
         return new Response(JSON.stringify({ fid: 'x', received, size: 0, cmd_status: 0, error_reason: '' }));
       }),
     );
-    await renderWidget(
-      <App>
-        <ImPanel store={store} me={ME} />
-      </App>,
-      { language: 'en-US' },
-    );
-    await act(() => store.open(7, ImTargetType.USER, 'Officer 7'));
+    await openPanel(store, 'en-US');
     const big = new File([new Uint8Array(1024 * 1024 + 10)], 'scene.png', { type: 'image/png' });
     fireEvent.change(screen.getByTestId('im-file-input'), { target: { files: [big] } });
     // a megabyte through jsdom's Blob slicing: slow on a loaded machine
@@ -270,13 +269,7 @@ describe('emergency messages tab', () => {
       }
     }
     vi.stubGlobal('MediaRecorder', FakeRecorder);
-    await renderWidget(
-      <App>
-        <ImPanel store={store} me={ME} />
-      </App>,
-      { language: 'en-US' },
-    );
-    await act(() => store.open(7, ImTargetType.USER, 'Officer 7'));
+    await openPanel(store, 'en-US');
     fireEvent.click(screen.getByTestId('im-record'));
     await waitFor(() => expect(screen.getByTestId('im-recording').textContent).toContain('Recording 0/60 s'));
     // a note shorter than VOICE_NOTE_MIN_MS is not sent

@@ -1,21 +1,11 @@
-import { Api, MenuId, type PushMessage, type PushRecipient, type PushSend, type TreeNode } from '@bwc/protocol';
+import { Api, MenuId, type PushRecipient, type PushSend, type TreeNode } from '@bwc/protocol';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWidget } from '../../../components/test-utils';
 import { MsgManagePage } from './MsgManagePage';
+import { testMessage } from './test-message';
 
-const message: PushMessage = {
-  id: 7,
-  title: 'Morning shift',
-  content: 'Be at the east gate by eight',
-  unit_id: 1,
-  unitname: 'North station',
-  author: 'Desk',
-  create_time: '2026-11-24T07:00:00Z',
-  update_time: '2026-11-24T07:00:00Z',
-  send_count: 0,
-  last_send: null,
-};
+const message = testMessage;
 const station: TreeNode = { id: 1, unitname: 'North station', sub: 1, last: 0, treecate: 'unit', lion_count: 2 };
 const terminal = (id: number, hostname: string, lineon: number, jq_hostcode: string): TreeNode => ({
   id,
@@ -28,7 +18,11 @@ const terminal = (id: number, hostname: string, lineon: number, jq_hostcode: str
   lineon,
   jq_hostcode,
 });
-const devices = [terminal(10, 'Officer Li', 1, '550001'), terminal(11, 'Officer Wang', 0, '550002'), terminal(12, 'Camera Zhao', 1, '')];
+const devices = [
+  terminal(10, 'Officer Li', 1, '550001'),
+  terminal(11, 'Officer Wang', 0, '550002'),
+  terminal(12, 'Camera Zhao', 1, ''),
+];
 
 /** What the stubbed server answers for the recipient of the send, changed by the test. */
 let recipientState: Pick<PushRecipient, 'delivered' | 'read' | 'online'>;
@@ -60,7 +54,14 @@ function answer(path: string, body: Record<string, unknown>): unknown {
       return page(sent.length ? [send] : []);
     case Api.messRecipients.path:
       return page([
-        { uid: 10, hostname: 'Officer Li', hostbody: 'T10', jq_hostcode: '550001', unitname: 'North station', ...recipientState },
+        {
+          uid: 10,
+          hostname: 'Officer Li',
+          hostbody: 'T10',
+          jq_hostcode: '550001',
+          unitname: 'North station',
+          ...recipientState,
+        },
       ]);
     default:
       return null;

@@ -1,21 +1,11 @@
-import { Api, type PushMessage } from '@bwc/protocol';
+import { Api } from '@bwc/protocol';
 import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWidget } from '../../../components/test-utils';
 import { SendRecordsDialog } from './SendRecordsDialog';
+import { testMessage } from './test-message';
 
-const message: PushMessage = {
-  id: 7,
-  title: 'Morning shift',
-  content: 'Be at the east gate by eight',
-  unit_id: 1,
-  unitname: 'North station',
-  author: 'Desk',
-  create_time: '2026-11-24T07:00:00Z',
-  update_time: '2026-11-24T07:00:00Z',
-  send_count: 1,
-  last_send: '2026-11-24T08:00:00Z',
-};
+const message = testMessage;
 let read: string | null;
 let recipientReads: number;
 

@@ -90,8 +90,9 @@ describe('UnitTree', () => {
       states.set(10, true).set(11, true);
       for (const listener of listeners) listener();
     });
-    expect(screen.getByText('Camera A').className).toContain('bwc-unit-node-online');
-    expect(screen.getByText('Camera B').className).toContain('bwc-unit-node-online');
+    // the tree's titles follow the live source (a loaded machine may commit them a moment later)
+    await waitFor(() => expect(screen.getByText('Camera A').className).toContain('bwc-unit-node-online'));
+    await waitFor(() => expect(screen.getByText('Camera B').className).toContain('bwc-unit-node-online'));
   });
 
   it('reports checked terminals', async () => {

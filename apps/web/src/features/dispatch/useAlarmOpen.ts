@@ -1,5 +1,5 @@
 import { App } from 'antd';
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { useBellEvent, type AlarmOpenRequest } from '../alarms/bell/bellEvents';
@@ -13,8 +13,9 @@ export function isAlarmOpenRequest(state: unknown): state is AlarmOpenRequest {
 
 /**
  * The bell's see / live on the Emergency page (spec part 1 section 2): an alarm arrives as router
- * state `{info, isLive}` (navigation from elsewhere, applied once the devices are loaded, then
- * dropped from the history entry so that a reload does not repeat it) or as the bell's `open`
+ * state `{info, isLive}` (navigation from elsewhere: taken and dropped from the history entry at
+ * once, so that a reload does not repeat it and a slow device load never navigates after the user
+ * went elsewhere; applied once the devices are loaded) or as the bell's `open`
  * event while this page is shown (see, live, and a new critical alarm). The alarm's device is
  * located on the map with its info window. This console has no live video yet: `isLive` says so
  * instead of pretending.
@@ -41,9 +42,15 @@ export function useAlarmOpen(store: DevicePointStore, ready: boolean, locate: (i
   useBellEvent('open', open);
 
   const state: unknown = location.state;
+  const [pending, setPending] = useState<AlarmOpenRequest | null>(null);
   useEffect(() => {
-    if (!ready || !isAlarmOpenRequest(state)) return;
-    open(state);
+    if (!isAlarmOpenRequest(state)) return;
+    setPending(state);
     void navigate(location.pathname + location.search, { replace: true, state: null });
-  }, [ready, state, open, navigate, location.pathname, location.search]);
+  }, [state, navigate, location.pathname, location.search]);
+  useEffect(() => {
+    if (!ready || !pending) return;
+    setPending(null);
+    open(pending);
+  }, [ready, pending, open]);
 }

@@ -117,6 +117,19 @@ async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: artifact(name), fullPage: true });
 }
 
+/**
+ * Opens a row of the permission tree, clicking again until it shows expanded: a click that lands
+ * while the dialog's table is rendered anew is lost (seen once under load).
+ */
+async function expandRow(perm: Locator, key: string): Promise<void> {
+  const icon = perm.locator(`tr[data-row-key="${key}"] .ant-table-row-expand-icon`);
+  await expect(async () => {
+    const open = await icon.evaluate((el) => el.classList.contains('ant-table-row-expand-icon-expanded'));
+    if (!open) await icon.click();
+    await expect(icon).toHaveClass(/ant-table-row-expand-icon-expanded/, { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+}
+
 test.describe('organisation administration', () => {
   // long journeys through several screens, with screenshots
   test.describe.configure({ timeout: 240_000 });
@@ -195,8 +208,8 @@ test.describe('organisation administration', () => {
       .click();
     const perm = dialog(page, cc(zh, 'roles.perm.title', { name: ROLE }));
     await expect(perm.locator('tr[data-row-key="10400"]')).toBeVisible(SCREEN_LOAD);
-    await perm.locator('tr[data-row-key="10400"] .ant-table-row-expand-icon').click();
-    await perm.locator('tr[data-row-key="10410"] .ant-table-row-expand-icon').click();
+    await expandRow(perm, '10400');
+    await expandRow(perm, '10410');
     await perm.getByTestId('perm-10411-view').check();
     await expect(perm.getByTestId('perm-10411-view')).toBeChecked();
     await expect(perm.getByTestId('perm-10411-edit')).not.toBeChecked();
@@ -327,7 +340,7 @@ test.describe('organisation administration', () => {
     await row(roles, ROLE)
       .getByRole('button', { name: buttonName(cc(zh, 'roles.action.permissions')) })
       .click();
-    await perm.locator('tr[data-row-key="10400"] .ant-table-row-expand-icon').click();
+    await expandRow(perm, '10400');
     await perm.getByTestId('perm-10450-view').check();
     await perm.getByRole('button', { name: buttonName(cc(zh, 'action.save')) }).click();
     await expect(toast(page, text(zh, 'success:permissionsSaved'))).toBeVisible();
@@ -381,7 +394,7 @@ test.describe('organisation administration', () => {
         .getByRole('button', { name: buttonName(cc(lang, 'roles.action.permissions')) })
         .click();
       const perm = page.locator('.ant-modal-content').filter({ hasText: cc(lang, 'roles.perm.module') });
-      await perm.locator('tr[data-row-key="10400"] .ant-table-row-expand-icon').click();
+      await expandRow(perm, '10400');
       await expect(perm.locator('tr[data-row-key="10450"]')).toBeVisible();
       await shoot(page, `configcenter-role-permissions-${lang}`);
       await perm.locator('.ant-modal-close').click();

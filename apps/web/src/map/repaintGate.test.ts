@@ -27,7 +27,18 @@ class FakeMap extends Events {
   _styleDirty = false;
   _sourcesDirty = false;
   loaded = true;
-  style = new Events();
+  transitions = false;
+  style = Object.assign(new Events(), {
+    /** the style's changes waiting for the next frame (images made for tiles) */
+    changed: false,
+    update: () => {
+      // as MapLibre's Style.update: apply, then tell with a style data event
+      if (!this.style.changed) return;
+      this.style.changed = false;
+      this.data({ dataType: 'style' }, this.loaded);
+    },
+    hasTransitions: () => this.transitions,
+  });
   triggerRepaint() {
     this.repaints += 1;
     return this;
@@ -39,13 +50,29 @@ class FakeMap extends Events {
   data(event: { dataType: string; sourceId?: string; sourceDataType?: string; tile?: boolean }, loaded: boolean) {
     this.loaded = loaded;
     this.style.fire({ ...event, isSourceLoaded: loaded });
+    // the map's handler (Map#_update)
+    if (event.dataType === 'style') this._styleDirty = true;
+    this._sourcesDirty = true;
     this.triggerRepaint();
     this.fire(event);
+  }
+  /**
+   * a frame as MapLibre's _render makes it: the style's update (whose style data event makes the
+   * map's handler mark the style and the sources dirty again and ask for a frame), 'render', then
+   * the next frame when something is still dirty
+   */
+  render() {
+    this._styleDirty = false;
+    this._sourcesDirty = false;
+    this.style.update();
+    this.fire({}, 'render');
+    if (this._placementDirty || this._styleDirty || this._sourcesDirty) this.triggerRepaint();
   }
   /** a frame: 'render', then the map asks for the next frame when something is still dirty */
   frame(dirty: { placement?: boolean; style?: boolean }) {
     this._placementDirty = !!dirty.placement;
     this._styleDirty = !!dirty.style;
+    this._sourcesDirty = false;
     this.fire({}, 'render');
     if (this._placementDirty || this._styleDirty) this.triggerRepaint();
   }
@@ -165,6 +192,49 @@ describe('repaint gate', () => {
     map.frame({ placement: true, style: true });
     expect(map.repaints).toBe(4);
     gate.close();
+  });
+
+  it("a frame that applies new images draws them once: their style event's requests in and after it are dropped", async () => {
+    const map = new FakeMap();
+    const gate = gateSourceRepaints(map, 'dev', fakeTimers());
+    update(map, 3);
+    expect(map.repaints).toBe(1);
+    // images were made for the tiles: the frame showing the update applies them
+    map.style.changed = true;
+    map.render();
+    expect(map.repaints).toBe(1);
+    await Promise.resolve();
+    // without new images nothing follows the frame either
+    map.render();
+    expect(map.repaints).toBe(1);
+    await Promise.resolve();
+    // an image made outside an update (no hold) is drawn by the frame it asks for, then nothing more
+    map.style.changed = true;
+    map.triggerRepaint();
+    expect(map.repaints).toBe(2);
+    map.render();
+    expect(map.repaints).toBe(2);
+    await Promise.resolve();
+    // while a transition runs, the frame after it is made
+    map.style.changed = true;
+    map.transitions = true;
+    map.render();
+    expect(map.repaints).toBe(3);
+    gate.close();
+    // closed: the style's update is MapLibre's again, and every request passes
+    expect(Object.prototype.hasOwnProperty.call(map.style, 'update')).toBe(true);
+    await Promise.resolve();
+    map.transitions = false;
+    map.style.changed = true;
+    map.render();
+    expect(map.repaints).toBe(5);
+  });
+
+  it('without the gate, such a frame is followed by another of the same picture', () => {
+    const map = new FakeMap();
+    map.style.changed = true;
+    map.render();
+    expect(map.repaints).toBe(2);
   });
 
   it('close leaves a wrapper made after the gate in place, and the gate passes everything from then on', () => {

@@ -8,10 +8,15 @@ export interface GateMap {
   on(type: 'data' | 'render', listener: (event: never) => void): unknown;
   off(type: 'data' | 'render', listener: (event: never) => void): unknown;
   isSourceLoaded(id: string): boolean;
-  style?: {
-    on(type: 'data', listener: (event: never) => void): unknown;
-    off(type: 'data', listener: (event: never) => void): unknown;
-  } | null;
+  style?: GateStyle | null;
+}
+
+interface GateStyle {
+  on(type: 'data', listener: (event: never) => void): unknown;
+  off(type: 'data', listener: (event: never) => void): unknown;
+  /** applies the style's changes inside a frame (maplibre-gl 6 internals, wrapped to know when) */
+  update?: (...args: never[]) => unknown;
+  hasTransitions?: () => boolean;
 }
 
 interface SourceEvent {
@@ -30,6 +35,8 @@ interface FrameState {
   _placementDirty?: boolean;
   _styleDirty?: boolean;
   _sourcesDirty?: boolean;
+  /** the map repaints continuously (a debug option) */
+  _repaint?: boolean;
 }
 
 /** A held repaint is made at the latest this long after the first one held. */
@@ -59,6 +66,13 @@ export interface RepaintGate {
  * with `fadeDuration: 0` every placement is a full one). After the frame that shows a held update,
  * that extra frame is skipped when the placement is all it is for; the next frame for any other
  * reason places again.
+ *
+ * Images made for the source's tiles (cluster counts, labels) change the style. A frame applies
+ * such changes in the style's update and draws them, but the update then fires a style data event
+ * whose handler marks the style and the sources dirty again: one more frame of the same picture
+ * after every update that brought a new image (most of them, as cluster counts change). The gate
+ * drops the repaint that this echo asks for inside the frame, and the one the frame asks for at its
+ * end because of it (unless transitions run or the placement needs another frame).
  */
 export function gateSourceRepaints(
   map: GateMap,
@@ -83,6 +97,12 @@ export function gateSourceRepaints(
   let showing = false;
   /** inside the frame that showed it (until its task ends) */
   let shown = false;
+  /** inside the style's own update, in a frame */
+  let styleUpdating = false;
+  /** that update fired its style data event (the echo) in this frame */
+  let echoed = false;
+  /** after the frame with an echo (until its task ends) */
+  let echoShown = false;
 
   const release = () => {
     if (pending !== null) timers.clearTimeout(pending);
@@ -91,12 +111,27 @@ export function gateSourceRepaints(
   let closed = false;
   const gatedRepaint = function gatedRepaint(this: unknown) {
     if (closed) return original.call(target);
-    if (shown) {
+    // the echo's own request, inside the frame that applies and draws the change
+    if (styleUpdating && echoed) {
+      heldCount += 1;
+      return target;
+    }
+    if (shown || echoShown) {
+      // the request the map makes at the end of the frame when something is still dirty
+      const afterUpdate = shown;
+      const afterEcho = echoShown;
       shown = false;
+      echoShown = false;
       const frame = target as FrameState;
-      if ('_placementDirty' in frame && frame._placementDirty === true && !frame._styleDirty && !frame._sourcesDirty) {
-        heldCount += 1;
-        return target;
+      if ('_placementDirty' in frame) {
+        // after an echo, the style and the sources are dirty because of it
+        const othersDirty = !afterEcho && (frame._styleDirty === true || frame._sourcesDirty === true);
+        const moving = frame._repaint === true || map.style?.hasTransitions?.() === true;
+        const placement = frame._placementDirty === true && !afterUpdate;
+        if (!othersDirty && !moving && !placement) {
+          heldCount += 1;
+          return target;
+        }
       }
     }
     if (quiet) {
@@ -116,6 +151,7 @@ export function gateSourceRepaints(
   target.triggerRepaint = gatedRepaint;
   // the style hears a source's event before the map, whose handler asks for the repaint
   const beforeMap = (event: SourceEvent) => {
+    if (event.dataType === 'style' && styleUpdating) echoed = true;
     if (event.dataType !== 'source' || event.sourceId !== sourceId) return;
     // 'metadata' comes right before the 'content' event that starts the reload
     if (event.isSourceLoaded === false || event.sourceDataType === 'metadata') quiet = true;
@@ -125,6 +161,13 @@ export function gateSourceRepaints(
     }
   };
   const onRender = () => {
+    if (echoed) {
+      echoed = false;
+      echoShown = true;
+      queueMicrotask(() => {
+        echoShown = false;
+      });
+    }
     if (!showing) return;
     showing = false;
     // MapLibre asks for its next frame right after 'render', in the same task
@@ -138,6 +181,18 @@ export function gateSourceRepaints(
     quiet = false;
   };
   const style = map.style ?? null;
+  const styleUpdate = style?.update;
+  const ownStyleUpdate = !!style && Object.prototype.hasOwnProperty.call(style, 'update');
+  if (style && typeof styleUpdate === 'function') {
+    style.update = function updateWatched(this: unknown, ...args: never[]) {
+      styleUpdating = true;
+      try {
+        return styleUpdate.apply(this, args);
+      } finally {
+        styleUpdating = false;
+      }
+    };
+  }
   style?.on('data', beforeMap as (event: never) => void);
   map.on('data', afterMap as (event: never) => void);
   map.on('render', onRender);
@@ -157,6 +212,10 @@ export function gateSourceRepaints(
     },
     close() {
       style?.off('data', beforeMap as (event: never) => void);
+      if (style && styleUpdate) {
+        if (ownStyleUpdate) style.update = styleUpdate;
+        else delete style.update;
+      }
       map.off('data', afterMap as (event: never) => void);
       map.off('render', onRender);
       closed = true;

@@ -35,7 +35,7 @@ import { devicesInRing } from '../../map/selection';
 import { INFO_WINDOW_SIZE } from './constants';
 import { DeviceDetailDialog } from './DeviceDetailDialog';
 import { DeviceListDialog } from './DeviceListDialog';
-import { useAlarmOpen } from './useAlarmOpen';
+import { useAlarmOpen, type LocateHow } from './useAlarmOpen';
 import { useDeviceActions } from './deviceActions';
 import { GroupTab } from './GroupTab';
 import { HostList } from './HostList';
@@ -172,7 +172,7 @@ export function EmergencyPage() {
   }, [all, unitId, unitDevices.data, search]);
 
   const locate = useCallback(
-    (id: number) => {
+    (id: number, how?: LocateHow) => {
       const point = store.get(id);
       if (!point) return void message.info(t('locate.unknown'));
       if (!hasPosition(point)) return void message.info(t('locate.noFix', { name: nameWithCode(point) }));
@@ -181,13 +181,16 @@ export function EmergencyPage() {
       // tracked devices only): read it now, the marker follows
       void refreshIds([id]).catch(() => undefined);
       const current = mapRef.current;
-      if (current)
-        current.map.flyTo({
+      if (current) {
+        const camera = {
           center: toDisplay(point.lng as number, point.lat as number, current.crs),
           zoom: Math.max(current.map.getZoom(), MAP_START_ZOOM),
           // the marker below the centre, so that the info window above it fits on the map
-          offset: [0, INFO_WINDOW_SIZE.height / 2],
-        });
+          offset: [0, INFO_WINDOW_SIZE.height / 2] as [number, number],
+        };
+        if (how?.instant) current.map.easeTo({ ...camera, duration: 0 });
+        else current.map.flyTo(camera);
+      }
       setInfoId(id);
     },
     [store, message, t, refreshIds],

@@ -7,13 +7,21 @@ import { i18next } from '../../i18n';
 import { DevicePointStore } from '../../map/pointStore';
 import { point } from '../../map/test-points';
 import { emitBellEvent } from '../alarms/bell/bellEvents';
-import { useAlarmOpen } from './useAlarmOpen';
+import { useAlarmOpen, type LocateHow } from './useAlarmOpen';
 
 function alarm(deviceId: number | null): Alarm {
   return { id: 9, device_id: deviceId, hostname: '张三', hostNameCode: '张三(1001)' } as Alarm;
 }
 
-function Probe({ store, ready, locate }: { store: DevicePointStore; ready: boolean; locate: (id: number) => void }) {
+function Probe({
+  store,
+  ready,
+  locate,
+}: {
+  store: DevicePointStore;
+  ready: boolean;
+  locate: (id: number, how?: LocateHow) => void;
+}) {
   useAlarmOpen(store, ready, locate);
   const location = useLocation();
   return <output data-testid="state">{JSON.stringify(location.state)}</output>;
@@ -43,7 +51,7 @@ describe("useAlarmOpen (the bell's see / live on the Emergency page)", () => {
     // user may have gone elsewhere)
     expect(screen.getByTestId('state').textContent).toBe('null');
     rerender(true);
-    expect(locate).toHaveBeenCalledWith(7);
+    expect(locate).toHaveBeenCalledWith(7, undefined);
     expect(await screen.findByText(/Live video is not available in this console yet; 张三\(1001\)/)).toBeTruthy();
     expect(screen.getByTestId('state').textContent).toBe('null');
   });
@@ -56,6 +64,14 @@ describe("useAlarmOpen (the bell's see / live on the Emergency page)", () => {
     act(() => emitBellEvent('open', { info: alarm(8), isLive: false }));
     expect(locate).toHaveBeenCalledTimes(1);
     expect(await screen.findByText('张三(1001) 不在本页设备中，无法定位')).toBeTruthy();
+  });
+
+  it("moves the map in one frame for an alarm that opened itself, with a flight for the user's own open", () => {
+    const { locate } = setup(null);
+    act(() => emitBellEvent('open', { info: alarm(7), isLive: true, automatic: true }));
+    expect(locate).toHaveBeenLastCalledWith(7, { instant: true });
+    act(() => emitBellEvent('open', { info: alarm(7), isLive: true }));
+    expect(locate).toHaveBeenLastCalledWith(7, undefined);
   });
 
   it('ignores router state that is not an alarm', () => {

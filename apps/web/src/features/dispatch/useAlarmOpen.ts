@@ -5,6 +5,16 @@ import { useLocation, useNavigate } from 'react-router';
 import { useBellEvent, type AlarmOpenRequest } from '../alarms/bell/bellEvents';
 import type { DevicePointStore } from '../../map/pointStore';
 
+/**
+ * How the map moves to a located device. `instant`: in one frame, for a locate the user did not
+ * ask for (a new critical alarm opens itself): an animated flight redraws the whole map for a
+ * second or two, and with a large fleet raising SOS every few seconds those flights were most of
+ * the browser's work while nobody touched the map (bench/map-fps.ts).
+ */
+export interface LocateHow {
+  instant?: boolean;
+}
+
 export function isAlarmOpenRequest(state: unknown): state is AlarmOpenRequest {
   if (!state || typeof state !== 'object') return false;
   const info = (state as { info?: unknown }).info;
@@ -20,20 +30,24 @@ export function isAlarmOpenRequest(state: unknown): state is AlarmOpenRequest {
  * located on the map with its info window. This console has no live video yet: `isLive` says so
  * instead of pretending.
  */
-export function useAlarmOpen(store: DevicePointStore, ready: boolean, locate: (id: number) => void): void {
+export function useAlarmOpen(
+  store: DevicePointStore,
+  ready: boolean,
+  locate: (id: number, how?: LocateHow) => void,
+): void {
   const { t } = useTranslation('dispatch');
   const { message } = App.useApp();
   const location = useLocation();
   const navigate = useNavigate();
 
   const open = useCallback(
-    ({ info, isLive }: AlarmOpenRequest) => {
+    ({ info, isLive, automatic }: AlarmOpenRequest) => {
       const name = info.hostNameCode || info.hostname;
       if (info.device_id === null || !store.get(info.device_id)) {
         message.info(t('alarmOpen.unknown', { name }));
         return;
       }
-      locate(info.device_id);
+      locate(info.device_id, automatic ? { instant: true } : undefined);
       if (isLive) message.info(t('alarmOpen.noLive', { name }));
     },
     [store, locate, message, t],

@@ -198,15 +198,16 @@ describe('alarm bell widget', () => {
       push(alarm(8, 'middle'));
       expect(opened).toEqual([]);
       push(alarm(9, 'criticle'));
-      expect(opened.map((r) => [r.info.id, r.isLive])).toEqual([[9, true]]);
+      // opened by its arrival (the page moves its map without a flight), not by the user
+      expect(opened.map((r) => [r.info.id, r.isLive, r.automatic])).toEqual([[9, true, true]]);
       push(alarm(10, 'middle', { type: '5' }));
       expect(stopped).toEqual([10]);
 
       const panel = await openPanel();
       fireEvent.click(within(panel).getAllByTestId('alarm-bell-see')[0]!);
-      expect(opened.map((r) => [r.info.id, r.isLive])).toEqual([
-        [9, true],
-        [9, false],
+      expect(opened.map((r) => [r.info.id, r.isLive, r.automatic])).toEqual([
+        [9, true, true],
+        [9, false, undefined],
       ]);
       expect(screen.getByTestId('where').textContent).toBe('/dispatch/emergency');
     } finally {

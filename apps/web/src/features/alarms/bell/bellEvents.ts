@@ -17,6 +17,8 @@ import { useEffect, useRef } from 'react';
 export interface AlarmOpenRequest {
   info: Alarm;
   isLive: boolean;
+  /** opened by the alarm's arrival (a new critical alarm on an embedded page), not by the user */
+  automatic?: boolean;
 }
 
 type Events = {

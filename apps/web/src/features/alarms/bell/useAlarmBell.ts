@@ -108,7 +108,7 @@ export function useAlarmBell(mode: BellMode) {
     if (alarm.type === ALARM_TYPE.OFFLINE) emitBellEvent('stopLive', alarm);
     if (alarm.alerm_level !== 'criticle') return;
     soundRef.current?.ringer.trigger(durationMs);
-    if (embedded) emitBellEvent('open', { info: alarm, isLive: true });
+    if (embedded) emitBellEvent('open', { info: alarm, isLive: true, automatic: true });
   });
 
   useBellEvent('liveOpened', () => soundRef.current?.ringer.liveOpened());

@@ -29,6 +29,7 @@ import { toDisplay } from '../../map/coords';
 import { DevicesLayer } from '../../map/DevicesLayer';
 import { DrawControl, type DrawShape } from '../../map/DrawControl';
 import { MapScreen, type MapHandle } from '../../map/MapScreen';
+import { moveCamera } from '../../map/moveCamera';
 import { DevicePointStore } from '../../map/pointStore';
 import { hasPosition, nameWithCode } from '../../map/points';
 import { devicesInRing } from '../../map/selection';
@@ -181,16 +182,17 @@ export function EmergencyPage() {
       // tracked devices only): read it now, the marker follows
       void refreshIds([id]).catch(() => undefined);
       const current = mapRef.current;
-      if (current) {
-        const camera = {
-          center: toDisplay(point.lng as number, point.lat as number, current.crs),
-          zoom: Math.max(current.map.getZoom(), MAP_START_ZOOM),
-          // the marker below the centre, so that the info window above it fits on the map
-          offset: [0, INFO_WINDOW_SIZE.height / 2] as [number, number],
-        };
-        if (how?.instant) current.map.easeTo({ ...camera, duration: 0 });
-        else current.map.flyTo(camera);
-      }
+      if (current)
+        moveCamera(
+          current.map,
+          {
+            center: toDisplay(point.lng as number, point.lat as number, current.crs),
+            zoom: Math.max(current.map.getZoom(), MAP_START_ZOOM),
+            // the marker below the centre, so that the info window above it fits on the map
+            offset: [0, INFO_WINDOW_SIZE.height / 2],
+          },
+          how?.instant === true,
+        );
       setInfoId(id);
     },
     [store, message, t, refreshIds],

@@ -5,12 +5,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { useBellEvent, type AlarmOpenRequest } from '../alarms/bell/bellEvents';
 import type { DevicePointStore } from '../../map/pointStore';
 
-/**
- * How the map moves to a located device. `instant`: in one frame, for a locate the user did not
- * ask for (a new critical alarm opens itself): an animated flight redraws the whole map for a
- * second or two, and with a large fleet raising SOS every few seconds those flights were most of
- * the browser's work while nobody touched the map (bench/map-fps.ts).
- */
+/** How the map moves to a located device; `instant` for a locate the user did not ask for (see `moveCamera`). */
 export interface LocateHow {
   instant?: boolean;
 }

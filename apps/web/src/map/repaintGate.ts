@@ -16,7 +16,6 @@ interface GateStyle {
   off(type: 'data', listener: (event: never) => void): unknown;
   /** applies the style's changes inside a frame (maplibre-gl 6 internals, wrapped to know when) */
   update?: (...args: never[]) => unknown;
-  hasTransitions?: () => boolean;
 }
 
 interface SourceEvent {
@@ -35,8 +34,6 @@ interface FrameState {
   _placementDirty?: boolean;
   _styleDirty?: boolean;
   _sourcesDirty?: boolean;
-  /** the map repaints continuously (a debug option) */
-  _repaint?: boolean;
 }
 
 /** A held repaint is made at the latest this long after the first one held. */
@@ -63,16 +60,18 @@ export interface RepaintGate {
  *
  * After a frame in which symbol tiles changed MapLibre marks its new symbol placement stale and
  * asks for one more frame, which places the same symbols again (it was made with the new tiles:
- * with `fadeDuration: 0` every placement is a full one). After the frame that shows a held update,
- * that extra frame is skipped when the placement is all it is for; the next frame for any other
- * reason places again.
+ * with `fadeDuration: 0` every placement is a full one, never paused). When the frame that shows a
+ * held update ends with nothing else dirty, the gate clears that mark before the map reads it: no
+ * extra frame, and the map fires `idle` as it would have after the extra frame.
  *
  * Images made for the source's tiles (cluster counts, labels) change the style. A frame applies
  * such changes in the style's update and draws them, but the update then fires a style data event
- * whose handler marks the style and the sources dirty again: one more frame of the same picture
- * after every update that brought a new image (most of them, as cluster counts change). The gate
- * drops the repaint that this echo asks for inside the frame, and the one the frame asks for at its
- * end because of it (unless transitions run or the placement needs another frame).
+ * whose handler marks the style dirty again and asks for a frame: one more frame of the same
+ * picture after every update that brought a new image (most of them, as cluster counts change).
+ * The gate drops the repaint that this echo asks for and takes back the dirty mark it left (the
+ * update it tells of is applied), so that the frame ends clean: the map is `loaded()` and fires
+ * `idle` as it would have one frame later. Transitions mark the style dirty after the update and
+ * still get their frames.
  */
 export function gateSourceRepaints(
   map: GateMap,
@@ -95,14 +94,10 @@ export function gateSourceRepaints(
   let holding = false;
   /** the last tile of a held update came: its frame is the next one */
   let showing = false;
-  /** inside the frame that showed it (until its task ends) */
-  let shown = false;
   /** inside the style's own update, in a frame */
   let styleUpdating = false;
-  /** that update fired its style data event (the echo) in this frame */
+  /** that update fired its style data event (the echo) */
   let echoed = false;
-  /** after the frame with an echo (until its task ends) */
-  let echoShown = false;
 
   const release = () => {
     if (pending !== null) timers.clearTimeout(pending);
@@ -115,24 +110,6 @@ export function gateSourceRepaints(
     if (styleUpdating && echoed) {
       heldCount += 1;
       return target;
-    }
-    if (shown || echoShown) {
-      // the request the map makes at the end of the frame when something is still dirty
-      const afterUpdate = shown;
-      const afterEcho = echoShown;
-      shown = false;
-      echoShown = false;
-      const frame = target as FrameState;
-      if ('_placementDirty' in frame) {
-        // after an echo, the style and the sources are dirty because of it
-        const othersDirty = !afterEcho && (frame._styleDirty === true || frame._sourcesDirty === true);
-        const moving = frame._repaint === true || map.style?.hasTransitions?.() === true;
-        const placement = frame._placementDirty === true && !afterUpdate;
-        if (!othersDirty && !moving && !placement) {
-          heldCount += 1;
-          return target;
-        }
-      }
     }
     if (quiet) {
       quiet = false;
@@ -161,24 +138,20 @@ export function gateSourceRepaints(
     }
   };
   const onRender = () => {
-    if (echoed) {
-      echoed = false;
-      echoShown = true;
-      queueMicrotask(() => {
-        echoShown = false;
-      });
-    }
     if (!showing) return;
     showing = false;
-    // MapLibre asks for its next frame right after 'render', in the same task
-    shown = true;
-    queueMicrotask(() => {
-      shown = false;
-    });
+    // MapLibre reads what is still dirty right after 'render' and asks for its next frame then
+    const frame = target as FrameState;
+    if ('_placementDirty' in frame && frame._placementDirty === true && !frame._styleDirty && !frame._sourcesDirty) {
+      frame._placementDirty = false;
+      heldCount += 1;
+    }
   };
   // ... and after it: a hold not taken (the map asked for no repaint) never reaches another event
   const afterMap = () => {
     quiet = false;
+    // the map's handler of the echo marked the style dirty for an update already applied
+    if (styleUpdating && echoed) (target as FrameState)._styleDirty = false;
   };
   const style = map.style ?? null;
   const styleUpdate = style?.update;
@@ -190,6 +163,7 @@ export function gateSourceRepaints(
         return styleUpdate.apply(this, args);
       } finally {
         styleUpdating = false;
+        echoed = false;
       }
     };
   }

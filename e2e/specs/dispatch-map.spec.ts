@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { DEVICE_PROVISION_KEY } from '../playwright.config';
 import { expect, test } from '../fixtures';
 import { ACCOUNTS, artifact, buttonName, login, switchLanguage } from '../support/console';
@@ -84,6 +84,22 @@ async function shoot(page: Page, name: string) {
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: artifact(name) });
   await page.screenshot({ path: `${SHOTS}/${name}.png` });
+}
+
+/**
+ * Presses OK in a confirmation and waits until it has closed, pressing again while it stays open:
+ * a clean-clone run on a loaded machine lost the first click on the kill confirmation (the dialog
+ * still open 30 s later, nothing sent). The dialog closes on the first press that lands, so the
+ * command is sent once.
+ */
+async function confirm(dialog: Locator): Promise<void> {
+  await expect(async () => {
+    if (await dialog.isVisible())
+      await dialog
+        .getByRole('button', { name: buttonName(text('zh-CN', 'common:action.ok')) })
+        .click({ timeout: 5_000 });
+    await expect(dialog).toBeHidden({ timeout: 5_000 });
+  }).toPass({ timeout: 30_000 });
 }
 
 test('devices move on the dispatch map; a polygon lists the devices in it; kill then wake changes icon and flags', async ({
@@ -169,7 +185,7 @@ test('devices move on the dispatch map; a polygon lists the devices in it; kill 
     .getByRole('dialog')
     .filter({ hasText: text(zh, 'dispatch:remote.killTitle') })
     .last();
-  await killConfirm.getByRole('button', { name: buttonName(text(zh, 'common:action.ok')) }).click();
+  await confirm(killConfirm);
   await expect(row.getByTestId('device-state')).toHaveAttribute('data-state', 'killed');
   await expect(row.getByTestId('device-flags')).toHaveAttribute('data-flags', '0,0,0');
   await expect.poll(async () => (await mapFeatures(page)).find((f) => f.id === id)?.state).toBe('killed');
@@ -180,7 +196,7 @@ test('devices move on the dispatch map; a polygon lists the devices in it; kill 
     .getByRole('dialog')
     .filter({ hasText: text(zh, 'dispatch:remote.wakeTitle') })
     .last();
-  await wakeConfirm.getByRole('button', { name: buttonName(text(zh, 'common:action.ok')) }).click();
+  await confirm(wakeConfirm);
   await expect(row.getByTestId('device-state')).toHaveAttribute('data-state', 'online');
   await expect(row.getByTestId('device-flags')).toHaveAttribute('data-flags', '1,1,1');
   await expect.poll(async () => (await mapFeatures(page)).find((f) => f.id === id)?.state).toBe('online');

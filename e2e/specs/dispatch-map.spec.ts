@@ -182,9 +182,9 @@ test('devices move on the dispatch map; a polygon lists the devices in it; kill 
   const row = rows.and(page.locator(`[data-row-key="${id}"]`));
   await row.getByRole('button', { name: buttonName(text(zh, 'dispatch:action.kill')) }).click();
   const killConfirm = page
-    .getByRole('dialog')
-    .filter({ hasText: text(zh, 'dispatch:remote.killTitle') })
-    .last();
+    // the confirmation itself: the selection dialog behind it shows the same words on its buttons
+    .locator('.ant-modal-confirm')
+    .filter({ hasText: text(zh, 'dispatch:remote.killTitle') });
   await confirm(killConfirm);
   await expect(row.getByTestId('device-state')).toHaveAttribute('data-state', 'killed');
   await expect(row.getByTestId('device-flags')).toHaveAttribute('data-flags', '0,0,0');
@@ -193,9 +193,9 @@ test('devices move on the dispatch map; a polygon lists the devices in it; kill 
 
   await row.getByRole('button', { name: buttonName(text(zh, 'dispatch:action.wake')) }).click();
   const wakeConfirm = page
-    .getByRole('dialog')
-    .filter({ hasText: text(zh, 'dispatch:remote.wakeTitle') })
-    .last();
+    // the confirmation itself: the selection dialog behind it shows the same words on its buttons
+    .locator('.ant-modal-confirm')
+    .filter({ hasText: text(zh, 'dispatch:remote.wakeTitle') });
   await confirm(wakeConfirm);
   await expect(row.getByTestId('device-state')).toHaveAttribute('data-state', 'online');
   await expect(row.getByTestId('device-flags')).toHaveAttribute('data-flags', '1,1,1');

@@ -1,11 +1,21 @@
-// `npm test`: runs every suite (unit, integration on SQLite and PostgreSQL, console, type check +
-// lint, end to end in Chromium), counts passed and failed tests from the JSON reports and ends with
-// one line `N passed, N failed`. Installs what it needs: npm dependencies, and, when run as root,
-// Debian's postgresql and chromium.
+// `npm test`: runs every suite (unit, integration on SQLite and PostgreSQL, several server nodes on
+// PostgreSQL and Redis, console, type check + lint, end to end in Chromium), counts passed and
+// failed tests from the JSON reports and ends with one line `N passed, N failed`. Installs what it
+// needs: npm dependencies, and, when run as root, Debian's postgresql, redis-server and chromium.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, aptInstall, ensureDependencies, ensureWebBuilt, hasCommand, isRoot, run, say, succeeds, warn } from './lib/setup.mjs';
+import {
+  ROOT,
+  aptInstall,
+  ensureDependencies,
+  ensurePostgres,
+  ensureWebBuilt,
+  hasCommand,
+  run,
+  say,
+  warn,
+} from './lib/setup.mjs';
 
 const REPORTS = join(ROOT, 'test-results/reports');
 const MINUTE = 60_000;
@@ -36,7 +46,7 @@ function hasTestFiles(dir) {
 }
 
 /** A vitest workspace run; counts come from the JSON reporter, a crash without a report is one failure. */
-async function vitestSuite(name, dir, env = process.env) {
+async function vitestSuite(name, dir, env = process.env, extraArgs = []) {
   const since = Date.now();
   if (!hasTestFiles(join(ROOT, dir))) {
     say(`${name}: no test files in ${dir}`);
@@ -45,11 +55,15 @@ async function vitestSuite(name, dir, env = process.env) {
   }
   const report = join(REPORTS, `${name}.json`);
   say(`${name}: vitest run in ${dir}`);
-  const code = await run(join(ROOT, 'node_modules/.bin/vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
-    cwd: join(ROOT, dir),
-    env,
-    timeoutMs: 20 * MINUTE,
-  });
+  const code = await run(
+    join(ROOT, 'node_modules/.bin/vitest'),
+    ['run', ...extraArgs, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+    {
+      cwd: join(ROOT, dir),
+      env,
+      timeoutMs: 20 * MINUTE,
+    },
+  );
   const json = readJson(report);
   if (!json) {
     record(name, 0, 1, since, `no report (exit ${code})`);
@@ -71,54 +85,6 @@ async function vitestSuite(name, dir, env = process.env) {
   record(name, passed, failed, since, note);
 }
 
-/** Finds (or creates) and starts a local cluster, creates role bwc and database bwc_test; returns the URL or null. */
-async function ensurePostgres(packagesReady) {
-  if (process.env.TEST_DATABASE_URL) return { url: process.env.TEST_DATABASE_URL };
-  if (!packagesReady || !hasCommand('pg_lsclusters') || !hasCommand('psql')) {
-    return { error: 'PostgreSQL is not installed: apt-get install -y postgresql (or set TEST_DATABASE_URL)' };
-  }
-  const list = () =>
-    spawnSync('pg_lsclusters', ['--no-header'], { encoding: 'utf8' })
-      .stdout.split('\n')
-      .map((line) => line.trim().split(/\s+/))
-      .filter((cols) => cols.length >= 4 && /^\d+$/.test(cols[0]));
-  let clusters = list();
-  if (clusters.length === 0 && isRoot) {
-    const versions = readdirSync('/usr/lib/postgresql').filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
-    if (versions[0]) {
-      say(`creating PostgreSQL cluster ${versions[0]}/main`);
-      await run('pg_createcluster', [versions[0], 'main']);
-      clusters = list();
-    }
-  }
-  const cluster = clusters.find((c) => c[1] === 'main') ?? clusters[0];
-  if (!cluster) return { error: 'no PostgreSQL cluster: run pg_createcluster <version> main as root' };
-  const [version, name, port, status] = cluster;
-  if (status !== 'online') {
-    say(`starting PostgreSQL ${version}/${name}: pg_ctlcluster ${version} ${name} start`);
-    if ((await run('pg_ctlcluster', [version, name, 'start'])) !== 0) {
-      return { error: `pg_ctlcluster ${version} ${name} start failed (run it as root or as postgres)` };
-    }
-  }
-  const url = `postgres://bwc:bwc@127.0.0.1:${port}/bwc_test`;
-  const reachable = () => succeeds('psql', [url, '-tAc', 'select 1'], { env: { ...process.env, PGCONNECT_TIMEOUT: '5' } });
-  if (reachable()) return { url };
-  if (!isRoot) {
-    return { error: `cannot connect to ${url}: as the postgres user create role bwc (password bwc, CREATEDB) and database bwc_test` };
-  }
-  const asPostgres = (sql, db = 'postgres') =>
-    spawnSync('runuser', ['-u', 'postgres', '--', 'psql', '-p', port, '-d', db, '-v', 'ON_ERROR_STOP=1', '-tAc', sql], { encoding: 'utf8', cwd: '/' });
-  if (asPostgres("SELECT 1 FROM pg_roles WHERE rolname = 'bwc'").stdout.trim() !== '1') {
-    say('creating PostgreSQL role bwc');
-    asPostgres("CREATE ROLE bwc LOGIN PASSWORD 'bwc' CREATEDB");
-  }
-  if (asPostgres("SELECT 1 FROM pg_database WHERE datname = 'bwc_test'").stdout.trim() !== '1') {
-    say('creating PostgreSQL database bwc_test');
-    asPostgres('CREATE DATABASE bwc_test OWNER bwc');
-  }
-  return reachable() ? { url } : { error: `cannot connect to ${url} after creating role and database` };
-}
-
 /** Missing Debian packages for the database and browser suites, installed in one apt-get run. */
 async function ensureSystemPackages() {
   const missing = [];
@@ -126,6 +92,9 @@ async function ensureSystemPackages() {
   if (needPostgres) missing.push('postgresql');
   const needChromium = !existsSync(CHROMIUM);
   if (needChromium) missing.push('chromium');
+  // the multi-node suite starts its own redis-server
+  const needRedis = !hasCommand('redis-server');
+  if (needRedis) missing.push('redis-server');
   // without a CJK font the zh-CN screenshots show empty boxes
   const cjk = spawnSync('fc-list', [':lang=zh'], { encoding: 'utf8' });
   if (cjk.status !== 0 || !cjk.stdout.trim()) missing.push('fonts-wqy-microhei');
@@ -133,13 +102,21 @@ async function ensureSystemPackages() {
   return {
     postgres: !needPostgres || (ok && hasCommand('pg_ctlcluster')),
     chromium: existsSync(CHROMIUM),
+    redis: hasCommand('redis-server'),
   };
 }
 
 function printSummary() {
-  const rows = [['suite', 'passed', 'failed', 'time', 'note'], ...results.map((r) => [r.name, String(r.passed), String(r.failed), `${r.seconds}s`, r.note])];
+  const rows = [
+    ['suite', 'passed', 'failed', 'time', 'note'],
+    ...results.map((r) => [r.name, String(r.passed), String(r.failed), `${r.seconds}s`, r.note]),
+  ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-  const line = (row) => row.map((cell, i) => (i === 1 || i === 2 || i === 3 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (row) =>
+    row
+      .map((cell, i) => (i === 1 || i === 2 || i === 3 ? cell.padStart(widths[i]) : cell.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   console.log('');
   console.log(line(rows[0]));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
@@ -175,13 +152,19 @@ async function main() {
   await vitestSuite('server-sqlite', 'apps/server', sqliteEnv);
 
   since = Date.now();
-  const pg = await ensurePostgres(system.postgres);
+  const pg = process.env.TEST_DATABASE_URL
+    ? { url: process.env.TEST_DATABASE_URL }
+    : await ensurePostgres(system.postgres, 'bwc_test');
   if (pg.url) {
     const pgEnv = { ...sqliteEnv, TEST_DATABASE_URL: pg.url };
     await vitestSuite('server-postgres', 'apps/server', pgEnv);
+    since = Date.now();
+    if (system.redis) await vitestSuite('cluster', 'apps/server', pgEnv, ['-c', 'vitest.cluster.config.ts']);
+    else record('cluster', 0, 1, since, 'redis-server is missing: apt-get install -y redis-server');
   } else {
     warn(pg.error);
     record('server-postgres', 0, 1, since, pg.error);
+    record('cluster', 0, 1, since, `needs PostgreSQL: ${pg.error}`);
   }
 
   await vitestSuite('web', 'apps/web');
@@ -207,10 +190,14 @@ async function main() {
   }
   const report = join(REPORTS, 'e2e.json');
   say('e2e: playwright test (real server, built console, Chromium)');
-  const code = await run(join(ROOT, 'node_modules/.bin/playwright'), ['test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], {
-    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: report, CHROMIUM_PATH: CHROMIUM },
-    timeoutMs: 30 * MINUTE,
-  });
+  const code = await run(
+    join(ROOT, 'node_modules/.bin/playwright'),
+    ['test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'],
+    {
+      env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: report, CHROMIUM_PATH: CHROMIUM },
+      timeoutMs: 30 * MINUTE,
+    },
+  );
   const json = readJson(report);
   if (!json?.stats) {
     record('e2e', 0, 1, since, `no report (exit ${code})`);

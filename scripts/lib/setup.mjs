@@ -89,7 +89,8 @@ const HIDDEN_LOCK = join(ROOT, 'node_modules/.package-lock.json');
 
 function dependenciesStale() {
   if (!existsSync(HIDDEN_LOCK)) return 'node_modules is missing';
-  if (mtime(join(ROOT, 'package-lock.json')) > mtime(HIDDEN_LOCK)) return 'package-lock.json is newer than node_modules';
+  if (mtime(join(ROOT, 'package-lock.json')) > mtime(HIDDEN_LOCK))
+    return 'package-lock.json is newer than node_modules';
   return null;
 }
 
@@ -117,6 +118,64 @@ function nativeBuildEnv() {
   return env;
 }
 
+/**
+ * Finds (or, as root, creates) and starts the local PostgreSQL cluster, creates role bwc (password
+ * bwc) and `database`; answers { url } or { error } naming what is missing.
+ */
+export async function ensurePostgres(packagesReady, database) {
+  if (!packagesReady || !hasCommand('pg_lsclusters') || !hasCommand('psql')) {
+    return { error: 'PostgreSQL is not installed: apt-get install -y postgresql (or set TEST_DATABASE_URL)' };
+  }
+  const list = () =>
+    spawnSync('pg_lsclusters', ['--no-header'], { encoding: 'utf8' })
+      .stdout.split('\n')
+      .map((line) => line.trim().split(/\s+/))
+      .filter((cols) => cols.length >= 4 && /^\d+$/.test(cols[0]));
+  let clusters = list();
+  if (clusters.length === 0 && isRoot) {
+    const versions = readdirSync('/usr/lib/postgresql')
+      .filter((v) => /^\d+$/.test(v))
+      .sort((a, b) => Number(b) - Number(a));
+    if (versions[0]) {
+      say(`creating PostgreSQL cluster ${versions[0]}/main`);
+      await run('pg_createcluster', [versions[0], 'main']);
+      clusters = list();
+    }
+  }
+  const cluster = clusters.find((c) => c[1] === 'main') ?? clusters[0];
+  if (!cluster) return { error: 'no PostgreSQL cluster: run pg_createcluster <version> main as root' };
+  const [version, name, port, status] = cluster;
+  if (status !== 'online') {
+    say(`starting PostgreSQL ${version}/${name}: pg_ctlcluster ${version} ${name} start`);
+    if ((await run('pg_ctlcluster', [version, name, 'start'])) !== 0) {
+      return { error: `pg_ctlcluster ${version} ${name} start failed (run it as root or as postgres)` };
+    }
+  }
+  const url = `postgres://bwc:bwc@127.0.0.1:${port}/${database}`;
+  const reachable = () =>
+    succeeds('psql', [url, '-tAc', 'select 1'], { env: { ...process.env, PGCONNECT_TIMEOUT: '5' } });
+  if (reachable()) return { url };
+  if (!isRoot) {
+    return {
+      error: `cannot connect to ${url}: as the postgres user create role bwc (password bwc, CREATEDB) and database ${database}`,
+    };
+  }
+  const asPostgres = (sql, db = 'postgres') =>
+    spawnSync('runuser', ['-u', 'postgres', '--', 'psql', '-p', port, '-d', db, '-v', 'ON_ERROR_STOP=1', '-tAc', sql], {
+      encoding: 'utf8',
+      cwd: '/',
+    });
+  if (asPostgres("SELECT 1 FROM pg_roles WHERE rolname = 'bwc'").stdout.trim() !== '1') {
+    say('creating PostgreSQL role bwc');
+    asPostgres("CREATE ROLE bwc LOGIN PASSWORD 'bwc' CREATEDB");
+  }
+  if (asPostgres(`SELECT 1 FROM pg_database WHERE datname = '${database}'`).stdout.trim() !== '1') {
+    say(`creating PostgreSQL database ${database}`);
+    asPostgres(`CREATE DATABASE ${database} OWNER bwc`);
+  }
+  return reachable() ? { url } : { error: `cannot connect to ${url} after creating role and database` };
+}
+
 /** Installs dependencies when missing or stale and makes sure better-sqlite3 is built for this Node. */
 export async function ensureDependencies() {
   const reason = dependenciesStale();
@@ -127,7 +186,11 @@ export async function ensureDependencies() {
       ['make', 'make'],
       ['g++', 'g++'],
     ].filter(([cmd]) => !hasCommand(cmd));
-    if (tools.length) await aptInstall(tools.map(([, pkg]) => pkg), 'building better-sqlite3 needs a C++ tool chain');
+    if (tools.length)
+      await aptInstall(
+        tools.map(([, pkg]) => pkg),
+        'building better-sqlite3 needs a C++ tool chain',
+      );
     say(`installing dependencies (${reason}): npm install`);
     const code = await run('npm', ['install', '--no-audit', '--no-fund'], { env: nativeBuildEnv() });
     if (code !== 0) throw new Error(`npm install failed (exit ${code})`);
@@ -139,7 +202,9 @@ export async function ensureDependencies() {
     say('better-sqlite3 does not load for this Node: npm rebuild better-sqlite3 (compiles, about a minute)');
     const code = await run('npm', ['rebuild', 'better-sqlite3'], { env: nativeBuildEnv() });
     if (code !== 0 || !sqliteLoads()) {
-      throw new Error('better-sqlite3 cannot be built: it needs python3, make and g++ (apt-get install -y python3 make g++)');
+      throw new Error(
+        'better-sqlite3 cannot be built: it needs python3, make and g++ (apt-get install -y python3 make g++)',
+      );
     }
   }
 }

@@ -6,9 +6,13 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { MB, UPLOAD_LIMIT_MB } from '@bwc/protocol';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
+import { hostname } from 'node:os';
 import { EventBus } from './bus';
+import { LocalCluster, type Cluster } from './cluster/cluster';
+import { RedisCluster } from './cluster/redis';
 import { createDb, type Db } from './db/connection';
 import { migrateToLatest } from './db/migrate';
 import { seedDemo, seedDemoFences } from './db/seed/demo';
@@ -25,10 +29,28 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     config: Config;
+    /** the other nodes: the bus between them, the lease of the scheduled work (src/cluster) */
+    cluster: Cluster;
   }
 }
 
 const API_PREFIX = '/rest';
+
+/** Key of the PostgreSQL advisory lock held while a node migrates and seeds. */
+const STARTUP_LOCK = 0x62776301;
+
+/** Run `work` holding a PostgreSQL advisory lock (SQLite: one process, no lock needed). */
+async function oneNodeAtATime(db: Db, config: Config, work: () => Promise<void>): Promise<void> {
+  if (config.database.kind !== 'postgres') return work();
+  await db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${STARTUP_LOCK})`.execute(conn);
+    try {
+      await work();
+    } finally {
+      await sql`select pg_advisory_unlock(${STARTUP_LOCK})`.execute(conn);
+    }
+  });
+}
 
 /** Build the server (database migrated, demo seeded when asked, every route declared), not listening. */
 export async function buildApp(config: Config): Promise<FastifyInstance> {
@@ -40,23 +62,38 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
-  const db = createDb(config.database);
+  const db = createDb(config.database, (err) =>
+    app.log.warn({ err: err.message }, 'a PostgreSQL connection broke while idle (the pool opens another)'),
+  );
   app.decorate('db', db);
-  app.decorate('bus', new EventBus((err, event) => app.log.error({ err, event }, 'domain event listener failed')));
+  const bus = new EventBus((err, event) => app.log.error({ err, event }, 'domain event listener failed'));
+  app.decorate('bus', bus);
+  const nodeId = config.nodeId ?? `${hostname()}:${config.port}:${process.pid}`;
+  const cluster: Cluster = config.redisUrl
+    ? new RedisCluster(nodeId, config.redisUrl, app.log)
+    : new LocalCluster(nodeId);
+  app.decorate('cluster', cluster);
   app.decorate('config', config);
   app.decorate('sessionGates', [] as SessionGate[]);
   app.decorateRequest('auth', null);
   app.decorateRequest('result', null);
   app.addHook('onClose', async () => {
+    await cluster.close();
     await db.destroy();
   });
 
   try {
-    await migrateToLatest(db);
-    await syncModules(db);
-    if (config.seed) await seedDemo(db);
-    if (config.demoFences) await seedDemoFences(db);
+    await cluster.start();
+    bus.link(cluster);
+    // nodes starting together on one PostgreSQL database migrate and seed one after the other
+    await oneNodeAtATime(db, config, async () => {
+      await migrateToLatest(db);
+      await syncModules(db);
+      if (config.seed) await seedDemo(db);
+      if (config.demoFences) await seedDemoFences(db);
+    });
   } catch (err) {
+    await cluster.close();
     await db.destroy();
     throw err;
   }

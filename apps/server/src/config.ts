@@ -82,8 +82,24 @@ const EnvSchema = z
       .default(CONSOLE_PORT_DEFAULT),
     DEVICE_PROVISION_KEY: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
     TRUSTED_PROXIES: trustedProxies.optional(),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\/.+/, 'must be redis://[user:pass@]host:port[/db] (or rediss:// for TLS)')
+      .optional(),
+    NODE_ID: z
+      .string()
+      .regex(/^[A-Za-z0-9._:-]{1,64}$/, 'must be 1 to 64 letters, digits or . _ : -')
+      .optional(),
   })
   .superRefine((env, ctx) => {
+    if (env.REDIS_URL !== undefined && !/^postgres(ql)?:/.test(env.DATABASE_URL ?? '')) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['REDIS_URL'],
+        message:
+          'several nodes share one PostgreSQL database: set DATABASE_URL=postgres://... as well (SQLite is one process only)',
+      });
+    }
     if (env.TEST_CAPTCHA !== undefined && env.NODE_ENV !== 'test') {
       ctx.addIssue({
         code: 'custom',
@@ -126,6 +142,13 @@ export interface Config {
    * X-Forwarded-For is ignored, so no client can choose the address its login failures count on
    */
   trustedProxies?: string[];
+  /**
+   * Redis shared by the nodes of a cluster (REDIS_URL, issue 12): the bus goes through it and the
+   * scheduled work runs on one node; absent: one process, nothing shared
+   */
+  redisUrl?: string;
+  /** this node's name in the cluster (NODE_ID; default host:port:pid) */
+  nodeId?: string;
   /**
    * seed the demo's electronic fences around the map centre, so the simulated fleet crosses them
    * (DEMO_FENCES; default on in demo mode outside NODE_ENV=test)
@@ -228,6 +251,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     consolePort: e.CONSOLE_PORT,
     deviceProvisionKey: e.DEVICE_PROVISION_KEY,
     trustedProxies: e.TRUSTED_PROXIES ?? [],
+    redisUrl: e.REDIS_URL,
+    nodeId: e.NODE_ID,
     demoFences: e.DEMO_FENCES ?? (e.DEMO && e.NODE_ENV !== 'test'),
     basemapPack: e.BASEMAP_PACK ?? e.NODE_ENV !== 'test',
   };

@@ -13,7 +13,12 @@ export type Db = Kysely<Database>;
 /** pg returns int8 (count(*), bigint) as strings; our counts fit in a JS number. */
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
-export function createDb(database: Config['database']): Db {
+/**
+ * `onIdleError`: a pooled PostgreSQL connection that breaks while idle (server restart, a dropped
+ * database, a network cut). The pool forgets it and opens another at the next query; without a
+ * listener the pool's 'error' event would end the process.
+ */
+export function createDb(database: Config['database'], onIdleError: (err: Error) => void = () => {}): Db {
   if (database.kind === 'sqlite') {
     if (database.path !== ':memory:') mkdirSync(dirname(database.path), { recursive: true });
     const sqlite = new SQLite(database.path);
@@ -31,6 +36,7 @@ export function createDb(database: Config['database']): Db {
     return db;
   }
   const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+  pool.on('error', onIdleError);
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 

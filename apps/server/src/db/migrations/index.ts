@@ -10,6 +10,7 @@ import * as m0008 from './0008_oplog_message_keys';
 import * as m0009 from './0009_message_push';
 import * as m0010 from './0010_alarm_ack_type';
 import * as m0011 from './0011_console_media';
+import * as m0012 from './0012_console_login_node';
 
 /**
  * Every migration, by name. Kysely runs them in name order, once each, on SQLite and PostgreSQL.
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '0009_message_push': m0009,
   '0010_alarm_ack_type': m0010,
   '0011_console_media': m0011,
+  '0012_console_login_node': m0012,
 };

@@ -32,15 +32,24 @@ export async function registerAlarmsModule(app: FastifyInstance, { devices }: Al
   devices.sosState.provide(sosStateOf);
 
   const report = (err: unknown, what: string) => app.log.error({ err }, `alarm ingest from ${what} failed`);
-  app.bus.on('fence.crossed', (e) => void service.fromFence(e).catch((err) => report(err, 'fence.crossed')));
-  app.bus.on('device.offline', (e) => void service.fromOffline(e).catch((err) => report(err, 'device.offline')));
+  // each crossing or offline is stored once, by the node where it happened
+  app.bus.onOrigin('fence.crossed', (e) => void service.fromFence(e).catch((err) => report(err, 'fence.crossed')));
+  app.bus.onOrigin('device.offline', (e) => void service.fromOffline(e).catch((err) => report(err, 'device.offline')));
+  const recover = async () => {
+    const raised = await service.recover();
+    if (raised) app.log.warn({ raised }, 'alarms raised for source events stored before a restart');
+  };
   app.addHook('onReady', async () => {
     // the token exists from the start (DATA_DIR/ai-engine.token unless AI_ENGINE_TOKEN is set), so a
     // local AI engine such as the simulator can read it before the first result
     aiToken.token();
-    const raised = await service.recover();
-    if (raised) app.log.warn({ raised }, 'alarms raised for source events stored before a restart');
+    // in a cluster, the node holding the scheduler lease (also the one that takes it over)
+    if (app.cluster.scheduler.held) await recover();
   });
+  const offLease = app.cluster.scheduler.onChange((held) => {
+    if (held) recover().catch((err) => report(err, 'recovery'));
+  });
+  app.addHook('onClose', async () => offLease());
 
   await registerAlarmRoutes(app, service);
   await registerAiRoutes(app, { service, token: aiToken, pictures });

@@ -1,4 +1,5 @@
 import { DEVICE_COMMAND_WAIT_MAX_S, ResultCode, type DeviceCommand, type DeviceCommandType } from '@bwc/protocol';
+import type { EventBus } from '../../bus';
 import type { Db } from '../../db/connection';
 import { AppError } from '../../http/errors';
 import * as repo from './devices.repository';
@@ -15,6 +16,9 @@ export class CommandQueue {
   private readonly waiters = new Map<number, Set<() => void>>();
   private closed = false;
 
+  /** `bus`: `device.command` tells every node (the device may long-poll any of them) */
+  constructor(private readonly bus: EventBus) {}
+
   /** Insert a pending command (call `notify` after the surrounding transaction commits). */
   insert(db: Db, deviceId: number, type: DeviceCommandType, userId: number | null): Promise<number> {
     return repo.insertCommand(db, deviceId, type, userId);
@@ -27,7 +31,13 @@ export class CommandQueue {
     return id;
   }
 
+  /** A command for the device was committed: wake its long polls, on whichever node they wait. */
   notify(deviceId: number): void {
+    this.bus.emit('device.command', { device_id: deviceId });
+  }
+
+  /** Wake the long polls of the device held by this node. */
+  wake(deviceId: number): void {
     const set = this.waiters.get(deviceId);
     if (!set) return;
     this.waiters.delete(deviceId);

@@ -29,7 +29,13 @@ export async function registerDevicesModule(
   app: FastifyInstance,
   { licence }: DevicesModuleDeps,
 ): Promise<DeviceRuntime> {
-  const runtime = new DeviceRuntime({ db: app.db, bus: app.bus, log: app.log, database: app.config.database });
+  const runtime = new DeviceRuntime({
+    db: app.db,
+    bus: app.bus,
+    log: app.log,
+    database: app.config.database,
+    scheduler: app.cluster.scheduler,
+  });
   app.decorate('devices', runtime);
   // a changed or deleted record (secret, unit, name) is reloaded by the next device call
   app.bus.on('device.changed', (e) => runtime.invalidate(e.device_id));

@@ -290,13 +290,28 @@ export async function setBattery(db: Db, id: number, battery: number): Promise<v
   await db.updateTable('devices').set({ battery }).where('id', '=', id).execute();
 }
 
-/** The device's own offline message. */
-export async function setOffline(db: Db, id: number, seenAt: string, battery?: number): Promise<void> {
-  await db
+/**
+ * Online again with a message after being offline, unless remotely killed; answers whether this
+ * call changed it (of several nodes hearing the device at once, one does).
+ */
+export async function bringOnline(db: Db, id: number, seenAt: string): Promise<boolean> {
+  const r = await db
     .updateTable('devices')
-    .set({ lineon: 0, last_seen: seenAt, ...(battery !== undefined ? { battery } : {}) })
+    .set({ last_seen: seenAt, lineon: 1 })
     .where('id', '=', id)
-    .execute();
+    .where('lineon', '=', 0)
+    .where('remote_kill', '=', 0)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** The device's own offline message; answers whether it was online (only then is an event due). */
+export async function setOffline(db: Db, id: number, seenAt: string, battery?: number): Promise<boolean> {
+  const set = { lineon: 0, last_seen: seenAt, ...(battery !== undefined ? { battery } : {}) };
+  const r = await db.updateTable('devices').set(set).where('id', '=', id).where('lineon', '=', 1).executeTakeFirst();
+  if (Number(r.numUpdatedRows) > 0) return true;
+  await db.updateTable('devices').set(set).where('id', '=', id).execute();
+  return false;
 }
 
 /**

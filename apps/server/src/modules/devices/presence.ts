@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { EventBus } from '../../bus';
+import type { Lease } from '../../cluster/cluster';
 import { now, type Db } from '../../db/connection';
 import { refOf, type CachedDevice, type DeviceCache } from './device-cache';
 import * as repo from './devices.repository';
@@ -15,6 +16,8 @@ export interface PresenceDeps {
   bus: EventBus;
   cache: DeviceCache;
   log: FastifyBaseLogger;
+  /** the sweep runs on the node holding the cluster's scheduler lease (one node: always) */
+  scheduler: Lease;
 }
 
 /**
@@ -39,10 +42,18 @@ export class DevicePresence {
     const ts = new Date(nowMs).toISOString();
     device.lastTouch = nowMs;
     if (comesOnline) {
-      await db.transaction().execute(async (trx) => {
-        await repo.touchDevice(trx, device.id, ts, true);
+      // another node may have heard it first (or killed it): only the call that changes it announces it
+      const changed = await db.transaction().execute(async (trx) => {
+        if (!(await repo.bringOnline(trx, device.id, ts))) return false;
         await repo.insertDeviceEvent(trx, { device_id: device.id, unit_id: device.unit_id, type: 'online', time: ts });
+        return true;
       });
+      if (!changed) {
+        await repo.touchDevice(db, device.id, ts, false);
+        // online already, or killed meanwhile (the kill's event updates the cache)
+        if (device.remote_kill === 0) device.lineon = 1;
+        return;
+      }
       device.lineon = 1;
       bus.emit('device.online', { ...refOf(device), time: ts });
     } else {
@@ -60,17 +71,16 @@ export class DevicePresence {
       await this.touch(device);
       return;
     }
-    const wasOnline = device.lineon === 1;
-    await db.transaction().execute(async (trx) => {
-      await repo.setOffline(trx, device.id, ts, battery);
-      if (wasOnline)
-        await repo.insertDeviceEvent(trx, {
-          device_id: device.id,
-          unit_id: device.unit_id,
-          type: 'offline',
-          time: ts,
-          payload: { reason: 'device' },
-        });
+    const wasOnline = await db.transaction().execute(async (trx) => {
+      if (!(await repo.setOffline(trx, device.id, ts, battery))) return false;
+      await repo.insertDeviceEvent(trx, {
+        device_id: device.id,
+        unit_id: device.unit_id,
+        type: 'offline',
+        time: ts,
+        payload: { reason: 'device' },
+      });
+      return true;
     });
     device.lineon = 0;
     if (wasOnline) bus.emit('device.offline', { ...refOf(device), time: ts, reason: 'device' });
@@ -91,10 +101,11 @@ export class DevicePresence {
     return silent.map((r) => r.id);
   }
 
-  /** Run the sweeper every `intervalMs`. */
+  /** Run the sweeper every `intervalMs` while this node holds the scheduler lease. */
   start(intervalMs = SWEEP_INTERVAL_MS): void {
     if (this.sweeper) return;
     this.sweeper = setInterval(() => {
+      if (!this.deps.scheduler.held) return;
       this.sweep().catch((err: unknown) => this.deps.log.error({ err }, 'device silence sweep failed'));
     }, intervalMs);
     this.sweeper.unref();

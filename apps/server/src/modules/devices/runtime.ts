@@ -5,6 +5,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/connection';
 import { AppError } from '../../http/errors';
 import { CommandQueue } from './commands';
+import type { Lease } from '../../cluster/cluster';
 import { DeviceCache, type CachedDevice } from './device-cache';
 import { sosStateHook, sosTransactionHook } from './devices.hooks';
 import type { NewPosition } from './devices.repository';
@@ -24,6 +25,8 @@ export interface DeviceRuntimeDeps {
   bus: EventBus;
   log: FastifyBaseLogger;
   database: Config['database'];
+  /** the cluster's scheduler lease: the silence sweep runs on its holder only (one node: always) */
+  scheduler: Lease;
 }
 
 /**
@@ -33,7 +36,7 @@ export interface DeviceRuntimeDeps {
  * commands.ts). Their SQL is in devices.repository.ts and sqlite-writer.ts.
  */
 export class DeviceRuntime {
-  readonly commands = new CommandQueue();
+  readonly commands: CommandQueue;
   /** totals since start (bench, diagnostics) */
   readonly stats: IngestStats = { positions: 0, flushes: 0, rejected: 0, sos: 0, sosCommits: 0 };
   /** writes sharing each SOS transaction (the alarms module provides them: one alarm per SOS) */
@@ -48,12 +51,13 @@ export class DeviceRuntime {
   private readonly control: RemoteControl;
   private readonly sqlite: SqlitePositionWriter | null;
 
-  constructor({ db, bus, log, database }: DeviceRuntimeDeps) {
+  constructor({ db, bus, log, database, scheduler }: DeviceRuntimeDeps) {
+    this.commands = new CommandQueue(bus);
     // SQLite file databases get the prepared-statement write path; PostgreSQL and :memory: use Kysely
     this.sqlite =
       database.kind === 'sqlite' && database.path !== ':memory:' ? new SqlitePositionWriter(database.path) : null;
     this.cache = new DeviceCache(db);
-    this.presence = new DevicePresence({ db, bus, cache: this.cache, log });
+    this.presence = new DevicePresence({ db, bus, cache: this.cache, log, scheduler });
     this.positions = new PositionIngest({ db, bus, presence: this.presence, stats: this.stats, sqlite: this.sqlite });
     this.sosIngest = new SosIngest({
       db,
@@ -63,6 +67,41 @@ export class DeviceRuntime {
       sink: () => this.sosTransaction.current,
     });
     this.control = new RemoteControl({ db, bus, cache: this.cache, commands: this.commands });
+    this.followOtherNodes(bus);
+  }
+
+  /**
+   * A device may report to any node of a cluster: what the other nodes learn of it (online,
+   * offline, kill or wake, its newest fix) is applied to this node's cached copy, so that its
+   * next message here is judged on the current state (comes back online once, a killed device
+   * is refused, an older fix does not replace a newer one). Commands queued on another node wake
+   * the long polls held here.
+   */
+  private followOtherNodes(bus: EventBus): void {
+    bus.on('device.command', (e) => this.commands.wake(e.device_id));
+    bus.on('device.online', (e, from) => {
+      const entry = from !== undefined ? this.cache.peek(e.device_id) : undefined;
+      if (entry) entry.lineon = 1;
+    });
+    bus.on('device.offline', (e, from) => {
+      const entry = from !== undefined ? this.cache.peek(e.device_id) : undefined;
+      if (entry) entry.lineon = 0;
+    });
+    bus.on('device.remote', (e, from) => {
+      const entry = from !== undefined ? this.cache.peek(e.device_id) : undefined;
+      if (!entry) return;
+      entry.remote_kill = e.remote_kill;
+      entry.lineon = e.lineon;
+    });
+    bus.on('positions', ({ positions }, from) => {
+      if (from === undefined) return;
+      for (const p of positions) {
+        const entry = this.cache.peek(p.device_id);
+        if (!entry) continue;
+        if (entry.gps_time === null || p.time > entry.gps_time) entry.gps_time = p.time;
+        if (p.lineon !== undefined) entry.lineon = p.lineon;
+      }
+    });
   }
 
   // ---- cache and credentials ----------------------------------------------------------------

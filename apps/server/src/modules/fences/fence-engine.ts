@@ -30,6 +30,8 @@ declare module '../../bus' {
   interface DomainEvents {
     /** a device crossed an electronic fence in a direction its rule alarms on, within its time window */
     'fence.crossed': FenceCrossedEvent;
+    /** a fence was created, changed or deleted (the node running the engine reloads it) */
+    'fence.changed': { fence_id: number };
   }
 }
 
@@ -99,7 +101,13 @@ export class FenceEngine {
     void this.enqueue(() => this.process(positions));
   }
 
-  /** Reload fences and states (after a fence changed). Resolves once applied. */
+  /** A fence was written on this node: reload, and tell the other nodes. Resolves once applied here. */
+  changed(fenceId: number): Promise<void> {
+    this.deps.bus.emit('fence.changed', { fence_id: fenceId });
+    return this.reload();
+  }
+
+  /** Reload fences and states (after a fence changed, or when this node starts running the engine). Resolves once applied. */
   reload(): Promise<void> {
     return this.enqueue(() => this.load());
   }

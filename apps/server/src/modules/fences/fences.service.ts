@@ -173,7 +173,7 @@ export async function addFence(deps: FenceWriteDeps, user: AuthUser, input: Fenc
     created: ts,
     updated: ts,
   });
-  await deps.engine.reload();
+  await deps.engine.changed(id);
   return (await fencesOf(db, [(await repo.findGeo(db, 'fence', id))!]))[0]!;
 }
 
@@ -200,7 +200,7 @@ export async function updateFence(deps: FenceWriteDeps, user: AuthUser, input: F
     // a changed shape or target list makes the old inside/outside states meaningless
     await repo.clearFenceStates(trx, input.id);
   });
-  await deps.engine.reload();
+  await deps.engine.changed(input.id);
   return (await fencesOf(db, [(await repo.findGeo(db, 'fence', input.id))!]))[0]!;
 }
 
@@ -209,7 +209,7 @@ export async function deleteGeo(deps: FenceWriteDeps, user: AuthUser, kind: GeoK
   const scope = await unitScope(db, user);
   await loadScoped(db, kind, id, scope);
   await db.transaction().execute(async (trx) => repo.deleteGeo(trx, id));
-  if (kind === 'fence') await deps.engine.reload();
+  if (kind === 'fence') await deps.engine.changed(id);
 }
 
 // ---- zones -----------------------------------------------------------------------------------

@@ -46,7 +46,7 @@ export class LicenceService {
     private readonly db: Db,
     config: Config,
   ) {
-    this.macCode = computeMacCode(config.dataDir);
+    this.macCode = computeMacCode(config.dataDir, config.redisUrl !== undefined);
     if (config.licencePublicKey) this.trustedKeys.push(parsePublicKey(config.licencePublicKey));
     if (config.demo) {
       const pair = demoKeyPair(config.dataDir);

@@ -52,7 +52,11 @@ export function formatMacCode(parts: {
 }
 
 /** The installation's fingerprint, bound into registration codes; stable across restarts. */
-export function computeMacCode(dataDir: string): string {
+export function computeMacCode(dataDir: string, cluster = false): string {
+  // the nodes of a cluster (REDIS_URL) are one installation on several machines: the code is the
+  // shared DATA_DIR's install id alone, the same on every node
+  if (cluster)
+    return formatMacCode({ machineId: 'cluster', hostname: 'cluster', macs: [], installId: installId(dataDir) });
   return formatMacCode({
     machineId: machineId(),
     hostname: hostname(),

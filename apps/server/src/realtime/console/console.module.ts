@@ -58,29 +58,31 @@ export async function registerConsoleService(
   { devices }: ConsoleModuleDeps,
 ): Promise<ConsoleService> {
   const service = new ConsoleService(
-    { db: app.db, bus: app.bus, log: app.log, config: app.config, devices },
+    { db: app.db, bus: app.bus, log: app.log, config: app.config, devices, cluster: app.cluster },
     consoleHandlers(),
   );
   app.decorate('consoleService', service);
   app.bus.on('console.notice', (e) => service.deliver(e));
   app.bus.on('console.login.ended', (e) => service.logins.ended(e));
-  app.bus.on('console.presence', (e) => {
+  // facts turned into notices (events of their own, delivered by every node): once, where they happen
+  app.bus.onOrigin('console.presence', (e) => {
     announcePresence(service, e);
     announceMemberStatus(service, e).catch((err) => app.log.error({ err }, 'console service: member status'));
   });
+  app.bus.on('console.presence', (e) => service.presenceElsewhere(e));
   app.bus.on('positions', ({ positions }) => {
     service.gps.queue(positions).catch((err) => app.log.error({ err }, 'console service: gps notices'));
   });
   app.bus.on('device.changed', (e) => service.gps.forget(e.device_id));
-  app.bus.on('group.changed', (e) => {
+  app.bus.onOrigin('group.changed', (e) => {
     announceGroupChange(service, e).catch((err) => app.log.error({ err }, 'console service: group change notice'));
   });
-  app.bus.on('alarm.acknowledged', (e) => {
+  app.bus.onOrigin('alarm.acknowledged', (e) => {
     announceAcknowledged(service, e).catch((err) =>
       app.log.error({ err }, 'console service: emergency handled notice'),
     );
   });
-  app.bus.on('device.sos', (e) => {
+  app.bus.onOrigin('device.sos', (e) => {
     announceEmergency(service, e).catch((err) => app.log.error({ err }, 'console service: emergency notice'));
   });
   app.bus.on('console.im', ({ message, recipients }) => {
@@ -105,10 +107,13 @@ export async function registerConsoleService(
       refreshing = true;
       service.logins
         .refresh()
+        .then(() => service.syncElsewhere())
         .catch((err) => app.log.error({ err }, 'console service refresh failed'))
         .finally(() => (refreshing = false));
     }, LOGIN_REFRESH_MS).unref(),
   );
+  // who is online on the other nodes; the bindings of nodes that died before this one started
+  app.addHook('onReady', async () => void (await service.syncElsewhere()));
   await serveOn(app, service, [CONSOLE_WS_PATH]);
 
   let listener: FastifyInstance | null = null;

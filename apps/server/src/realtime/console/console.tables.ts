@@ -21,6 +21,8 @@ export interface ConsoleLoginTable {
   /** the connection's last sign of life, written at most every LOGIN_TOUCH_MS, and at its close */
   last_seen: string;
   status: LoginStatus;
+  /** the cluster node whose connection holds the login now (null: none; 0012) */
+  node: string | null;
   ended: string;
 }
 

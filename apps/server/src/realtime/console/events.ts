@@ -37,6 +37,8 @@ declare module '../../bus' {
       unit_id: number;
       state: number;
       time: number;
+      /** the node whose connection took or left the login (absent: one node) */
+      node?: string;
     };
     /** an instant message was stored: each node delivers it to its connections of the recipients */
     'console.im': { message: ConsoleImRow; recipients: number[] };

@@ -156,3 +156,41 @@ export async function terminalStates(db: Db, deviceIds: number[]) {
     .where('id', 'in', deviceIds)
     .execute();
 }
+
+/** The node whose connection holds the login now (null: none). Clearing names the node, so a newer binding elsewhere stays. */
+export async function setLoginNode(db: Db, id: number, node: string | null, ifNode?: string): Promise<void> {
+  let q = db.updateTable('console_logins').set({ node }).where('id', '=', id);
+  if (ifNode !== undefined) q = q.where('node', '=', ifNode);
+  await q.execute();
+}
+
+/** Active logins held by a connection on some node, with their unit (the user's or the device's). */
+export async function boundLogins(db: Db) {
+  return db
+    .selectFrom('console_logins as l')
+    .leftJoin('users as u', 'u.id', 'l.user_id')
+    .leftJoin('devices as d', 'd.id', 'l.device_id')
+    .select([
+      'l.id',
+      'l.uid',
+      'l.ext_id',
+      'l.user_type',
+      'l.node',
+      'u.unit_id as user_unit',
+      'd.unit_id as device_unit',
+    ])
+    .where('l.node', 'is not', null)
+    .where('l.status', '=', 'active')
+    .execute();
+}
+
+/** Forget the binding of one login if `node` still holds it; answers whether it did. */
+export async function clearLoginNode(db: Db, id: number, node: string): Promise<boolean> {
+  const r = await db
+    .updateTable('console_logins')
+    .set({ node: null })
+    .where('id', '=', id)
+    .where('node', '=', node)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}

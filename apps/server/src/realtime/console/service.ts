@@ -9,6 +9,7 @@ import {
 } from '@bwc/protocol';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { EventBus } from '../../bus';
+import type { Cluster } from '../../cluster/cluster';
 import type { Config } from '../../config';
 import type { Db } from '../../db/connection';
 import type { DeviceRuntime } from '../../modules/devices/runtime';
@@ -21,6 +22,7 @@ import { sees, type Login } from './login';
 import { GpsFanout } from './gps-fanout';
 import { ImDelivery } from './im-delivery';
 import { LoginManager } from './logins.service';
+import * as repo from './logins.repository';
 
 /**
  * What the devices module lends the service: terminals are devices with a cluster number; they
@@ -35,6 +37,8 @@ export interface ConsoleDeps {
   log: FastifyBaseLogger;
   config: Pick<Config, 'dataDir' | 'host' | 'consolePort'>;
   devices: TerminalDevices;
+  /** the other nodes (who is online there; the node that announces a dead node's logins offline) */
+  cluster: Pick<Cluster, 'nodeId' | 'liveNodes' | 'scheduler'>;
 }
 
 /** How often silent connections are looked for. */
@@ -52,6 +56,10 @@ export class ConsoleService {
   private readonly byUid = new Map<number, Connection>();
   /** the console logins of byUid (notices for "consoles seeing unit X" walk these, not the terminals) */
   private readonly consoles = new Set<Connection>();
+  /** uids whose login a connection on another node holds, with that node (cluster.ts) */
+  private readonly elsewhere = new Map<number, string>();
+  /** the bindings' writes, one after the other */
+  private nodeWrites: Promise<void> = Promise.resolve();
   readonly dispatcher: Dispatcher;
   readonly logins: LoginManager;
   readonly gps: GpsFanout;
@@ -111,9 +119,16 @@ export class ConsoleService {
     return undefined;
   }
 
-  /** Is `uid` logged on (on this node)? */
+  /** Is `uid` logged on, on this node or another? */
   online(uid: number): boolean {
-    return this.connectionOf(uid) !== undefined;
+    return this.connectionOf(uid) !== undefined || this.elsewhere.has(uid);
+  }
+
+  /** A login came or went on another node (its `console.presence` event). */
+  presenceElsewhere(e: { uid: number; state: number; node?: string }): void {
+    if (!e.node || e.node === this.deps.cluster.nodeId) return;
+    if (e.state === UserState.ONLINE) this.elsewhere.set(e.uid, e.node);
+    else if (this.elsewhere.get(e.uid) === e.node) this.elsewhere.delete(e.uid);
   }
 
   stateOf(uid: number): number {
@@ -166,14 +181,62 @@ export class ConsoleService {
   }
 
   private presence(login: Login, state: number): void {
-    this.deps.bus.emit('console.presence', {
+    const { db, bus, log, cluster } = this.deps;
+    const node = cluster.nodeId;
+    // in order: a quick logon and close must not leave the binding stored
+    this.nodeWrites = this.nodeWrites
+      .then(async () => {
+        if (state === UserState.ONLINE) await repo.setLoginNode(db, login.id, node);
+        else await repo.clearLoginNode(db, login.id, node);
+      })
+      .then(
+        () => undefined,
+        (err: unknown) => log.error({ err, uid: login.uid }, 'console service: login node not stored'),
+      );
+    bus.emit('console.presence', {
       uid: login.uid,
       ext_id: login.ext_id,
       user_type: login.user_type,
       unit_id: login.unit_id,
       state,
       time: Date.now(),
+      node,
     });
+  }
+
+  /**
+   * Who is online on the other live nodes (at start), and, on the node running the scheduled
+   * work, the logins of nodes that died: their binding is cleared and they are announced offline
+   * once (their consoles and terminals reconnect to another node and resume there). Answers how
+   * many logins of dead nodes were announced.
+   */
+  async syncElsewhere(): Promise<number> {
+    const { db, cluster } = this.deps;
+    const live = new Set(await cluster.liveNodes());
+    // a node that died without a word (its offline announcement may come from another node later)
+    for (const [uid, node] of this.elsewhere) if (!live.has(node)) this.elsewhere.delete(uid);
+    const rows = await repo.boundLogins(db);
+    let announced = 0;
+    for (const r of rows) {
+      const node = r.node!;
+      if (live.has(node)) {
+        if (node !== cluster.nodeId && !this.byUid.has(r.uid)) this.elsewhere.set(r.uid, node);
+        continue;
+      }
+      if (!cluster.scheduler.held || !(await repo.clearLoginNode(db, r.id, node))) continue;
+      this.elsewhere.delete(r.uid);
+      announced += 1;
+      this.deps.bus.emit('console.presence', {
+        uid: r.uid,
+        ext_id: r.ext_id,
+        user_type: r.user_type as UserType,
+        unit_id: r.user_unit ?? r.device_unit ?? 0,
+        state: UserState.OFFLINE,
+        time: Date.now(),
+        node,
+      });
+    }
+    return announced;
   }
 
   private drop(conn: Connection): void {

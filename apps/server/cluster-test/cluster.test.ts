@@ -1,0 +1,446 @@
+import { Api, MenuId, SESSION_WS_PATH, type Envelope } from '@bwc/protocol';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb, type Db } from '../src/db/connection';
+import { api } from '../test/api';
+import { consoleUrl, logonConsole, logonTerminal, type LoggedOn } from '../test/console-fixtures';
+import { ConsoleClient } from '../test/console-client';
+import { addDevice, deviceLogin, unitIdOf, type CreatedDevice } from '../test/devices';
+import { createRole, createUser, DEMO, login, type Session } from '../test/helpers';
+import { TestConsole } from '../test/ws-client';
+import {
+  createDatabase,
+  sharedDataDir,
+  startNode,
+  startRedis,
+  until,
+  type Database,
+  type RedisServer,
+  type ServerNode,
+} from './nodes';
+
+/**
+ * Issue 12: three server processes on one PostgreSQL database and one Redis behave as one system.
+ * Every check talks to the nodes over HTTP and websockets as consoles and devices do, and reads
+ * the shared database to count what was stored.
+ */
+
+const AI_ENGINE_TOKEN = 'cluster-ai-engine-token-0001';
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const FUTIAN = '440304000000';
+const LUOHU = '440303000000';
+// a ~1.1 km square around (114.05, 22.54)
+const SQUARE = [
+  { lng: 114.045, lat: 22.535 },
+  { lng: 114.055, lat: 22.535 },
+  { lng: 114.055, lat: 22.545 },
+  { lng: 114.045, lat: 22.545 },
+];
+
+let redis: RedisServer;
+let database: Database;
+let data: ReturnType<typeof sharedDataDir>;
+let db: Db;
+let nodes: ServerNode[];
+let a: ServerNode;
+let b: ServerNode;
+let c: ServerNode;
+let admin: Session;
+let futian: number;
+let luohu: number;
+const sockets: { close: () => void }[] = [];
+
+beforeAll(async () => {
+  redis = await startRedis();
+  database = await createDatabase();
+  data = sharedDataDir();
+  const options = (name: string) => ({
+    name,
+    databaseUrl: database.url,
+    redisUrl: redis.url,
+    dataDir: data.path,
+    env: { AI_ENGINE_TOKEN },
+  });
+  // started together: the first to take the start lock migrates and seeds, the others wait for it
+  nodes = await Promise.all(['node-a', 'node-b', 'node-c'].map((n) => startNode(options(n))));
+  [a, b, c] = nodes as [ServerNode, ServerNode, ServerNode];
+  db = createDb({ kind: 'postgres', url: database.url });
+  admin = await login(a.app, DEMO.admin.username, DEMO.admin.password);
+  futian = await unitIdOf(db, FUTIAN);
+  luohu = await unitIdOf(db, LUOHU);
+}, 180_000);
+
+afterAll(async () => {
+  for (const s of sockets) s.close();
+  await Promise.all((nodes ?? []).map((n) => n.stop()));
+  await db?.destroy();
+  await database?.drop();
+  await redis?.stop();
+  data?.remove();
+}, 60_000);
+
+/** A console on the push channel (bell and map) of `node`, logged in with the session's user info. */
+async function pushChannel(node: ServerNode, s: Session): Promise<TestConsole> {
+  const info = await api<{ logincode: string; username: string; scode: string; auth_cate: string }>(
+    node.app,
+    'userInfo',
+    s,
+  );
+  const ws = await TestConsole.open(`${node.address.replace('http', 'ws')}${SESSION_WS_PATH}`, s.headers);
+  sockets.push(ws);
+  ws.send({
+    cmd: 'client_login',
+    logincode: info.data.logincode,
+    username: info.data.username,
+    scode: info.data.scode,
+    cate: info.data.auth_cate,
+  });
+  expect(await ws.next((m) => m.cmd === 'client_login')).toMatchObject({ code: 200 });
+  return ws;
+}
+
+/** A user of `unit` with `menus` (view + edit), logged in on `node`. */
+async function desk(node: ServerNode, unitBh: string, menus: number[]): Promise<Session> {
+  const role = await createRole(db, `role ${Math.random()}`, [{ ids: menus, actions: ['view', 'edit', 'add'] }]);
+  const user = await createUser(db, { roleId: role, unitBh });
+  return login(node.app, user.username, user.password);
+}
+
+async function post(node: ServerNode, path: string, headers: Record<string, string>, payload: object) {
+  const res = await node.app.inject({ method: 'POST', url: path, headers, payload });
+  return res.json() as Envelope<Record<string, unknown>>;
+}
+
+async function positions(node: ServerNode, d: CreatedDevice, fixes: { lat: number; lng: number; time?: number }[]) {
+  const auth = await deviceLogin(node.app, d);
+  const env = await post(node, '/rest/device/api/positions', auth, {
+    positions: fixes.map((f, i) => ({
+      time: f.time ?? Date.now() - (fixes.length - i) * 1000,
+      lat: f.lat,
+      lng: f.lng,
+    })),
+  });
+  expect(env).toMatchObject({ code: 200, data: { accepted: fixes.length } });
+}
+
+async function leaseHolder(): Promise<string | null> {
+  const client = new Redis(redis.url);
+  try {
+    return await client.get('bwc:lease:scheduler');
+  } finally {
+    client.disconnect();
+  }
+}
+
+const countEvents = async (deviceId: number, type: string) =>
+  Number(
+    (
+      await db
+        .selectFrom('device_events')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('device_id', '=', deviceId)
+        .where('type', '=', type)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+describe('sessions', () => {
+  it('a login on one node is valid on the others; a second login elsewhere forces the first off', async () => {
+    const first = await login(a.app, DEMO.dispatcher.username, DEMO.dispatcher.password);
+    expect(await api(b.app, 'userInfo', first)).toMatchObject({ code: 200 });
+    expect(await api(c.app, 'userInfo', first)).toMatchObject({ code: 200 });
+    const bell = await pushChannel(a, first);
+
+    await login(b.app, DEMO.dispatcher.username, DEMO.dispatcher.password);
+    // the console on A: its next request and its heartbeat say forced offline, its push channel closes
+    expect(await api(a.app, 'userInfo', first)).toMatchObject({ code: 401 });
+    expect(JSON.stringify(await api(a.app, 'heartbeatCheck', first))).toContain('fail');
+    const closed = await bell.waitClose(20_000);
+    expect(closed.code).toBeGreaterThan(1000);
+  });
+});
+
+describe('push across nodes', () => {
+  it('an SOS, a face result and a position ingested on A reach the bell and map of a console on B, once, within its unit', async () => {
+    const menus = [MenuId.EMERGENCY, MenuId.DISPATCH_ALARM, MenuId.MONITOR_ALARM, MenuId.FACE_ALARM];
+    const futianDesk = await desk(b, FUTIAN, menus);
+    const luohuDesk = await desk(b, LUOHU, menus);
+    const onB = await pushChannel(b, futianDesk);
+    const luohuOnB = await pushChannel(b, luohuDesk);
+    const cam = await addDevice(a.app, admin, futian);
+    const other = await addDevice(a.app, admin, luohu);
+
+    const auth = await deviceLogin(a.app, cam);
+    const sos = await post(a, '/rest/device/api/sos', auth, { lat: 22.54, lng: 114.05, message: 'cluster sos' });
+    expect(sos).toMatchObject({ code: 200 });
+    const alarm = await onB.next(
+      (m) => m.type === 'alarm_data' && (m.data as { hostbody?: string }).hostbody === cam.hostbody,
+      20_000,
+    );
+    expect(alarm.data).toMatchObject({ alerm_level: 'criticle' });
+
+    await post(
+      a,
+      Api.aiAlarm.path,
+      { authorization: `Bearer ${AI_ENGINE_TOKEN}` },
+      {
+        event_id: `cluster-face-${cam.id}`,
+        kind: 'face',
+        deviceid: cam.hostbody,
+        shottime: new Date().toISOString(),
+        imgfile: PNG,
+      },
+    );
+    await onB.next(
+      (m) => m.type === 'face_data' && (m.data as { deviceid?: string }).deviceid === cam.hostbody,
+      20_000,
+    );
+
+    await positions(a, cam, [{ lat: 22.61, lng: 114.1 }]);
+    await onB.next(
+      (m) => m.type === 'site_data' && (m.data as { device_id: number }[]).some((p) => p.device_id === cam.id),
+      20_000,
+    );
+
+    // a later SOS of the Luohu device, also on A, reaches Luohu's console on B: by then any
+    // duplicate of the first would have come (one publisher, one ordered channel)
+    const auth2 = await deviceLogin(a.app, other);
+    await post(a, '/rest/device/api/sos', auth2, { lat: 22.55, lng: 114.12, message: 'second' });
+    await luohuOnB.next(
+      (m) => m.type === 'alarm_data' && (m.data as { hostbody?: string }).hostbody === other.hostbody,
+      20_000,
+    );
+    const alarms = (ws: TestConsole) =>
+      ws.messages
+        .filter((m) => m.type === 'alarm_data')
+        .map((m) => m.data as { id: number; eid: string; hostbody: string });
+    // each alarm once: the SOS and the face comparison of the Futian camera, nothing of Luohu's
+    const futianAlarms = alarms(onB);
+    expect(new Set(futianAlarms.map((x) => x.id)).size).toBe(futianAlarms.length);
+    expect(futianAlarms.filter((x) => x.eid.startsWith('sos:'))).toHaveLength(1);
+    expect(futianAlarms.every((x) => x.hostbody === cam.hostbody)).toBe(true);
+    expect(alarms(luohuOnB).map((x) => x.hostbody)).toEqual([other.hostbody]);
+    expect(luohuOnB.messages.filter((m) => m.type === 'face_data')).toEqual([]);
+    expect(onB.messages.filter((m) => m.type === 'face_data')).toHaveLength(1);
+  });
+});
+
+describe('console service across nodes', () => {
+  let consoleA: LoggedOn;
+  let terminalB: LoggedOn;
+  let cam: CreatedDevice;
+
+  beforeAll(async () => {
+    const dispatcher = await desk(a, FUTIAN, [MenuId.EMERGENCY, MenuId.CLUSTER, MenuId.MSG_MANAGE]);
+    cam = await addDevice(a.app, admin, futian, { jq_hostcode: '449001' });
+    consoleA = await logonConsole(a.app, consoleUrl(a.address), dispatcher);
+    terminalB = await logonTerminal(consoleUrl(b.address), cam);
+    sockets.push(consoleA.client.ws, terminalB.client.ws);
+  });
+
+  it('online state agrees on every node', async () => {
+    for (const node of [a, b, c]) {
+      const viewer = await logonConsole(node.app, consoleUrl(node.address), admin);
+      sockets.push(viewer.client.ws);
+      await until(`node ${node.name} sees the terminal online`, async () => {
+        const rsp = await viewer.client.request('req_user_state', { uids: [terminalB.uid] });
+        return (rsp.user_state as { uid: number; state: number }[] | undefined)?.some(
+          (u) => u.uid === terminalB.uid && u.state === 7,
+        );
+      });
+      viewer.client.ws.close();
+    }
+  });
+
+  it('a console on A and a terminal on B exchange messages; an emergency raised on B rings the console on A', async () => {
+    const sent = await consoleA.client.request('req_send_im', {
+      target_type: 0,
+      target: String(terminalB.uid),
+      im_type: 1,
+      content: 'to the camera on B',
+    });
+    expect(sent.cmd_status).toBe(0);
+    await terminalB.client.notice(
+      'notice_im',
+      (m) => (m.im as { content: string }).content === 'to the camera on B',
+      20_000,
+    );
+
+    const back = await terminalB.client.request('req_send_im', {
+      target_type: 0,
+      target: String(consoleA.uid),
+      im_type: 1,
+      content: 'from the camera on B',
+    });
+    expect(back.cmd_status).toBe(0);
+    await consoleA.client.notice(
+      'notice_im',
+      (m) => (m.im as { content: string }).content === 'from the camera on B',
+      20_000,
+    );
+
+    const sos = await terminalB.client.request('req_emergency', { lat: 22.54, lng: 114.05, message: 'help' });
+    expect(sos.cmd_status).toBe(0);
+    await consoleA.client.notice('notice_emergency', (m) => m.uid === terminalB.uid, 20_000);
+  });
+
+  it("a node killed with -9: its terminal resumes on another node, and the dead node's logins are announced offline", async () => {
+    const watcher = await logonConsole(a.app, consoleUrl(a.address), admin);
+    sockets.push(watcher.client.ws);
+    const cam2 = await addDevice(a.app, admin, futian, { jq_hostcode: '449002' });
+    const onC = await logonTerminal(consoleUrl(c.address), cam2, { clientid: 'cam2-client', client_alive_time: 5 });
+    await until('A sees the terminal on C', async () => {
+      const rsp = await watcher.client.request('req_user_state', { uids: [onC.uid] });
+      return (rsp.user_state as { uid: number; state: number }[]).some((u) => u.state === 7);
+    });
+    const stored = await onC.client.request('req_send_im', {
+      target_type: 0,
+      target: String(watcher.uid),
+      im_type: 1,
+      content: 'sent before the crash',
+    });
+    expect(stored.cmd_status).toBe(0);
+
+    await c.kill();
+    // announced offline by the node running the scheduled work, once C's beat expired
+    await watcher.client.notice('notice_user_state', (m) => m.uid === onC.uid && m.state === 0, 60_000);
+    // the terminal resumes its login on B with its token
+    const again = await ConsoleClient.open(consoleUrl(b.address));
+    sockets.push(again.ws);
+    const resumed = await again.request('heartbeat', { clientid: 'cam2-client', token: onC.token });
+    expect(resumed).toMatchObject({ logged_on: 1, uid: onC.uid });
+    await watcher.client.notice('notice_user_state', (m) => m.uid === onC.uid && m.state === 7, 20_000);
+    // what C acknowledged before it died is there
+    await watcher.client.notice(
+      'notice_im',
+      (m) => (m.im as { content: string }).content === 'sent before the crash',
+      20_000,
+    );
+    await c.restart();
+  });
+});
+
+describe('device runtime across nodes', () => {
+  it('positions and online state are right whichever node a device reports to; the silence timeout fires once', async () => {
+    const cam = await addDevice(a.app, admin, futian);
+    const t0 = Date.now() - 100_000;
+    await positions(a, cam, [{ lat: 22.5, lng: 114.0, time: t0 }]);
+    await positions(b, cam, [{ lat: 22.51, lng: 114.01, time: t0 + 10_000 }]);
+    await positions(c, cam, [{ lat: 22.52, lng: 114.02, time: t0 + 20_000 }]);
+    await positions(a, cam, [{ lat: 22.53, lng: 114.03, time: t0 + 30_000 }]);
+    const row = await db.selectFrom('devices').selectAll().where('id', '=', cam.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ lineon: 1, lat: 22.53, lng: 114.03 });
+    expect(await countEvents(cam.id, 'online')).toBe(1);
+    // a fix older than A's last one but newer than anything B has seen itself does not replace it
+    await positions(b, cam, [{ lat: 1, lng: 1, time: t0 + 25_000 }]);
+    expect(await db.selectFrom('devices').select('lat').where('id', '=', cam.id).executeTakeFirstOrThrow()).toEqual({
+      lat: 22.53,
+    });
+
+    // the shortest silence timeout, set on C: the device goes offline once, not once per node
+    expect(await api(c.app, 'deviceSettingsUpdate', admin, { silence_timeout_s: 10 })).toMatchObject({ code: 200 });
+    await until('the silent device is offline', async () => {
+      const r = await db.selectFrom('devices').select('lineon').where('id', '=', cam.id).executeTakeFirstOrThrow();
+      return r.lineon === 0;
+    });
+    expect(await countEvents(cam.id, 'offline')).toBe(1);
+    const offlineAlarms = () =>
+      db.selectFrom('alarms').select('eid').where('device_id', '=', cam.id).where('eid', 'like', 'offline:%').execute();
+    await until('its offline alarm is stored', async () => (await offlineAlarms()).length > 0);
+    expect(await offlineAlarms()).toHaveLength(1);
+
+    // back online through B (A's cached copy still said online before the sweep told it): once
+    await positions(b, cam, [{ lat: 22.54, lng: 114.04 }]);
+    await positions(a, cam, [{ lat: 22.55, lng: 114.05 }]);
+    expect(await countEvents(cam.id, 'online')).toBe(2);
+    expect(await api(c.app, 'deviceSettingsUpdate', admin, { silence_timeout_s: 300 })).toMatchObject({ code: 200 });
+  });
+
+  it("a command queued on one node wakes the device's long poll on another", async () => {
+    const cam = await addDevice(a.app, admin, futian);
+    await positions(b, cam, [{ lat: 22.5, lng: 114.0 }]);
+    const auth = await deviceLogin(b.app, cam);
+    const started = Date.now();
+    const poll = b.app.inject({
+      method: 'GET',
+      url: '/rest/device/api/commands',
+      query: { wait: '25' },
+      headers: auth,
+    });
+    // the poll is waiting on B before the command is queued on A
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await api(a.app, 'gisSendCmd', admin, { imei: cam.imei, type: 'takephoto' })).toMatchObject({ code: 200 });
+    const got = (await poll).json() as Envelope<{ type: string }[]>;
+    expect(got.data.map((x) => x.type)).toEqual(['takephoto']);
+    // woken, not answered at the end of its 25 s wait
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+});
+
+describe('caches', () => {
+  it('a permission revoked on A is refused on B at the next request; a device deleted on A is refused on B', async () => {
+    const role = await createRole(db, `cache role ${Date.now()}`, [{ ids: [MenuId.RECORDERS], actions: ['view'] }]);
+    const user = await createUser(db, { roleId: role });
+    const s = await login(b.app, user.username, user.password);
+    expect(await api(b.app, 'deviceSettingsGet', s)).toMatchObject({ code: 200 });
+    expect(await api(a.app, 'roleAuthUpdate', admin, { id: role, permissions: [] })).toMatchObject({ code: 200 });
+    expect(await api(b.app, 'deviceSettingsGet', s)).toMatchObject({ code: 403 });
+
+    const cam = await addDevice(a.app, admin, futian);
+    const auth = await deviceLogin(b.app, cam);
+    expect(
+      await post(b, '/rest/device/api/positions', auth, { positions: [{ time: Date.now(), lat: 22.5, lng: 114 }] }),
+    ).toMatchObject({ code: 200 });
+    expect(await api(a.app, 'deviceDelete', admin, { id: cam.id })).toMatchObject({ code: 200 });
+    await until(
+      'B refuses the deleted device',
+      async () => {
+        const env = await post(b, '/rest/device/api/positions', auth, {
+          positions: [{ time: Date.now(), lat: 22.5, lng: 114 }],
+        });
+        return env.code === 401;
+      },
+      10_000,
+    );
+  });
+});
+
+describe('scheduled work', () => {
+  it('fence crossings are detected once, whichever node the positions reach, and the work moves when its node dies', async () => {
+    const holder = await until('a node holds the scheduler lease', leaseHolder);
+    const fence = await api<{ id: number }>(b.app, 'fenceAdd', admin, {
+      name: 'cluster square',
+      rule: 'both',
+      shape: { type: 'polygon', points: SQUARE },
+      unit_id: futian,
+    });
+    expect(fence).toMatchObject({ code: 200 });
+    const cam = await addDevice(a.app, admin, futian);
+    const t0 = Date.now() - 60_000;
+    await positions(a, cam, [{ lat: 22.52, lng: 114.05, time: t0 }]);
+    await positions(b, cam, [{ lat: 22.54, lng: 114.05, time: t0 + 10_000 }]);
+    await positions(c, cam, [{ lat: 22.52, lng: 114.05, time: t0 + 20_000 }]);
+    const crossings = () =>
+      db.selectFrom('fence_events').select(['direction']).where('device_id', '=', cam.id).orderBy('id').execute();
+    await until('two crossings stored', async () => (await crossings()).length >= 2);
+    expect((await crossings()).map((x) => x.direction)).toEqual(['enter', 'exit']);
+
+    // the holder dies: another node takes the lease and the engine with it
+    const dead = nodes.find((n) => n.name === holder)!;
+    await dead.kill();
+    const next = await until(
+      'another node holds the lease',
+      async () => {
+        const h = await leaseHolder();
+        return h && h !== holder ? h : null;
+      },
+      60_000,
+    );
+    expect(nodes.map((n) => n.name)).toContain(next);
+    const alive = nodes.find((n) => n.name !== holder)!;
+    await positions(alive, cam, [{ lat: 22.54, lng: 114.05, time: t0 + 30_000 }]);
+    await until('the third crossing stored', async () => (await crossings()).length >= 3);
+    expect((await crossings()).map((x) => x.direction)).toEqual(['enter', 'exit', 'enter']);
+    await dead.restart();
+  });
+});

@@ -143,12 +143,15 @@ export interface ServerNode {
   /** started again on the same port after a stop or kill */
   restart: () => Promise<void>;
   readonly alive: boolean;
+  /** the process id (CPU figures of the bench) */
+  readonly pid: number | undefined;
 }
 
 export interface NodeOptions {
   name: string;
   databaseUrl: string;
-  redisUrl: string;
+  /** absent: a node alone (the bench's one-node baseline) */
+  redisUrl?: string;
   /** one DATA_DIR for every node, as a shared volume would be (licence keys, uploads) */
   dataDir: string;
   env?: Record<string, string>;
@@ -176,7 +179,7 @@ export async function startNode(options: NodeOptions): Promise<ServerNode> {
         PORT: String(port),
         DATA_DIR: options.dataDir,
         DATABASE_URL: options.databaseUrl,
-        REDIS_URL: options.redisUrl,
+        ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
         NODE_ID: options.name,
         CONSOLE_PORT: '0',
         OSMAND_PORT: '0',
@@ -222,6 +225,9 @@ export async function startNode(options: NodeOptions): Promise<ServerNode> {
     restart: launch,
     get alive() {
       return child !== null && child.exitCode === null && child.signalCode === null;
+    },
+    get pid() {
+      return child?.pid;
     },
   };
 }

@@ -7,7 +7,8 @@
 // The load balancer listens on --port (open http://127.0.0.1:18080/), the nodes on the next ports.
 // DATABASE_URL and REDIS_URL are used when set; otherwise the local PostgreSQL (database
 // bwc_cluster, created as root when missing) and a redis-server of its own on a free port.
-// Ctrl-C stops everything it started.
+// The demo's simulated fleet (SIM_DEVICES, default 100) comes through the balancer. Ctrl-C stops
+// everything it started.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -130,13 +131,14 @@ for (const node of nodes) {
 }
 say(`${count} nodes answer: ${nodes.map((n) => `${n.name} http://127.0.0.1:${n.port}/`).join(', ')}`);
 
+let entry = `http://127.0.0.1:${nodes[0].port}`;
 if (hasCommand('haproxy')) {
   const cfg = join(dir, 'haproxy.cfg');
   writeFileSync(
     cfg,
     [
       'global',
-      '  maxconn 20000',
+      '  maxconn 4000',
       'defaults',
       '  mode http',
       '  option forwardfor',
@@ -156,9 +158,28 @@ if (hasCommand('haproxy')) {
       '',
     ].join('\n'),
   );
-  start('haproxy', 'haproxy', ['-f', cfg, '-db']);
-  await waitForHttp(`http://127.0.0.1:${base}/rest/index/login/get`, 30_000);
-  say(`load balancer: http://127.0.0.1:${base}/ (HAProxy, round robin over ${count} nodes); Ctrl-C stops all`);
+  const lb = start('haproxy', 'haproxy', ['-f', cfg, '-db']);
+  if (!(await waitForHttp(`http://127.0.0.1:${base}/rest/index/login/get`, 30_000, () => lb.exitCode === null))) {
+    warn(`HAProxy does not answer on port ${base}: open a node directly`);
+  } else {
+    say(`load balancer: http://127.0.0.1:${base}/ (HAProxy, round robin over ${count} nodes); Ctrl-C stops all`);
+    entry = `http://127.0.0.1:${base}`;
+  }
 } else {
   warn('haproxy is missing (apt-get install -y haproxy): open a node directly');
+}
+
+// the demo's simulated fleet, through the balancer as real devices would come (SIM_DEVICES, 0: none)
+const simDevices = Number(process.env.SIM_DEVICES ?? 100);
+if (simDevices > 0) {
+  start(
+    'simulator',
+    process.execPath,
+    ['--import', 'tsx', 'packages/simulator/src/cli.ts', '--devices', String(simDevices), '--server', entry],
+    {
+      DATA_DIR: dir,
+    },
+    'ignore',
+  );
+  say(`simulated fleet: ${simDevices} body cameras through ${entry} (SIM_DEVICES=0 turns it off)`);
 }

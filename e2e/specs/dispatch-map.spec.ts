@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from '@playwright/test';
 import { DEVICE_PROVISION_KEY } from '../playwright.config';
 import { expect, test } from '../fixtures';
-import { ACCOUNTS, artifact, buttonName, login, switchLanguage } from '../support/console';
+import { ACCOUNTS, artifact, buttonName, login, pressUntilClosed, switchLanguage } from '../support/console';
 import { text } from '../support/texts';
 import { mapFeatures } from '../support/map';
 
@@ -93,13 +93,7 @@ async function shoot(page: Page, name: string) {
  * command is sent once.
  */
 async function confirm(dialog: Locator): Promise<void> {
-  await expect(async () => {
-    if (await dialog.isVisible())
-      await dialog
-        .getByRole('button', { name: buttonName(text('zh-CN', 'common:action.ok')) })
-        .click({ timeout: 5_000 });
-    await expect(dialog).toBeHidden({ timeout: 5_000 });
-  }).toPass({ timeout: 30_000 });
+  await pressUntilClosed(dialog, text('zh-CN', 'common:action.ok'));
 }
 
 test('devices move on the dispatch map; a polygon lists the devices in it; kill then wake changes icon and flags', async ({

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures';
-import { ACCOUNTS, artifact, buttonName, login, switchLanguage } from '../support/console';
+import { ACCOUNTS, artifact, buttonName, login, pressUntilClosed, switchLanguage } from '../support/console';
 import { deviceFleet, imei, offset, runTag, type ApiDevice } from '../support/devices';
 import { text, type Lang } from '../support/texts';
 import { mapFeatures } from '../support/map';
@@ -136,11 +136,10 @@ async function createFromSelection(page: Page, lang: Lang, shot: string): Promis
 
   // continuing creates the group with the two devices that have one
   await dialog.getByRole('button', { name: buttonName(d('group.fromSelection')) }).click();
-  await page
-    .getByRole('dialog')
-    .filter({ hasText: d('group.missingTitle') })
-    .getByRole('button', { name: buttonName(text(lang, 'common:action.ok')) })
-    .click();
+  await pressUntilClosed(
+    page.getByRole('dialog').filter({ hasText: d('group.missingTitle') }),
+    text(lang, 'common:action.ok'),
+  );
   const prefix = prefixOf(lang);
   const nameRe = new RegExp(`^${escape(prefix)}\\d{14}\\d$`);
   const toast = page.locator('.ant-message-notice').filter({ hasText: prefix });

@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { text, type Lang } from './texts';
 
 /** Seeded demo accounts (apps/server demo seed). */
@@ -67,4 +67,17 @@ export async function logout(page: Page, lang: Lang = 'zh-CN'): Promise<void> {
   await expect(confirm).toBeVisible();
   await confirm.getByRole('button', { name: buttonName(text(lang, 'common:action.ok')) }).click();
   await expect(page).toHaveURL(/\/login$/);
+}
+
+/**
+ * Presses a button of a dialog until the dialog closes. On a busy machine a click on an antd
+ * confirmation that has just opened is sometimes lost (the dialog still open 30 s later, nothing
+ * sent: seen on the kill confirmation of dispatch-map and the missing-cluster-number confirmation
+ * of temp-group); pressing again once it is still open is what a user does.
+ */
+export async function pressUntilClosed(dialog: Locator, label: string, timeout = 30_000): Promise<void> {
+  await expect(async () => {
+    if (await dialog.isVisible()) await dialog.getByRole('button', { name: buttonName(label) }).click({ timeout: 5_000 });
+    await expect(dialog).toBeHidden({ timeout: 5_000 });
+  }).toPass({ timeout });
 }

@@ -284,6 +284,20 @@ describe('console service across nodes', () => {
     await consoleA.client.notice('notice_emergency', (m) => m.uid === terminalB.uid, 20_000);
   });
 
+  it('a group created on A reaches its member on B and reads the same on C', async () => {
+    const created = await consoleA.client.request('req_create_grp', { name: 'cluster group', uids: [terminalB.uid] });
+    expect(created.cmd_status).toBe(0);
+    const tgid = (created.group as { tgid: number }).tgid;
+    await terminalB.client.notice('notice_create_grp', (m) => (m.group as { tgid: number }).tgid === tgid, 20_000);
+    const viewer = await logonConsole(c.app, consoleUrl(c.address), admin);
+    sockets.push(viewer.client.ws);
+    const profile = await viewer.client.request('req_grp_profile', { tgid });
+    expect(profile.groups).toEqual([
+      expect.objectContaining({ tgid, tg_name: 'cluster group', uids: expect.arrayContaining([terminalB.uid]) }),
+    ]);
+    viewer.client.ws.close();
+  });
+
   it("a node killed with -9: its terminal resumes on another node, and the dead node's logins are announced offline", async () => {
     const watcher = await logonConsole(a.app, consoleUrl(a.address), admin);
     sockets.push(watcher.client.ws);
@@ -416,6 +430,11 @@ describe('scheduled work', () => {
     });
     expect(fence).toMatchObject({ code: 200 });
     const cam = await addDevice(a.app, admin, futian);
+    // the bell of a console on a node that does not run the engine
+    const bell = await pushChannel(
+      nodes.find((n) => n.name !== holder)!,
+      admin,
+    );
     const t0 = Date.now() - 60_000;
     await positions(a, cam, [{ lat: 22.52, lng: 114.05, time: t0 }]);
     await positions(b, cam, [{ lat: 22.54, lng: 114.05, time: t0 + 10_000 }]);
@@ -424,6 +443,13 @@ describe('scheduled work', () => {
       db.selectFrom('fence_events').select(['direction']).where('device_id', '=', cam.id).orderBy('id').execute();
     await until('two crossings stored', async () => (await crossings()).length >= 2);
     expect((await crossings()).map((x) => x.direction)).toEqual(['enter', 'exit']);
+    const fenceAlarms = () =>
+      bell.messages
+        .filter((m) => m.type === 'alarm_data' && (m.data as { hostbody: string }).hostbody === cam.hostbody)
+        .map((m) => (m.data as { eid: string }).eid);
+    await until('both fence alarms rang the bell', async () => fenceAlarms().length >= 2);
+    expect(new Set(fenceAlarms()).size).toBe(fenceAlarms().length);
+    expect(fenceAlarms().every((eid) => eid.startsWith('fence:'))).toBe(true);
 
     // the holder dies: another node takes the lease and the engine with it
     const dead = nodes.find((n) => n.name === holder)!;

@@ -183,6 +183,7 @@ export async function startNode(options: NodeOptions): Promise<ServerNode> {
         NODE_ID: options.name,
         CONSOLE_PORT: '0',
         OSMAND_PORT: '0',
+        RTMP_PORT: '0',
         LOG_LEVEL: 'info',
         ...options.env,
       },

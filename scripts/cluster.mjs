@@ -116,9 +116,11 @@ for (const [i, node] of nodes.entries()) {
     DATABASE_URL: pg.url,
     REDIS_URL: redisUrl,
     NODE_ID: node.name,
-    // the console service under /ws/console of each node's port; OsmAnd on the first node only
+    // the console service under /ws/console of each node's port; OsmAnd and RTMP ingest on the
+    // first node only (one port each on this machine)
     CONSOLE_PORT: '0',
     OSMAND_PORT: i === 0 ? (process.env.OSMAND_PORT ?? '5055') : '0',
+    RTMP_PORT: i === 0 ? (process.env.RTMP_PORT ?? '1935') : '0',
     TRUSTED_PROXIES: '127.0.0.1',
   });
 }

@@ -80,6 +80,12 @@ const EnvSchema = z
       .min(0, { error: 'must be a port number from 0 to 65535 (0 disables)' })
       .max(65535, { error: 'must be a port number from 0 to 65535 (0 disables)' })
       .default(CONSOLE_PORT_DEFAULT),
+    RTMP_PORT: z.coerce
+      .number({ error: 'must be a port number from 0 to 65535 (0 disables)' })
+      .int({ error: 'must be a port number from 0 to 65535 (0 disables)' })
+      .min(0, { error: 'must be a port number from 0 to 65535 (0 disables)' })
+      .max(65535, { error: 'must be a port number from 0 to 65535 (0 disables)' })
+      .default(1935),
     DEVICE_PROVISION_KEY: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
     TRUSTED_PROXIES: trustedProxies.optional(),
     REDIS_URL: z
@@ -134,6 +140,8 @@ export interface Config {
    * path CONSOLE_WS_PATH of the main port)
    */
   consolePort?: number;
+  /** RTMP ingest port of the media gateway (src/media; default 1935, 0 or absent: off) */
+  rtmpPort?: number;
   /** key of the device provisioning call; demo mode generates one in DATA_DIR when absent */
   deviceProvisionKey?: string;
   /**
@@ -249,6 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     seed: e.SEED || e.DEMO,
     osmandPort: e.OSMAND_PORT,
     consolePort: e.CONSOLE_PORT,
+    rtmpPort: e.RTMP_PORT,
     deviceProvisionKey: e.DEVICE_PROVISION_KEY,
     trustedProxies: e.TRUSTED_PROXIES ?? [],
     redisUrl: e.REDIS_URL,

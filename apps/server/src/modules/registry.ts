@@ -17,6 +17,7 @@ import { registerTracksModule } from './tracks/tracks.module';
 import { registerGroupsModule } from './groups/groups.module';
 import { registerMapsModule } from './maps/maps.module';
 import { registerAlarmsModule } from './alarms/alarms.module';
+import { registerMediaModule } from './media/media.module';
 import { registerMessagesModule } from './messages/messages.module';
 import { registerConsoleService } from '../realtime/console/console.module';
 
@@ -48,6 +49,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await registerGroupsModule(app);
   await registerMapsModule(app);
   await registerAlarmsModule(app, { devices });
+  await registerMediaModule(app);
   const consoleService = await registerConsoleService(app, { devices });
   await registerSystemModule(app, { consoleService });
   await registerMessagesModule(app, { presence: consoleService });

@@ -1,0 +1,88 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { now, type Db } from '../../db/connection';
+
+/**
+ * Signed, expiring media credentials (issue 13 section 1), HMAC-SHA256 with one key shared by every
+ * node (settings row `media_signing_key`, created once):
+ * - a publish key lets one device publish its stream once: `<expires>.<nonce>.<mac>` over the device
+ *   id; a key is refused when its mac is wrong, when it expired, and when it was used before
+ *   (replayed);
+ * - a play token lets one user watch one device's stream until it expires: `<user>.<expires>.<mac>`
+ *   over the device id; the gateway also checks the user's unit scope when the viewer connects.
+ */
+
+const KEY_TYPE = 'media_signing_key';
+
+export async function readMediaKey(db: Db): Promise<Buffer> {
+  const read = () => db.selectFrom('settings').select('value').where('type', '=', KEY_TYPE).executeTakeFirst();
+  let row = await read();
+  if (!row) {
+    await db
+      .insertInto('settings')
+      .values({ type: KEY_TYPE, value: JSON.stringify(randomBytes(32).toString('base64')), updated: now() })
+      .onConflict((oc) => oc.column('type').doNothing())
+      .execute();
+    row = await read();
+  }
+  return Buffer.from(JSON.parse(row!.value) as string, 'base64');
+}
+
+export type KeyRefusal = 'malformed' | 'signature' | 'expired' | 'replayed';
+
+const mac = (key: Buffer, text: string) => createHmac('sha256', key).update(text).digest('base64url');
+
+function sameMac(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export class MediaKeys {
+  /** nonces of publish keys already used, until their key expires */
+  private readonly used = new Map<string, number>();
+
+  constructor(private readonly key: Buffer) {}
+
+  publishKey(deviceId: number, ttlMs: number, nowMs = Date.now()): string {
+    const expires = nowMs + ttlMs;
+    const nonce = randomBytes(9).toString('base64url');
+    return `${expires}.${nonce}.${mac(this.key, `publish|${deviceId}|${expires}|${nonce}`)}`;
+  }
+
+  /** Check a publish key for a device and spend it; answers why it is refused, or null. */
+  usePublishKey(deviceId: number, key: string, nowMs = Date.now()): KeyRefusal | null {
+    const [expiresText, nonce, sig, ...rest] = key.split('.');
+    if (!expiresText || !nonce || !sig || rest.length || !/^\d{1,15}$/.test(expiresText)) return 'malformed';
+    const expires = Number(expiresText);
+    if (!sameMac(sig, mac(this.key, `publish|${deviceId}|${expires}|${nonce}`))) return 'signature';
+    if (expires < nowMs) return 'expired';
+    for (const [n, until] of this.used) if (until < nowMs) this.used.delete(n);
+    if (this.used.has(nonce)) return 'replayed';
+    this.used.set(nonce, expires);
+    return null;
+  }
+
+  playToken(userId: number, deviceId: number, ttlMs: number, nowMs = Date.now()): string {
+    const expires = nowMs + ttlMs;
+    return `${userId}.${expires}.${mac(this.key, `play|${userId}|${deviceId}|${expires}`)}`;
+  }
+
+  /** The user a play token is for, or why it is refused. */
+  checkPlayToken(deviceId: number, token: string, nowMs = Date.now()): { userId: number } | { refused: KeyRefusal } {
+    const [userText, expiresText, sig, ...rest] = token.split('.');
+    if (
+      !userText ||
+      !expiresText ||
+      !sig ||
+      rest.length ||
+      !/^\d{1,12}$/.test(userText) ||
+      !/^\d{1,15}$/.test(expiresText)
+    )
+      return { refused: 'malformed' };
+    const userId = Number(userText);
+    const expires = Number(expiresText);
+    if (!sameMac(sig, mac(this.key, `play|${userId}|${deviceId}|${expires}`))) return { refused: 'signature' };
+    if (expires < nowMs) return { refused: 'expired' };
+    return { userId };
+  }
+}

@@ -26,7 +26,7 @@
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { MenuId, SESSION_WS_PATH } from '@bwc/protocol';
+import { MenuId } from '@bwc/protocol';
 import { DeviceClient, Transport, provisionDevices, simulatedIdentity, type Position } from '@bwc/simulator';
 import {
   createDatabase,
@@ -36,9 +36,9 @@ import {
   type ServerNode,
 } from '../apps/server/cluster-test/nodes';
 import { createDb } from '../apps/server/src/db/connection';
-import { api } from '../apps/server/test/api';
 import { createRole, createUser, login } from '../apps/server/test/helpers';
-import { TestConsole } from '../apps/server/test/ws-client';
+import { openPushChannel } from '../apps/server/test/push-channel';
+import type { TestConsole } from '../apps/server/test/ws-client';
 
 const { values } = parseArgs({
   options: {
@@ -134,22 +134,7 @@ async function runLayout(layout: Layout): Promise<Result> {
       const node = nodes[j % nodes.length]!;
       const user = await createUser(db, { roleId: role });
       const s = await login(node.app, user.username, user.password);
-      const info = await api<{ logincode: string; username: string; scode: string; auth_cate: string }>(
-        node.app,
-        'userInfo',
-        s,
-      );
-      const ws = await TestConsole.open(`${node.address.replace('http', 'ws')}${SESSION_WS_PATH}`, s.headers);
-      sockets.push(ws);
-      ws.send({
-        cmd: 'client_login',
-        logincode: info.data.logincode,
-        username: info.data.username,
-        scode: info.data.scode,
-        cate: info.data.auth_cate,
-      });
-      const ok = await ws.next((m) => m.cmd === 'client_login');
-      if (ok.code !== 200) throw new Error(`console ${j} not logged in: ${JSON.stringify(ok)}`);
+      sockets.push(await openPushChannel(node.app, node.address.replace('http', 'ws'), s));
     }
 
     // 1. positions

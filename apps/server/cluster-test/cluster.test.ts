@@ -1,4 +1,4 @@
-import { Api, MenuId, SESSION_WS_PATH, type Envelope } from '@bwc/protocol';
+import { Api, MenuId, type Envelope } from '@bwc/protocol';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../src/db/connection';
@@ -7,7 +7,8 @@ import { consoleUrl, logonConsole, logonTerminal, type LoggedOn } from '../test/
 import { ConsoleClient } from '../test/console-client';
 import { addDevice, deviceLogin, unitIdOf, type CreatedDevice } from '../test/devices';
 import { createRole, createUser, DEMO, login, type Session } from '../test/helpers';
-import { TestConsole } from '../test/ws-client';
+import { openPushChannel } from '../test/push-channel';
+import type { TestConsole } from '../test/ws-client';
 import {
   createDatabase,
   sharedDataDir,
@@ -81,21 +82,8 @@ afterAll(async () => {
 
 /** A console on the push channel (bell and map) of `node`, logged in with the session's user info. */
 async function pushChannel(node: ServerNode, s: Session): Promise<TestConsole> {
-  const info = await api<{ logincode: string; username: string; scode: string; auth_cate: string }>(
-    node.app,
-    'userInfo',
-    s,
-  );
-  const ws = await TestConsole.open(`${node.address.replace('http', 'ws')}${SESSION_WS_PATH}`, s.headers);
+  const ws = await openPushChannel(node.app, node.address.replace('http', 'ws'), s);
   sockets.push(ws);
-  ws.send({
-    cmd: 'client_login',
-    logincode: info.data.logincode,
-    username: info.data.username,
-    scode: info.data.scode,
-    cate: info.data.auth_cate,
-  });
-  expect(await ws.next((m) => m.cmd === 'client_login')).toMatchObject({ code: 200 });
   return ws;
 }
 

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { now, type Db } from '../../db/connection';
+import type { Db } from '../../db/connection';
+import { readSecret } from '../../db/settings';
 
 /**
  * Signed, expiring media credentials (issue 13 section 1), HMAC-SHA256 with one key shared by every
@@ -11,20 +12,9 @@ import { now, type Db } from '../../db/connection';
  *   over the device id; the gateway also checks the user's unit scope when the viewer connects.
  */
 
-const KEY_TYPE = 'media_signing_key';
-
-export async function readMediaKey(db: Db): Promise<Buffer> {
-  const read = () => db.selectFrom('settings').select('value').where('type', '=', KEY_TYPE).executeTakeFirst();
-  let row = await read();
-  if (!row) {
-    await db
-      .insertInto('settings')
-      .values({ type: KEY_TYPE, value: JSON.stringify(randomBytes(32).toString('base64')), updated: now() })
-      .onConflict((oc) => oc.column('type').doNothing())
-      .execute();
-    row = await read();
-  }
-  return Buffer.from(JSON.parse(row!.value) as string, 'base64');
+/** The signing key (settings row `media_signing_key`, created once, shared by every node). */
+export function readMediaKey(db: Db): Promise<Buffer> {
+  return readSecret(db, 'media_signing_key');
 }
 
 export type KeyRefusal = 'malformed' | 'signature' | 'expired' | 'replayed';

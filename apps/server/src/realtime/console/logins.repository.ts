@@ -1,25 +1,15 @@
-import { randomBytes } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import { now, type Db } from '../../db/connection';
+import { readSecret } from '../../db/settings';
 import type { ConsoleLoginRow, ConsoleLoginTable, LoginStatus } from './console.tables';
 import './console.tables';
 
 /** Settings row of the key that derives consoles' service passwords (shared by every node). */
 const SERVICE_KEY_TYPE = 'console_service_key';
 
-/** The service key (created once, race-free: the first insert wins, everyone reads it back). */
-export async function readServiceKey(db: Db): Promise<Buffer> {
-  const read = () => db.selectFrom('settings').select('value').where('type', '=', SERVICE_KEY_TYPE).executeTakeFirst();
-  let row = await read();
-  if (!row) {
-    await db
-      .insertInto('settings')
-      .values({ type: SERVICE_KEY_TYPE, value: JSON.stringify(randomBytes(32).toString('base64')), updated: now() })
-      .onConflict((oc) => oc.column('type').doNothing())
-      .execute();
-    row = await read();
-  }
-  return Buffer.from(JSON.parse(row!.value) as string, 'base64');
+/** The service key (db/settings.ts readSecret: created once, shared by every node). */
+export function readServiceKey(db: Db): Promise<Buffer> {
+  return readSecret(db, SERVICE_KEY_TYPE);
 }
 
 /** A console account: the user, its unit and role. */

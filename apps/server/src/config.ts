@@ -38,14 +38,15 @@ const trustedProxies = z
       'must be a comma-separated list of proxy addresses or CIDR ranges (e.g. 127.0.0.1,10.0.0.0/8) or loopback / linklocal / uniquelocal',
   });
 
+/** A TCP port setting; `zeroDisables`: 0 turns the listener off (and the message says so). */
+function port(zeroDisables: boolean) {
+  const error = `must be a port number from 0 to 65535${zeroDisables ? ' (0 disables)' : ''}`;
+  return z.coerce.number({ error }).int({ error }).min(0, { error }).max(65535, { error });
+}
+
 const EnvSchema = z
   .object({
-    PORT: z.coerce
-      .number({ error: 'must be a port number from 0 to 65535' })
-      .int({ error: 'must be a port number from 0 to 65535' })
-      .min(0, { error: 'must be a port number from 0 to 65535' })
-      .max(65535, { error: 'must be a port number from 0 to 65535' })
-      .default(8080),
+    PORT: port(false).default(8080),
     HOST: z.string().min(1).default('0.0.0.0'),
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: z
@@ -68,24 +69,9 @@ const EnvSchema = z
     SEED: flag01.default(false),
     DEMO_FENCES: flag01.optional(),
     BASEMAP_PACK: flag01.optional(),
-    OSMAND_PORT: z.coerce
-      .number({ error: 'must be a port number from 0 to 65535 (0 disables)' })
-      .int({ error: 'must be a port number from 0 to 65535 (0 disables)' })
-      .min(0, { error: 'must be a port number from 0 to 65535 (0 disables)' })
-      .max(65535, { error: 'must be a port number from 0 to 65535 (0 disables)' })
-      .default(5055),
-    CONSOLE_PORT: z.coerce
-      .number({ error: 'must be a port number from 0 to 65535 (0 disables)' })
-      .int({ error: 'must be a port number from 0 to 65535 (0 disables)' })
-      .min(0, { error: 'must be a port number from 0 to 65535 (0 disables)' })
-      .max(65535, { error: 'must be a port number from 0 to 65535 (0 disables)' })
-      .default(CONSOLE_PORT_DEFAULT),
-    RTMP_PORT: z.coerce
-      .number({ error: 'must be a port number from 0 to 65535 (0 disables)' })
-      .int({ error: 'must be a port number from 0 to 65535 (0 disables)' })
-      .min(0, { error: 'must be a port number from 0 to 65535 (0 disables)' })
-      .max(65535, { error: 'must be a port number from 0 to 65535 (0 disables)' })
-      .default(1935),
+    OSMAND_PORT: port(true).default(5055),
+    CONSOLE_PORT: port(true).default(CONSOLE_PORT_DEFAULT),
+    RTMP_PORT: port(true).default(1935),
     DEVICE_PROVISION_KEY: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
     TRUSTED_PROXIES: trustedProxies.optional(),
     REDIS_URL: z

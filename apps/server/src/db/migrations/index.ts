@@ -11,6 +11,7 @@ import * as m0009 from './0009_message_push';
 import * as m0010 from './0010_alarm_ack_type';
 import * as m0011 from './0011_console_media';
 import * as m0012 from './0012_console_login_node';
+import * as m0013 from './0013_media_publish_keys';
 
 /**
  * Every migration, by name. Kysely runs them in name order, once each, on SQLite and PostgreSQL.
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '0010_alarm_ack_type': m0010,
   '0011_console_media': m0011,
   '0012_console_login_node': m0012,
+  '0013_media_publish_keys': m0013,
 };

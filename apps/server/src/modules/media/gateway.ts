@@ -73,22 +73,42 @@ export class MediaGateway {
       key = typeof req.query.key === 'string' ? req.query.key : '';
     };
     rtmp.onPlayCallback = () => refuse('RTMP play is not offered: viewers use the FLV outputs with a play token');
+    // packets that come while the key is being checked (metadata, sequence headers) are kept
+    let held: AvPacket[] | null = null;
     rtmp.onPushCallback = () => {
       if (!deviceId) return refuse(`stream path must be /${RTMP_APP}/<device id>`);
-      const refusal = this.keys.usePublishKey(deviceId, key);
-      if (refusal) return refuse(`publish key ${refusal}`);
-      const before = this.streams.get(deviceId);
-      if (before) {
-        // the device reconnected: the newest publish wins
-        this.log.info({ device: deviceId }, 'media gateway: a new publish replaces the running one');
-        before.stream.end('replaced');
-        before.socket.destroy();
-      }
-      publishing = new LiveStream(deviceId);
-      this.streams.set(deviceId, { stream: publishing, socket, address });
-      this.log.info({ device: deviceId, address }, 'media gateway: publishing');
+      held = [];
+      this.keys.usePublishKey(deviceId, key).then(
+        (refusal) => {
+          const waiting = held ?? [];
+          held = null;
+          if (refusal) return refuse(`publish key ${refusal}`);
+          if (socket.destroyed) return;
+          const before = this.streams.get(deviceId);
+          if (before) {
+            // the device reconnected: the newest publish wins
+            this.log.info({ device: deviceId }, 'media gateway: a new publish replaces the running one');
+            before.stream.end('replaced');
+            before.socket.destroy();
+          }
+          publishing = new LiveStream(deviceId);
+          this.streams.set(deviceId, { stream: publishing, socket, address });
+          for (const packet of waiting) publishing.push(packet);
+          this.log.info({ device: deviceId, address }, 'media gateway: publishing');
+        },
+        (err: unknown) => {
+          this.log.error({ err, device: deviceId }, 'media gateway: publish key not checked');
+          socket.destroy();
+        },
+      );
     };
-    rtmp.onPacketCallback = (packet) => publishing?.push(packet);
+    rtmp.onPacketCallback = (packet) => {
+      if (held) {
+        // a publisher that floods before it is admitted is cut off
+        if (held.length > 1024) return refuse('too much data before the publish key was checked');
+        held.push(packet);
+      } else publishing?.push(packet);
+    };
     rtmp.onOutputCallback = (buffer) => {
       if (!socket.destroyed) socket.write(buffer);
     };

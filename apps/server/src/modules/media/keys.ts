@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../db/connection';
 import { readSecret } from '../../db/settings';
+import * as repo from './media.repository';
 
 /**
  * Signed, expiring media credentials (issue 13 section 1), HMAC-SHA256 with one key shared by every
@@ -28,10 +29,11 @@ function sameMac(a: string, b: string): boolean {
 }
 
 export class MediaKeys {
-  /** nonces of publish keys already used, until their key expires */
-  private readonly used = new Map<string, number>();
-
-  constructor(private readonly key: Buffer) {}
+  /** `db`: where used publish keys are remembered (every node, across restarts) */
+  constructor(
+    private readonly key: Buffer,
+    private readonly db: Db,
+  ) {}
 
   publishKey(deviceId: number, ttlMs: number, nowMs = Date.now()): string {
     const expires = nowMs + ttlMs;
@@ -40,16 +42,21 @@ export class MediaKeys {
   }
 
   /** Check a publish key for a device and spend it; answers why it is refused, or null. */
-  usePublishKey(deviceId: number, key: string, nowMs = Date.now()): KeyRefusal | null {
+  async usePublishKey(deviceId: number, key: string, nowMs = Date.now()): Promise<KeyRefusal | null> {
     const [expiresText, nonce, sig, ...rest] = key.split('.');
-    if (!expiresText || !nonce || !sig || rest.length || !/^\d{1,15}$/.test(expiresText)) return 'malformed';
+    if (!expiresText || !nonce || nonce.length > 32 || !sig || rest.length || !/^\d{1,15}$/.test(expiresText))
+      return 'malformed';
     const expires = Number(expiresText);
     if (!sameMac(sig, mac(this.key, `publish|${deviceId}|${expires}|${nonce}`))) return 'signature';
     if (expires < nowMs) return 'expired';
-    for (const [n, until] of this.used) if (until < nowMs) this.used.delete(n);
-    if (this.used.has(nonce)) return 'replayed';
-    this.used.set(nonce, expires);
-    return null;
+    const fresh = await repo.spendNonce(
+      this.db,
+      nonce,
+      deviceId,
+      new Date(expires).toISOString(),
+      new Date(nowMs).toISOString(),
+    );
+    return fresh ? null : 'replayed';
   }
 
   playToken(userId: number, deviceId: number, ttlMs: number, nowMs = Date.now()): string {

@@ -78,7 +78,7 @@ function refuse(reply: FastifyReply, req: FastifyRequest, r: Refusal) {
  * WS-FLV under LIVE_PATH of the main port.
  */
 export async function registerMediaModule(app: FastifyInstance): Promise<MediaGateway> {
-  const gateway = new MediaGateway(new MediaKeys(await readMediaKey(app.db)), app.log);
+  const gateway = new MediaGateway(new MediaKeys(await readMediaKey(app.db), app.db), app.log);
   app.decorate('media', gateway);
   await ensureWebsocket(app);
 

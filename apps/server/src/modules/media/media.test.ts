@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDevice, unitIdOf, type CreatedDevice } from '../../../test/devices';
 import { createRole, createTestApp, createUser, DEMO, login, type TestApp } from '../../../test/helpers';
 import { WebSocket } from '@bwc/simulator/ws';
+import { MediaKeys, readMediaKey } from './keys';
 
 const require = createRequire(import.meta.url);
 const FFMPEG = (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
@@ -127,6 +128,12 @@ describe('media gateway', () => {
     await new Promise((r) => replay.once('exit', r));
     // the first publish still runs: the replay did not replace it
     expect(t.app.media.publishers()).toEqual([expect.objectContaining({ deviceId: cam.id })]);
+    // the key is spent in the database: another node (or this one after a restart) refuses it too
+    const otherNode = new MediaKeys(await readMediaKey(t.db), t.db);
+    expect(await otherNode.usePublishKey(cam.id, key)).toBe('replayed');
+    expect(await otherNode.usePublishKey(cam.id + 1, key)).toBe('signature');
+    expect(await otherNode.usePublishKey(cam.id, t.app.media.keys.publishKey(cam.id, -1))).toBe('expired');
+    expect(await otherNode.usePublishKey(cam.id, 'a.b')).toBe('malformed');
   });
 
   it('a viewer starts at a keyframe: FLV header, sequence headers, then the cached GOP', async () => {

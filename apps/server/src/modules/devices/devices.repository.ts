@@ -278,12 +278,8 @@ export async function insertDeviceEvent(db: Db, e: NewDeviceEvent): Promise<numb
 }
 
 /** The device was heard: last_seen, and online when `online`. */
-export async function touchDevice(db: Db, id: number, seenAt: string, online: boolean): Promise<void> {
-  await db
-    .updateTable('devices')
-    .set({ last_seen: seenAt, ...(online ? { lineon: 1 } : {}) })
-    .where('id', '=', id)
-    .execute();
+export async function touchDevice(db: Db, id: number, seenAt: string): Promise<void> {
+  await db.updateTable('devices').set({ last_seen: seenAt }).where('id', '=', id).execute();
 }
 
 export async function setBattery(db: Db, id: number, battery: number): Promise<void> {

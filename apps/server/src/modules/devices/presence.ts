@@ -49,7 +49,7 @@ export class DevicePresence {
         return true;
       });
       if (!changed) {
-        await repo.touchDevice(db, device.id, ts, false);
+        await repo.touchDevice(db, device.id, ts);
         // online already, or killed meanwhile (the kill's event updates the cache)
         if (device.remote_kill === 0) device.lineon = 1;
         return;
@@ -57,7 +57,7 @@ export class DevicePresence {
       device.lineon = 1;
       bus.emit('device.online', { ...refOf(device), time: ts });
     } else {
-      await repo.touchDevice(db, device.id, ts, false);
+      await repo.touchDevice(db, device.id, ts);
     }
   }
 

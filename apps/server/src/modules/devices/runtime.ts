@@ -79,24 +79,24 @@ export class DeviceRuntime {
    */
   private followOtherNodes(bus: EventBus): void {
     bus.on('device.command', (e) => this.commands.wake(e.device_id));
+    // the cached copy, for another node's event about a device this node has met
+    const cached = (deviceId: number, from: string | undefined) =>
+      from !== undefined ? this.cache.peek(deviceId) : undefined;
     bus.on('device.online', (e, from) => {
-      const entry = from !== undefined ? this.cache.peek(e.device_id) : undefined;
+      const entry = cached(e.device_id, from);
       if (entry) entry.lineon = 1;
     });
     bus.on('device.offline', (e, from) => {
-      const entry = from !== undefined ? this.cache.peek(e.device_id) : undefined;
+      const entry = cached(e.device_id, from);
       if (entry) entry.lineon = 0;
     });
     bus.on('device.remote', (e, from) => {
-      const entry = from !== undefined ? this.cache.peek(e.device_id) : undefined;
-      if (!entry) return;
-      entry.remote_kill = e.remote_kill;
-      entry.lineon = e.lineon;
+      const entry = cached(e.device_id, from);
+      if (entry) Object.assign(entry, { remote_kill: e.remote_kill, lineon: e.lineon });
     });
     bus.on('positions', ({ positions }, from) => {
-      if (from === undefined) return;
       for (const p of positions) {
-        const entry = this.cache.peek(p.device_id);
+        const entry = cached(p.device_id, from);
         if (!entry) continue;
         if (entry.gps_time === null || p.time > entry.gps_time) entry.gps_time = p.time;
         if (p.lineon !== undefined) entry.lineon = p.lineon;

@@ -107,7 +107,8 @@ export async function registerConsoleService(
       refreshing = true;
       service.logins
         .refresh()
-        .then(() => service.syncElsewhere())
+        // one node alone has no other node to follow (its stale bindings are cleared at start)
+        .then(() => (app.cluster.distributed ? service.syncElsewhere() : 0))
         .catch((err) => app.log.error({ err }, 'console service refresh failed'))
         .finally(() => (refreshing = false));
     }, LOGIN_REFRESH_MS).unref(),

@@ -38,7 +38,7 @@ export interface ConsoleDeps {
   config: Pick<Config, 'dataDir' | 'host' | 'consolePort'>;
   devices: TerminalDevices;
   /** the other nodes (who is online there; the node that announces a dead node's logins offline) */
-  cluster: Pick<Cluster, 'nodeId' | 'liveNodes' | 'scheduler'>;
+  cluster: Pick<Cluster, 'nodeId' | 'distributed' | 'liveNodes' | 'scheduler'>;
 }
 
 /** How often silent connections are looked for. */

@@ -151,6 +151,7 @@ import {
   UnitMoveRequest,
   UnitUpdateRequest,
 } from './schemas/org';
+import { GetVideoAnswer, GetVideoRequest, LiveAddRequest, LiveDelRequest, LivePlay, LiveStopped, MediaGatewayInfo, MediaKickRequest } from './schemas/live';
 import { MapConfig, PlayConfig, SettingsAnswer, SettingsSchemas, SettingsTypeInput } from './schemas/system';
 import { TrackAnswer, TrackExportQuery, TrackMarkAnswer, TrackMarkQuery, TrackQuery } from './schemas/tracks';
 import { TreeNode, UnitTreeRequest } from './schemas/tree';
@@ -195,6 +196,8 @@ const menu = (id: number, action: Action) => ({ kind: 'menu', menu: id, action }
 const anyMenu = (action: Action, ...menus: [number, ...number[]]) => ({ kind: 'anyMenu', menus, action }) as const;
 /** the alarm bell's calls: view on dispatch alarms (10104) or GB alarms (10154), whichever mode the console runs in */
 const bell = anyMenu('view', MenuId.DISPATCH_ALARM, MenuId.MONITOR_ALARM);
+/** live video: the emergency screen (10101), the video wall (10106) and video patrol (10151) */
+const live = (action: Action) => anyMenu(action, MenuId.EMERGENCY, MenuId.DISPATCH_VIDEO, MenuId.VIDEO_PATROL);
 /** history track: one page under two menu entries, /monitor/track (10153) and /dispatch/history (10103) */
 const historyTrack = anyMenu('view', MenuId.TRACK, MenuId.HISTORY);
 
@@ -329,6 +332,16 @@ export const Api = {
   gisSendCmd: { method: 'POST', path: '/rest/gis/gismoni/send_cmd', auth: menu(MenuId.EMERGENCY, 'edit'), body: SendCmdRequest, data: CommandQueued },
   /** remote kill or wake `{imei, action: remote_kill | remote_wakeon}` */
   gisRemoteKill: { method: 'POST', path: '/rest/gis/gismoni/remote_kill', auth: menu(MenuId.EMERGENCY, 'edit'), body: RemoteKillRequest, data: RemoteKillAnswer },
+
+  // live video (issue 13; schemas/live.ts): ask a device to publish, get play paths, stop
+  liveAdd: { method: 'POST', path: '/rest/gis/gismoni/live_add', auth: live('view'), body: LiveAddRequest, data: LivePlay },
+  getVideo: { method: 'POST', path: '/rest/gis/gisvideo/getVideo', auth: live('view'), body: GetVideoRequest, data: GetVideoAnswer },
+  liveDel: { method: 'POST', path: '/rest/gis/gismoni/live_del', auth: live('view'), body: LiveDelRequest, data: LiveStopped },
+  liveDelImei: { method: 'POST', path: '/rest/gis/gismoni/live_delimei', auth: live('edit'), body: LiveDelRequest, data: LiveStopped },
+  liveAllDel: { method: 'POST', path: '/rest/gis/gismoni/live_alldel', auth: live('view'), data: LiveStopped },
+  /** ops centre media gateway: streams, publishers, viewers of this node; kick */
+  mediaGateway: { method: 'GET', path: '/rest/oam/mediagateway/get', auth: menu(MenuId.MEDIA_GATEWAY, 'view'), data: MediaGatewayInfo },
+  mediaKick: { method: 'POST', path: '/rest/oam/mediagateway/kick', auth: menu(MenuId.MEDIA_GATEWAY, 'edit'), body: MediaKickRequest, data: z.null() },
 
   // geo: electronic fences and zones (configcenter MapConfig), history track, talk
   // groups of the dispatch map, maps (offline file, tiles, style, basemap, reverse geocoding)

@@ -21,6 +21,7 @@ export * from './schemas/org';
 export * from './schemas/oplog';
 export * from './schemas/dictionary';
 export * from './schemas/devices';
+export * from './schemas/live';
 export * from './schemas/fences';
 export * from './schemas/tracks';
 export * from './schemas/maps';

@@ -393,12 +393,16 @@ export const SEND_CMD_TYPES = [
   'startmute',
   'stopmute',
 ] as const;
-export const DEVICE_COMMAND_TYPES = [...SEND_CMD_TYPES, 'restart', 'remote_kill', 'remote_wakeon'] as const;
+/** startlive / stoplive: publish live video now (payload StartLivePayload of schemas/live.ts) / stop it. */
+export const LIVE_COMMAND_TYPES = ['startlive', 'stoplive'] as const;
+export const DEVICE_COMMAND_TYPES = [...SEND_CMD_TYPES, 'restart', 'remote_kill', 'remote_wakeon', ...LIVE_COMMAND_TYPES] as const;
 export type DeviceCommandType = (typeof DEVICE_COMMAND_TYPES)[number];
 export const DeviceCommand = z.object({
   id: z.number().int(),
   type: z.enum(DEVICE_COMMAND_TYPES),
   created: z.string(),
+  /** what the command needs (startlive: {url, expires}, minted when the device fetches it) */
+  payload: z.record(z.string(), z.unknown()).optional(),
 });
 export type DeviceCommand = z.infer<typeof DeviceCommand>;
 
@@ -529,6 +533,15 @@ export const DeviceStatus = z.object({
   battery: z.number().nullable(),
   last_seen: z.string().nullable(),
   gps_time: z.string().nullable(),
+  /** live video: idle, starting (told to publish) or live; viewers now, since (ISO, live), bits per second */
+  live: z
+    .object({
+      state: z.enum(['idle', 'starting', 'live']),
+      viewers: z.number().int(),
+      since: z.string().nullable(),
+      bitrate: z.number().int(),
+    })
+    .optional(),
   /** commands not yet acknowledged by the device */
   pending_commands: z.number().int(),
 });

@@ -37,6 +37,18 @@ export const SettingsSchemas = {
     gpscenter_lat: latitude,
     map_url: text(500),
     map_crs: z.enum(['WGS84', 'GCJ02'], { error: 'validation.choice' }),
+    /**
+     * Live video of alarms (spec part 1 section 3 map config "video"; meanings are ours, the spec
+     * names only the fields): getvideo_switch 1 = an SOS opens its device's live view in the
+     * consoles and the platform records it; getvideo_time = seconds recorded; getvideo_num = how
+     * many SOS live views a console opens at most at once; getvideo_path / getpic_path = folders
+     * under the data directory for the recordings and their first-frame pictures.
+     */
+    getvideo_switch: z.coerce.number().pipe(z.union([z.literal(0), z.literal(1)], { error: 'validation.choice' })).default(1),
+    getvideo_time: int(10, 3600).default(60),
+    getvideo_num: int(1, 9).default(4),
+    getvideo_path: path.default('sos/video'),
+    getpic_path: path.default('sos/picture'),
   }),
   /** recording storage */
   cloudstorage: z.object({
@@ -71,7 +83,18 @@ export const SETTINGS_DEFAULTS: { [T in SettingsType]: Settings<T> } = {
   filestorage: { storage_path: 'evidence', keep_days: 365, disk_warn_percent: 90 },
   statisticset: { stat_day_start: 0, stat_cycle_days: 7, count_offline_devices: 1 },
   normalset: { login_fail_limit: LOGIN_FAIL_LIMIT_DEFAULT, login_lock_minutes: LOGIN_LOCK_MINUTES_DEFAULT, default_password: 'Bwc@2024', session_timeout_minutes: 120 },
-  digitailmap: { mapinfo: 0, gpscenter_lon: 114.0579, gpscenter_lat: 22.5431, map_url: '', map_crs: 'WGS84' },
+  digitailmap: {
+    mapinfo: 0,
+    gpscenter_lon: 114.0579,
+    gpscenter_lat: 22.5431,
+    map_url: '',
+    map_crs: 'WGS84',
+    getvideo_switch: 1,
+    getvideo_time: 60,
+    getvideo_num: 4,
+    getvideo_path: 'sos/video',
+    getpic_path: 'sos/picture',
+  },
   cloudstorage: { record_path: 'recordings', record_minutes: 30, keep_days: 180 },
   alarmset: { sos_alarm_time: 30, sos_alarm_audio: '', type_levels: {}, alerm_face: 0 },
 };
@@ -127,6 +150,15 @@ export const MapConfig = z.object({
   /** the caller's console-service account (console/session.ts) */
   group_api: GroupApi.optional(),
   datas_area: z.array(z.unknown()).optional(),
-  video: z.record(z.string(), z.unknown()).optional(),
+  /** the live-video settings of digitailmap (getvideo_*) */
+  video: z
+    .object({
+      getvideo_switch: z.number().int(),
+      getvideo_time: z.number().int(),
+      getvideo_num: z.number().int(),
+      getvideo_path: z.string(),
+      getpic_path: z.string(),
+    })
+    .optional(),
 });
 export type MapConfig = z.infer<typeof MapConfig>;

@@ -125,5 +125,12 @@ export async function mapConfig(db: Db): Promise<MapConfig> {
     // the alarm bell sound and the face-alarm column flag of the alarms module's settings (type alarmset)
     sos_alarm_audio: alarms.sos_alarm_audio,
     alerm_face: alarms.alerm_face,
+    video: {
+      getvideo_switch: map.getvideo_switch,
+      getvideo_time: map.getvideo_time,
+      getvideo_num: map.getvideo_num,
+      getvideo_path: map.getvideo_path,
+      getpic_path: map.getpic_path,
+    },
   };
 }

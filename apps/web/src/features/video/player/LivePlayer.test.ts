@@ -1,0 +1,311 @@
+import type { LivePlay } from '@bwc/protocol';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  catchUp,
+  CONNECT_TIMEOUT_MS,
+  LivePlayer,
+  reconnectDelay,
+  RECONNECT_ATTEMPTS_MAX,
+  socketUrl,
+  type LivePlayerKind,
+  type LivePlayerState,
+  type MpegtsModule,
+  type MpegtsPlayer,
+} from './LivePlayer';
+
+/** The websocket the player's loader opens; the test plays the server. */
+class FakeSocket {
+  static CONNECTING = 0;
+  static OPEN = 1;
+  static all: FakeSocket[] = [];
+  readyState = 0;
+  binaryType = 'blob';
+  onopen: (() => void) | null = null;
+  onmessage: ((event: { data: unknown }) => void) | null = null;
+  onclose: ((event: { code: number; reason: string }) => void) | null = null;
+  closedByClient = false;
+  constructor(readonly url: string) {
+    FakeSocket.all.push(this);
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.();
+  }
+  send(data: unknown) {
+    this.onmessage?.({ data });
+  }
+  serverClose(code: number, reason = '') {
+    this.readyState = 3;
+    this.onclose?.({ code, reason });
+  }
+  close() {
+    this.closedByClient = true;
+    this.readyState = 3;
+    this.onclose?.({ code: 1005, reason: '' });
+  }
+}
+
+/** mpegts.js as far as the facade uses it: the player opens the custom loader on load(). */
+function fakeMpegts(options: { mse?: boolean } = {}) {
+  const players: (MpegtsPlayer & { destroyed: boolean; emit: (event: string, ...args: unknown[]) => void; received: number })[] = [];
+  class BaseLoader {
+    _status = 0;
+    _needStash = true;
+    onDataArrival: ((chunk: ArrayBuffer, start: number, received?: number) => void) | null = null;
+    constructor(readonly type: string) {}
+    destroy() {}
+  }
+  const module: MpegtsModule = {
+    getFeatureList: () => ({ mseLivePlayback: options.mse ?? true }),
+    BaseLoader,
+    LoaderStatus: { kConnecting: 1, kBuffering: 2, kComplete: 4 },
+    Events: { ERROR: 'error' },
+    ErrorTypes: { NETWORK_ERROR: 'NetworkError', MEDIA_ERROR: 'MediaError' },
+    createPlayer(source, config) {
+      const Loader = (config as { customLoader: new () => BaseLoader & { open: (s: { url: string }) => void; abort: () => void } })
+        .customLoader;
+      const listeners = new Map<string, ((...args: unknown[]) => void)[]>();
+      let loader: (BaseLoader & { open: (s: { url: string }) => void; abort: () => void }) | null = null;
+      const player = {
+        destroyed: false,
+        received: 0,
+        mediaInfo: { width: 1280, height: 720, fps: 25 },
+        statisticsInfo: { speed: 100 },
+        attachMediaElement: () => undefined,
+        detachMediaElement: () => undefined,
+        load() {
+          loader = new Loader();
+          loader.onDataArrival = (chunk) => void (player.received += chunk.byteLength);
+          loader.open({ url: source.url ?? '' });
+        },
+        unload() {
+          loader?.abort();
+        },
+        play: () => Promise.resolve(),
+        destroy() {
+          player.destroyed = true;
+          loader?.destroy();
+        },
+        on(event: string, listener: (...args: unknown[]) => void) {
+          listeners.set(event, [...(listeners.get(event) ?? []), listener]);
+        },
+        emit(event: string, ...args: unknown[]) {
+          for (const listener of listeners.get(event) ?? []) listener(...args);
+        },
+      };
+      players.push(player);
+      return player;
+    },
+  };
+  return { module, players };
+}
+
+const play = (token: string, state: LivePlay['state'] = 'live'): LivePlay => ({
+  device_id: 7,
+  imei: '860000000000007',
+  hostbody: 'B007',
+  hostname: 'Officer 7',
+  state,
+  flv: `/live/7.flv?token=${token}`,
+  ws: `/live/7.flv?token=${token}`,
+  expires: Date.now() + 60_000,
+});
+
+let requests: number;
+let fake: ReturnType<typeof fakeMpegts>;
+let video: HTMLVideoElement;
+let seen: LivePlayerKind[];
+let made: LivePlayer[];
+
+function makePlayer(request?: () => Promise<LivePlay>) {
+  const player = new LivePlayer({
+    request: request ?? (() => Promise.resolve(play(`t${++requests}`))),
+    lang: () => 'en-US',
+    loadMpegts: () => Promise.resolve(fake.module),
+  });
+  player.subscribe((state) => seen.push(state.kind));
+  made.push(player);
+  return player;
+}
+
+/** lets the request and the lazy import resolve */
+const settle = () => vi.advanceTimersByTimeAsync(0);
+const lastSocket = () => FakeSocket.all[FakeSocket.all.length - 1]!;
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.stubGlobal('WebSocket', FakeSocket);
+  FakeSocket.all = [];
+  requests = 0;
+  fake = fakeMpegts();
+  video = document.createElement('video');
+  seen = [];
+  made = [];
+});
+afterEach(() => {
+  // a player left attached would still follow the page's visibility in the next test
+  for (const player of made) player.destroy();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('LivePlayer', () => {
+  it('requests a play, connects its ws path on this host with the language, plays on the first frame', async () => {
+    const player = makePlayer();
+    player.attach(video);
+    expect(player.state.kind).toBe('requesting');
+    await settle();
+    expect(player.state).toEqual({ kind: 'connecting', starting: false });
+    const socket = lastSocket();
+    expect(socket.url).toBe(`ws://${location.host}/live/7.flv?token=t1&lang=en-US`);
+    socket.open();
+    socket.send(new ArrayBuffer(16));
+    expect(fake.players[0]!.received).toBe(16);
+    video.dispatchEvent(new Event('playing'));
+    expect(player.state.kind).toBe('playing');
+    video.dispatchEvent(new Event('waiting'));
+    expect(player.state.kind).toBe('stalled');
+    player.destroy();
+    expect(fake.players[0]!.destroyed).toBe(true);
+    expect(socket.closedByClient).toBe(true);
+  });
+
+  it('says the device is starting while the server holds the socket', async () => {
+    const player = makePlayer(() => Promise.resolve(play('s', 'starting')));
+    player.attach(video);
+    await settle();
+    expect(player.state).toEqual({ kind: 'connecting', starting: true });
+  });
+
+  it('a refusal: the server message is kept and the close code names the failure', async () => {
+    const player = makePlayer();
+    player.attach(video);
+    await settle();
+    lastSocket().send(JSON.stringify({ code: 403, msg: 'outside your units' }));
+    lastSocket().serverClose(4403);
+    expect(player.state).toEqual<LivePlayerState>({ kind: 'failed', reason: 'refused', detail: 'outside your units' });
+    expect(fake.players[0]!.destroyed).toBe(true);
+  });
+
+  it('4404 right away is offline; 4404 after the start wait is a timeout', async () => {
+    const player = makePlayer();
+    player.attach(video);
+    await settle();
+    lastSocket().serverClose(4404);
+    expect(player.state).toMatchObject({ kind: 'failed', reason: 'offline' });
+
+    player.retry();
+    await settle();
+    await vi.advanceTimersByTimeAsync(15_000);
+    lastSocket().serverClose(4404);
+    expect(player.state).toMatchObject({ kind: 'failed', reason: 'timeout' });
+  });
+
+  it('the publisher ending is an end, not a failure; retry asks for a fresh play', async () => {
+    const player = makePlayer();
+    player.attach(video);
+    await settle();
+    lastSocket().serverClose(1000, 'ended');
+    expect(player.state.kind).toBe('ended');
+    player.retry();
+    await settle();
+    expect(lastSocket().url).toContain('token=t2');
+  });
+
+  it('reconnects with a fresh token after 1, 2, 4, 8, 8 s and then gives up', async () => {
+    expect([1, 2, 3, 4, 5, 6].map(reconnectDelay)).toEqual([1_000, 2_000, 4_000, 8_000, 8_000, 8_000]);
+    const player = makePlayer();
+    player.attach(video);
+    await settle();
+    for (let attempt = 1; attempt <= RECONNECT_ATTEMPTS_MAX; attempt++) {
+      lastSocket().serverClose(1006);
+      const delayMs = reconnectDelay(attempt);
+      expect(player.state).toEqual({ kind: 'reconnecting', attempt, delayMs });
+      await vi.advanceTimersByTimeAsync(delayMs - 1);
+      expect(FakeSocket.all).toHaveLength(attempt);
+      await vi.advanceTimersByTimeAsync(1);
+      await settle();
+      expect(FakeSocket.all).toHaveLength(attempt + 1);
+      expect(lastSocket().url).toContain(`token=t${attempt + 1}`);
+    }
+    lastSocket().serverClose(1006);
+    expect(player.state).toMatchObject({ kind: 'failed', reason: 'network' });
+  });
+
+  it('a picture resets the attempts; an expired token reconnects at once with 1 s', async () => {
+    const player = makePlayer();
+    player.attach(video);
+    await settle();
+    lastSocket().serverClose(1006);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await settle();
+    video.dispatchEvent(new Event('playing'));
+    lastSocket().serverClose(4401);
+    expect(player.state).toEqual({ kind: 'reconnecting', attempt: 1, delayMs: 1_000 });
+  });
+
+  it('a request refused by the server fails with its message', async () => {
+    const player = makePlayer(() => Promise.reject(new Error('device offline')));
+    player.attach(video);
+    await settle();
+    expect(player.state).toEqual({ kind: 'failed', reason: 'request', detail: 'device offline' });
+    expect(FakeSocket.all).toHaveLength(0);
+  });
+
+  it('without MSE live playback it says the browser is unsupported', async () => {
+    fake = fakeMpegts({ mse: false });
+    const player = makePlayer();
+    player.attach(video);
+    await settle();
+    expect(player.state).toMatchObject({ kind: 'failed', reason: 'unsupported' });
+  });
+
+  it('a decoding error fails as media', async () => {
+    const player = makePlayer();
+    player.attach(video);
+    await settle();
+    fake.players[0]!.emit('error', 'MediaError', 'MediaMSEError', { msg: 'bad frame' });
+    expect(player.state).toEqual({ kind: 'failed', reason: 'media', detail: 'bad frame' });
+  });
+
+  it('times out when the server never answers on the socket', async () => {
+    const player = makePlayer();
+    player.attach(video);
+    await settle();
+    await vi.advanceTimersByTimeAsync(CONNECT_TIMEOUT_MS + 1_000);
+    expect(player.state).toMatchObject({ kind: 'failed', reason: 'timeout' });
+  });
+
+  it('a background tab releases the stream and a visible one asks again', async () => {
+    let hidden = false;
+    vi.spyOn(document, 'visibilityState', 'get').mockImplementation(() => (hidden ? 'hidden' : 'visible'));
+    const player = makePlayer();
+    player.attach(video);
+    await settle();
+    video.dispatchEvent(new Event('playing'));
+    hidden = true;
+    document.dispatchEvent(new Event('visibilitychange'));
+    expect(player.state.kind).toBe('paused');
+    expect(fake.players[0]!.destroyed).toBe(true);
+    hidden = false;
+    document.dispatchEvent(new Event('visibilitychange'));
+    await settle();
+    expect(player.state.kind).toBe('connecting');
+    expect(lastSocket().url).toContain('token=t2');
+    expect(seen).toEqual(['requesting', 'connecting', 'playing', 'paused', 'requesting', 'connecting']);
+  });
+});
+
+describe('catchUp and socketUrl', () => {
+  it('jumps to the edge beyond 1.5 s, plays faster beyond 0.8 s, else normal', () => {
+    expect(catchUp(3)).toEqual({ seekBack: 0.3, rate: 1 });
+    expect(catchUp(1.2)).toEqual({ seekBack: null, rate: 1.1 });
+    expect(catchUp(0.4)).toEqual({ seekBack: null, rate: 1 });
+  });
+
+  it('uses wss on an https page', () => {
+    expect(socketUrl('/live/1.flv?token=a', 'zh-CN', { protocol: 'https:', host: 'bwc.example:8443' })).toBe(
+      'wss://bwc.example:8443/live/1.flv?token=a&lang=zh-CN',
+    );
+  });
+});

@@ -1,0 +1,566 @@
+import { LIVE_START_WAIT_MS, type LivePlay } from '@bwc/protocol';
+
+/**
+ * The console's one live player (WS-FLV through mpegts.js, issue 13). Everything else talks to this
+ * facade: mpegts.js is imported here only, and lazily, so that it stays out of the first-load bundle
+ * (bench/bundle-size.ts) and loads with the first live picture.
+ *
+ * The facade owns the websocket (a custom mpegts loader) because the server speaks on it: a refusal
+ * is one JSON text message `{code, msg}` followed by close code 4000 + HTTP status, and the end of
+ * the publisher is a normal close. mpegts' own loader drops both.
+ */
+
+/** Why a live view failed; each has its message in the `video` catalogue (`FAILURE_KEYS` in liveSource.ts). */
+export type LiveFailure =
+  /** the device is offline or did not start publishing (close 4404) */
+  | 'offline'
+  /** the server refused the viewer (close 4403: out of the user's unit scope) */
+  | 'refused'
+  /** the play token was refused again after a fresh one was asked for (close 4401) */
+  | 'token'
+  /** the device was told to publish but nothing came */
+  | 'timeout'
+  /** the connection kept failing after the reconnect attempts */
+  | 'network'
+  /** the stream could not be decoded */
+  | 'media'
+  /** this browser has no Media Source Extensions for live playback */
+  | 'unsupported'
+  /** asking for the live view (live_add / getVideo) failed: `detail` is the server's message */
+  | 'request';
+
+export type LivePlayerState =
+  | { kind: 'idle' }
+  | { kind: 'requesting' }
+  /** `starting`: the device was told to publish and the server holds the socket until it does */
+  | { kind: 'connecting'; starting: boolean }
+  | { kind: 'playing' }
+  | { kind: 'stalled' }
+  | { kind: 'reconnecting'; attempt: number; delayMs: number }
+  /** not visible (tile scrolled away, background tab): nothing is downloaded */
+  | { kind: 'paused' }
+  | { kind: 'failed'; reason: LiveFailure; detail?: string }
+  /** the publisher ended (device stopped, went offline, was kicked) */
+  | { kind: 'ended' };
+
+export type LivePlayerKind = LivePlayerState['kind'];
+
+export interface LiveStats {
+  width: number;
+  height: number;
+  /** frames decoded per second since the previous reading (the stream's declared rate on the first) */
+  fps: number | null;
+  droppedFrames: number;
+  decodedFrames: number;
+  /** download rate, kbit/s */
+  bitrateKbps: number | null;
+  /** seconds buffered ahead of the playhead */
+  bufferS: number;
+  /** seconds behind the newest buffered frame (the live edge as this player knows it) */
+  latencyS: number;
+}
+
+// --- the part of mpegts.js this facade uses (the test drives a fake of the same shape) ---
+
+export interface MpegtsLoader {
+  _status: number;
+  _needStash: boolean;
+  readonly onDataArrival: ((chunk: ArrayBuffer, byteStart: number, receivedLength?: number) => void) | null;
+  destroy(): void;
+}
+
+export interface MpegtsPlayer {
+  attachMediaElement(element: HTMLMediaElement): void;
+  detachMediaElement(): void;
+  load(): void;
+  unload(): void;
+  play(): Promise<void> | void;
+  destroy(): void;
+  on(event: string, listener: (...args: unknown[]) => void): void;
+  readonly mediaInfo: { width?: number; height?: number; fps?: number };
+  readonly statisticsInfo: { speed?: number; decodedFrames?: number; droppedFrames?: number };
+}
+
+export interface MpegtsModule {
+  createPlayer(source: { type: string; isLive?: boolean; url?: string }, config?: object): MpegtsPlayer;
+  getFeatureList(): { mseLivePlayback: boolean };
+  BaseLoader: new (typeName: string) => MpegtsLoader;
+  LoaderStatus: { kConnecting: number; kBuffering: number; kComplete: number };
+  Events: { ERROR: string };
+  ErrorTypes: { NETWORK_ERROR: string; MEDIA_ERROR: string };
+}
+
+const loadRealMpegts = async (): Promise<MpegtsModule> => (await import('mpegts.js')).default;
+
+// --- timing ---
+
+/** Reconnect delays: 1, 2, 4, 8 s, then 8 s for the remaining attempts. */
+export const RECONNECT_DELAYS_MS = [1_000, 2_000, 4_000, 8_000] as const;
+/** After this many reconnects in a row without a picture the player gives up ('network'). */
+export const RECONNECT_ATTEMPTS_MAX = 6;
+/** The server closes a held socket after LIVE_START_WAIT_MS; this is our own limit behind it. */
+export const CONNECT_TIMEOUT_MS = LIVE_START_WAIT_MS + 5_000;
+/** A picture frozen this long (no playhead progress, visible) is reconnected. */
+export const STALL_RECONNECT_MS = 8_000;
+/** How often the latency and the stall watchdog are checked. */
+const TICK_MS = 500;
+
+export function reconnectDelay(attempt: number): number {
+  return RECONNECT_DELAYS_MS[Math.min(attempt, RECONNECT_DELAYS_MS.length) - 1] ?? RECONNECT_DELAYS_MS[0];
+}
+
+/** mpegts' latency chasing jumps to the live edge beyond this (s); we nudge the rate before it. */
+const CHASE_MAX_LATENCY_S = 1.5;
+const CHASE_MIN_REMAIN_S = 0.3;
+const NUDGE_FROM_S = 0.8;
+const NUDGE_RATE = 1.1;
+
+/**
+ * What to do about the distance to the live edge: beyond CHASE_MAX_LATENCY_S jump to just behind
+ * the edge (mpegts does the same while it is chasing; this also covers a player that was paused by
+ * the browser), beyond NUDGE_FROM_S play a little faster, else at normal speed.
+ */
+export function catchUp(latencyS: number): { seekBack: number | null; rate: number } {
+  if (latencyS > CHASE_MAX_LATENCY_S) return { seekBack: CHASE_MIN_REMAIN_S, rate: 1 };
+  if (latencyS > NUDGE_FROM_S) return { seekBack: null, rate: NUDGE_RATE };
+  return { seekBack: null, rate: 1 };
+}
+
+/** ws:// or wss:// on this page's host, with the language the refusal message should be in. */
+export function socketUrl(path: string, lang: string, page: Pick<Location, 'protocol' | 'host'> = location): string {
+  const url = new URL(path, `${page.protocol}//${page.host}`);
+  url.protocol = page.protocol === 'https:' ? 'wss:' : 'ws:';
+  url.searchParams.set('lang', lang);
+  return url.toString();
+}
+
+/** The server's close codes: 4000 + HTTP status for refusals. */
+const CLOSE_TOKEN = 4401;
+const CLOSE_SCOPE = 4403;
+const CLOSE_NOT_PUBLISHING = 4404;
+const CLOSE_NORMAL = 1000;
+
+export interface LivePlayerOptions {
+  /** Asks the server for a fresh LivePlay (live_add / getVideo): each (re)connect needs a new token. */
+  request: (signal: AbortSignal) => Promise<LivePlay>;
+  /** language of the server's refusal messages */
+  lang: () => string;
+  /** Tests pass a fake mpegts; the real one is imported on first use. */
+  loadMpegts?: () => Promise<MpegtsModule>;
+  /** Stop downloading while the video is off screen or the tab is hidden (default on). */
+  pauseWhenHidden?: boolean;
+}
+
+type Listener = (state: LivePlayerState) => void;
+
+interface Session {
+  player: MpegtsPlayer;
+  /** set when this session was torn down by us: its socket's close is not news */
+  closed: boolean;
+  started: number;
+  /** the JSON refusal the server sent before closing, if any */
+  refusal?: string;
+  gotData: boolean;
+  lastTime: number;
+  lastProgress: number;
+}
+
+/**
+ * One live view. `attach(video)` starts it (and follows visibility), `retry()` after a failure,
+ * `destroy()` when the tile closes. Read `state` and `subscribe` (useSyncExternalStore), `stats()`.
+ */
+export class LivePlayer {
+  private current: LivePlayerState = { kind: 'idle' };
+  private readonly listeners = new Set<Listener>();
+  private video: HTMLVideoElement | null = null;
+  private session: Session | null = null;
+  private abort: AbortController | null = null;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private ticker: ReturnType<typeof setInterval> | null = null;
+  private attempts = 0;
+  private visible = { onScreen: true, tab: true };
+  private unobserve: (() => void) | null = null;
+  private lastPlay: LivePlay | null = null;
+  private frames: { at: number; decoded: number } | null = null;
+  private destroyed = false;
+
+  constructor(private readonly options: LivePlayerOptions) {}
+
+  get state(): LivePlayerState {
+    return this.current;
+  }
+
+  /** The last LivePlay the server answered (device names, imei), null before the first. */
+  get play(): LivePlay | null {
+    return this.lastPlay;
+  }
+
+  subscribe = (listener: Listener): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getState = (): LivePlayerState => this.current;
+
+  /** Plays into `video` (muted or not is the caller's choice) and starts. */
+  attach(video: HTMLVideoElement): void {
+    if (this.destroyed) return;
+    if (this.video !== video) {
+      if (this.video) this.detach();
+      this.video = video;
+      video.addEventListener('playing', this.onPlaying);
+      video.addEventListener('waiting', this.onWaiting);
+      if (this.options.pauseWhenHidden !== false) this.observeVisibility(video);
+    }
+    if (this.current.kind === 'idle') this.start();
+  }
+
+  /** Stops playing into the attached element (the player can be attached again). */
+  detach(): void {
+    this.stopSession();
+    this.unobserve?.();
+    this.unobserve = null;
+    if (this.video) {
+      this.video.removeEventListener('playing', this.onPlaying);
+      this.video.removeEventListener('waiting', this.onWaiting);
+    }
+    this.video = null;
+    if (!this.destroyed) this.set({ kind: 'idle' });
+  }
+
+  /** Starts over after a failure or an end (the user's retry). */
+  retry(): void {
+    if (this.destroyed) return;
+    this.attempts = 0;
+    this.stopSession();
+    this.start();
+  }
+
+  destroy(): void {
+    if (this.destroyed) return;
+    this.detach();
+    this.destroyed = true;
+    this.listeners.clear();
+  }
+
+  stats(): LiveStats | null {
+    const video = this.video;
+    const player = this.session?.player;
+    if (!video || !player) return null;
+    const quality = typeof video.getVideoPlaybackQuality === 'function' ? video.getVideoPlaybackQuality() : null;
+    const decoded = quality?.totalVideoFrames ?? player.statisticsInfo.decodedFrames ?? 0;
+    const dropped = quality?.droppedVideoFrames ?? player.statisticsInfo.droppedFrames ?? 0;
+    const now = performance.now();
+    let fps: number | null = player.mediaInfo.fps ?? null;
+    if (this.frames && now - this.frames.at > 200) fps = ((decoded - this.frames.decoded) * 1000) / (now - this.frames.at);
+    if (!this.frames || now - this.frames.at > 200) this.frames = { at: now, decoded };
+    const end = bufferedEnd(video);
+    const speed = player.statisticsInfo.speed;
+    return {
+      width: video.videoWidth || player.mediaInfo.width || 0,
+      height: video.videoHeight || player.mediaInfo.height || 0,
+      fps: fps === null ? null : Math.round(fps * 10) / 10,
+      decodedFrames: decoded,
+      droppedFrames: dropped,
+      bitrateKbps: speed === undefined ? null : Math.round(speed * 8),
+      bufferS: end === null ? 0 : Math.max(0, end - video.currentTime),
+      latencyS: end === null ? 0 : Math.max(0, end - video.currentTime),
+    };
+  }
+
+  // --- the machine ---
+
+  private set(next: LivePlayerState): void {
+    this.current = next;
+    for (const listener of [...this.listeners]) listener(next);
+  }
+
+  private get shown(): boolean {
+    return this.visible.onScreen && this.visible.tab;
+  }
+
+  private start(): void {
+    if (this.destroyed || !this.video) return;
+    if (!this.shown) return this.set({ kind: 'paused' });
+    this.clearRetry();
+    const abort = new AbortController();
+    this.abort = abort;
+    this.set({ kind: 'requesting' });
+    const mpegts = (this.options.loadMpegts ?? loadRealMpegts)();
+    Promise.all([mpegts, this.options.request(abort.signal)]).then(
+      ([module, play]) => {
+        if (abort.signal.aborted) return;
+        this.lastPlay = play;
+        if (!module.getFeatureList().mseLivePlayback) return this.fail('unsupported');
+        this.connect(module, play);
+      },
+      (error: unknown) => {
+        if (abort.signal.aborted) return;
+        // mpegts.js failing to load is a network failure (chunk); an API refusal carries its message
+        const detail = error instanceof Error ? error.message : String(error);
+        this.fail('request', detail);
+      },
+    );
+  }
+
+  private connect(mpegts: MpegtsModule, play: LivePlay): void {
+    const video = this.video;
+    if (!video) return;
+    const hooks = {
+      onData: () => {
+        if (session.closed) return;
+        session.gotData = true;
+      },
+      onText: (text: string) => {
+        session.refusal = refusalMessage(text);
+      },
+      onClose: (code: number) => {
+        if (session.closed) return;
+        this.onSocketClosed(session, code);
+      },
+    };
+    const player = mpegts.createPlayer(
+      { type: 'flv', isLive: true, url: socketUrl(play.ws, this.options.lang()) },
+      {
+        isLive: true,
+        enableWorker: false,
+        enableStashBuffer: false,
+        lazyLoad: false,
+        liveBufferLatencyChasing: true,
+        liveBufferLatencyMaxLatency: CHASE_MAX_LATENCY_S,
+        liveBufferLatencyMinRemain: CHASE_MIN_REMAIN_S,
+        autoCleanupSourceBuffer: true,
+        autoCleanupMaxBackwardDuration: 20,
+        autoCleanupMinBackwardDuration: 10,
+        customLoader: socketLoader(mpegts, hooks),
+      },
+    );
+    const now = performance.now();
+    const session: Session = { player, closed: false, started: now, gotData: false, lastTime: 0, lastProgress: now };
+    this.session = session;
+    player.on(mpegts.Events.ERROR, (type, _detail, info) => {
+      if (session.closed) return;
+      // network errors come with the socket's close, which says more; decoding errors do not heal
+      if (type === mpegts.ErrorTypes.MEDIA_ERROR) this.fail('media', messageOf(info));
+    });
+    this.set({ kind: 'connecting', starting: play.state === 'starting' });
+    player.attachMediaElement(video);
+    player.load();
+    // autoplay: a muted element may play without a gesture; a refusal leaves the picture paused
+    void Promise.resolve(player.play()).catch(() => undefined);
+    this.ticker = setInterval(this.tick, TICK_MS);
+  }
+
+  private onSocketClosed(session: Session, code: number): void {
+    const detail = session.refusal;
+    if (code === CLOSE_NORMAL) {
+      this.stopSession();
+      return this.set({ kind: 'ended' });
+    }
+    if (code === CLOSE_SCOPE) return this.fail('refused', detail);
+    if (code === CLOSE_NOT_PUBLISHING) {
+      // the server held the socket for the device and gave up: the device never started
+      const waited = performance.now() - session.started >= LIVE_START_WAIT_MS - 1_000;
+      return this.fail(waited && !session.gotData ? 'timeout' : 'offline', detail);
+    }
+    // a refused token (expired while we waited) and dropped connections: ask again for a fresh play
+    this.reconnect(code === CLOSE_TOKEN ? 'token' : 'network', detail);
+  }
+
+  private reconnect(reason: LiveFailure, detail?: string): void {
+    this.stopSession();
+    this.attempts += 1;
+    if (this.attempts > RECONNECT_ATTEMPTS_MAX) return this.fail(reason, detail);
+    const delayMs = reconnectDelay(this.attempts);
+    this.set({ kind: 'reconnecting', attempt: this.attempts, delayMs });
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.start();
+    }, delayMs);
+  }
+
+  private fail(reason: LiveFailure, detail?: string): void {
+    this.stopSession();
+    this.set(detail ? { kind: 'failed', reason, detail } : { kind: 'failed', reason });
+  }
+
+  private readonly onPlaying = () => {
+    if (!this.session) return;
+    this.attempts = 0;
+    this.set({ kind: 'playing' });
+  };
+
+  private readonly onWaiting = () => {
+    if (this.session && this.current.kind === 'playing') this.set({ kind: 'stalled' });
+  };
+
+  /** Latency catch-up, the connect timeout and the frozen-picture watchdog. */
+  private readonly tick = () => {
+    const session = this.session;
+    const video = this.video;
+    if (!session || !video) return;
+    const now = performance.now();
+    const kind = this.current.kind;
+    if (kind === 'connecting') {
+      if (now - session.started > CONNECT_TIMEOUT_MS) this.fail('timeout');
+      return;
+    }
+    if (video.currentTime !== session.lastTime) {
+      session.lastTime = video.currentTime;
+      session.lastProgress = now;
+      if (kind === 'stalled') this.set({ kind: 'playing' });
+    } else if (now - session.lastProgress > STALL_RECONNECT_MS) {
+      return this.reconnect('network');
+    }
+    const end = bufferedEnd(video);
+    if (end === null || video.paused) return;
+    const { seekBack, rate } = catchUp(end - video.currentTime);
+    if (seekBack !== null) video.currentTime = end - seekBack;
+    if (video.playbackRate !== rate) video.playbackRate = rate;
+  };
+
+  private stopSession(): void {
+    this.abort?.abort();
+    this.abort = null;
+    this.clearRetry();
+    if (this.ticker) clearInterval(this.ticker);
+    this.ticker = null;
+    this.frames = null;
+    const session = this.session;
+    this.session = null;
+    if (!session) return;
+    session.closed = true;
+    try {
+      session.player.unload();
+      session.player.detachMediaElement();
+      session.player.destroy();
+    } catch {
+      // a player that failed half-way may throw on teardown; it is dropped either way
+    }
+    if (this.video) this.video.playbackRate = 1;
+  }
+
+  private clearRetry(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+  }
+
+  /** Off screen or background tab: release the stream; back in view: a fresh play. */
+  private observeVisibility(video: HTMLVideoElement): void {
+    const apply = (next: Partial<typeof this.visible>) => {
+      const was = this.shown;
+      this.visible = { ...this.visible, ...next };
+      if (was === this.shown || this.destroyed) return;
+      if (!this.shown && isActive(this.current.kind)) {
+        this.stopSession();
+        this.attempts = 0;
+        this.set({ kind: 'paused' });
+      } else if (this.shown && this.current.kind === 'paused') this.start();
+    };
+    const onVisibility = () => apply({ tab: document.visibilityState !== 'hidden' });
+    document.addEventListener('visibilitychange', onVisibility);
+    this.visible.tab = document.visibilityState !== 'hidden';
+    let observer: IntersectionObserver | null = null;
+    if (typeof IntersectionObserver === 'function') {
+      observer = new IntersectionObserver((entries) => {
+        const entry = entries[entries.length - 1];
+        if (entry) apply({ onScreen: entry.isIntersecting });
+      });
+      observer.observe(video);
+    }
+    this.unobserve = () => {
+      document.removeEventListener('visibilitychange', onVisibility);
+      observer?.disconnect();
+      this.visible = { onScreen: true, tab: true };
+    };
+  }
+}
+
+function isActive(kind: LivePlayerKind): boolean {
+  return kind === 'requesting' || kind === 'connecting' || kind === 'playing' || kind === 'stalled' || kind === 'reconnecting';
+}
+
+function bufferedEnd(video: HTMLVideoElement): number | null {
+  const ranges = video.buffered;
+  return ranges && ranges.length > 0 ? ranges.end(ranges.length - 1) : null;
+}
+
+/** The server's refusal `{code, msg}` (msg already in the viewer's language). */
+function refusalMessage(text: string): string | undefined {
+  try {
+    return messageOf(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}
+
+/** `msg` of an object such as the refusal or mpegts' error info. */
+function messageOf(value: unknown): string | undefined {
+  const msg = value && typeof value === 'object' ? (value as { msg?: unknown }).msg : undefined;
+  return typeof msg === 'string' && msg ? msg : undefined;
+}
+
+interface SocketHooks {
+  onData: () => void;
+  onText: (text: string) => void;
+  onClose: (code: number, reason: string) => void;
+}
+
+/**
+ * An mpegts loader over our own websocket: binary frames go to the demuxer as mpegts' WebSocket
+ * loader does, text frames (the refusal) and the close code go to the facade.
+ */
+function socketLoader(mpegts: MpegtsModule, hooks: SocketHooks) {
+  const status = mpegts.LoaderStatus;
+  return class LiveSocketLoader extends mpegts.BaseLoader {
+    private socket: WebSocket | null = null;
+    private received = 0;
+    private aborted = false;
+
+    constructor() {
+      super('bwc-live-socket');
+      // live: no stash, every chunk goes straight to the demuxer
+      this._needStash = false;
+    }
+
+    isWorking(): boolean {
+      return this._status === status.kConnecting || this._status === status.kBuffering;
+    }
+
+    open(source: { url: string }): void {
+      const socket = new WebSocket(source.url);
+      this.socket = socket;
+      socket.binaryType = 'arraybuffer';
+      this._status = status.kConnecting;
+      socket.onopen = () => {
+        this._status = status.kBuffering;
+      };
+      socket.onmessage = (event: MessageEvent<unknown>) => {
+        if (typeof event.data === 'string') return hooks.onText(event.data);
+        if (!(event.data instanceof ArrayBuffer)) return;
+        const start = this.received;
+        this.received += event.data.byteLength;
+        hooks.onData();
+        this.onDataArrival?.(event.data, start, this.received);
+      };
+      socket.onclose = (event: CloseEvent) => {
+        this._status = status.kComplete;
+        if (this.aborted) return;
+        hooks.onClose(event.code, event.reason);
+      };
+    }
+
+    abort(): void {
+      this.aborted = true;
+      const socket = this.socket;
+      this.socket = null;
+      if (socket && (socket.readyState === WebSocket.CONNECTING || socket.readyState === WebSocket.OPEN)) socket.close();
+      this._status = status.kComplete;
+    }
+
+    override destroy(): void {
+      if (this.socket) this.abort();
+      super.destroy();
+    }
+  };
+}

@@ -72,6 +72,12 @@ const EnvSchema = z
     OSMAND_PORT: port(true).default(5055),
     CONSOLE_PORT: port(true).default(CONSOLE_PORT_DEFAULT),
     RTMP_PORT: port(true).default(1935),
+    LIVE_IDLE_S: z.coerce
+      .number({ error: 'must be a number of seconds' })
+      .int({ error: 'must be a whole number of seconds' })
+      .min(1, { error: 'must be 1 to 3600 seconds' })
+      .max(3600, { error: 'must be 1 to 3600 seconds' })
+      .optional(),
     DEVICE_PROVISION_KEY: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
     TRUSTED_PROXIES: trustedProxies.optional(),
     REDIS_URL: z
@@ -128,6 +134,8 @@ export interface Config {
   consolePort?: number;
   /** RTMP ingest port of the media gateway (src/media; default 1935, 0 or absent: off) */
   rtmpPort?: number;
+  /** a live stream with no viewer for this long is stopped (LIVE_IDLE_S; default LIVE_IDLE_MS) */
+  liveIdleMs?: number;
   /** key of the device provisioning call; demo mode generates one in DATA_DIR when absent */
   deviceProvisionKey?: string;
   /**
@@ -244,6 +252,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     osmandPort: e.OSMAND_PORT,
     consolePort: e.CONSOLE_PORT,
     rtmpPort: e.RTMP_PORT,
+    liveIdleMs: e.LIVE_IDLE_S === undefined ? undefined : e.LIVE_IDLE_S * 1000,
     deviceProvisionKey: e.DEVICE_PROVISION_KEY,
     trustedProxies: e.TRUSTED_PROXIES ?? [],
     redisUrl: e.REDIS_URL,

@@ -49,7 +49,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await registerGroupsModule(app);
   await registerMapsModule(app);
   await registerAlarmsModule(app, { devices });
-  await registerMediaModule(app);
+  await registerMediaModule(app, { devices });
   const consoleService = await registerConsoleService(app, { devices });
   await registerSystemModule(app, { consoleService });
   await registerMessagesModule(app, { presence: consoleService });

@@ -63,12 +63,12 @@ export function fieldSubject(field: string): string {
 /**
  * Whether a field names several things (`ids`, `uids`, `targets`, `device_ids`): its English
  * predicate then agrees with it (`validation.plural.*`: "Ids are required."). Words ending in
- * -ss, -us, -is, -ps, -as (`status`, `gps`, `alias`) and items of a list (`ids.0`) are not plurals.
+ * -ss, -us, -is, -ps, -as (`status`, `gps`, `alias`), `issos` (a flag: is SOS) and items of a list (`ids.0`) are not plurals.
  */
 export function isPluralField(field: string): boolean {
   // `positions.6` is one item of a list: singular
   const word = field.split('.').pop()?.split('_').pop() ?? '';
-  return /[a-z]s$/i.test(word) && !/(ss|us|is|ps|as)$/i.test(word);
+  return /[a-z]s$/i.test(word) && !/(ss|us|is|ps|as)$|^issos$/i.test(word);
 }
 /** The predicate for a plural subject: `validation.required` -> `validation.plural.required`. */
 export const pluralPredicate = (key: string): string => `validation.plural.${key.slice('validation.'.length)}`;

@@ -12,9 +12,17 @@ const REDELIVER_MS = 30_000;
  * device_commands, status `pending` until the device acknowledges `ok` or `failed`. Devices poll
  * or long-poll `fetch`; `notify` wakes the long polls of a device once a command is committed.
  */
+/** Makes a command's payload when the device fetches it (`hostname`: the host it reached us at). */
+export type PayloadMaker = (deviceId: number, hostname: string) => Record<string, unknown> | undefined;
+
 export class CommandQueue {
   private readonly waiters = new Map<number, Set<() => void>>();
   private closed = false;
+  /**
+   * Payloads made at delivery, by type (startlive: the media module's signed publish URL, minted
+   * when fetched so that a redelivered command carries a fresh single-use key)
+   */
+  readonly payloads: Partial<Record<DeviceCommandType, PayloadMaker>> = {};
 
   /** `bus`: `device.command` tells every node (the device may long-poll any of them) */
   constructor(private readonly bus: EventBus) {}
@@ -68,6 +76,14 @@ export class CommandQueue {
     });
     if (this.closed || aborted?.aborted) return [];
     return this.due(db, deviceId);
+  }
+
+  /** The commands as the device receives them, with the payloads made for it now. */
+  withPayloads(commands: DeviceCommand[], deviceId: number, hostname: string): DeviceCommand[] {
+    return commands.map((cmd) => {
+      const payload = this.payloads[cmd.type]?.(deviceId, hostname);
+      return payload ? { ...cmd, payload } : cmd;
+    });
   }
 
   /** Acknowledge a command of this device; acknowledging twice is harmless. */

@@ -94,7 +94,8 @@ export async function registerDeviceApiRoutes(
     handler: async ({ req, reply, query }) => {
       const device = await runtime.authenticate(req);
       await runtime.touch(device);
-      return runtime.commands.fetch(app.db, device.id, query.wait, closed(reply));
+      const commands = await runtime.commands.fetch(app.db, device.id, query.wait, closed(reply));
+      return runtime.commands.withPayloads(commands, device.id, req.hostname);
     },
   });
 

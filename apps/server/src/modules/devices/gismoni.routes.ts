@@ -56,7 +56,8 @@ export async function registerGismoniRoutes(app: FastifyInstance, runtime: Devic
     api: 'gisStatus',
     handler: async ({ db, user, body }) => {
       const row = await byImei(db, await unitScope(db, user), body.imei);
-      return presentStatus(row, await repo.pendingCommandCount(db, row.id));
+      const live = runtime.liveInfo?.(row.id) ?? { state: 'idle' as const, viewers: 0, since: null, bitrate: 0 };
+      return { ...presentStatus(row, await repo.pendingCommandCount(db, row.id)), live };
     },
   });
 

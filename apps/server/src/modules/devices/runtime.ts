@@ -1,4 +1,4 @@
-import { ResultCode, type DeviceCommandType, type Language } from '@bwc/protocol';
+import { ResultCode, type DeviceCommandType, type Language, type LiveInfo } from '@bwc/protocol';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { EventBus } from '../../bus';
 import type { Config } from '../../config';
@@ -37,6 +37,8 @@ export interface DeviceRuntimeDeps {
  */
 export class DeviceRuntime {
   readonly commands: CommandQueue;
+  /** a device's live video state for gisstatus (set by the media module; absent: idle) */
+  liveInfo: ((deviceId: number) => LiveInfo) | null = null;
   /** totals since start (bench, diagnostics) */
   readonly stats: IngestStats = { positions: 0, flushes: 0, rejected: 0, sos: 0, sosCommits: 0 };
   /** writes sharing each SOS transaction (the alarms module provides them: one alarm per SOS) */

@@ -20,14 +20,31 @@ const Rtmp = require('node-media-server/src/protocol/rtmp.js') as new () => Rtmp
 /** The RTMP application devices publish to: rtmp://host:port/live/<device id>?key=<publish key> */
 export const RTMP_APP = 'live';
 
-/** What the gateway knows of a publisher or a viewer (the ops centre's list, kicking). */
+/** What the gateway knows of a publisher (the ops centre's list, kicking). */
 export interface PublisherInfo {
   deviceId: number;
   address: string;
   startedAt: number;
   bytesIn: number;
   bitrate: number;
-  viewers: number;
+  viewers: ViewerSink[];
+}
+
+/** A viewer's way out with who it is (the ops centre lists and kicks viewers). */
+export interface ViewerSink extends StreamSink {
+  readonly id: number;
+  readonly userId: number;
+  readonly address: string;
+  readonly protocol: 'ws' | 'http';
+  readonly since: number;
+  bytesOut: number;
+}
+
+/** What the live service follows: a publish began or ended, a stream's viewer count changed. */
+export interface GatewayListener {
+  published(deviceId: number): void;
+  unpublished(deviceId: number): void;
+  viewersChanged(deviceId: number, viewers: number): void;
 }
 
 /**
@@ -41,6 +58,10 @@ export class MediaGateway {
   private server: Server | null = null;
   /** the port really listened on (RTMP_PORT 0: a free one, tests) */
   port: number | null = null;
+  /** the live service (live.service.ts): starts, stops and idle timeouts */
+  listener: GatewayListener | null = null;
+  /** viewers waiting for a device that was told to publish */
+  private readonly waiting = new Map<number, Set<(published: boolean) => void>>();
 
   constructor(
     readonly keys: MediaKeys,
@@ -95,6 +116,8 @@ export class MediaGateway {
           this.streams.set(deviceId, { stream: publishing, socket, address });
           for (const packet of waiting) publishing.push(packet);
           this.log.info({ device: deviceId, address }, 'media gateway: publishing');
+          this.listener?.published(deviceId);
+          this.resolveWaiting(deviceId, true);
         },
         (err: unknown) => {
           this.log.error({ err, device: deviceId }, 'media gateway: publish key not checked');
@@ -125,22 +148,61 @@ export class MediaGateway {
     socket.on('close', () => {
       if (!publishing) return;
       const current = this.streams.get(publishing.deviceId);
-      if (current?.stream === publishing) this.streams.delete(publishing.deviceId);
+      const replaced = current?.stream !== publishing;
+      if (!replaced) this.streams.delete(publishing.deviceId);
       publishing.end('ended');
       this.log.info({ device: publishing.deviceId }, 'media gateway: publish ended');
+      if (!replaced) this.listener?.unpublished(publishing.deviceId);
     });
   }
 
   /** A viewer joins a device's stream; false when the device is not publishing. */
-  watch(deviceId: number, sink: StreamSink): boolean {
+  watch(deviceId: number, sink: ViewerSink): boolean {
     const entry = this.streams.get(deviceId);
     if (!entry) return false;
     entry.stream.join(sink);
+    this.listener?.viewersChanged(deviceId, entry.stream.viewers.size);
     return true;
   }
 
-  unwatch(deviceId: number, sink: StreamSink): void {
-    this.streams.get(deviceId)?.stream.leave(sink);
+  unwatch(deviceId: number, sink: ViewerSink): void {
+    const entry = this.streams.get(deviceId);
+    if (!entry) return;
+    // (a viewer that stopped taking data was already dropped by the stream: count again anyway)
+    entry.stream.leave(sink);
+    this.listener?.viewersChanged(deviceId, entry.stream.viewers.size);
+  }
+
+  /**
+   * Wait until the device publishes (a viewer that came while it starts): true once it does,
+   * false after `ms` or when `aborted` (the viewer left).
+   */
+  waitForPublish(deviceId: number, ms: number, aborted?: AbortSignal): Promise<boolean> {
+    if (this.streams.has(deviceId)) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      let set = this.waiting.get(deviceId);
+      if (!set) this.waiting.set(deviceId, (set = new Set()));
+      const done = (published: boolean) => {
+        clearTimeout(timer);
+        set.delete(done);
+        if (!set.size && this.waiting.get(deviceId) === set) this.waiting.delete(deviceId);
+        aborted?.removeEventListener('abort', onAbort);
+        resolve(published);
+      };
+      const onAbort = () => done(false);
+      const timer = setTimeout(() => done(false), ms);
+      set.add(done);
+      aborted?.addEventListener('abort', onAbort);
+    });
+  }
+
+  private resolveWaiting(deviceId: number, published: boolean): void {
+    for (const done of [...(this.waiting.get(deviceId) ?? [])]) done(published);
+  }
+
+  /** Viewers waiting for the device to publish (they count as viewers for the idle timeout). */
+  waitingViewers(deviceId: number): number {
+    return this.waiting.get(deviceId)?.size ?? 0;
   }
 
   publishers(): PublisherInfo[] {
@@ -150,8 +212,21 @@ export class MediaGateway {
       startedAt: stream.startedAt,
       bytesIn: stream.bytesIn,
       bitrate: stream.bitrate,
-      viewers: stream.viewers.size,
+      viewers: [...stream.viewers] as ViewerSink[],
     }));
+  }
+
+  /** Close one viewer of a device's stream (ops centre); false when there is no such viewer. */
+  kickViewer(deviceId: number, viewerId: number): boolean {
+    const entry = this.streams.get(deviceId);
+    const viewer = [...(entry?.stream.viewers ?? [])].find((v) => (v as ViewerSink).id === viewerId) as
+      | ViewerSink
+      | undefined;
+    if (!entry || !viewer) return false;
+    entry.stream.leave(viewer);
+    viewer.close('kicked');
+    this.listener?.viewersChanged(deviceId, entry.stream.viewers.size);
+    return true;
   }
 
   /** Stop a device's publish (kick, stop command): its viewers are closed. */
@@ -163,6 +238,7 @@ export class MediaGateway {
   }
 
   async close(): Promise<void> {
+    for (const deviceId of [...this.waiting.keys()]) this.resolveWaiting(deviceId, false);
     for (const { socket } of this.streams.values()) socket.destroy();
     if (this.server) await new Promise<void>((resolve) => this.server!.close(() => resolve()));
     this.server = null;

@@ -20,3 +20,10 @@ export async function spendNonce(
     .executeTakeFirst();
   return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
 }
+
+/** Login names of users (the ops centre's viewer list). */
+export async function usernames(db: Db, ids: number[]): Promise<Map<number, string>> {
+  if (!ids.length) return new Map();
+  const rows = await db.selectFrom('users').select(['id', 'username']).where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [r.id, r.username]));
+}

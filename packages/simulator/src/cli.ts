@@ -3,12 +3,14 @@ import { startSimulator } from './fleet';
 import { findAiToken, findProvisionKey, parseChance, parseConsoleUrl, parseInterval, parseRatePerMin } from './options';
 
 const USAGE = `usage: npm run sim -- --devices 200 [--server http://127.0.0.1:8080] [--interval 1-5s]
-       [--provision-key KEY] [--prefix SIM] [--no-commands] [--seed N]
+       [--provision-key KEY] [--prefix SIM] [--no-commands] [--no-cameras] [--seed N]
        [--faces-per-min 0.5] [--plates-per-min 0.5] [--ai-token TOKEN]
        [--no-terminals] [--console-url ws://127.0.0.1:9080/] [--im-rate 0.0015] [--reply-rate 0.9]
   devices with a cluster number are terminals of the console service (default address: /ws/console
   of --server): positions, emergencies and group messages go through it, messages to them are
   answered; --im-rate is the chance per upload of a group message, --no-terminals: device API only
+  a device told startlive publishes a test picture with ffmpeg to the URL it was given (camera.ts);
+  --no-cameras refuses startlive
   face and plate results go to the AI engine API with generated pictures; the token is --ai-token,
   else AI_ENGINE_TOKEN, else DATA_DIR/ai-engine.token (the server writes it); 0 per minute (the default): off`;
 
@@ -29,6 +31,7 @@ try {
       'provision-key': { type: 'string' },
       prefix: { type: 'string', default: 'SIM' },
       'no-commands': { type: 'boolean', default: false },
+      'no-cameras': { type: 'boolean', default: false },
       seed: { type: 'string' },
       'faces-per-min': { type: 'string', default: '0' },
       'plates-per-min': { type: 'string', default: '0' },
@@ -78,6 +81,7 @@ const stop = await startSimulator({
   intervalS,
   prefix: String(values.prefix),
   commands: !values['no-commands'],
+  cameras: !values['no-cameras'],
   seed: values.seed === undefined ? undefined : Number(values.seed),
   facesPerMin,
   platesPerMin,
@@ -96,7 +100,7 @@ let last = 0;
 const report = setInterval(() => {
   const s = stop.stats;
   log(
-    `online ${s.online}/${s.devices}, killed ${s.killed}, positions ${s.positions} (+${s.positions - last}), batches ${s.batches}, sos ${s.sos}, faces ${s.faces}, plates ${s.plates}, offline spells ${s.offlineSpells}, terminals ${s.terminalsOnline}/${s.terminals} (im sent ${s.imSent}, received ${s.imReceived}, answered ${s.imAnswered}), commands ${s.commands}, errors ${s.errors}${s.lastError ? ` (last: ${s.lastError})` : ''}`,
+    `online ${s.online}/${s.devices}, killed ${s.killed}, positions ${s.positions} (+${s.positions - last}), batches ${s.batches}, sos ${s.sos}, faces ${s.faces}, plates ${s.plates}, offline spells ${s.offlineSpells}, terminals ${s.terminalsOnline}/${s.terminals} (im sent ${s.imSent}, received ${s.imReceived}, answered ${s.imAnswered}), commands ${s.commands}, cameras live ${s.cameras}, errors ${s.errors}${s.lastError ? ` (last: ${s.lastError})` : ''}`,
   );
   last = s.positions;
 }, 10_000);

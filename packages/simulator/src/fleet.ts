@@ -1,5 +1,6 @@
 import { imeiWithCheckDigit, type DeviceCommand } from '@bwc/protocol';
 import { buildAiResult, nextAiDelayMs, type AiKind } from './ai';
+import { findFfmpeg, SimCamera } from './camera';
 import { DeviceApiError, DeviceClient, postAiResult, provisionDevices, Transport, type Position } from './client';
 import { rng, StreetWalker } from './path';
 import { ConsoleTerminal, consoleUrlOf } from './terminal';
@@ -51,6 +52,11 @@ export interface SimulatorOptions {
   aiToken?: string | (() => string | undefined);
   /** long-poll and obey commands (kill, wake, restart, camera commands); default true */
   commands?: boolean;
+  /**
+   * Devices publish live video (ffmpeg, camera.ts) when told `startlive`, and their pictures show
+   * the camera commands (default true; false: startlive is acknowledged as failed)
+   */
+  cameras?: boolean;
   /** movers stay within this distance of the map centre, metres (default 3000) */
   radiusM?: number;
   /** seed of the random movements (default: random) */
@@ -74,6 +80,8 @@ export interface SimulatorStats {
   plates: number;
   offlineSpells: number;
   commands: number;
+  /** cameras publishing live video now */
+  cameras: number;
   /** console-service terminals: started, logged on now, messages sent / received / answered */
   terminals: number;
   terminalsOnline: number;
@@ -191,6 +199,8 @@ class SimDevice {
   last: { lat: number; lng: number } | null = null;
   /** the device as a console-service terminal (devices with a cluster number) */
   terminal: ConsoleTerminal | null = null;
+  /** its live video (null: the fleet runs without cameras) */
+  camera: SimCamera | null = null;
 
   constructor(
     readonly identity: { hostbody: string; hostname: string; jq_hostcode: string },
@@ -272,6 +282,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<StopSim
     plates: 0,
     offlineSpells: 0,
     commands: 0,
+    cameras: 0,
     terminals: 0,
     terminalsOnline: 0,
     imSent: 0,
@@ -311,6 +322,16 @@ export async function startSimulator(options: SimulatorOptions): Promise<StopSim
   });
   stats.devices = devices.length;
   log(`logged in ${devices.length} devices`);
+
+  if (options.cameras ?? true) {
+    // looked up once for the fleet rather than per device
+    const ffmpeg = findFfmpeg();
+    if (!ffmpeg) log('no ffmpeg binary for this platform: startlive commands will be refused');
+    const onChange = () => {
+      stats.cameras = devices.filter((d) => d.camera?.running).length;
+    };
+    for (const d of devices) d.camera = new SimCamera({ identity: d.identity, log, onChange, ffmpeg });
+  }
 
   const imRate = options.imRate ?? DEFAULT_IM_RATE;
   if (options.terminals ?? true) {
@@ -356,9 +377,33 @@ export async function startSimulator(options: SimulatorOptions): Promise<StopSim
   async function handle(d: SimDevice, cmd: DeviceCommand): Promise<void> {
     stats.commands += 1;
     switch (cmd.type) {
+      case 'startlive': {
+        const url = cmd.payload?.url;
+        let failure = '';
+        if (!d.camera) failure = 'this simulator runs without cameras';
+        else if (d.killed) failure = 'the device is killed';
+        else if (typeof url !== 'string' || !url) failure = 'startlive without a publish URL in its payload';
+        else await d.camera.start(url).catch((err: unknown) => (failure = (err as Error).message));
+        await d.client.ack(cmd.id, failure ? 'failed' : 'ok', failure || 'publishing');
+        return;
+      }
+      case 'stoplive':
+        await d.client.ack(cmd.id, 'ok', (await d.camera?.stop()) ? 'stopped' : 'was not publishing');
+        return;
+      case 'turnleft':
+      case 'turnright':
+      case 'takephoto':
+      case 'startvideo':
+      case 'startaudio':
+      case 'stopaudio':
+      case 'startmute':
+      case 'stopmute':
+        await d.client.ack(cmd.id, 'ok', d.camera?.command(cmd.type) ?? '');
+        return;
       case 'remote_kill':
         d.killed = true;
         d.terminal?.stop();
+        await d.camera?.stop();
         break;
       case 'remote_wakeon':
         d.killed = false;
@@ -369,6 +414,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<StopSim
         d.offlineUntil = Date.now() + between(...RESTART_PAUSE_MS);
         await d.client.status('offline', Math.round(d.battery)).catch(fail);
         d.terminal?.stop();
+        await d.camera?.stop();
         d.online = false;
         return;
       default:
@@ -431,6 +477,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<StopSim
         if (random() < offlineRate) {
           await d.client.status('offline', Math.round(d.battery));
           d.terminal?.stop();
+          await d.camera?.stop();
           d.online = false;
           d.offlineUntil = Date.now() + between(offMin, offMax) * 1000;
           stats.offlineSpells += 1;
@@ -509,6 +556,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<StopSim
     sleeper.stop();
     transport.close();
     await Promise.allSettled(loops);
+    // once no command can start one any more
+    await Promise.allSettled(devices.map((d) => d.camera?.stop()));
   };
   return Object.assign(stop, { stats });
 }

@@ -40,6 +40,18 @@ export {
   type TerminalOptions,
   type TerminalStats,
 } from './terminal';
+export {
+  CAMERA_FPS,
+  CAMERA_HEIGHT,
+  CAMERA_WIDTH,
+  cameraArgs,
+  findFfmpeg,
+  findFont,
+  SimCamera,
+  type CameraCommand,
+  type SimCameraOptions,
+} from './camera';
+export { CLOCK_STRIP, CLOCK_STRIP_MODULUS, clockStripAgeMs, readClockStrip } from './clock-strip';
 export { WebSocket, WS_OPEN, type WsClient, type WsClientOptions } from './ws';
 export { buildAiResult, nextAiDelayMs, randomPlate, type AiKind, type AiShot } from './ai';
 export { Canvas, crc32, drawFace, drawPlate, drawScene, encodePng, randomFace, type FaceFeatures } from './picture';

@@ -2,7 +2,7 @@ import { ApartmentOutlined, MobileOutlined } from '@ant-design/icons';
 import { PRODUCT_PREFIX, type TreeNode } from '@bwc/protocol';
 import { Empty, Input, Spin, Switch, Tree, TreeSelect } from 'antd';
 import type { TreeDataNode } from 'antd';
-import { useMemo, useState, useSyncExternalStore, type Key, type ReactNode } from 'react';
+import { useMemo, useState, useSyncExternalStore, type DragEvent, type Key, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FilterValue } from '../search-bar';
 import { isOnlineTerminal, isTerminal, unitNodeKey, unitNodeLabel, useUnitTree, type UnitTreeEntry, type UnitTreeLoader } from './useUnitTree';
@@ -20,7 +20,10 @@ export interface LiveOnline {
 const noSubscribe = () => () => undefined;
 const unknown = () => undefined;
 
-function TerminalTitle({ node, live }: { node: TreeNode; live?: LiveOnline }) {
+/** Starts dragging a terminal out of the tree (HTML5 drag and drop, e.g. onto a video tile). */
+export type TerminalDragStart = (node: TreeNode, event: DragEvent<HTMLElement>) => void;
+
+function TerminalTitle({ node, live, onDragStart }: { node: TreeNode; live?: LiveOnline; onDragStart?: TerminalDragStart }) {
   const { t } = useTranslation('components');
   const id = Number(node.id);
   const pushed = useSyncExternalStore(live?.subscribe ?? noSubscribe, live ? () => live.online(id) : unknown);
@@ -30,6 +33,8 @@ function TerminalTitle({ node, live }: { node: TreeNode; live?: LiveOnline }) {
       className={online ? 'bwc-unit-node bwc-unit-node-online' : 'bwc-unit-node bwc-unit-node-offline'}
       data-testid="unit-tree-terminal"
       data-online={online ? 1 : 0}
+      draggable={onDragStart ? true : undefined}
+      onDragStart={onDragStart ? (event) => onDragStart(node, event) : undefined}
     >
       {unitNodeLabel(node)}
       <span className="bwc-unit-node-state">{online ? t('unitTree.online') : t('unitTree.offline')}</span>
@@ -38,9 +43,9 @@ function TerminalTitle({ node, live }: { node: TreeNode; live?: LiveOnline }) {
 }
 
 /** Label of a node: units with their online count when the server gives it, terminals with their (live) state. */
-export function UnitNodeTitle({ node, live }: { node: TreeNode; live?: LiveOnline }) {
+export function UnitNodeTitle({ node, live, onDragStart }: { node: TreeNode; live?: LiveOnline; onDragStart?: TerminalDragStart }) {
   const { t } = useTranslation('components');
-  if (isTerminal(node)) return <TerminalTitle node={node} live={live} />;
+  if (isTerminal(node)) return <TerminalTitle node={node} live={live} onDragStart={onDragStart} />;
   return (
     <span className="bwc-unit-node">
       {unitNodeLabel(node)}
@@ -90,10 +95,12 @@ export interface UnitTreeProps {
   header?: (loaded: TreeNode[]) => ReactNode;
   /** Live online states of terminals (they then change without reloading the tree). */
   live?: LiveOnline;
+  /** Terminals can be dragged out of the tree when given. */
+  onTerminalDragStart?: TerminalDragStart;
 }
 
 /** Unit tree panel (spec part 1 sections 2 and 5): filter input, online-only switch, lazy children. */
-export function UnitTree({ loader, checkable = false, checkedKeys, onCheck, onSelect, checkableNode, disabledNode, height, header, live }: UnitTreeProps) {
+export function UnitTree({ loader, checkable = false, checkedKeys, onCheck, onSelect, checkableNode, disabledNode, height, header, live, onTerminalDragStart }: UnitTreeProps) {
   const { t } = useTranslation('components');
   const [text, setText] = useState('');
   const [onlineOnly, setOnlineOnly] = useState(false);
@@ -106,7 +113,7 @@ export function UnitTree({ loader, checkable = false, checkedKeys, onCheck, onSe
     const shape = (entries: UnitTreeEntry[]): TreeDataNode[] =>
       entries.map((entry) => ({
         key: entry.key,
-        title: <UnitNodeTitle node={entry.node} live={live} />,
+        title: <UnitNodeTitle node={entry.node} live={live} onDragStart={onTerminalDragStart} />,
         icon: nodeIcon(entry.node),
         isLeaf: entry.isLeaf,
         checkable: checkableNode ? checkableNode(entry.node) : undefined,
@@ -114,7 +121,7 @@ export function UnitTree({ loader, checkable = false, checkedKeys, onCheck, onSe
         children: entry.children && shape(entry.children),
       }));
     return shape(tree.visible);
-  }, [tree.visible, checkableNode, disabledNode, live]);
+  }, [tree.visible, checkableNode, disabledNode, live, onTerminalDragStart]);
 
   return (
     <div className="bwc-unit-tree">

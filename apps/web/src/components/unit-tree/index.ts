@@ -4,6 +4,7 @@ export {
   UnitTreeSelect,
   rememberUnitTreeLabels,
   type LiveOnline,
+  type TerminalDragStart,
   type UnitTreeProps,
   type UnitTreeSelectProps,
 } from './UnitTree';

@@ -6,6 +6,7 @@ import { lazyPage } from '../../app/routing/lazyPage';
 const EmergencyPage = lazyPage(() => import('./EmergencyPage'), 'EmergencyPage');
 const TrackPage = lazyPage(() => import('../monitor/TrackPage'), 'TrackPage');
 const MsgManagePage = lazyPage(() => import('./msg-manage/MsgManagePage'), 'MsgManagePage');
+const VideoWallPage = lazyPage(() => import('../video/VideoWallPage'), 'VideoWallPage');
 
 /** Built pages of /dispatch by menu id (placed by app/routing/moduleRoutes.tsx). */
 export const dispatchPages: Readonly<Record<number, ReactNode>> = {
@@ -23,6 +24,11 @@ export const dispatchPages: Readonly<Record<number, ReactNode>> = {
   [MenuId.MSG_MANAGE]: (
     <Lazy>
       <MsgManagePage />
+    </Lazy>
+  ),
+  [MenuId.DISPATCH_VIDEO]: (
+    <Lazy>
+      <VideoWallPage />
     </Lazy>
   ),
 };

@@ -28,7 +28,9 @@ export function liveDeviceOfNode(node: TreeNode): LiveDevice {
 /** SOS alarm type (the alarm_type dictionary key '1'). */
 const SOS_TYPE = '1';
 
-export function liveDeviceOfAlarm(alarm: Pick<Alarm, 'id' | 'device_id' | 'hostname' | 'hostbody' | 'type'>): LiveDevice | null {
+export function liveDeviceOfAlarm(
+  alarm: Pick<Alarm, 'id' | 'device_id' | 'hostname' | 'hostbody' | 'type'>,
+): LiveDevice | null {
   if (alarm.device_id === null) return null;
   return {
     id: alarm.device_id,

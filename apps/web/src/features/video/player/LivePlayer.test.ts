@@ -47,7 +47,11 @@ class FakeSocket {
 
 /** mpegts.js as far as the facade uses it: the player opens the custom loader on load(). */
 function fakeMpegts(options: { mse?: boolean } = {}) {
-  const players: (MpegtsPlayer & { destroyed: boolean; emit: (event: string, ...args: unknown[]) => void; received: number })[] = [];
+  const players: (MpegtsPlayer & {
+    destroyed: boolean;
+    emit: (event: string, ...args: unknown[]) => void;
+    received: number;
+  })[] = [];
   class BaseLoader {
     _status = 0;
     _needStash = true;
@@ -62,8 +66,9 @@ function fakeMpegts(options: { mse?: boolean } = {}) {
     Events: { ERROR: 'error' },
     ErrorTypes: { NETWORK_ERROR: 'NetworkError', MEDIA_ERROR: 'MediaError' },
     createPlayer(source, config) {
-      const Loader = (config as { customLoader: new () => BaseLoader & { open: (s: { url: string }) => void; abort: () => void } })
-        .customLoader;
+      const Loader = (
+        config as { customLoader: new () => BaseLoader & { open: (s: { url: string }) => void; abort: () => void } }
+      ).customLoader;
       const listeners = new Map<string, ((...args: unknown[]) => void)[]>();
       let loader: (BaseLoader & { open: (s: { url: string }) => void; abort: () => void }) | null = null;
       const player = {

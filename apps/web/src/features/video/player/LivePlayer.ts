@@ -252,7 +252,8 @@ export class LivePlayer {
     const dropped = quality?.droppedVideoFrames ?? player.statisticsInfo.droppedFrames ?? 0;
     const now = performance.now();
     let fps: number | null = player.mediaInfo.fps ?? null;
-    if (this.frames && now - this.frames.at > 200) fps = ((decoded - this.frames.decoded) * 1000) / (now - this.frames.at);
+    if (this.frames && now - this.frames.at > 200)
+      fps = ((decoded - this.frames.decoded) * 1000) / (now - this.frames.at);
     if (!this.frames || now - this.frames.at > 200) this.frames = { at: now, decoded };
     const end = bufferedEnd(video);
     const speed = player.statisticsInfo.speed;
@@ -477,7 +478,13 @@ export class LivePlayer {
 }
 
 function isActive(kind: LivePlayerKind): boolean {
-  return kind === 'requesting' || kind === 'connecting' || kind === 'playing' || kind === 'stalled' || kind === 'reconnecting';
+  return (
+    kind === 'requesting' ||
+    kind === 'connecting' ||
+    kind === 'playing' ||
+    kind === 'stalled' ||
+    kind === 'reconnecting'
+  );
 }
 
 function bufferedEnd(video: HTMLVideoElement): number | null {
@@ -554,7 +561,8 @@ function socketLoader(mpegts: MpegtsModule, hooks: SocketHooks) {
       this.aborted = true;
       const socket = this.socket;
       this.socket = null;
-      if (socket && (socket.readyState === WebSocket.CONNECTING || socket.readyState === WebSocket.OPEN)) socket.close();
+      if (socket && (socket.readyState === WebSocket.CONNECTING || socket.readyState === WebSocket.OPEN))
+        socket.close();
       this._status = status.kComplete;
     }
 

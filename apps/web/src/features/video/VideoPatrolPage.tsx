@@ -1,0 +1,75 @@
+import { SOS_LIVE_DELAY_MS } from '@bwc/protocol';
+import { App } from 'antd';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { notifyLiveOpened, useBellEvent, type AlarmOpenRequest } from '../alarms/bell/bellEvents';
+import { isAlarmOpenRequest } from '../dispatch/useAlarmOpen';
+import { liveDeviceOfAlarm } from './liveSource';
+import { useVideoWall, type VideoWallHandle } from './VideoWall';
+import { VideoScreen } from './VideoScreen';
+
+/**
+ * The bell on the patrol page (it is "embedded" here: see bellRoutes.ts): its see / live and a new
+ * critical alarm open the alarm's device on the wall, a new one SOS_LIVE_DELAY_MS after it arrived
+ * (spec part 2 section 9); opening live silences the bell. A device-offline alarm closes its tile.
+ * An alarm brought by navigation from another page (router state) is taken once.
+ */
+export function useAlarmLive(wall: VideoWallHandle): void {
+  const { t } = useTranslation('video');
+  const { message } = App.useApp();
+  const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
+
+  const open = useCallback(
+    ({ info, automatic }: AlarmOpenRequest) => {
+      const device = liveDeviceOfAlarm(info);
+      if (!device) return void message.info(t('alarm.noDevice', { name: info.hostname }));
+      const now = () => {
+        if (wall.open(device)) notifyLiveOpened();
+      };
+      if (!automatic) return now();
+      const timer = setTimeout(() => {
+        timers.current.delete(timer);
+        now();
+      }, SOS_LIVE_DELAY_MS);
+      timers.current.add(timer);
+    },
+    [wall, message, t],
+  );
+  useEffect(() => {
+    const pending = timers.current;
+    return () => {
+      for (const timer of pending) clearTimeout(timer);
+      pending.clear();
+    };
+  }, []);
+
+  useBellEvent('open', open);
+  useBellEvent('stopLive', (alarm) => {
+    if (alarm.device_id !== null) wall.model.closeDevice(alarm.device_id);
+  });
+
+  const location = useLocation();
+  const navigate = useNavigate();
+  const state: unknown = location.state;
+  const [pending, setPending] = useState<AlarmOpenRequest | null>(null);
+  useEffect(() => {
+    if (!isAlarmOpenRequest(state)) return;
+    setPending(state);
+    // dropped from the history entry at once: a reload does not open it again
+    void navigate(location.pathname + location.search, { replace: true, state: null });
+  }, [state, navigate, location.pathname, location.search]);
+  useEffect(() => {
+    if (!pending) return;
+    setPending(null);
+    open(pending);
+  }, [pending, open]);
+}
+
+/** Video patrol (/monitor/patrol, menu 10151): the video wall, fed by the alarm bell as well. */
+export function VideoPatrolPage() {
+  const { t } = useTranslation('video');
+  const wall = useVideoWall();
+  useAlarmLive(wall);
+  return <VideoScreen title={t('page.patrolTitle')} testId="video-patrol-page" wall={wall} />;
+}

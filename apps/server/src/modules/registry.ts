@@ -49,8 +49,8 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await registerGroupsModule(app);
   await registerMapsModule(app);
   await registerAlarmsModule(app, { devices });
-  await registerMediaModule(app, { devices });
-  const consoleService = await registerConsoleService(app, { devices });
+  const live = await registerMediaModule(app, { devices });
+  const consoleService = await registerConsoleService(app, { devices, live });
   await registerSystemModule(app, { consoleService });
   await registerMessagesModule(app, { presence: consoleService });
 }

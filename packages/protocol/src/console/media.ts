@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { LivePlay } from '../schemas/live';
 import { intIn, maybe, OptionalExtId, OptionalUid, StringLike, Tgid } from './fields';
 
 /**
- * Calls, push-to-talk, live video and video conferences (spec part 1 section 3 field lists). Their
- * media arrives with later issues: until then the service checks each request against its schema
- * and answers cmd_status NOT_AVAILABLE (50101) naming the code, so that nothing is silently
- * dropped. `session` of the video codes is the envelope's media session.
+ * Calls, push-to-talk, live video and video conferences (spec part 1 section 3 field lists). Live
+ * video of a terminal works (issue 13); the other media arrive with later issues: until then the
+ * service checks each request against its schema and answers cmd_status NOT_AVAILABLE (50101)
+ * naming the code, so that nothing is silently dropped. `session` of the video codes is the envelope's media session.
  */
 
 const small = intIn(0, 9_999);
@@ -67,6 +68,14 @@ export const ShareVideoRequest = VideoConfRequest.extend({ vsid: StringLike(64) 
 
 /** Every media answer while the media is not available: the code it concerned. */
 export const NotAvailableAnswer = z.object({ available: z.literal(0) });
+/**
+ * req_play_video / req_stop_play_video of a console about a terminal (issue 13): live video works.
+ * The code is fire-and-forget in the SDK, so the asking console also gets its play paths in its own
+ * notice_play_video (`play`); the terminal's notice says `available: 1` and its publish URL comes
+ * with the device command `startlive`. `available` 0: a request that is not live video of a
+ * terminal (a terminal asking, a console as target), answered NOT_AVAILABLE.
+ */
+export const PlayVideoAnswer = z.object({ available: z.union([z.literal(0), z.literal(1)]), play: LivePlay.optional() });
 
 /**
  * The notice each media request gives its parties (spec part 1 section 7 "notices handled": call
@@ -105,5 +114,7 @@ export const MediaNotice = z
     from: z.number().int(),
     extfrom: z.string(),
     available: z.union([z.literal(0), z.literal(1)]),
+    /** notice_play_video to the console that asked: its play paths */
+    play: LivePlay.optional(),
   })
   .catchall(z.unknown());

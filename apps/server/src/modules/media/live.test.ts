@@ -55,7 +55,7 @@ class Terminal {
       headers: { ...this.headers, 'content-type': 'application/json' },
       body: JSON.stringify({ state }),
     });
-    expect(((await res.json()) as Envelope).code).toBe(200);
+    expect(((await res.json()) as Envelope<unknown>).code).toBe(200);
   }
 
   async commands(): Promise<DeviceCommand[]> {

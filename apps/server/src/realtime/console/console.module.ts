@@ -15,6 +15,7 @@ import { sessionHandlers } from './handlers/session';
 import { announcePresence, userHandlers } from './handlers/users';
 import { LOGIN_REFRESH_MS } from './logins.service';
 import { ConsoleService, type TerminalDevices } from './service';
+import type { LiveService } from '../../modules/media/live.service';
 import { tellOperator } from '../../operator';
 
 /** Every handler family of the service; a new family is one file in handlers/ and one entry here. */
@@ -51,14 +52,16 @@ async function serveOn(server: FastifyInstance, service: ConsoleService, paths: 
 export interface ConsoleModuleDeps {
   /** terminals are devices with a cluster number (logon, positions, emergencies) */
   devices: TerminalDevices;
+  /** live video on demand (req_play_video of a terminal) */
+  live?: LiveService;
 }
 
 export async function registerConsoleService(
   app: FastifyInstance,
-  { devices }: ConsoleModuleDeps,
+  { devices, live }: ConsoleModuleDeps,
 ): Promise<ConsoleService> {
   const service = new ConsoleService(
-    { db: app.db, bus: app.bus, log: app.log, config: app.config, devices, cluster: app.cluster },
+    { db: app.db, bus: app.bus, log: app.log, config: app.config, devices, live, cluster: app.cluster },
     consoleHandlers(),
   );
   app.decorate('consoleService', service);

@@ -13,6 +13,7 @@ import type { Cluster } from '../../cluster/cluster';
 import type { Config } from '../../config';
 import type { Db } from '../../db/connection';
 import type { DeviceRuntime } from '../../modules/devices/runtime';
+import type { LiveService } from '../../modules/media/live.service';
 import { CLOSE_SILENT, Connection, type WsSocket } from './connection';
 import { sweepSilent } from '../connections/liveness';
 import { Dispatcher } from './dispatcher';
@@ -37,6 +38,8 @@ export interface ConsoleDeps {
   log: FastifyBaseLogger;
   config: Pick<Config, 'dataDir' | 'host' | 'consolePort'>;
   devices: TerminalDevices;
+  /** live video on demand (modules/media): req_play_video of a terminal */
+  live?: LiveService;
   /** the other nodes (who is online there; the node that announces a dead node's logins offline) */
   cluster: Pick<Cluster, 'nodeId' | 'distributed' | 'liveNodes' | 'scheduler'>;
 }

@@ -1,12 +1,25 @@
+import { createServer } from 'node:net';
 import { CmdStatus, MenuId } from '@bwc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../../../test/api';
 import { type ConsoleClient } from '../../../../test/console-client';
 import { consoleUrl, logonConsole, logonTerminal, type LoggedOn } from '../../../../test/console-fixtures';
-import { addDevice, unitIdOf, type CreatedDevice } from '../../../../test/devices';
+import { addDevice, deviceLogin, unitIdOf, type CreatedDevice } from '../../../../test/devices';
 import { createRole, createTestApp, createUser, DEMO, login, type TestApp } from '../../../../test/helpers';
 
-/** Media codes before their media lands: validated, stored, their parties told, answered not available. */
+/**
+ * Media codes: live video of a terminal works (issue 13); the others, before their media lands,
+ * are validated, stored, their parties told and answered not available.
+ */
+async function freePort(): Promise<number> {
+  return new Promise((res) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => res(port));
+    });
+  });
+}
 let t: TestApp;
 let url: string;
 let desk: LoggedOn;
@@ -20,7 +33,8 @@ const clients: ConsoleClient[] = [];
 const stored = () => t.db.selectFrom('console_media_requests').selectAll().orderBy('id').execute();
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // the media gateway listens (a free RTMP port): live video of terminals works
+  t = await createTestApp({ rtmpPort: await freePort() });
   url = consoleUrl(await t.app.listen({ port: 0, host: '127.0.0.1' }));
   const admin = await login(t.app, DEMO.admin.username, DEMO.admin.password);
   const role = await createRole(t.db, 'media desk', [{ ids: [MenuId.EMERGENCY], actions: ['view'] }]);
@@ -93,11 +107,36 @@ describe('media codes before their media lands', () => {
     expect(await stored()).toHaveLength(before);
   });
 
-  it('live video asked of a terminal: told with the channel; DTMF stored with nobody to tell', async () => {
+  it('live video of a terminal works: the terminal told, startlive queued, the console gets its play paths; DTMF stored with nobody to tell', async () => {
+    // offline (its device API has not said online): refused with the reason
+    const offline = await desk.client.request('req_play_video', { exttarget: '570002', channel: 1 });
+    expect(offline).toMatchObject({ cmd_status: CmdStatus.CONFLICT });
+    expect(String(offline.error_reason)).toContain('不在线');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/rest/device/api/status',
+      headers: await deviceLogin(t.app, camB),
+      payload: { state: 'online' },
+    });
+    expect(res.json()).toMatchObject({ code: 200 });
     expect(await desk.client.request('req_play_video', { exttarget: '570002', channel: 1 })).toMatchObject({
+      cmd_status: CmdStatus.OK,
+      available: 1,
+      play: { device_id: camB.id, state: 'starting', ws: expect.stringMatching(/^\/live\/\d+\.flv\?token=/) },
+    });
+    expect(await b.client.notice('notice_play_video')).toMatchObject({ from: desk.uid, channel: 1, available: 1 });
+    expect(await desk.client.notice('notice_play_video')).toMatchObject({ available: 1, play: { device_id: camB.id } });
+    const queued = await t.db.selectFrom('device_commands').select('type').where('device_id', '=', camB.id).execute();
+    expect(queued.map((c) => c.type)).toEqual(['startlive']);
+    expect(await desk.client.request('req_stop_play_video', { exttarget: '570002' })).toMatchObject({
+      cmd_status: CmdStatus.OK,
+      available: 1,
+    });
+    expect(await b.client.notice('notice_stop_play_video')).toMatchObject({ from: desk.uid, available: 1 });
+    // a terminal asking for video, or a console as target: not available until talk and conferences come
+    expect(await a.client.request('req_play_video', { exttarget: '570002' })).toMatchObject({
       cmd_status: CmdStatus.NOT_AVAILABLE,
     });
-    expect(await b.client.notice('notice_play_video')).toMatchObject({ from: desk.uid, channel: 1, available: 0 });
     expect(await desk.client.request('req_dtmf', { value: '5' })).toMatchObject({
       cmd_status: CmdStatus.NOT_AVAILABLE,
     });

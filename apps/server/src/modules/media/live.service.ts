@@ -61,13 +61,7 @@ export class LiveService implements GatewayListener {
     if (device.lineon !== 1 || device.remote_kill === 1)
       throw new AppError(ResultCode.CONFLICT, 'errors.media.deviceOffline', { name: device.hostname || device.hostbody });
     const live = gateway.streams.has(device.id);
-    if (!live) {
-      const told = this.starting.get(device.id);
-      if (told === undefined || Date.now() - told > LIVE_START_WAIT_MS) {
-        this.starting.set(device.id, Date.now());
-        await this.deps.devices.commands.send(this.deps.db, device.id, 'startlive', userId);
-      }
-    }
+    await this.start(device.id, userId);
     let mine = this.claims.get(userId);
     if (!mine) this.claims.set(userId, (mine = new Set()));
     mine.add(device.id);
@@ -85,6 +79,15 @@ export class LiveService implements GatewayListener {
       ws: path,
       expires: Date.now() + LIVE_PLAY_TOKEN_MS,
     };
+  }
+
+  /** Tell the device to publish unless it does or was told within LIVE_START_WAIT_MS. */
+  async start(deviceId: number, userId: number | null): Promise<void> {
+    if (this.deps.gateway.streams.has(deviceId)) return;
+    const told = this.starting.get(deviceId);
+    if (told !== undefined && Date.now() - told <= LIVE_START_WAIT_MS) return;
+    this.starting.set(deviceId, Date.now());
+    await this.deps.devices.commands.send(this.deps.db, deviceId, 'startlive', userId);
   }
 
   /** Is the device told to publish and not yet publishing (a viewer may wait for it)? */

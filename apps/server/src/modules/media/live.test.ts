@@ -1,11 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { MenuId, type DeviceCommand, type Envelope, type GetVideoAnswer, type LivePlay } from '@bwc/protocol';
 import { WebSocket } from '@bwc/simulator/ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../../test/api';
 import { addDevice, deviceLogin, unitIdOf, type CreatedDevice } from '../../../test/devices';
+import type { SosRecording } from './sos-recorder';
 import { createRole, createTestApp, createUser, DEMO, login, type Session, type TestApp } from '../../../test/helpers';
 
 const require = createRequire(import.meta.url);
@@ -291,6 +294,49 @@ describe('live video on demand', () => {
     await term.obey('stoplive');
     expect((await api(t.app, 'mediaKick', admin, { device_id: term.d.id })).code).toBe(404);
   });
+
+  it('an SOS records getvideo_time seconds of its live video and a first-frame picture under DATA_DIR', async () => {
+    const set = await api(t.app, 'settingsUpdate', admin, {
+      type: 'digitailmap',
+      mapinfo: 0,
+      gpscenter_lon: 114.05,
+      gpscenter_lat: 22.54,
+      map_url: '',
+      map_crs: 'WGS84',
+      getvideo_switch: 1,
+      getvideo_time: 10,
+      getvideo_num: 4,
+      getvideo_path: 'sos/video',
+      getpic_path: 'sos/picture',
+    });
+    expect(set.code).toBe(200);
+    const term = await addOnline();
+    const recorded = new Promise<SosRecording | null>((res) => {
+      const original = t.app.sosRecorder.onSos.bind(t.app.sosRecorder);
+      t.app.sosRecorder.onSos = async (id, at) => {
+        const r = await original(id, at);
+        if (id === term.d.id) res(r);
+        return r;
+      };
+    });
+    const sos = await fetch(`${base}/rest/device/api/sos`, {
+      method: 'POST',
+      headers: { ...term.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'help' }),
+    });
+    expect(((await sos.json()) as Envelope<unknown>).code).toBe(200);
+    await term.obey('startlive');
+    const r = (await recorded)!;
+    expect(r.video).toContain(join(t.app.config.dataDir, 'sos', 'video', term.d.hostbody));
+    // about 10 s of a 15 fps stream: its tags are all there
+    expect(r.bytes).toBeGreaterThan(50_000);
+    expect(readFileSync(r.video).subarray(0, 3).toString('latin1')).toBe('FLV');
+    expect(r.picture).toContain(join(t.app.config.dataDir, 'sos', 'picture', term.d.hostbody));
+    // a JPEG (SOI marker)
+    expect(readFileSync(r.picture!).subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    // nobody watches once the recording ends: the stream stops
+    await term.obey('stoplive');
+  }, 60_000);
 
   it('a viewer waiting for a device that never publishes gets a clear message', async () => {
     const term = await addOnline();

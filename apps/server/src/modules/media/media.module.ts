@@ -22,6 +22,7 @@ import { MediaGateway, type ViewerSink } from './gateway';
 import { MediaKeys, readMediaKey } from './keys';
 import { LiveService } from './live.service';
 import { usernames } from './media.repository';
+import { SosRecorder } from './sos-recorder';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -29,6 +30,8 @@ declare module 'fastify' {
     media: MediaGateway;
     /** live video on demand (modules/media/live.service.ts) */
     live: LiveService;
+    /** recording of SOS live video (map config getvideo_*) */
+    sosRecorder: SosRecorder;
   }
 }
 
@@ -148,6 +151,11 @@ export async function registerMediaModule(app: FastifyInstance, { devices }: Med
   devices.commands.payloads.startlive = (deviceId, hostname) => live.startPayload(deviceId, hostname);
   devices.liveInfo = (deviceId) => live.info(deviceId);
   app.bus.on('device.offline', (e) => live.deviceOffline(e.device_id));
+  const recorder = new SosRecorder({ db: app.db, gateway, live, dataDir: app.config.dataDir, log: app.log });
+  app.decorate('sosRecorder', recorder);
+  app.bus.onOrigin('device.sos', (e) => {
+    recorder.onSos(e.device_id).catch((err: unknown) => app.log.error({ err, device: e.device_id }, 'SOS recording failed'));
+  });
   app.bus.on('device.remote', (e) => {
     if (e.action === 'remote_kill') live.deviceOffline(e.device_id);
   });

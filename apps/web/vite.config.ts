@@ -12,6 +12,7 @@ export default defineConfig({
     proxy: {
       '/rest': { target: API_TARGET, changeOrigin: true },
       '/ws': { target: API_TARGET, ws: true, changeOrigin: true },
+      '/live': { target: API_TARGET, ws: true, changeOrigin: true },
     },
   },
   build: { outDir: 'dist', chunkSizeWarningLimit: 2000 },

@@ -75,7 +75,10 @@ export const NotAvailableAnswer = z.object({ available: z.literal(0) });
  * with the device command `startlive`. `available` 0: a request that is not live video of a
  * terminal (a terminal asking, a console as target), answered NOT_AVAILABLE.
  */
-export const PlayVideoAnswer = z.object({ available: z.union([z.literal(0), z.literal(1)]), play: LivePlay.optional() });
+export const PlayVideoAnswer = z.object({
+  available: z.union([z.literal(0), z.literal(1)]),
+  play: LivePlay.optional(),
+});
 
 /**
  * The notice each media request gives its parties (spec part 1 section 7 "notices handled": call

@@ -89,18 +89,37 @@ const deviceId = numberInput(
  */
 export const GetVideoRequest = z.object({
   ids: z
-    .union([z.string().transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean)), z.array(z.unknown())], {
-      error: 'validation.required',
-    })
+    .union(
+      [
+        z.string().transform((s) =>
+          s
+            .split(',')
+            .map((p) => p.trim())
+            .filter(Boolean),
+        ),
+        z.array(z.unknown()),
+      ],
+      {
+        error: 'validation.required',
+      },
+    )
     .pipe(z.array(deviceId).min(1, { error: 'validation.required' }).max(16, { error: 'validation.range' })),
   getvideo_path: z.string({ error: 'validation.type' }).max(255, { error: 'validation.tooLong' }).optional(),
   getpic_path: z.string({ error: 'validation.type' }).max(255, { error: 'validation.tooLong' }).optional(),
   getvideo_switch: flag.optional(),
-  getvideo_time: numberInput(between(z.number({ error: 'validation.number' }).int({ error: 'validation.integer' }), 0, 3600)).optional(),
-  getvideo_num: numberInput(between(z.number({ error: 'validation.number' }).int({ error: 'validation.integer' }), 0, 16)).optional(),
+  getvideo_time: numberInput(
+    between(z.number({ error: 'validation.number' }).int({ error: 'validation.integer' }), 0, 3600),
+  ).optional(),
+  getvideo_num: numberInput(
+    between(z.number({ error: 'validation.number' }).int({ error: 'validation.integer' }), 0, 16),
+  ).optional(),
   type: z.enum(['startlive'], { error: 'validation.choice' }).default('startlive'),
   issos: flag.default('0'),
-  messid: z.union([z.string(), z.number()], { error: 'validation.type' }).transform(String).pipe(z.string().max(64, { error: 'validation.tooLong' })).optional(),
+  messid: z
+    .union([z.string(), z.number()], { error: 'validation.type' })
+    .transform(String)
+    .pipe(z.string().max(64, { error: 'validation.tooLong' }))
+    .optional(),
 });
 export type GetVideoRequest = z.infer<typeof GetVideoRequest>;
 /** Answer of getVideo: a play per device that could start; the others with the reason. */

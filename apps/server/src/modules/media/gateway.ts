@@ -54,7 +54,7 @@ export interface GatewayListener {
  * unit scope. RTMP play is refused: viewers always go through the checked FLV outputs.
  */
 export class MediaGateway {
-  readonly streams = new Map<number, { stream: LiveStream; socket: Socket; address: string }>();
+  readonly streams = new Map<number, { stream: LiveStream; socket: Socket; address: string; endReason?: string }>();
   private server: Server | null = null;
   /** the port really listened on (RTMP_PORT 0: a free one, tests) */
   port: number | null = null;
@@ -150,7 +150,8 @@ export class MediaGateway {
       const current = this.streams.get(publishing.deviceId);
       const replaced = current?.stream !== publishing;
       if (!replaced) this.streams.delete(publishing.deviceId);
-      publishing.end('ended');
+      // the viewers' close reason: why it ended when the gateway ended it (kick), else 'ended'
+      publishing.end((!replaced && current?.endReason) || 'ended');
       this.log.info({ device: publishing.deviceId }, 'media gateway: publish ended');
       if (!replaced) this.listener?.unpublished(publishing.deviceId);
     });
@@ -220,8 +221,7 @@ export class MediaGateway {
   kickViewer(deviceId: number, viewerId: number): boolean {
     const entry = this.streams.get(deviceId);
     const viewer = [...(entry?.stream.viewers ?? [])].find((v) => (v as ViewerSink).id === viewerId) as
-      | ViewerSink
-      | undefined;
+      ViewerSink | undefined;
     if (!entry || !viewer) return false;
     entry.stream.leave(viewer);
     viewer.close('kicked');
@@ -229,10 +229,14 @@ export class MediaGateway {
     return true;
   }
 
-  /** Stop a device's publish (kick, stop command): its viewers are closed. */
-  kick(deviceId: number): boolean {
+  /**
+   * Stop a device's publish (kick, stop command): its viewers are closed with `reason` ('offline':
+   * the device went offline, and players wait for it to come back; anything else ends them).
+   */
+  kick(deviceId: number, reason = 'stopped'): boolean {
     const entry = this.streams.get(deviceId);
     if (!entry) return false;
+    entry.endReason = reason;
     entry.socket.destroy();
     return true;
   }

@@ -59,7 +59,9 @@ export class LiveService implements GatewayListener {
     const { gateway } = this.deps;
     if (gateway.port === null) throw new AppError(ResultCode.CONFLICT, 'errors.media.gatewayOff');
     if (device.lineon !== 1 || device.remote_kill === 1)
-      throw new AppError(ResultCode.CONFLICT, 'errors.media.deviceOffline', { name: device.hostname || device.hostbody });
+      throw new AppError(ResultCode.CONFLICT, 'errors.media.deviceOffline', {
+        name: device.hostname || device.hostbody,
+      });
     const live = gateway.streams.has(device.id);
     await this.start(device.id, userId);
     let mine = this.claims.get(userId);
@@ -161,7 +163,7 @@ export class LiveService implements GatewayListener {
     if (!this.deps.gateway.streams.has(deviceId) && !this.starting.has(deviceId)) return;
     this.starting.delete(deviceId);
     this.clearIdle(deviceId);
-    this.deps.gateway.kick(deviceId);
+    this.deps.gateway.kick(deviceId, 'offline');
   }
 
   // ---- gateway events --------------------------------------------------------------------------

@@ -206,6 +206,7 @@ describe('live video on demand', () => {
     const stopped = await api(t.app, 'liveDelImei', admin, { imei: term.d.imei, type: 'startlive' }, 'en-US');
     expect(stopped).toMatchObject({ code: 200, msg: "The device's live video was stopped", data: { stopped: 1 } });
     await until('the viewer is closed', () => second.v.closed !== null);
+    expect(second.v.closed).toEqual({ code: 1000, reason: 'stopped' });
     await term.obey('stoplive');
 
     // live_alldel: each device this user asked for and nobody watches stops
@@ -241,7 +242,9 @@ describe('live video on demand', () => {
     const bad = await api(t.app, 'getVideo', admin, { ids: 'x', issos: '2' }, 'en-US');
     expect(bad.code).toBe(400);
     expect(bad.msg).toBe('Ids.0 must be a number.');
-    expect((await api(t.app, 'getVideo', admin, { ids: [1], issos: '2' }, 'en-US')).msg).toBe('Issos is not one of the allowed choices.');
+    expect((await api(t.app, 'getVideo', admin, { ids: [1], issos: '2' }, 'en-US')).msg).toBe(
+      'Issos is not one of the allowed choices.',
+    );
     expect((await api(t.app, 'getVideo', admin, { ids: [] }, 'en-US')).code).toBe(400);
   });
 
@@ -253,9 +256,14 @@ describe('live video on demand', () => {
     await until('frames', () => first.v.videoTags >= 3);
     await term.state('offline');
     await until('the viewer is closed', () => first.v.closed !== null);
+    // the reason tells the player to wait for the device rather than end
+    expect(first.v.closed).toEqual({ code: 1000, reason: 'offline' });
     expect(t.app.media.streams.has(term.d.id)).toBe(false);
     const refused = await api(t.app, 'liveAdd', admin, { imei: term.d.imei }, 'en-US');
-    expect(refused).toMatchObject({ code: 409, msg: `officer ${term.d.hostbody} is offline: its live video cannot be opened` });
+    expect(refused).toMatchObject({
+      code: 409,
+      msg: `officer ${term.d.hostbody} is offline: its live video cannot be opened`,
+    });
 
     await term.state('online');
     const back = (await api<LivePlay>(t.app, 'liveAdd', admin, { imei: term.d.imei })).data;
@@ -287,7 +295,9 @@ describe('live video on demand', () => {
     );
     const stream = listed.data.streams.find((s) => s.device_id === term.d.id)!;
     expect(stream.viewers).toEqual([expect.objectContaining({ username: 'admin' })]);
-    expect((await api(t.app, 'mediaKick', admin, { device_id: term.d.id, viewer: stream.viewers[0]!.id })).code).toBe(200);
+    expect((await api(t.app, 'mediaKick', admin, { device_id: term.d.id, viewer: stream.viewers[0]!.id })).code).toBe(
+      200,
+    );
     await until('the viewer is kicked', () => one.v.closed !== null);
     expect((await api(t.app, 'mediaKick', admin, { device_id: term.d.id, viewer: 424242 })).code).toBe(404);
     expect((await api(t.app, 'mediaKick', admin, { device_id: term.d.id })).code).toBe(200);

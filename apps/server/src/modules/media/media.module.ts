@@ -86,9 +86,19 @@ async function admit(
     return { status: 403, code: ResultCode.FORBIDDEN, key: 'errors.media.outOfScope' };
   if (!app.media.streams.has(deviceId)) {
     if (!app.live.isStarting(deviceId))
-      return { status: 404, code: ResultCode.NOT_FOUND, key: 'errors.media.notPublishing', params: { device: deviceId } };
+      return {
+        status: 404,
+        code: ResultCode.NOT_FOUND,
+        key: 'errors.media.notPublishing',
+        params: { device: deviceId },
+      };
     if (!(await app.media.waitForPublish(deviceId, LIVE_START_WAIT_MS, aborted)))
-      return { status: 404, code: ResultCode.NOT_FOUND, key: 'errors.media.startTimeout', params: { device: deviceId } };
+      return {
+        status: 404,
+        code: ResultCode.NOT_FOUND,
+        key: 'errors.media.startTimeout',
+        params: { device: deviceId },
+      };
   }
   return { deviceId, userId: user.id };
 }
@@ -154,7 +164,9 @@ export async function registerMediaModule(app: FastifyInstance, { devices }: Med
   const recorder = new SosRecorder({ db: app.db, gateway, live, dataDir: app.config.dataDir, log: app.log });
   app.decorate('sosRecorder', recorder);
   app.bus.onOrigin('device.sos', (e) => {
-    recorder.onSos(e.device_id).catch((err: unknown) => app.log.error({ err, device: e.device_id }, 'SOS recording failed'));
+    recorder
+      .onSos(e.device_id)
+      .catch((err: unknown) => app.log.error({ err, device: e.device_id }, 'SOS recording failed'));
   });
   app.bus.on('device.remote', (e) => {
     if (e.action === 'remote_kill') live.deviceOffline(e.device_id);
@@ -286,7 +298,14 @@ export async function registerMediaModule(app: FastifyInstance, { devices }: Med
     handler: async ({ db, user }) => {
       const scope = await unitScope(db, user);
       const publishers = gateway.publishers();
-      const rows = new Map((await findDevicesByIds(db, publishers.map((p) => p.deviceId))).map((r) => [r.id, r]));
+      const rows = new Map(
+        (
+          await findDevicesByIds(
+            db,
+            publishers.map((p) => p.deviceId),
+          )
+        ).map((r) => [r.id, r]),
+      );
       const userIds = [...new Set(publishers.flatMap((p) => p.viewers.map((v) => v.userId)))];
       const names = await usernames(db, userIds);
       const nowMs = Date.now();

@@ -74,7 +74,10 @@ export class SosRecorder {
         await rm(video, { force: true });
         return null;
       }
-      const picture = await this.firstFrame(video, under(this.deps.dataDir, map.getpic_path, device.hostbody, `${name}.jpg`));
+      const picture = await this.firstFrame(
+        video,
+        under(this.deps.dataDir, map.getpic_path, device.hostbody, `${name}.jpg`),
+      );
       log.info({ device: device.id, video, picture, bytes }, 'SOS recording written');
       return { deviceId: device.id, video, picture, bytes };
     } finally {

@@ -1,7 +1,11 @@
-import { MenuId, type DevicePoint } from '@bwc/protocol';
-import { Button, Space } from 'antd';
+import { MenuId, SEND_CMD_TYPES, type DevicePoint } from '@bwc/protocol';
+import { Button, Dropdown, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { call } from '../../api/http';
 import { Permission } from '../../app/session/Permission';
+import { COMMAND_KEYS } from '../video/LiveView';
+import { liveDeviceOfPoint } from '../video/liveSource';
+import { openLive } from '../video/openLive';
 import type { useDeviceActions } from './deviceActions';
 
 interface Props {
@@ -12,13 +16,28 @@ interface Props {
   onMessage?: (point: DevicePoint) => void;
 }
 
-/** Detail, message, remote restart and remote kill / wake of one device. */
+/**
+ * Detail, live video (a floating player; an offline device has none), message, camera commands
+ * (send_cmd: the answer's msg is shown), remote restart and remote kill / wake of one device.
+ */
 export function DeviceActionsBar({ point, actions, onDetail, onMessage }: Props) {
   const { t } = useTranslation('dispatch');
+  const { t: tv } = useTranslation('video');
+  const online = point.lineon === 1 && point.remote_kill !== 1;
   return (
     <Space size={4} wrap>
       <Button size="small" type="link" onClick={() => onDetail(point)}>
         {t('action.detail')}
+      </Button>
+      <Button
+        size="small"
+        type="link"
+        data-testid="info-live"
+        disabled={!online}
+        title={online ? undefined : tv('action.offline')}
+        onClick={() => openLive(liveDeviceOfPoint(point))}
+      >
+        {tv('action.live')}
       </Button>
       {onMessage && (
         <Button size="small" type="link" data-testid="info-message" onClick={() => onMessage(point)}>
@@ -26,6 +45,21 @@ export function DeviceActionsBar({ point, actions, onDetail, onMessage }: Props)
         </Button>
       )}
       <Permission menu={MenuId.EMERGENCY} action="edit">
+        <Dropdown
+          trigger={['click']}
+          disabled={!online}
+          menu={{
+            items: SEND_CMD_TYPES.map((type) => ({ key: type, label: tv(COMMAND_KEYS[type]) })),
+            onClick: ({ key }) => {
+              const type = SEND_CMD_TYPES.find((known) => known === key);
+              if (type) void call('gisSendCmd', { imei: point.imei, type }, { success: true }).catch(() => {});
+            },
+          }}
+        >
+          <Button size="small" type="link" data-testid="info-commands">
+            {tv('action.commands')}
+          </Button>
+        </Dropdown>
         <Button size="small" type="link" onClick={() => actions.restart(point)}>
           {t('action.restart')}
         </Button>

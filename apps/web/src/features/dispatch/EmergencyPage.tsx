@@ -42,6 +42,7 @@ import { GroupTab } from './GroupTab';
 import { HostList } from './HostList';
 import { ImPanel } from './ImPanel';
 import { InfoWindow } from './InfoWindow';
+import { LiveDialogHost } from '../video/openLive';
 import { consoleIm, consoleSdk } from '../../realtime/sdk/groupLogin';
 import { dataAreas, useMapSetup } from '../../map/mapSetup';
 import { useLivePoints } from './useLivePoints';
@@ -224,7 +225,7 @@ export function EmergencyPage() {
   const infoPoint = useSyncExternalStore(store.subscribe, () => (infoId === null ? undefined : store.get(infoId)));
   const infoSos = useSyncExternalStore(store.subscribe, () => infoId !== null && store.isSos(infoId));
   // the bell's see / live: locate the alarm's device once the devices are loaded
-  useAlarmOpen(store, roster > 0 && store.size > 0, locate);
+  useAlarmOpen(store, roster > 0 && store.size > 0, locate, setup.data?.config.video);
   const locateRow = useCallback((p: DevicePoint) => locate(p.id), [locate]);
   const closeInfo = useCallback(() => setInfoId(null), []);
   const areas = useMemo(() => (setup.data ? dataAreas(setup.data.config) : []), [setup.data]);
@@ -412,6 +413,8 @@ export function EmergencyPage() {
         onClose={() => setDialog('none')}
       />
       <DeviceDetailDialog id={detailId} mapOn={mapOn} onClose={() => setDetailId(null)} />
+      {/* the floating live players of the info window, the device dialog and the bell's live */}
+      <LiveDialogHost />
     </MapScreen>
   );
 }

@@ -6,8 +6,18 @@ import { MemoryRouter, useLocation } from 'react-router';
 import { i18next } from '../../i18n';
 import { DevicePointStore } from '../../map/pointStore';
 import { point } from '../../map/test-points';
-import { emitBellEvent } from '../alarms/bell/bellEvents';
+import { emitBellEvent, onBellEvent } from '../alarms/bell/bellEvents';
 import { useAlarmOpen, type LocateHow } from './useAlarmOpen';
+
+const lives = vi.hoisted(() => ({ opened: [] as { id: number }[], sos: 0 }));
+vi.mock('../video/openLive', () => ({
+  openLive: (device: { id: number }) => {
+    lives.opened.push(device);
+    return true;
+  },
+  openSosLives: () => lives.sos,
+}));
+const VIDEO = { getvideo_switch: 1, getvideo_time: 60, getvideo_num: 2, getvideo_path: 'v', getpic_path: 'p' };
 
 function alarm(deviceId: number | null): Alarm {
   return { id: 9, device_id: deviceId, hostname: '张三', hostNameCode: '张三(1001)' } as Alarm;
@@ -17,24 +27,26 @@ function Probe({
   store,
   ready,
   locate,
+  video,
 }: {
   store: DevicePointStore;
   ready: boolean;
   locate: (id: number, how?: LocateHow) => void;
+  video?: typeof VIDEO;
 }) {
-  useAlarmOpen(store, ready, locate);
+  useAlarmOpen(store, ready, locate, video);
   const location = useLocation();
   return <output data-testid="state">{JSON.stringify(location.state)}</output>;
 }
 
-function setup(state: unknown, ready = true) {
+function setup(state: unknown, ready = true, video: typeof VIDEO = VIDEO) {
   const store = new DevicePointStore((flush) => flush());
   store.push([point(7)], true);
   const locate = vi.fn();
   const ui = (isReady: boolean) => (
     <App>
       <MemoryRouter initialEntries={[{ pathname: '/dispatch/emergency', state }]}>
-        <Probe store={store} ready={isReady} locate={locate} />
+        <Probe store={store} ready={isReady} locate={locate} video={video} />
       </MemoryRouter>
     </App>
   );
@@ -43,8 +55,11 @@ function setup(state: unknown, ready = true) {
 }
 
 describe("useAlarmOpen (the bell's see / live on the Emergency page)", () => {
-  it('locates the device of an alarm passed as router state once the devices are loaded, then drops the state', async () => {
+  it('locates the device of an alarm passed as router state once the devices are loaded, opens its live view and silences the bell', async () => {
     await i18next.changeLanguage('en-US');
+    lives.opened = [];
+    let silenced = 0;
+    const off = onBellEvent('liveOpened', () => (silenced += 1));
     const { locate, rerender } = setup({ info: alarm(7), isLive: true }, false);
     expect(locate).not.toHaveBeenCalled();
     // dropped from the history entry at once: a slow device load never navigates later (after the
@@ -52,8 +67,49 @@ describe("useAlarmOpen (the bell's see / live on the Emergency page)", () => {
     expect(screen.getByTestId('state').textContent).toBe('null');
     rerender(true);
     expect(locate).toHaveBeenCalledWith(7, undefined);
-    expect(await screen.findByText(/Live video is not available in this console yet; 张三\(1001\)/)).toBeTruthy();
+    expect(lives.opened).toEqual([expect.objectContaining({ id: 7, sos: { alarmId: 9, isSos: false } })]);
+    expect(silenced).toBe(1);
     expect(screen.getByTestId('state').textContent).toBe('null');
+    off();
+  });
+
+  it('an SOS opens its live view SOS_LIVE_DELAY_MS after it came, only with getvideo_switch on and within getvideo_num', async () => {
+    vi.useFakeTimers();
+    try {
+      await i18next.changeLanguage('en-US');
+      lives.opened = [];
+      lives.sos = 0;
+      setup(null);
+      act(() => emitBellEvent('open', { info: alarm(7), isLive: true, automatic: true }));
+      act(() => vi.advanceTimersByTime(2_900));
+      expect(lives.opened).toEqual([]);
+      act(() => vi.advanceTimersByTime(200));
+      expect(lives.opened.map((d) => d.id)).toEqual([7]);
+
+      lives.sos = 2;
+      act(() => emitBellEvent('open', { info: alarm(7), isLive: true, automatic: true }));
+      act(() => vi.advanceTimersByTime(3_100));
+      expect(lives.opened).toHaveLength(1);
+      expect(document.body.textContent).toContain('2 alarm videos are open already');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('with getvideo_switch off an SOS does not open video by itself; the user still can', () => {
+    vi.useFakeTimers();
+    try {
+      lives.opened = [];
+      lives.sos = 0;
+      setup(null, true, { ...VIDEO, getvideo_switch: 0 });
+      act(() => emitBellEvent('open', { info: alarm(7), isLive: true, automatic: true }));
+      act(() => vi.advanceTimersByTime(5_000));
+      expect(lives.opened).toEqual([]);
+      act(() => emitBellEvent('open', { info: alarm(7), isLive: true }));
+      expect(lives.opened.map((d) => d.id)).toEqual([7]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("locates on the bell's open event and names a device this page does not have", async () => {

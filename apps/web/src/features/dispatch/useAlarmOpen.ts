@@ -1,9 +1,12 @@
 import { App } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SOS_LIVE_DELAY_MS, type MapConfig } from '@bwc/protocol';
 import { useLocation, useNavigate } from 'react-router';
-import { useBellEvent, type AlarmOpenRequest } from '../alarms/bell/bellEvents';
+import { notifyLiveOpened, useBellEvent, type AlarmOpenRequest } from '../alarms/bell/bellEvents';
 import type { DevicePointStore } from '../../map/pointStore';
+import { liveDeviceOfAlarm } from '../video/liveSource';
+import { openLive, openSosLives } from '../video/openLive';
 
 /** How the map moves to a located device; `instant` for a locate the user did not ask for (see `moveCamera`). */
 export interface LocateHow {
@@ -22,13 +25,16 @@ export function isAlarmOpenRequest(state: unknown): state is AlarmOpenRequest {
  * once, so that a reload does not repeat it and a slow device load never navigates after the user
  * went elsewhere; applied once the devices are loaded) or as the bell's `open`
  * event while this page is shown (see, live, and a new critical alarm). The alarm's device is
- * located on the map with its info window. This console has no live video yet: `isLive` says so
- * instead of pretending.
+ * located on the map with its info window; `isLive` opens its live view in a floating player,
+ * which silences the bell. A live view the alarm's arrival opens (`automatic`, an SOS) waits
+ * SOS_LIVE_DELAY_MS (spec part 2 section 9) and follows the map config's video settings: only with
+ * getvideo_switch on, and not beyond getvideo_num such views at once.
  */
 export function useAlarmOpen(
   store: DevicePointStore,
   ready: boolean,
   locate: (id: number, how?: LocateHow) => void,
+  video?: MapConfig['video'],
 ): void {
   const { t } = useTranslation('dispatch');
   const { message } = App.useApp();
@@ -43,9 +49,22 @@ export function useAlarmOpen(
         return;
       }
       locate(info.device_id, automatic ? { instant: true } : undefined);
-      if (isLive) message.info(t('alarmOpen.noLive', { name }));
+      const device = isLive ? liveDeviceOfAlarm(info) : null;
+      if (!device) return;
+      if (!automatic) {
+        if (openLive(device)) notifyLiveOpened();
+        return;
+      }
+      if (video && video.getvideo_switch !== 1) return;
+      setTimeout(() => {
+        if (video && openSosLives() >= video.getvideo_num) {
+          message.info(t('alarmOpen.sosLiveLimit', { name, max: video.getvideo_num }));
+          return;
+        }
+        if (openLive(device)) notifyLiveOpened();
+      }, SOS_LIVE_DELAY_MS);
     },
-    [store, locate, message, t],
+    [store, locate, message, t, video],
   );
 
   useBellEvent('open', open);

@@ -21,7 +21,8 @@ import { FAILURE_KEYS, type LiveDevice } from './liveSource';
 import { canRecord, mediaFileName, recordClip, saveSnapshot, type ClipRecording } from './media';
 import type { LivePlayer, LivePlayerState, LiveStats } from './player/LivePlayer';
 
-const COMMAND_KEYS = keysOf('video', {
+/** Catalogue keys of the camera commands (video namespace), also used by the device dialog. */
+export const COMMAND_KEYS = keysOf('video', {
   turnleft: 'command.turnleft',
   turnright: 'command.turnright',
   takephoto: 'command.takephoto',

@@ -47,6 +47,11 @@ export function openLive(device: LiveDevice): boolean {
   return true;
 }
 
+/** Floating players open now that an SOS opened (the map config's getvideo_num caps them). */
+export function openSosLives(): number {
+  return open.filter((entry) => entry.device.sos?.isSos).length;
+}
+
 /** Closes the device's floating player (e.g. its device went offline). */
 export function closeLive(deviceId: number): void {
   const entry = open.find((e) => e.device.id === deviceId);

@@ -4,6 +4,7 @@ import {
   catchUp,
   CONNECT_TIMEOUT_MS,
   LivePlayer,
+  OFFLINE_RETRY_MS,
   reconnectDelay,
   RECONNECT_ATTEMPTS_MAX,
   socketUrl,
@@ -215,6 +216,34 @@ describe('LivePlayer', () => {
     player.retry();
     await settle();
     expect(lastSocket().url).toContain('token=t2');
+  });
+
+  it('a device gone offline is waited for: asked again every OFFLINE_RETRY_MS, refusals included, until it plays', async () => {
+    let offline = false;
+    const player = makePlayer(() =>
+      offline ? Promise.reject(new Error('张三 不在线')) : Promise.resolve(play(`t${++requests}`)),
+    );
+    player.attach(video);
+    await settle();
+    video.dispatchEvent(new Event('playing'));
+    offline = true;
+    lastSocket().serverClose(1000, 'offline');
+    expect(player.state).toEqual({ kind: 'failed', reason: 'offline' });
+    await vi.advanceTimersByTimeAsync(OFFLINE_RETRY_MS);
+    await settle();
+    // still offline: the server's refusal is shown and it keeps asking
+    expect(player.state).toEqual({ kind: 'failed', reason: 'offline', detail: '张三 不在线' });
+    offline = false;
+    await vi.advanceTimersByTimeAsync(OFFLINE_RETRY_MS);
+    await settle();
+    expect(player.state).toEqual({ kind: 'connecting', starting: false });
+    video.dispatchEvent(new Event('playing'));
+    expect(player.state.kind).toBe('playing');
+    // played again: a later refusal is a plain failure, no more waiting
+    offline = true;
+    player.retry();
+    await settle();
+    expect(player.state).toMatchObject({ kind: 'failed', reason: 'request' });
   });
 
   it('reconnects with a fresh token after 1, 2, 4, 8, 8 s and then gives up', async () => {

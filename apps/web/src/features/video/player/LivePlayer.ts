@@ -139,6 +139,10 @@ const CLOSE_TOKEN = 4401;
 const CLOSE_SCOPE = 4403;
 const CLOSE_NOT_PUBLISHING = 4404;
 const CLOSE_NORMAL = 1000;
+/** close reason of the server when the stream ended because its device went offline */
+const CLOSE_REASON_OFFLINE = 'offline';
+/** a tile whose device went offline asks again this often, so that it plays once the device is back */
+export const OFFLINE_RETRY_MS = 5_000;
 
 export interface LivePlayerOptions {
   /** Asks the server for a fresh LivePlay (live_add / getVideo): each (re)connect needs a new token. */
@@ -178,6 +182,8 @@ export class LivePlayer {
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private ticker: ReturnType<typeof setInterval> | null = null;
   private attempts = 0;
+  /** the device went offline while it played: keep asking until it is back (waitForDevice) */
+  private awaitingDevice = false;
   private visible = { onScreen: true, tab: true };
   private unobserve: (() => void) | null = null;
   private lastPlay: LivePlay | null = null;
@@ -299,6 +305,7 @@ export class LivePlayer {
         if (abort.signal.aborted) return;
         // mpegts.js failing to load is a network failure (chunk); an API refusal carries its message
         const detail = error instanceof Error ? error.message : String(error);
+        if (this.awaitingDevice) return this.waitForDevice(detail);
         this.fail('request', detail);
       },
     );
@@ -315,9 +322,9 @@ export class LivePlayer {
       onText: (text: string) => {
         session.refusal = refusalMessage(text);
       },
-      onClose: (code: number) => {
+      onClose: (code: number, reason: string) => {
         if (session.closed) return;
-        this.onSocketClosed(session, code);
+        this.onSocketClosed(session, code, reason);
       },
     };
     const player = mpegts.createPlayer(
@@ -352,8 +359,13 @@ export class LivePlayer {
     this.ticker = setInterval(this.tick, TICK_MS);
   }
 
-  private onSocketClosed(session: Session, code: number): void {
+  private onSocketClosed(session: Session, code: number, reason: string): void {
     const detail = session.refusal;
+    if (code === CLOSE_NORMAL && reason === CLOSE_REASON_OFFLINE) {
+      // the device went offline: wait for it, asking again every OFFLINE_RETRY_MS
+      this.awaitingDevice = true;
+      return this.waitForDevice();
+    }
     if (code === CLOSE_NORMAL) {
       this.stopSession();
       return this.set({ kind: 'ended' });
@@ -380,6 +392,17 @@ export class LivePlayer {
     }, delayMs);
   }
 
+  /** Shows the device as offline and asks again later (until it plays or the tile closes). */
+  private waitForDevice(detail?: string): void {
+    this.stopSession();
+    this.set(detail ? { kind: 'failed', reason: 'offline', detail } : { kind: 'failed', reason: 'offline' });
+    this.clearRetry();
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.start();
+    }, OFFLINE_RETRY_MS);
+  }
+
   private fail(reason: LiveFailure, detail?: string): void {
     this.stopSession();
     this.set(detail ? { kind: 'failed', reason, detail } : { kind: 'failed', reason });
@@ -388,6 +411,7 @@ export class LivePlayer {
   private readonly onPlaying = () => {
     if (!this.session) return;
     this.attempts = 0;
+    this.awaitingDevice = false;
     this.set({ kind: 'playing' });
   };
 

@@ -5,6 +5,7 @@ import { lazyPage } from '../../app/routing/lazyPage';
 
 const RecorderAdminPage = lazyPage(() => import('./RecorderAdminPage'), 'RecorderAdminPage');
 const RecorderModelPage = lazyPage(() => import('./RecorderModelPage'), 'RecorderModelPage');
+const MediaGatewayPage = lazyPage(() => import('./media-gateway/MediaGatewayPage'), 'MediaGatewayPage');
 
 /** Built pages of /oamcenter by menu id (placed by app/routing/moduleRoutes.tsx). */
 export const oamcenterPages: Readonly<Record<number, ReactNode>> = {
@@ -16,6 +17,11 @@ export const oamcenterPages: Readonly<Record<number, ReactNode>> = {
   [MenuId.RECORDER_MODELS]: (
     <Lazy>
       <RecorderModelPage />
+    </Lazy>
+  ),
+  [MenuId.MEDIA_GATEWAY]: (
+    <Lazy>
+      <MediaGatewayPage />
     </Lazy>
   ),
 };

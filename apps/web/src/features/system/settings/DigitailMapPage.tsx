@@ -1,6 +1,7 @@
-import { MenuId, PlayConfig, SPLIT_SCREEN_CHOICES } from '@bwc/protocol';
-import { Form, Input, InputNumber, Radio, Select } from 'antd';
+import { boundsOf, MenuId, PlayConfig, SettingsSchemas, SPLIT_SCREEN_CHOICES } from '@bwc/protocol';
+import { Divider, Form, Input, InputNumber, Radio, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { flagSwitchProps } from '../../../app/forms/flagSwitch';
 import { keysOf } from '../../../i18n/keys';
 import { SettingsCard, NUMBER_INPUT_STYLE, numberRules } from './SettingsCard';
 import { SettingsTypePage } from './SettingsTypePage';
@@ -12,7 +13,19 @@ const CRS_LABELS = keysOf('system', {
   GCJ02: 'digitailmap.crs.GCJ02',
 } satisfies Record<(typeof MAP_CRS)[number], string>);
 
-/** /system/player/digitailmap: online/offline map, centre, tiles, coordinates; live video split count. */
+/**
+ * Bounds of the alarm video numbers, for their help texts. These fields carry a default (settings
+ * stored before they existed), so the bounded schema is the one inside it.
+ */
+const ALARM_VIDEO_BOUNDS = {
+  getvideo_time: boundsOf(SettingsSchemas.digitailmap.shape.getvideo_time.unwrap()),
+  getvideo_num: boundsOf(SettingsSchemas.digitailmap.shape.getvideo_num.unwrap()),
+};
+
+/**
+ * /system/player/digitailmap: online/offline map, centre, tiles, coordinates; live video of SOS
+ * alarms; live video split count.
+ */
 export function DigitailMapPage() {
   const { t } = useTranslation('system');
   return (
@@ -70,6 +83,52 @@ export function DigitailMapPage() {
                 style={{ width: 200 }}
                 options={MAP_CRS.map((crs) => ({ value: crs, label: t(CRS_LABELS[crs]) }))}
               />
+            </Form.Item>
+            <Divider orientation="left" orientationMargin={0}>
+              {t('digitailmap.alarmVideo.title')}
+            </Divider>
+            <Form.Item
+              name="getvideo_switch"
+              label={t('digitailmap.field.getvideo_switch')}
+              rules={rules('getvideo_switch')}
+              extra={t('digitailmap.help.getvideo_switch')}
+              {...flagSwitchProps}
+            >
+              <Switch checkedChildren={t('settings.on')} unCheckedChildren={t('settings.off')} />
+            </Form.Item>
+            <Form.Item
+              name="getvideo_time"
+              label={t('digitailmap.field.getvideo_time')}
+              rules={numberRules(rules, 'getvideo_time')}
+              validateFirst
+              extra={t('digitailmap.help.getvideo_time', ALARM_VIDEO_BOUNDS.getvideo_time)}
+            >
+              <InputNumber style={NUMBER_INPUT_STYLE} suffix={t('settings.unit.seconds')} />
+            </Form.Item>
+            <Form.Item
+              name="getvideo_num"
+              label={t('digitailmap.field.getvideo_num')}
+              rules={numberRules(rules, 'getvideo_num')}
+              validateFirst
+              extra={t('digitailmap.help.getvideo_num', ALARM_VIDEO_BOUNDS.getvideo_num)}
+            >
+              <InputNumber style={NUMBER_INPUT_STYLE} />
+            </Form.Item>
+            <Form.Item
+              name="getvideo_path"
+              label={t('digitailmap.field.getvideo_path')}
+              rules={rules('getvideo_path')}
+              extra={t('digitailmap.help.getvideo_path')}
+            >
+              <Input />
+            </Form.Item>
+            <Form.Item
+              name="getpic_path"
+              label={t('digitailmap.field.getpic_path')}
+              rules={rules('getpic_path')}
+              extra={t('digitailmap.help.getpic_path')}
+            >
+              <Input />
             </Form.Item>
           </>
         )}

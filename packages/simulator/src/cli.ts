@@ -6,11 +6,13 @@ const USAGE = `usage: npm run sim -- --devices 200 [--server http://127.0.0.1:80
        [--provision-key KEY] [--prefix SIM] [--no-commands] [--no-cameras] [--seed N]
        [--faces-per-min 0.5] [--plates-per-min 0.5] [--ai-token TOKEN]
        [--no-terminals] [--console-url ws://127.0.0.1:9080/] [--im-rate 0.0015] [--reply-rate 0.9]
+       [--sos-rate 0.00005] [--offline-rate 0.0002]
   devices with a cluster number are terminals of the console service (default address: /ws/console
   of --server): positions, emergencies and group messages go through it, messages to them are
   answered; --im-rate is the chance per upload of a group message, --no-terminals: device API only
   a device told startlive publishes a test picture with ffmpeg to the URL it was given (camera.ts);
   --no-cameras refuses startlive
+  --sos-rate and --offline-rate: chance per upload of an SOS and of an offline spell (0: never)
   face and plate results go to the AI engine API with generated pictures; the token is --ai-token,
   else AI_ENGINE_TOKEN, else DATA_DIR/ai-engine.token (the server writes it); 0 per minute (the default): off`;
 
@@ -40,6 +42,8 @@ try {
       'console-url': { type: 'string' },
       'im-rate': { type: 'string', default: '0.0015' },
       'reply-rate': { type: 'string', default: '0.9' },
+      'sos-rate': { type: 'string' },
+      'offline-rate': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   }));
@@ -61,7 +65,12 @@ let platesPerMin: number;
 let imRate: number;
 let replyRate: number;
 let consoleUrl: string | undefined;
+let sosRate: number | undefined;
+let offlineRate: number | undefined;
 try {
+  sosRate = values['sos-rate'] === undefined ? undefined : parseChance(String(values['sos-rate']), '--sos-rate');
+  offlineRate =
+    values['offline-rate'] === undefined ? undefined : parseChance(String(values['offline-rate']), '--offline-rate');
   imRate = parseChance(String(values['im-rate']), '--im-rate');
   replyRate = parseChance(String(values['reply-rate']), '--reply-rate');
   consoleUrl = values['console-url'] === undefined ? undefined : parseConsoleUrl(String(values['console-url']));
@@ -90,6 +99,8 @@ const stop = await startSimulator({
   consoleUrl,
   imRate,
   replyRate,
+  sosRate,
+  offlineRate,
   log,
 }).catch((err: unknown) => fail(`cannot start: ${(err as Error).message}`));
 

@@ -1,0 +1,170 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Api } from '../../packages/protocol/src/endpoints';
+import type { Locator, Page } from '@playwright/test';
+import { DEVICE_PROVISION_KEY } from '../playwright.config';
+import { expect, test } from '../fixtures';
+import { ACCOUNTS, artifact, login, switchLanguage } from '../support/console';
+import { apiPost, imei } from '../support/devices';
+import { text } from '../support/texts';
+
+/**
+ * Live video end to end (issue 13): the simulator's devices (real ffmpeg cameras publishing H.264
+ * over RTMP when told startlive) are opened on the video wall from the device tree; each tile's
+ * picture is checked to move by reading its pixels twice; 1, 4 and 9 tiles are photographed in
+ * zh-CN and en-US; a camera command answers its message; a device killed remotely shows the
+ * offline message in its tile and plays again once woken.
+ */
+const STATION = { district: '南山分局', name: '西丽派出所', bh: '440305030000' };
+const PREFIX = 'E2EVID';
+const NAME = 'E2E视频';
+const COUNT = 9;
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+test.describe.configure({ timeout: 600_000 });
+
+const names = Array.from({ length: COUNT }, (_, i) => `${NAME}${i + 1}`);
+
+/** Pixels that differ between two frames of each playing tile, read from the video elements. */
+async function moving(page: Page, tiles: Locator): Promise<number[]> {
+  return tiles.evaluateAll(async (views) => {
+    const grab = (video: HTMLVideoElement) => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 160;
+      canvas.height = 90;
+      const ctx = canvas.getContext('2d', { willReadFrequently: true })!;
+      ctx.drawImage(video, 0, 0, canvas.width, canvas.height);
+      return ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+    };
+    const videos = views.map((v) => v.querySelector('video') as HTMLVideoElement);
+    const first = videos.map(grab);
+    await new Promise((r) => setTimeout(r, 1500));
+    return videos.map((video, i) => {
+      const next = grab(video);
+      let changed = 0;
+      for (let p = 0; p < next.length; p += 4) if (Math.abs(next[p]! - first[i]![p]!) > 24) changed += 1;
+      return changed;
+    });
+  });
+}
+
+/** Every tile plays and its picture moves (a frozen or black tile fails). */
+async function expectPlaying(page: Page, count: number): Promise<void> {
+  const views = page.getByTestId('live-view');
+  await expect(views).toHaveCount(count);
+  await expect(page.locator('[data-testid="live-view"][data-state="playing"]')).toHaveCount(count, { timeout: 90_000 });
+  await expect
+    .poll(async () => Math.min(...(await moving(page, views))), { timeout: 60_000, intervals: [500] })
+    .toBeGreaterThan(50);
+}
+
+async function setSplit(page: Page, split: number): Promise<void> {
+  await page.getByTestId('wall-split').locator('.ant-segmented-item').nth([1, 4, 6, 9, 16].indexOf(split)).click();
+  await expect(page.getByTestId('video-wall')).toHaveAttribute('data-split', String(split));
+}
+
+async function openDevice(page: Page, name: string): Promise<void> {
+  await page
+    .getByTestId('video-wall-page')
+    .locator('.ant-tree-treenode')
+    .filter({ hasText: name })
+    .locator('.ant-tree-title')
+    .click();
+}
+
+test('video wall: 1, 4 and 9 moving pictures from the tree, camera command, offline and back', async ({
+  page,
+}, testInfo) => {
+  const base = String(testInfo.project.use.baseURL);
+  // ---- nine devices of the station, then the simulator runs them (their records stay ours)
+  await apiPost(
+    base,
+    '/rest/device/api/provision',
+    {
+      devices: names.map((hostname, i) => ({
+        hostbody: `${PREFIX}${String(i + 1).padStart(5, '0')}`,
+        imei: imei(`869911${String(i + 1).padStart(8, '0')}`),
+        hostname,
+        hostcode: String(991000 + i),
+        unit_bh: STATION.bh,
+      })),
+    },
+    DEVICE_PROVISION_KEY,
+  );
+  const sim: ChildProcess = spawn(
+    process.execPath,
+    [
+      ...['--import', 'tsx', 'packages/simulator/src/cli.ts'],
+      ...['--devices', String(COUNT), '--prefix', PREFIX, '--server', base, '--interval', '2-4s'],
+      ...['--provision-key', DEVICE_PROVISION_KEY, '--no-terminals', '--sos-rate', '0', '--offline-rate', '0'],
+    ],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const simLog: string[] = [];
+  sim.stdout!.on('data', (d: Buffer) => simLog.push(String(d)));
+  sim.stderr!.on('data', (d: Buffer) => simLog.push(String(d)));
+  try {
+    await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+    await page.goto('/dispatch/video');
+    const tree = page.getByTestId('video-wall-page');
+    for (const unit of ['深圳市公安局', STATION.district, STATION.name]) {
+      const node = tree
+        .locator('.ant-tree-treenode')
+        .filter({ has: page.locator('.ant-tree-title', { hasText: new RegExp(`^${unit}`) }) });
+      await expect(node).toBeVisible();
+      const switcher = node.locator('.ant-tree-switcher_close');
+      if (await switcher.count()) await switcher.click();
+    }
+    await tree.getByRole('searchbox').fill(NAME);
+    await expect(tree.locator('.ant-tree-treenode').filter({ hasText: NAME })).toHaveCount(COUNT);
+
+    // ---- one tile
+    await setSplit(page, 1);
+    await openDevice(page, names[0]!);
+    await expectPlaying(page, 1);
+    await page.screenshot({ path: artifact('live-1-zh') });
+
+    // ---- a camera command from the tile: its message is shown
+    await page.getByTestId('live-view').first().hover();
+    await page.getByTestId('live-commands').first().click();
+    await page.getByRole('menuitem', { name: text('zh-CN', 'video:command.startmute') }).click();
+    await expect(page.locator('.ant-message')).toContainText(text('zh-CN', 'success:device.commandSent'));
+
+    // ---- four tiles
+    await setSplit(page, 4);
+    for (const name of names.slice(1, 4)) await openDevice(page, name);
+    await expectPlaying(page, 4);
+    await page.screenshot({ path: artifact('live-4-zh') });
+
+    // ---- nine tiles
+    await setSplit(page, 9);
+    for (const name of names.slice(4, 9)) await openDevice(page, name);
+    await expectPlaying(page, 9);
+    await page.screenshot({ path: artifact('live-9-zh') });
+
+    // ---- the same in English
+    await switchLanguage(page, 'en-US');
+    await expectPlaying(page, 9);
+    await page.screenshot({ path: artifact('live-9-en') });
+    await setSplit(page, 4);
+    await page.screenshot({ path: artifact('live-4-en') });
+
+    // ---- a device killed remotely: its tile says offline; woken, it plays again by itself
+    const imeiOf = imei('86991100000001');
+    const kill = await page.request.post(Api.gisRemoteKill.path, { data: { imei: imeiOf, action: 'remote_kill' } });
+    expect((await kill.json()).code).toBe(200);
+    const first = page.getByTestId('live-view').first();
+    await expect(first).toHaveAttribute('data-state', 'failed', { timeout: 60_000 });
+    await expect(first.getByTestId('live-overlay')).toContainText(text('en-US', 'video:failure.offline'));
+    await page.screenshot({ path: artifact('live-offline-en') });
+    const wake = await page.request.post(Api.gisRemoteKill.path, { data: { imei: imeiOf, action: 'remote_wakeon' } });
+    expect((await wake.json()).code).toBe(200);
+    await expect(first).toHaveAttribute('data-state', 'playing', { timeout: 90_000 });
+  } catch (err) {
+    console.log(simLog.join('').slice(-4000));
+    throw err;
+  } finally {
+    sim.kill('SIGTERM');
+    await new Promise((r) => sim.once('exit', r));
+  }
+});

@@ -2,7 +2,7 @@
 // project's server with its RTMP gateway, node-media-server 4.4 alone as the anchor, CPU seconds
 // of a process from /proc, and one place that kills every child process the bench started.
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -157,13 +157,34 @@ export async function startOurs(
   port: number,
   rtmpPort: number,
   extraEnv: NodeJS.ProcessEnv = {},
+  logFile?: string,
 ): Promise<ChildProcess> {
   const child = track(
     await startServer(dataDir, port, [], { RTMP_PORT: String(rtmpPort), LIVE_IDLE_S: '3600', ...extraEnv }),
   );
-  child.stdout?.resume();
+  if (logFile) child.stdout?.pipe(createWriteStream(logFile));
+  else child.stdout?.resume();
   await waitPort(rtmpPort);
   return child;
+}
+
+/** The server's log lines about live video (media gateway, live service) from `logFile`. */
+export function mediaLog(logFile: string): string[] {
+  try {
+    return readFileSync(logFile, 'utf8')
+      .split('\n')
+      .filter((l) => /media gateway|"live: /.test(l))
+      .map((l) => {
+        try {
+          const j = JSON.parse(l) as Record<string, unknown>;
+          return `${new Date(Number(j.time)).toISOString().slice(11, 23)} ${String(j.msg)}${j.device ? ` device ${String(j.device)}` : ''}${j.reason ? ` (${String(j.reason)})` : ''}${j.why ? ` (${String(j.why)})` : ''}`;
+        } catch {
+          return l;
+        }
+      });
+  } catch {
+    return [];
+  }
 }
 
 /** A console session through the real HTTP login (server in test mode with TEST_CAPTCHA). */

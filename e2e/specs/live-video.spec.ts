@@ -161,7 +161,7 @@ test('video wall: 1, 4 and 9 moving pictures from the tree, camera command, offl
     expect((await wake.json()).code).toBe(200);
     await expect(first).toHaveAttribute('data-state', 'playing', { timeout: 90_000 });
   } catch (err) {
-    console.log(simLog.join('').slice(-4000));
+    console.error(simLog.join('').slice(-4000));
     throw err;
   } finally {
     sim.kill('SIGTERM');

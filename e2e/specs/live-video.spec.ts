@@ -4,9 +4,10 @@ import { Api } from '../../packages/protocol/src/endpoints';
 import type { Locator, Page } from '@playwright/test';
 import { DEVICE_PROVISION_KEY } from '../playwright.config';
 import { expect, test } from '../fixtures';
-import { ACCOUNTS, artifact, login, switchLanguage } from '../support/console';
+import { ACCOUNTS, artifact, buttonName, login, switchLanguage } from '../support/console';
 import { apiPost, imei } from '../support/devices';
 import { text } from '../support/texts';
+import { SimCamera } from '../../packages/simulator/src/camera';
 
 /**
  * Live video end to end (issue 13): the simulator's devices (real ffmpeg cameras publishing H.264
@@ -166,5 +167,119 @@ test('video wall: 1, 4 and 9 moving pictures from the tree, camera command, offl
   } finally {
     sim.kill('SIGTERM');
     await new Promise((r) => sim.once('exit', r));
+  }
+});
+
+/**
+ * A device driven by the test itself, as a terminal's firmware would: online with a fix, its
+ * commands long-polled and acknowledged, its camera (the simulator's) publishing on startlive and
+ * stopping on stoplive.
+ */
+async function terminal(base: string, hostbody: string, imeiText: string, hostname: string) {
+  const provisioned = await apiPost<{
+    devices: { id: number; secret: string }[];
+    config: { gpscenter_lat: number; gpscenter_lon: number };
+  }>(
+    base,
+    '/rest/device/api/provision',
+    { devices: [{ hostbody, imei: imeiText, hostname, hostcode: '992001', unit_bh: STATION.bh }] },
+    DEVICE_PROVISION_KEY,
+  );
+  const { token } = await apiPost<{ token: string }>(base, '/rest/device/api/login', {
+    device: hostbody,
+    secret: provisioned.devices[0]!.secret,
+  });
+  const { gpscenter_lat: lat, gpscenter_lon: lng } = provisioned.config;
+  await apiPost(base, '/rest/device/api/positions', { positions: [{ time: Date.now(), lat, lng, speed: 3 }] }, token);
+  const camera = new SimCamera({ identity: { hostname, hostbody } });
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const res = await fetch(`${base}/rest/device/api/commands?wait=5`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const commands = ((await res.json()) as { data: { id: number; type: string; payload?: { url?: string } }[] })
+        .data;
+      for (const c of commands) {
+        if (c.type === 'startlive' && c.payload?.url) await camera.start(c.payload.url);
+        if (c.type === 'stoplive') await camera.stop();
+        await apiPost(base, '/rest/device/api/commands/ack', { id: c.id, result: 'ok' }, token);
+      }
+    }
+  })();
+  return {
+    id: provisioned.devices[0]!.id,
+    camera,
+    sos: () => apiPost(base, '/rest/device/api/sos', { lat, lng, message: 'e2e' }, token),
+    stop: async () => {
+      running = false;
+      await camera.stop();
+      await loop.catch(() => undefined);
+    },
+  };
+}
+
+test('an SOS opens its live view on the emergency screen and in video patrol; the ops centre lists, disconnects and stops it', async ({
+  page,
+  newUser,
+}, testInfo) => {
+  const base = String(testInfo.project.use.baseURL);
+  const device = await terminal(base, 'E2ESOSLIVE01', imei('86991200000001'), 'E2E求助视频');
+  try {
+    // the dispatcher watches; the administrator runs the ops centre in a browser of his own
+    await login(page, ACCOUNTS.dispatcher.username, ACCOUNTS.dispatcher.password);
+    await page.goto('/dispatch/emergency');
+    await expect(page.getByTestId('emergency-page')).toBeVisible();
+
+    // ---- the SOS: the embedded bell opens the device (info window) and, 3 s later, its live view
+    await device.sos();
+    const dialog = page.locator('.bwc-live-dialog');
+    await expect(dialog).toBeVisible({ timeout: 60_000 });
+    await expect(dialog).toContainText('E2E求助视频');
+    await expect(dialog.locator('[data-testid="live-view"][data-state="playing"]')).toHaveCount(1, { timeout: 60_000 });
+    await expect
+      .poll(async () => (await moving(page, dialog.getByTestId('live-view')))[0], { timeout: 60_000, intervals: [500] })
+      .toBeGreaterThan(50);
+    await page.screenshot({ path: artifact('live-sos-emergency-zh') });
+
+    // ---- the ops centre: the stream, its viewer (the dispatcher); disconnect it
+    const ops = await newUser();
+    await login(ops, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+    await ops.goto('/oamcenter/PlatformAdmin/MediaGateway');
+    const row = ops.locator('.ant-table-row').filter({ hasText: 'E2E求助视频' });
+    await expect(row).toBeVisible({ timeout: 30_000 });
+    await row.locator('.ant-table-row-expand-icon').click();
+    const viewer = ops.locator('.ant-table-expanded-row .ant-table-row').filter({ hasText: 'dispatcher' });
+    await expect(viewer).toBeVisible();
+    await ops.screenshot({ path: artifact('live-media-gateway-zh') });
+    await viewer
+      .getByRole('button', { name: buttonName(text('zh-CN', 'oamcenter:mediaGateway.action.disconnect')) })
+      .click();
+    await expect(dialog.getByTestId('live-view')).toHaveAttribute('data-state', 'ended', { timeout: 30_000 });
+    await dialog.getByTestId('live-view').hover();
+    await dialog.getByTestId('live-retry').click();
+    await expect(dialog.getByTestId('live-view')).toHaveAttribute('data-state', 'playing', { timeout: 60_000 });
+
+    // ---- stop the stream from the ops centre: the device is told stoplive and its camera stops
+    await switchLanguage(ops, 'en-US');
+    await expect(row).toBeVisible({ timeout: 30_000 });
+    await ops.screenshot({ path: artifact('live-media-gateway-en') });
+    await row.getByRole('button', { name: buttonName(text('en-US', 'oamcenter:mediaGateway.action.stop')) }).click();
+    await ops.locator('.ant-popover').getByRole('button').last().click();
+    await expect(row).toHaveCount(0, { timeout: 30_000 });
+    await expect.poll(() => device.camera.running, { timeout: 30_000 }).toBe(false);
+
+    // ---- video patrol: a new SOS opens the device on the wall by itself
+    await page.goto('/monitor/patrol');
+    await expect(page.getByTestId('video-patrol-page')).toBeVisible();
+    await device.sos();
+    const tile = page
+      .getByTestId('video-patrol-page')
+      .locator('[data-testid="live-view"]')
+      .filter({ hasText: 'E2E求助视频' });
+    await expect(tile).toHaveAttribute('data-state', 'playing', { timeout: 60_000 });
+    await page.screenshot({ path: artifact('live-patrol-zh') });
+  } finally {
+    await device.stop();
   }
 });

@@ -1,0 +1,133 @@
+// Page side of bench/live-latency.ts (injected with page.addScriptTag after mpegts.js and the
+// transpiled clock-strip.ts): players of WS-FLV URLs with the LivePlayer's mpegts configuration and
+// its catch-up tick, first-frame times and, per displayed frame, the clock strip's age.
+// (plain JavaScript in a string: it runs in the page as written, untouched by tsx)
+export const PAGE_JS = String.raw`
+(() => {
+  // apps/web/src/features/video/player/LivePlayer.ts (CHASE_*, NUDGE_*, TICK_MS, catchUp)
+  const CHASE_MAX_LATENCY_S = 1.5;
+  const CHASE_MIN_REMAIN_S = 0.3;
+  const NUDGE_FROM_S = 0.8;
+  const NUDGE_RATE = 1.1;
+  const TICK_MS = 500;
+  const players = new Map();
+  let next = 1;
+  const canvas = document.createElement('canvas');
+  const ctx = canvas.getContext('2d', { willReadFrequently: true });
+
+  function play(url, opts) {
+    const id = next++;
+    const video = document.createElement('video');
+    video.muted = true;
+    video.autoplay = true;
+    video.playsInline = true;
+    video.style.width = opts.width || '640px';
+    video.style.height = opts.height || '360px';
+    document.getElementById(opts.parent || 'wall').appendChild(video);
+    const p = { id, video, url, requestedAt: Date.now(), firstFrameAt: 0, lat: [], buf: [], unread: 0, frames: 0, errors: [], sample: !!opts.sample, closed: false };
+    const player = mpegts.createPlayer(
+      { type: 'flv', isLive: true, url },
+      {
+        isLive: true,
+        enableWorker: false,
+        enableStashBuffer: false,
+        lazyLoad: false,
+        liveBufferLatencyChasing: true,
+        liveBufferLatencyMaxLatency: CHASE_MAX_LATENCY_S,
+        liveBufferLatencyMinRemain: CHASE_MIN_REMAIN_S,
+        autoCleanupSourceBuffer: true,
+        autoCleanupMaxBackwardDuration: 20,
+        autoCleanupMinBackwardDuration: 10,
+      },
+    );
+    p.player = player;
+    player.on(mpegts.Events.ERROR, (type, detail) => p.errors.push(type + ' ' + detail));
+    player.attachMediaElement(video);
+    player.load();
+    Promise.resolve(player.play()).catch(() => undefined);
+    const onFrame = (_now, meta) => {
+      if (p.closed) return;
+      const at = Date.now();
+      if (video.videoWidth > 0) {
+        p.frames += 1;
+        if (!p.firstFrameAt) p.firstFrameAt = at;
+        if (p.sample) {
+          const w = meta.width || video.videoWidth;
+          const h = meta.height || video.videoHeight;
+          if (canvas.width !== w) canvas.width = w;
+          if (canvas.height !== h) canvas.height = h;
+          ctx.drawImage(video, 0, 0, w, h);
+          const value = readClockStrip(ctx.getImageData(0, 0, w, h).data, w, h);
+          // the age when the frame is shown: now + (its expected display time - now)
+          const shownAt = at + Math.max(0, meta.expectedDisplayTime - performance.now());
+          if (value === null) p.unread += 1;
+          else {
+            p.lat.push(clockStripAgeMs(value, shownAt));
+            // what the player holds ahead of the shown frame, ms
+            const b = video.buffered;
+            p.buf.push(b.length ? (b.end(b.length - 1) - video.currentTime) * 1000 : NaN);
+          }
+        }
+      }
+      video.requestVideoFrameCallback(onFrame);
+    };
+    video.requestVideoFrameCallback(onFrame);
+    // the LivePlayer's tick: jump back near the live edge beyond 1.5 s, play 1.1x beyond 0.8 s
+    p.ticker = setInterval(() => {
+      const b = video.buffered;
+      if (!b.length || video.paused) return;
+      const end = b.end(b.length - 1);
+      const latency = end - video.currentTime;
+      if (latency > CHASE_MAX_LATENCY_S) video.currentTime = end - CHASE_MIN_REMAIN_S;
+      const rate = latency > CHASE_MAX_LATENCY_S ? 1 : latency > NUDGE_FROM_S ? NUDGE_RATE : 1;
+      if (video.playbackRate !== rate) video.playbackRate = rate;
+    }, TICK_MS);
+    players.set(id, p);
+    return id;
+  }
+
+  function info(id) {
+    const p = players.get(id);
+    const q = p.video.getVideoPlaybackQuality();
+    return {
+      requestedAt: p.requestedAt,
+      firstFrameAt: p.firstFrameAt,
+      frames: p.frames,
+      totalVideoFrames: q.totalVideoFrames,
+      droppedVideoFrames: q.droppedVideoFrames,
+      errors: p.errors,
+      width: p.video.videoWidth,
+    };
+  }
+
+  function sampling(id, on) {
+    const p = players.get(id);
+    p.sample = on;
+    if (on) {
+      p.lat = [];
+      p.buf = [];
+      p.unread = 0;
+    }
+    return { lat: p.lat, buf: p.buf, unread: p.unread };
+  }
+
+  function close(id) {
+    const p = players.get(id);
+    if (!p) return;
+    p.closed = true;
+    clearInterval(p.ticker);
+    try {
+      p.player.pause();
+      p.player.unload();
+      p.player.detachMediaElement();
+      p.player.destroy();
+    } catch {
+      /* already gone */
+    }
+    p.video.remove();
+    players.delete(id);
+  }
+
+  window.liveBench = { play, info, sampling, close, now: () => Date.now() };
+})();
+`;

@@ -143,7 +143,7 @@ export const MediaViewer = z.object({
   user_id: z.number().int(),
   username: z.string(),
   address: z.string(),
-  /** 'ws' or 'http' */
+  /** 'ws' or 'http'; 'record': the server's SOS recording (user_id 0) */
   protocol: z.string(),
   since: z.string(),
   bytes_out: z.number().int(),

@@ -35,7 +35,8 @@ export interface ViewerSink extends StreamSink {
   readonly id: number;
   readonly userId: number;
   readonly address: string;
-  readonly protocol: 'ws' | 'http';
+  /** 'record': the server's own SOS recording (sos-recorder.ts) */
+  readonly protocol: 'ws' | 'http' | 'record';
   readonly since: number;
   bytesOut: number;
 }

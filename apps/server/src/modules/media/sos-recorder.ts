@@ -102,8 +102,8 @@ export class SosRecorder {
       const sink: ViewerSink = {
         id: 0,
         userId: 0,
-        address: 'SOS recording',
-        protocol: 'http',
+        address: '',
+        protocol: 'record',
         since: Date.now(),
         bytesOut: 0,
         write: (chunk) => {

@@ -53,7 +53,8 @@ export function MediaGatewayPage() {
       dataIndex: 'protocol',
       key: 'protocol',
       width: 90,
-      render: (protocol: string) => <Tag>{protocol}</Tag>,
+      render: (protocol: string) =>
+        protocol === 'record' ? <Tag color="red">{t('mediaGateway.viewer.recording')}</Tag> : <Tag>{protocol}</Tag>,
     },
     { title: t('mediaGateway.viewer.since'), dataIndex: 'since', key: 'since', width: 170, render: time },
     {

@@ -1,15 +1,15 @@
 // Page side of bench/live-latency.ts (injected with page.addScriptTag after mpegts.js and the
 // transpiled clock-strip.ts): players of WS-FLV URLs with the LivePlayer's mpegts configuration and
 // its catch-up tick, first-frame times and, per displayed frame, the clock strip's age.
-// (plain JavaScript in a string: it runs in the page as written, untouched by tsx)
+// (plain JavaScript in a string: it runs in the page as written, untouched by tsx; the LivePlayer's
+// catch-up numbers and rule are put in from its module, so the bench measures what the console runs)
+import { catchUp, LIVE_CATCH_UP } from '../apps/web/src/features/video/player/catchUp';
+
 export const PAGE_JS = String.raw`
 (() => {
-  // apps/web/src/features/video/player/LivePlayer.ts (CHASE_*, NUDGE_*, TICK_MS, catchUp)
-  const CHASE_MAX_LATENCY_S = 1.5;
-  const CHASE_MIN_REMAIN_S = 0.3;
-  const NUDGE_FROM_S = 0.8;
-  const NUDGE_RATE = 1.1;
-  const TICK_MS = 500;
+  // the LivePlayer's own numbers and catch-up rule (apps/web/src/features/video/player/LivePlayer.ts)
+  const LIVE_CATCH_UP = ${JSON.stringify(LIVE_CATCH_UP)};
+  const catchUp = ${catchUp.toString()};
   const players = new Map();
   let next = 1;
   const canvas = document.createElement('canvas');
@@ -33,8 +33,8 @@ export const PAGE_JS = String.raw`
         enableStashBuffer: false,
         lazyLoad: false,
         liveBufferLatencyChasing: true,
-        liveBufferLatencyMaxLatency: CHASE_MAX_LATENCY_S,
-        liveBufferLatencyMinRemain: CHASE_MIN_REMAIN_S,
+        liveBufferLatencyMaxLatency: LIVE_CATCH_UP.chaseMaxLatencyS,
+        liveBufferLatencyMinRemain: LIVE_CATCH_UP.chaseMinRemainS,
         autoCleanupSourceBuffer: true,
         autoCleanupMaxBackwardDuration: 20,
         autoCleanupMinBackwardDuration: 10,
@@ -72,16 +72,15 @@ export const PAGE_JS = String.raw`
       video.requestVideoFrameCallback(onFrame);
     };
     video.requestVideoFrameCallback(onFrame);
-    // the LivePlayer's tick: jump back near the live edge beyond 1.5 s, play 1.1x beyond 0.8 s
+    // the LivePlayer's tick: jump back near the live edge or play a little faster (catchUp)
     p.ticker = setInterval(() => {
       const b = video.buffered;
       if (!b.length || video.paused) return;
       const end = b.end(b.length - 1);
-      const latency = end - video.currentTime;
-      if (latency > CHASE_MAX_LATENCY_S) video.currentTime = end - CHASE_MIN_REMAIN_S;
-      const rate = latency > CHASE_MAX_LATENCY_S ? 1 : latency > NUDGE_FROM_S ? NUDGE_RATE : 1;
+      const { seekBack, rate } = catchUp(end - video.currentTime);
+      if (seekBack !== null) video.currentTime = end - seekBack;
       if (video.playbackRate !== rate) video.playbackRate = rate;
-    }, TICK_MS);
+    }, LIVE_CATCH_UP.tickMs);
     players.set(id, p);
     return id;
   }

@@ -331,10 +331,11 @@ describe('LivePlayer', () => {
 });
 
 describe('catchUp and socketUrl', () => {
-  it('jumps to the edge beyond 1.5 s, plays faster beyond 0.8 s, else normal', () => {
-    expect(catchUp(3)).toEqual({ seekBack: 0.3, rate: 1 });
-    expect(catchUp(1.2)).toEqual({ seekBack: null, rate: 1.1 });
-    expect(catchUp(0.4)).toEqual({ seekBack: null, rate: 1 });
+  it('jumps to the edge beyond 0.8 s, plays faster beyond 0.35 s, else normal', () => {
+    expect(catchUp(3)).toEqual({ seekBack: 0.25, rate: 1 });
+    expect(catchUp(0.9)).toEqual({ seekBack: 0.25, rate: 1 });
+    expect(catchUp(0.6)).toEqual({ seekBack: null, rate: 1.1 });
+    expect(catchUp(0.3)).toEqual({ seekBack: null, rate: 1 });
   });
 
   it('uses wss on an https page', () => {

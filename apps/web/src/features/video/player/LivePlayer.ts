@@ -1,4 +1,5 @@
 import { LIVE_START_WAIT_MS, type LivePlay } from '@bwc/protocol';
+import { catchUp, LIVE_CATCH_UP } from './catchUp';
 
 /**
  * The console's one live player (WS-FLV through mpegts.js, issue 13). Everything else talks to this
@@ -102,29 +103,13 @@ export const RECONNECT_ATTEMPTS_MAX = 6;
 export const CONNECT_TIMEOUT_MS = LIVE_START_WAIT_MS + 5_000;
 /** A picture frozen this long (no playhead progress, visible) is reconnected. */
 export const STALL_RECONNECT_MS = 8_000;
-/** How often the latency and the stall watchdog are checked. */
-const TICK_MS = 500;
 
 export function reconnectDelay(attempt: number): number {
   return RECONNECT_DELAYS_MS[Math.min(attempt, RECONNECT_DELAYS_MS.length) - 1] ?? RECONNECT_DELAYS_MS[0];
 }
 
-/** mpegts' latency chasing jumps to the live edge beyond this (s); we nudge the rate before it. */
-const CHASE_MAX_LATENCY_S = 1.5;
-const CHASE_MIN_REMAIN_S = 0.3;
-const NUDGE_FROM_S = 0.8;
-const NUDGE_RATE = 1.1;
-
-/**
- * What to do about the distance to the live edge: beyond CHASE_MAX_LATENCY_S jump to just behind
- * the edge (mpegts does the same while it is chasing; this also covers a player that was paused by
- * the browser), beyond NUDGE_FROM_S play a little faster, else at normal speed.
- */
-export function catchUp(latencyS: number): { seekBack: number | null; rate: number } {
-  if (latencyS > CHASE_MAX_LATENCY_S) return { seekBack: CHASE_MIN_REMAIN_S, rate: 1 };
-  if (latencyS > NUDGE_FROM_S) return { seekBack: null, rate: NUDGE_RATE };
-  return { seekBack: null, rate: 1 };
-}
+export { catchUp, LIVE_CATCH_UP };
+const TICK_MS = LIVE_CATCH_UP.tickMs;
 
 /** ws:// or wss:// on this page's host, with the language the refusal message should be in. */
 export function socketUrl(path: string, lang: string, page: Pick<Location, 'protocol' | 'host'> = location): string {
@@ -335,8 +320,8 @@ export class LivePlayer {
         enableStashBuffer: false,
         lazyLoad: false,
         liveBufferLatencyChasing: true,
-        liveBufferLatencyMaxLatency: CHASE_MAX_LATENCY_S,
-        liveBufferLatencyMinRemain: CHASE_MIN_REMAIN_S,
+        liveBufferLatencyMaxLatency: LIVE_CATCH_UP.chaseMaxLatencyS,
+        liveBufferLatencyMinRemain: LIVE_CATCH_UP.chaseMinRemainS,
         autoCleanupSourceBuffer: true,
         autoCleanupMaxBackwardDuration: 20,
         autoCleanupMinBackwardDuration: 10,

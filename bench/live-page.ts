@@ -3,13 +3,14 @@
 // its catch-up tick, first-frame times and, per displayed frame, the clock strip's age.
 // (plain JavaScript in a string: it runs in the page as written, untouched by tsx; the LivePlayer's
 // catch-up numbers and rule are put in from its module, so the bench measures what the console runs)
-import { catchUp, LIVE_CATCH_UP } from '../apps/web/src/features/video/player/catchUp';
+import { catchUp, LIVE_CATCH_UP, MPEGTS_LIVE_CONFIG } from '../apps/web/src/features/video/player/catchUp';
 
 export const PAGE_JS = String.raw`
 (() => {
   // the LivePlayer's own numbers and catch-up rule (apps/web/src/features/video/player/LivePlayer.ts)
   const LIVE_CATCH_UP = ${JSON.stringify(LIVE_CATCH_UP)};
   const catchUp = ${catchUp.toString()};
+  const MPEGTS_LIVE_CONFIG = ${JSON.stringify(MPEGTS_LIVE_CONFIG)};
   const players = new Map();
   let next = 1;
   const canvas = document.createElement('canvas');
@@ -27,18 +28,7 @@ export const PAGE_JS = String.raw`
     const p = { id, video, url, requestedAt: Date.now(), firstFrameAt: 0, lat: [], buf: [], unread: 0, frames: 0, errors: [], sample: !!opts.sample, closed: false };
     const player = mpegts.createPlayer(
       { type: 'flv', isLive: true, url },
-      {
-        isLive: true,
-        enableWorker: false,
-        enableStashBuffer: false,
-        lazyLoad: false,
-        liveBufferLatencyChasing: true,
-        liveBufferLatencyMaxLatency: LIVE_CATCH_UP.chaseMaxLatencyS,
-        liveBufferLatencyMinRemain: LIVE_CATCH_UP.chaseMinRemainS,
-        autoCleanupSourceBuffer: true,
-        autoCleanupMaxBackwardDuration: 20,
-        autoCleanupMinBackwardDuration: 10,
-      },
+      MPEGTS_LIVE_CONFIG,
     );
     p.player = player;
     player.on(mpegts.Events.ERROR, (type, detail) => p.errors.push(type + ' ' + detail));

@@ -11,8 +11,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConsoleClient } from '../console-client';
 import { consoleUrl, logonConsole, logonTerminal, type LoggedOn } from '../console-fixtures';
-import { addDevice, unitIdOf, type CreatedDevice } from '../devices';
+import { addDevice, deviceLogin, unitIdOf, type CreatedDevice } from '../devices';
 import { createRole, createTestApp, createUser, DEMO, login, usingPostgres, type TestApp } from '../helpers';
+import { freePort } from '../wait';
 
 /**
  * Conformance of the console service, driven with a plain websocket client through every request
@@ -154,8 +155,10 @@ const CASES: Record<ConsoleCode, Case> = {
   req_ptt_on: media(() => ({ tgid }), 'tgid'),
   req_ptt_off: media(() => ({ tgid }), 'tgid'),
   req_ptt_replay: media(() => ({ tgid }), 'refid'),
-  req_play_video: media(() => ({ target: camA.id, channel: 0 }), 'channel'),
-  req_stop_play_video: media(() => ({ target: camA.id }), 'resolution'),
+  // live video of a terminal works (issue 13): camC is online through the device API and the test
+  // server runs RTMP ingest
+  req_play_video: { as: 'desk', valid: () => ({ target: camC.id, channel: 0 }), status: 0, field: 'channel' },
+  req_stop_play_video: { as: 'desk', valid: () => ({ target: camC.id }), status: 0, field: 'resolution' },
   req_switch_camera: media(() => ({ target: camA.id, type: 1 }), 'type'),
   req_video_mute: media(() => ({ target: camA.id, mute: 1 }), 'mute'),
   req_update_video_set: media(() => ({ target: camA.id, quality: 2 }), 'quality'),
@@ -196,7 +199,7 @@ const clientOf = (as: As): ConsoleClient =>
   ({ cam: cam.client, pw: pwDesk.client, bye: bye.client, desk: desk.client, fresh: anon })[as];
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ rtmpPort: await freePort() });
   url = consoleUrl(await t.app.listen({ port: 0, host: '127.0.0.1' }));
   const admin = await login(t.app, DEMO.admin.username, DEMO.admin.password);
   desk = await logonConsole(t.app, url, admin);
@@ -204,6 +207,13 @@ beforeAll(async () => {
   camA = await addDevice(t.app, admin, futian, { jq_hostcode: '590001' });
   camB = await addDevice(t.app, admin, futian, { jq_hostcode: '590002' });
   camC = await addDevice(t.app, admin, futian, { jq_hostcode: '590003' });
+  const online = await t.app.inject({
+    method: 'POST',
+    url: '/rest/device/api/status',
+    headers: await deviceLogin(t.app, camC),
+    payload: { state: 'online' },
+  });
+  expect(online.json()).toMatchObject({ code: 200 });
   cam = await logonTerminal(url, camA);
   // a console that may only read messages (view on Message push): refused everything else
   const reader = await createRole(t.db, 'message reader', [{ ids: [MenuId.MSG_MANAGE], actions: ['view'] }]);

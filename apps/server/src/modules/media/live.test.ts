@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { MenuId, type DeviceCommand, type Envelope, type GetVideoAnswer, type LivePlay } from '@bwc/protocol';
 import { WebSocket } from '@bwc/simulator/ws';
@@ -10,6 +9,7 @@ import { api } from '../../../test/api';
 import { addDevice, deviceLogin, unitIdOf, type CreatedDevice } from '../../../test/devices';
 import type { SosRecording } from './sos-recorder';
 import { createRole, createTestApp, createUser, DEMO, login, type Session, type TestApp } from '../../../test/helpers';
+import { freePort, until } from '../../../test/wait';
 
 const require = createRequire(import.meta.url);
 const FFMPEG = (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
@@ -22,24 +22,6 @@ let admin: Session;
 let luohu: Session;
 let noVideo: Session;
 const children: ChildProcess[] = [];
-
-async function freePort(): Promise<number> {
-  return new Promise((res) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => res(port));
-    });
-  });
-}
-
-async function until(what: string, probe: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > end) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** A device as a terminal runs it: logged in, online, fetching its commands over HTTP. */
 class Terminal {

@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { MenuId } from '@bwc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDevice, unitIdOf, type CreatedDevice } from '../../../test/devices';
 import { createRole, createTestApp, createUser, DEMO, login, type TestApp } from '../../../test/helpers';
 import { WebSocket } from '@bwc/simulator/ws';
 import { MediaKeys, readMediaKey } from './keys';
+import { freePort, until } from '../../../test/wait';
 
 const require = createRequire(import.meta.url);
 const FFMPEG = (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
@@ -18,24 +18,6 @@ let cam: CreatedDevice;
 let adminId: number;
 let luohuUserId: number;
 const children: ChildProcess[] = [];
-
-async function freePort(): Promise<number> {
-  return new Promise((res) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => res(port));
-    });
-  });
-}
-
-async function until(what: string, probe: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > end) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** ffmpeg publishing a test pattern with a tone, as a camera would (H.264 + AAC over RTMP). */
 function publish(deviceId: number, key: string, seconds = 30): ChildProcess {

@@ -1,5 +1,5 @@
 import { App } from 'antd';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SOS_LIVE_DELAY_MS, type MapConfig } from '@bwc/protocol';
 import { useLocation, useNavigate } from 'react-router';
@@ -38,8 +38,15 @@ export function useAlarmOpen(
 ): void {
   const { t } = useTranslation('dispatch');
   const { message } = App.useApp();
-  const location = useLocation();
-  const navigate = useNavigate();
+  // an SOS's delayed live view is not opened once the page is gone
+  const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
+  useEffect(() => {
+    const pending = timers.current;
+    return () => {
+      for (const timer of pending) clearTimeout(timer);
+      pending.clear();
+    };
+  }, []);
 
   const open = useCallback(
     ({ info, isLive, automatic }: AlarmOpenRequest) => {
@@ -56,19 +63,31 @@ export function useAlarmOpen(
         return;
       }
       if (video && video.getvideo_switch !== 1) return;
-      setTimeout(() => {
+      const timer = setTimeout(() => {
+        timers.current.delete(timer);
         if (video && openSosLives() >= video.getvideo_num) {
           message.info(t('alarmOpen.sosLiveLimit', { name, max: video.getvideo_num }));
           return;
         }
         if (openLive(device)) notifyLiveOpened();
       }, SOS_LIVE_DELAY_MS);
+      timers.current.add(timer);
     },
     [store, locate, message, t, video],
   );
 
   useBellEvent('open', open);
+  useAlarmFromRoute(ready, open);
+}
 
+/**
+ * An alarm brought by navigation from another page (router state `{info, isLive}`): taken and
+ * dropped from the history entry at once, so that a reload does not repeat it and a slow load
+ * never navigates after the user went elsewhere; handed to `open` once the page is `ready`.
+ */
+export function useAlarmFromRoute(ready: boolean, open: (request: AlarmOpenRequest) => void): void {
+  const location = useLocation();
+  const navigate = useNavigate();
   const state: unknown = location.state;
   const [pending, setPending] = useState<AlarmOpenRequest | null>(null);
   useEffect(() => {

@@ -1,10 +1,9 @@
 import { SOS_LIVE_DELAY_MS } from '@bwc/protocol';
 import { App } from 'antd';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
 import { notifyLiveOpened, useBellEvent, type AlarmOpenRequest } from '../alarms/bell/bellEvents';
-import { isAlarmOpenRequest } from '../dispatch/useAlarmOpen';
+import { useAlarmFromRoute } from '../dispatch/useAlarmOpen';
 import { liveDeviceOfAlarm } from './liveSource';
 import { useVideoWall, type VideoWallHandle } from './VideoWall';
 import { VideoScreen } from './VideoScreen';
@@ -48,22 +47,7 @@ export function useAlarmLive(wall: VideoWallHandle): void {
   useBellEvent('stopLive', (alarm) => {
     if (alarm.device_id !== null) wall.model.closeDevice(alarm.device_id);
   });
-
-  const location = useLocation();
-  const navigate = useNavigate();
-  const state: unknown = location.state;
-  const [pending, setPending] = useState<AlarmOpenRequest | null>(null);
-  useEffect(() => {
-    if (!isAlarmOpenRequest(state)) return;
-    setPending(state);
-    // dropped from the history entry at once: a reload does not open it again
-    void navigate(location.pathname + location.search, { replace: true, state: null });
-  }, [state, navigate, location.pathname, location.search]);
-  useEffect(() => {
-    if (!pending) return;
-    setPending(null);
-    open(pending);
-  }, [pending, open]);
+  useAlarmFromRoute(true, open);
 }
 
 /** Video patrol (/monitor/patrol, menu 10151): the video wall, fed by the alarm bell as well. */

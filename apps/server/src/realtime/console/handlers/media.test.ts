@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { CmdStatus, MenuId } from '@bwc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../../../test/api';
@@ -6,20 +5,12 @@ import { type ConsoleClient } from '../../../../test/console-client';
 import { consoleUrl, logonConsole, logonTerminal, type LoggedOn } from '../../../../test/console-fixtures';
 import { addDevice, deviceLogin, unitIdOf, type CreatedDevice } from '../../../../test/devices';
 import { createRole, createTestApp, createUser, DEMO, login, type TestApp } from '../../../../test/helpers';
+import { freePort } from '../../../../test/wait';
 
 /**
  * Media codes: live video of a terminal works (issue 13); the others, before their media lands,
  * are validated, stored, their parties told and answered not available.
  */
-async function freePort(): Promise<number> {
-  return new Promise((res) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => res(port));
-    });
-  });
-}
 let t: TestApp;
 let url: string;
 let desk: LoggedOn;

@@ -1,5 +1,5 @@
 import { LIVE_START_WAIT_MS, type LivePlay } from '@bwc/protocol';
-import { catchUp, LIVE_CATCH_UP } from './catchUp';
+import { catchUp, LIVE_CATCH_UP, MPEGTS_LIVE_CONFIG } from './catchUp';
 
 /**
  * The console's one live player (WS-FLV through mpegts.js, issue 13). Everything else talks to this
@@ -314,19 +314,7 @@ export class LivePlayer {
     };
     const player = mpegts.createPlayer(
       { type: 'flv', isLive: true, url: socketUrl(play.ws, this.options.lang()) },
-      {
-        isLive: true,
-        enableWorker: false,
-        enableStashBuffer: false,
-        lazyLoad: false,
-        liveBufferLatencyChasing: true,
-        liveBufferLatencyMaxLatency: LIVE_CATCH_UP.chaseMaxLatencyS,
-        liveBufferLatencyMinRemain: LIVE_CATCH_UP.chaseMinRemainS,
-        autoCleanupSourceBuffer: true,
-        autoCleanupMaxBackwardDuration: 20,
-        autoCleanupMinBackwardDuration: 10,
-        customLoader: socketLoader(mpegts, hooks),
-      },
+      { ...MPEGTS_LIVE_CONFIG, customLoader: socketLoader(mpegts, hooks) },
     );
     const now = performance.now();
     const session: Session = { player, closed: false, started: now, gotData: false, lastTime: 0, lastProgress: now };

@@ -1,4 +1,5 @@
-// No DOM here: bench/live-page.ts puts these into its page from Node.
+// No DOM here: bench/live-page.ts puts these into its page from Node, so the bench plays as the
+// console does.
 
 /**
  * How a player keeps near the live edge (seconds of video buffered ahead of the shown frame). A
@@ -28,3 +29,17 @@ export function catchUp(latencyS: number): { seekBack: number | null; rate: numb
   if (latencyS > LIVE_CATCH_UP.nudgeFromS) return { seekBack: null, rate: LIVE_CATCH_UP.nudgeRate };
   return { seekBack: null, rate: 1 };
 }
+
+/** mpegts.js settings of a live player: no stash buffer, mpegts' own chasing with our numbers. */
+export const MPEGTS_LIVE_CONFIG = {
+  isLive: true,
+  enableWorker: false,
+  enableStashBuffer: false,
+  lazyLoad: false,
+  liveBufferLatencyChasing: true,
+  liveBufferLatencyMaxLatency: LIVE_CATCH_UP.chaseMaxLatencyS,
+  liveBufferLatencyMinRemain: LIVE_CATCH_UP.chaseMinRemainS,
+  autoCleanupSourceBuffer: true,
+  autoCleanupMaxBackwardDuration: 20,
+  autoCleanupMinBackwardDuration: 10,
+} as const;

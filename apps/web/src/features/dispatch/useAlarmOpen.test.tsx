@@ -19,8 +19,8 @@ vi.mock('../video/openLive', () => ({
 }));
 const VIDEO = { getvideo_switch: 1, getvideo_time: 60, getvideo_num: 2, getvideo_path: 'v', getpic_path: 'p' };
 
-function alarm(deviceId: number | null): Alarm {
-  return { id: 9, device_id: deviceId, hostname: '张三', hostNameCode: '张三(1001)' } as Alarm;
+function alarm(deviceId: number | null, type = '1'): Alarm {
+  return { id: 9, device_id: deviceId, hostname: '张三', hostNameCode: '张三(1001)', type } as Alarm;
 }
 
 function Probe({
@@ -67,7 +67,7 @@ describe("useAlarmOpen (the bell's see / live on the Emergency page)", () => {
     expect(screen.getByTestId('state').textContent).toBe('null');
     rerender(true);
     expect(locate).toHaveBeenCalledWith(7, undefined);
-    expect(lives.opened).toEqual([expect.objectContaining({ id: 7, sos: { alarmId: 9, isSos: false } })]);
+    expect(lives.opened).toEqual([expect.objectContaining({ id: 7, sos: { alarmId: 9, isSos: true } })]);
     expect(silenced).toBe(1);
     expect(screen.getByTestId('state').textContent).toBe('null');
     off();
@@ -91,6 +91,21 @@ describe("useAlarmOpen (the bell's see / live on the Emergency page)", () => {
       act(() => vi.advanceTimersByTime(3_100));
       expect(lives.opened).toHaveLength(1);
       expect(document.body.textContent).toContain('2 alarm videos are open already');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('another critical alarm (a fence, a device offline) is located but not filmed by itself', () => {
+    vi.useFakeTimers();
+    try {
+      lives.opened = [];
+      lives.sos = 0;
+      const { locate } = setup(null);
+      act(() => emitBellEvent('open', { info: alarm(7, '5'), isLive: true, automatic: true }));
+      act(() => vi.advanceTimersByTime(5_000));
+      expect(locate).toHaveBeenLastCalledWith(7, { instant: true });
+      expect(lives.opened).toEqual([]);
     } finally {
       vi.useRealTimers();
     }

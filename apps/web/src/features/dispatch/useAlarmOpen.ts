@@ -26,9 +26,9 @@ export function isAlarmOpenRequest(state: unknown): state is AlarmOpenRequest {
  * went elsewhere; applied once the devices are loaded) or as the bell's `open`
  * event while this page is shown (see, live, and a new critical alarm). The alarm's device is
  * located on the map with its info window; `isLive` opens its live view in a floating player,
- * which silences the bell. A live view the alarm's arrival opens (`automatic`, an SOS) waits
- * SOS_LIVE_DELAY_MS (spec part 2 section 9) and follows the map config's video settings: only with
- * getvideo_switch on, and not beyond getvideo_num such views at once.
+ * which silences the bell. The arrival of a critical alarm (`automatic`) opens live only for an
+ * SOS, SOS_LIVE_DELAY_MS after it came (spec part 2 section 9), following the map config's video
+ * settings: only with getvideo_switch on, and not beyond getvideo_num such views at once.
  */
 export function useAlarmOpen(
   store: DevicePointStore,
@@ -62,7 +62,9 @@ export function useAlarmOpen(
         if (openLive(device)) notifyLiveOpened();
         return;
       }
-      if (video && video.getvideo_switch !== 1) return;
+      // by itself only for an SOS (a fence crossing or a device going offline is located, not filmed),
+      // and only with the dispatch config's getvideo_switch on
+      if (!device.sos?.isSos || (video && video.getvideo_switch !== 1)) return;
       const timer = setTimeout(() => {
         timers.current.delete(timer);
         if (video && openSosLives() >= video.getvideo_num) {

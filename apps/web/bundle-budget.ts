@@ -3,6 +3,7 @@
 // gzipped JavaScript. Used by `bench/bundle-size.ts` (prints the figures) and by
 // `src/app/bundle.test.ts` (fails when the login page's static graph reaches the map library).
 import { gzipSync } from 'node:zlib';
+import { FIRST_NAMESPACES } from './src/i18n/first';
 
 /** The first-load limit: 400 KB of gzipped JavaScript for the login page and for the shell. */
 export const FIRST_LOAD_BUDGET_BYTES = 400 * 1024;
@@ -25,12 +26,13 @@ export const SCREEN_LANGUAGES = ['zh-CN', 'en-US'] as const;
 
 /**
  * The modules a screen loads in one language: its own modules and the catalogues that
- * `loadLanguage` fetches before the first render (area catalogues and the protocol's shared ones).
+ * `loadLanguage` fetches before the first render (the FIRST_NAMESPACES areas and the protocol's
+ * shared ones; the other areas load with their pages).
  */
 export function screenSources(manifest: Manifest, screen: FirstScreen, language: string): string[] {
-  const catalogues = Object.keys(manifest).filter(
-    (key) => key.includes(`/i18n/locales/${language}/`) || key.endsWith(`/i18n/${language}.ts`),
-  );
+  const first = (key: string) =>
+    (FIRST_NAMESPACES as readonly string[]).some((ns) => key.endsWith(`/i18n/locales/${language}/${ns}.json`));
+  const catalogues = Object.keys(manifest).filter((key) => first(key) || key.endsWith(`/i18n/${language}.ts`));
   if (catalogues.length === 0) throw new Error(`the manifest has no catalogue of ${language}`);
   return [...FIRST_SCREENS[screen], ...catalogues];
 }

@@ -14,6 +14,7 @@ import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { FIRST_NAMESPACES } from './first';
 
 /**
  * Console i18n. Namespaces:
@@ -69,37 +70,66 @@ export const NAMESPACES = [
   ]),
 ];
 
-const loading = new Map<Language, Promise<void>>();
+const loading = new Map<string, Promise<void>>();
+const isFirst = (ns: string) => (FIRST_NAMESPACES as readonly string[]).includes(ns);
 
-/** Loads a language's catalogues into i18next once; later calls wait for the same load. */
-export function loadLanguage(lang: Language): Promise<void> {
-  let load = loading.get(lang);
+/**
+ * Loads a language's shared catalogues and its first namespaces (FIRST_NAMESPACES; `all`: every
+ * area, as the tests do) into i18next once; later calls wait for the same load. The other areas
+ * come through `lazyAreas` when a component first asks for them.
+ */
+export function loadLanguage(lang: Language, which: 'first' | 'all' = 'first'): Promise<void> {
+  const key = `${lang}:${which}`;
+  let load = loading.get(key);
   if (!load) {
     load = (async () => {
-      const areas = Object.entries(areaFiles).filter(([path]) => areaOf(path)?.lang === lang);
+      const areas = Object.entries(areaFiles).filter(([path]) => {
+        const area = areaOf(path);
+        return area?.lang === lang && (which === 'all' || isFirst(area.ns));
+      });
       const [shared, ...files] = await Promise.all([SHARED_CATALOGS[lang](), ...areas.map(([, file]) => file())]);
       for (const [ns, catalog] of Object.entries(shared.catalogs)) i18next.addResourceBundle(lang, ns, catalog);
       areas.forEach(([path], i) => i18next.addResourceBundle(lang, areaOf(path)!.ns, files[i]!.default));
     })();
-    load.catch(() => loading.delete(lang));
-    loading.set(lang, load);
+    load.catch(() => loading.delete(key));
+    loading.set(key, load);
   }
   return load;
 }
 
+/**
+ * The i18next backend of the areas outside FIRST_NAMESPACES: a page's namespace is read from its
+ * catalogue chunk when a component first uses it (react-i18next suspends that page meanwhile).
+ */
+const lazyAreas = {
+  type: 'backend' as const,
+  init() {},
+  read(lang: string, ns: string, done: (err: unknown, data: Record<string, unknown> | null) => void) {
+    const file = areaFiles[`./locales/${lang}/${ns}.json`];
+    if (!file) return done(null, {});
+    file().then(
+      (module) => done(null, module.default),
+      (err: unknown) => done(err, null),
+    );
+  },
+};
+
 const initial = storedLanguage();
-void i18next.use(initReactI18next).init({
-  resources: {},
-  lng: initial,
-  fallbackLng: DEFAULT_LANGUAGE,
-  supportedLngs: [...LANGUAGES],
-  ns: NAMESPACES,
-  defaultNS: 'common',
-  interpolation: { escapeValue: false },
-  returnNull: false,
-  initAsync: false,
-  partialBundledLanguages: true,
-});
+void i18next
+  .use(lazyAreas)
+  .use(initReactI18next)
+  .init({
+    resources: {},
+    lng: initial,
+    fallbackLng: DEFAULT_LANGUAGE,
+    supportedLngs: [...LANGUAGES],
+    ns: [...SHARED_NAMESPACES, ...FIRST_NAMESPACES],
+    defaultNS: 'common',
+    interpolation: { escapeValue: false },
+    returnNull: false,
+    initAsync: false,
+    partialBundledLanguages: true,
+  });
 dayjs.locale(DAYJS_LOCALES[initial]);
 document.documentElement.lang = initial;
 

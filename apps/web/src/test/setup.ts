@@ -4,7 +4,7 @@ import { LANGUAGES } from '@bwc/protocol';
 import { loadLanguage } from '../i18n';
 
 // components under test switch languages synchronously: both catalogues are there from the start
-await Promise.all(LANGUAGES.map((lang) => loadLanguage(lang)));
+await Promise.all(LANGUAGES.map((lang) => loadLanguage(lang, 'all')));
 
 // findBy* and waitFor follow a state; their 1 s default failed on the loaded 2-core CI machine,
 // where one antd render can take seconds. A long limit costs nothing when the state comes.

@@ -86,7 +86,8 @@ if (await waitForHttp(`http://${local ? '127.0.0.1' : host}:${port}/`, 120_000, 
       simDevices > 0
         ? `  Simulated fleet: ${simDevices} body cameras moving around the map centre (SIM_DEVICES=0 turns it off),\n` +
           '  with SOS, fence crossings and face / plate results (SIM_FACES_PER_MIN, SIM_PLATES_PER_MIN; 0 turns them off);\n' +
-          '  7 in 10 are console-service terminals (positions, emergencies, group texts, answers to messages).'
+          '  7 in 10 are console-service terminals (positions, emergencies, group texts, answers to messages);\n' +
+          '  each one publishes live video (a test picture with its name) when a console opens it: Dispatch -> Video wall.'
         : '  Simulated fleet: off (set SIM_DEVICES to start one).',
       '',
       '  Stop with Ctrl+C.',

@@ -4,7 +4,7 @@ import { Api } from '../../packages/protocol/src/endpoints';
 import type { Locator, Page } from '@playwright/test';
 import { DEVICE_PROVISION_KEY } from '../playwright.config';
 import { expect, test } from '../fixtures';
-import { ACCOUNTS, artifact, buttonName, login, switchLanguage } from '../support/console';
+import { ACCOUNTS, artifact, buttonName, expandUnits, login, switchLanguage } from '../support/console';
 import { apiPost, imei } from '../support/devices';
 import { text } from '../support/texts';
 import { SimCamera } from '../../packages/simulator/src/camera';
@@ -108,14 +108,7 @@ test('video wall: 1, 4 and 9 moving pictures from the tree, camera command, offl
     await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
     await page.goto('/dispatch/video');
     const tree = page.getByTestId('video-wall-page');
-    for (const unit of ['深圳市公安局', STATION.district, STATION.name]) {
-      const node = tree
-        .locator('.ant-tree-treenode')
-        .filter({ has: page.locator('.ant-tree-title', { hasText: new RegExp(`^${unit}`) }) });
-      await expect(node).toBeVisible();
-      const switcher = node.locator('.ant-tree-switcher_close');
-      if (await switcher.count()) await switcher.click();
-    }
+    await expandUnits(tree, ['深圳市公安局', STATION.district, STATION.name]);
     await tree.getByRole('searchbox').fill(NAME);
     await expect(tree.locator('.ant-tree-treenode').filter({ hasText: NAME })).toHaveCount(COUNT);
 
@@ -160,6 +153,10 @@ test('video wall: 1, 4 and 9 moving pictures from the tree, camera command, offl
     await page.screenshot({ path: artifact('live-9-en') });
     await setSplit(page, 4);
     await page.screenshot({ path: artifact('live-4-en') });
+    await setSplit(page, 1);
+    await expect(page.locator('[data-testid="live-view"][data-state="playing"]').first()).toBeVisible();
+    await page.screenshot({ path: artifact('live-1-en') });
+    await setSplit(page, 4);
 
     // ---- a device killed remotely: its tile says offline; woken, it plays again by itself
     const imeiOf = imei('86991100000001');

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from '../fixtures';
-import { ACCOUNTS, artifact, buttonName, login, switchLanguage } from '../support/console';
+import { ACCOUNTS, artifact, buttonName, expandUnits, login, switchLanguage } from '../support/console';
 import { deviceFleet, imei, offset, runTag, type ApiDevice, type Fix } from '../support/devices';
 import { text, type Lang } from '../support/texts';
 
@@ -128,15 +128,7 @@ async function replayTime(page: Page): Promise<number> {
  * the run's tag into the tree's filter (the tree is virtual: other devices may push ours out).
  */
 async function tickDevices(page: Page, tree: Locator, names: string[]) {
-  for (const unit of ['深圳市公安局', STATION.district, STATION.name]) {
-    // a unit's title is its name followed by its online count
-    const node = tree
-      .locator('.ant-tree-treenode')
-      .filter({ has: page.locator('.ant-tree-title', { hasText: new RegExp(`^${unit}`) }) });
-    await expect(node).toBeVisible();
-    const switcher = node.locator('.ant-tree-switcher_close');
-    if (await switcher.count()) await switcher.click();
-  }
+  await expandUnits(tree, ['深圳市公安局', STATION.district, STATION.name]);
   // filter first: in a full run other specs' devices share the station and the virtual list
   // renders only the rows in view
   await tree.getByRole('searchbox').fill(tag);

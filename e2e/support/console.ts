@@ -55,7 +55,11 @@ export async function switchLanguage(page: Page, to: Lang): Promise<void> {
 }
 
 /** Opens an entry of a navigation-bar dropdown (settings-menu or user-menu). */
-export async function openDropdownItem(page: Page, testId: 'settings-menu' | 'user-menu', label: string): Promise<void> {
+export async function openDropdownItem(
+  page: Page,
+  testId: 'settings-menu' | 'user-menu',
+  label: string,
+): Promise<void> {
   await page.getByTestId(testId).hover();
   await page.getByRole('menuitem', { name: label }).click();
 }
@@ -77,7 +81,23 @@ export async function logout(page: Page, lang: Lang = 'zh-CN'): Promise<void> {
  */
 export async function pressUntilClosed(dialog: Locator, label: string, timeout = 30_000): Promise<void> {
   await expect(async () => {
-    if (await dialog.isVisible()) await dialog.getByRole('button', { name: buttonName(label) }).click({ timeout: 5_000 });
+    if (await dialog.isVisible())
+      await dialog.getByRole('button', { name: buttonName(label) }).click({ timeout: 5_000 });
     await expect(dialog).toBeHidden({ timeout: 5_000 });
   }).toPass({ timeout });
+}
+
+/**
+ * Expands the unit tree (components/unit-tree) of `tree` along `units` (city -> district ->
+ * station), each found by its title (its name followed by its online count).
+ */
+export async function expandUnits(tree: Locator, units: readonly string[]): Promise<void> {
+  for (const unit of units) {
+    const node = tree
+      .locator('.ant-tree-treenode')
+      .filter({ has: tree.page().locator('.ant-tree-title', { hasText: new RegExp(`^${unit}`) }) });
+    await expect(node).toBeVisible();
+    const switcher = node.locator('.ant-tree-switcher_close');
+    if (await switcher.count()) await switcher.click();
+  }
 }

@@ -84,8 +84,9 @@ const deviceId = numberInput(
  * gisvideo getVideo (spec part 2 section 3 "live pull request"): `ids` device ids (a list, or a
  * comma-separated text as the original console sends), the map config's video settings as the
  * console holds them, `type` startlive, `issos` '1' when an SOS pulls it, `messid` the alarm it
- * answers. Settings the console sends are echoed in the answer; the server uses its own stored map
- * config for SOS recording (getvideo_switch, getvideo_time, getvideo_path).
+ * answers. All are validated; the save settings, `issos` and `messid` change nothing on the
+ * server: SOS recording is started by the SOS itself and follows the stored map config
+ * (getvideo_switch, getvideo_time, getvideo_path), whatever a console holds.
  */
 export const GetVideoRequest = z.object({
   ids: z

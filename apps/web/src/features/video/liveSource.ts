@@ -7,7 +7,7 @@ import { LivePlayer, type LiveFailure } from './player/LivePlayer';
 /**
  * A device to play live, from whatever screen names it: the device tree (id and names, no imei),
  * the dispatch map's points (with imei) or an alarm (device id). `sos` marks a view an alarm pulled
- * (getVideo `issos`/`messid`, the server may record it).
+ * (getVideo `issos`/`messid`, as the spec's live pull request carries them).
  */
 export interface LiveDevice {
   id: number;

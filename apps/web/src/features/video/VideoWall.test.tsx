@@ -74,7 +74,7 @@ describe('VideoWall', () => {
     expect(tiles()[0]!.className).toContain('bwc-wall-tile-big');
     expect(tiles()[1]!.className).not.toContain('bwc-wall-tile-big');
     for (const [label, count] of [
-      ['1 tiles', 1],
+      ['1 tile', 1],
       ['4 tiles', 4],
       ['9 tiles', 9],
       ['16 tiles', 16],

@@ -7,6 +7,7 @@ import * as Groups from './groups';
 import * as Im from './im';
 import * as Media from './media';
 import * as Session from './session';
+import * as Talk from './talk';
 import * as Users from './users';
 import * as Video from './video';
 
@@ -38,7 +39,7 @@ const MESSAGES = [MenuId.EMERGENCY, MenuId.MSG_MANAGE];
 const VIDEO = [MenuId.EMERGENCY, MenuId.DISPATCH_VIDEO];
 
 /** Handler families: one server file per family (apps/server/src/realtime/console/handlers). */
-export type ConsoleFamily = 'session' | 'users' | 'gps' | 'im' | 'emergency' | 'groups' | 'video' | 'media';
+export type ConsoleFamily = 'session' | 'users' | 'gps' | 'im' | 'emergency' | 'groups' | 'video' | 'media' | 'talk';
 
 export interface ConsoleCodeDef {
   family: ConsoleFamily;
@@ -171,11 +172,25 @@ export const ConsoleCodes = {
   req_call: media(Media.CallRequest, true),
   req_call_status: media(Media.CallRequest, true),
   req_dtmf: media(Media.DtmfRequest, true),
-  req_ptt_on: media(Media.PttRequest, true),
-  req_ptt_off: media(Media.PttRequest, true),
-  req_ptt_replay: media(Media.PttRequest, true),
-  req_play_video: def('media', Media.PlayVideoRequest, Media.PlayVideoAnswer, anyWith('view', ...TALK, MenuId.DISPATCH_VIDEO), ff),
-  req_stop_play_video: def('media', Media.PlayVideoRequest, Media.PlayVideoAnswer, anyWith('view', ...TALK, MenuId.DISPATCH_VIDEO), ff),
+  req_ptt_on: def('talk', Talk.PttOnRequest, Talk.PttOnAnswer, anyWith('view', ...TALK), ff),
+  req_ptt_off: def('talk', Talk.PttOffRequest, Talk.PttOffAnswer, anyWith('view', ...TALK), ff),
+  req_ptt_replay: def('talk', Talk.PttReplayRequest, Talk.PttReplayAnswer, anyWith('view', ...TALK), ff),
+  req_ptt_release: def('talk', Talk.PttReleaseRequest, Talk.PttOffAnswer, consoleWith('edit', ...TALK), { ours: true }),
+  req_ptt_records: def('talk', Talk.PttRecordsRequest, Talk.PttRecordsAnswer, anyWith('view', ...TALK), { ours: true }),
+  req_play_video: def(
+    'media',
+    Media.PlayVideoRequest,
+    Media.PlayVideoAnswer,
+    anyWith('view', ...TALK, MenuId.DISPATCH_VIDEO),
+    ff,
+  ),
+  req_stop_play_video: def(
+    'media',
+    Media.PlayVideoRequest,
+    Media.PlayVideoAnswer,
+    anyWith('view', ...TALK, MenuId.DISPATCH_VIDEO),
+    ff,
+  ),
   req_switch_camera: media(Media.SwitchCameraRequest, true),
   req_video_mute: media(Media.VideoMuteRequest, true),
   req_update_video_set: media(Media.VideoSetRequest, false),
@@ -218,8 +233,8 @@ export const ConsoleNotices = {
   notice_grp_mem_status: Groups.GrpMemStatusNotice,
   notice_transform_video: Video.TransformVideoNotice,
   notice_call_status: Media.MediaNotice,
-  notice_ptt_status: Media.MediaNotice,
-  notice_ptt_replay: Media.MediaNotice,
+  notice_ptt_status: Talk.PttStatusNotice,
+  notice_ptt_replay: Talk.PttReplayNotice,
   notice_play_video: Media.MediaNotice,
   notice_stop_play_video: Media.MediaNotice,
   notice_switch_camera: Media.MediaNotice,

@@ -10,4 +10,5 @@ export * from './emergency';
 export * from './groups';
 export * from './video';
 export * from './media';
+export * from './talk';
 export * from './codes';

@@ -3,8 +3,8 @@ import { LivePlay } from '../schemas/live';
 import { intIn, maybe, OptionalExtId, OptionalUid, StringLike, Tgid } from './fields';
 
 /**
- * Calls, push-to-talk, live video and video conferences (spec part 1 section 3 field lists). Live
- * video of a terminal works (issue 13); the other media arrive with later issues: until then the
+ * Calls, live video and video conferences (spec part 1 section 3 field lists). Live video of a
+ * terminal works (issue 13), push-to-talk is `talk.ts` (issue 14); calls and conferences arrive later: until then the
  * service checks each request against its schema and answers cmd_status NOT_AVAILABLE (50101)
  * naming the code, so that nothing is silently dropped. `session` of the video codes is the envelope's media session.
  */
@@ -28,8 +28,6 @@ export const CallRequest = z.object({
   telno: maybe(StringLike(32)),
   status: optionalSmall,
 });
-/** req_ptt_on / req_ptt_off / req_ptt_replay */
-export const PttRequest = z.object({ tgid: Tgid, refid: maybe(StringLike(64)), state: optionalSmall });
 /** req_dtmf */
 export const DtmfRequest = z.object({ telno: maybe(StringLike(32)), value: StringLike(16) });
 /** req_play_video / req_stop_play_video */
@@ -91,9 +89,6 @@ export const MEDIA_NOTICES = {
   req_call: 'notice_call_status',
   req_call_status: 'notice_call_status',
   req_dtmf: null,
-  req_ptt_on: 'notice_ptt_status',
-  req_ptt_off: 'notice_ptt_status',
-  req_ptt_replay: 'notice_ptt_replay',
   req_play_video: 'notice_play_video',
   req_stop_play_video: 'notice_stop_play_video',
   req_switch_camera: 'notice_switch_camera',

@@ -31,3 +31,4 @@ export * from './schemas/alarms';
 export * from './schemas/realtime-session';
 export * from './console';
 export * from './geo';
+export * from './audio/ogg-opus';

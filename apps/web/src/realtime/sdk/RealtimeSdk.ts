@@ -45,11 +45,28 @@ import { SdkLogger } from './log';
  * - responses of send_im, query_gps (as gps), params_set, play_video and stop_play_video are also
  *   handed to the listeners of the matching notice; a share_video_in_video_conf response without
  *   cbid is the console's own and ignored;
- * - any request but logon and logout needs a login (cached, or a logon under way): 10104.
+ * - any request but logon and logout needs a login (cached, or a logon under way): 10104;
+ * - binary frames (group talk audio, packages/protocol/src/console/talk.ts) go both ways beside the
+ *   JSON text frames: `sendBinary` sends one while the connection is open (never queued: late audio
+ *   is no audio), `onBinary` listeners get every binary frame received.
  */
 
-/** What the client needs of a websocket (shared with the other realtime client). */
-export type SdkSocket = RealtimeSocket;
+/**
+ * What the client needs of a websocket: the other realtime client's, plus binary frames (the
+ * browser's WebSocket, Node's `ws`: `binaryType` 'arraybuffer' hands them over as ArrayBuffer).
+ */
+export interface SdkSocket extends RealtimeSocket {
+  binaryType?: string;
+  /** bytes queued and not yet sent (the browser's WebSocket) */
+  bufferedAmount?: number;
+  send(data: string | Uint8Array): void;
+}
+
+/**
+ * A binary frame is dropped rather than queued behind this many bytes still unsent: audio that
+ * waits for a slow connection is useless when it arrives (about 3 s of 20 ms Opus frames).
+ */
+export const BINARY_BACKLOG_MAX_BYTES = 16 * 1024;
 
 const OPEN = 1;
 const CLOSED = 3;
@@ -161,6 +178,7 @@ export class RealtimeSdk {
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly errorListeners = new Set<(error: SdkError, message?: AnyMessage) => void>();
   private readonly statusListeners = new Set<() => void>();
+  private readonly binaryListeners = new Set<(bytes: Uint8Array) => void>();
   private readonly createSocket: (url: string) => SdkSocket;
   private readonly location: { protocol: string; host: string; hostname: string };
   private readonly now: () => number;
@@ -261,6 +279,24 @@ export class RealtimeSdk {
     const wrapped = listener as Listener;
     set.add(wrapped);
     return () => set.delete(wrapped);
+  }
+
+  /**
+   * Sends one binary frame now; false (and nothing sent) when the connection is not open or more
+   * than BINARY_BACKLOG_MAX_BYTES wait to be sent. It neither opens a connection nor waits for one.
+   */
+  sendBinary(bytes: Uint8Array): boolean {
+    const socket = this.socket;
+    if (!socket || !this.connected) return false;
+    if ((socket.bufferedAmount ?? 0) > BINARY_BACKLOG_MAX_BYTES) return false;
+    socket.send(bytes);
+    return true;
+  }
+
+  /** Listens to the binary frames received (each as its own bytes); answers the unsubscribe. */
+  onBinary(listener: (bytes: Uint8Array) => void): () => void {
+    this.binaryListeners.add(listener);
+    return () => this.binaryListeners.delete(listener);
   }
 
   /**
@@ -394,6 +430,7 @@ export class RealtimeSdk {
     }
     this.socket = socket;
     this.socketOpened = false;
+    if ('binaryType' in socket) socket.binaryType = 'arraybuffer';
     socket.onopen = () => {
       if (this.socket !== socket) return;
       this.socketOpened = true;
@@ -471,6 +508,10 @@ export class RealtimeSdk {
   }
 
   private receive(data: unknown): void {
+    if (typeof data !== 'string') {
+      this.receiveBinary(data);
+      return;
+    }
     let message: AnyMessage;
     try {
       message = JSON.parse(String(data)) as AnyMessage;
@@ -490,6 +531,25 @@ export class RealtimeSdk {
     if (message.cmd_type === CmdType.RESPONSE) this.response(message);
     else if (message.cmd_type === CmdType.NOTICE) this.notice(message);
     else this.log.warn(`message of cmd_type ${String(message.cmd_type)} dropped`, message.msg_code);
+  }
+
+  /** A binary frame: an ArrayBuffer (binaryType 'arraybuffer'), a view (Node's Buffer) or a Blob (the browser's default). */
+  private receiveBinary(data: unknown): void {
+    if (data instanceof ArrayBuffer) this.emitBinary(new Uint8Array(data));
+    else if (ArrayBuffer.isView(data)) this.emitBinary(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    else if (typeof Blob !== 'undefined' && data instanceof Blob)
+      void data.arrayBuffer().then((buffer) => this.emitBinary(new Uint8Array(buffer)));
+    else this.log.warn('message that is neither text nor binary dropped');
+  }
+
+  private emitBinary(bytes: Uint8Array): void {
+    for (const listener of [...this.binaryListeners]) {
+      try {
+        listener(bytes);
+      } catch (error) {
+        this.log.error('binary listener failed', error);
+      }
+    }
   }
 
   private pong(message: HeartbeatAnswer & AnyMessage): void {

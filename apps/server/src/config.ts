@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { CONSOLE_PORT_DEFAULT } from '@bwc/protocol';
+import { CONSOLE_PORT_DEFAULT, PTT_MAX_HOLD_S_MAX, PTT_MAX_HOLD_S_MIN } from '@bwc/protocol';
 import { z } from 'zod';
 
 /** Repository root (apps/server/src -> ../../..). */
@@ -72,6 +72,12 @@ const EnvSchema = z
     OSMAND_PORT: port(true).default(5055),
     CONSOLE_PORT: port(true).default(CONSOLE_PORT_DEFAULT),
     RTMP_PORT: port(true).default(1935),
+    PTT_MAX_HOLD_S: z.coerce
+      .number({ error: 'must be a number of seconds' })
+      .int({ error: 'must be a whole number of seconds' })
+      .min(PTT_MAX_HOLD_S_MIN, { error: `must be ${PTT_MAX_HOLD_S_MIN} to ${PTT_MAX_HOLD_S_MAX} seconds` })
+      .max(PTT_MAX_HOLD_S_MAX, { error: `must be ${PTT_MAX_HOLD_S_MIN} to ${PTT_MAX_HOLD_S_MAX} seconds` })
+      .optional(),
     LIVE_IDLE_S: z.coerce
       .number({ error: 'must be a number of seconds' })
       .int({ error: 'must be a whole number of seconds' })
@@ -134,6 +140,8 @@ export interface Config {
   consolePort?: number;
   /** RTMP ingest port of the media gateway (src/media; default 1935, 0 or absent: off) */
   rtmpPort?: number;
+  /** a talker holds a group's floor at most this long (PTT_MAX_HOLD_S; default 60 s) */
+  pttMaxHoldMs?: number;
   /** a live stream with no viewer for this long is stopped (LIVE_IDLE_S; default LIVE_IDLE_MS) */
   liveIdleMs?: number;
   /** key of the device provisioning call; demo mode generates one in DATA_DIR when absent */
@@ -252,6 +260,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     osmandPort: e.OSMAND_PORT,
     consolePort: e.CONSOLE_PORT,
     rtmpPort: e.RTMP_PORT,
+    pttMaxHoldMs: e.PTT_MAX_HOLD_S === undefined ? undefined : e.PTT_MAX_HOLD_S * 1000,
     liveIdleMs: e.LIVE_IDLE_S === undefined ? undefined : e.LIVE_IDLE_S * 1000,
     deviceProvisionKey: e.DEVICE_PROVISION_KEY,
     trustedProxies: e.TRUSTED_PROXIES ?? [],

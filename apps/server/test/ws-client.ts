@@ -13,9 +13,15 @@ export class TestConsole {
   readonly received: number[] = [];
   /** messages that came as BINARY websocket frames (browsers hand those over as Blobs, not text) */
   binaryFrames = 0;
+  /** talk audio frames received (binary, first byte = AudioKind.GROUP), with their arrival (performance.now) */
+  readonly audio: { data: Buffer; at: number }[] = [];
 
   private constructor(readonly ws: WsClient) {
     ws.on('message', (data, isBinary) => {
+      if (isBinary && Buffer.isBuffer(data) && data[0] === 1) {
+        this.audio.push({ data, at: performance.now() });
+        return;
+      }
       if (isBinary) this.binaryFrames += 1;
       const m = JSON.parse(data.toString()) as Record<string, unknown>;
       this.messages.push(m);
@@ -39,6 +45,11 @@ export class TestConsole {
       ws.on('open', () => resolve(c));
       ws.on('error', reject);
     });
+  }
+
+  /** Send a binary frame (talk audio). */
+  sendBinary(data: Uint8Array): void {
+    this.ws.send(data, { binary: true });
   }
 
   send(m: unknown): void {

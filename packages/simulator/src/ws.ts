@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
  */
 export interface WsClient {
   readyState: number;
-  send(data: string): void;
+  send(data: string | Uint8Array, options?: { binary?: boolean }): void;
   close(code?: number, reason?: string): void;
   terminate(): void;
   on(event: 'open', fn: () => void): this;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LeaseState, type Cluster, type RemoteEvent } from '../cluster/cluster';
+import { LeaseState, LocalSharedState, type Cluster, type RemoteEvent } from '../cluster/cluster';
 import { EventBus } from './index';
 
 /** Two buses joined as two nodes would be by Redis: what one publishes, the other receives. */
@@ -9,6 +9,7 @@ function pair(): [EventBus, EventBus] {
     nodeId: id,
     distributed: true,
     scheduler: new LeaseState(id === 'a'),
+    shared: new LocalSharedState(),
     // through JSON, as on the wire
     publish: (event, payload) => {
       for (const h of handlers[other]!) h({ from: id, event, payload: JSON.parse(JSON.stringify(payload)) });
@@ -61,6 +62,7 @@ describe('event bus across nodes', () => {
       nodeId: 'b',
       distributed: true,
       scheduler: new LeaseState(false),
+      shared: new LocalSharedState(),
       publish: () => {},
       onRemote: (h) =>
         a.on(

@@ -34,10 +34,40 @@ export interface Cluster {
   onRemote(handler: (e: RemoteEvent) => void): void;
   /** the ids of the nodes alive now (this one included) */
   liveNodes(): Promise<string[]>;
+  /** small state every node must agree on (the floors of group talk) */
+  readonly shared: SharedState;
   /** connect and subscribe; rejects with a readable message when the cluster cannot be reached */
   start(): Promise<void>;
   /** give the lease back and disconnect */
   close(): Promise<void>;
+}
+
+/**
+ * Keys every node reads and changes atomically: a change is a compare-and-set against the value
+ * read, retried by its caller when another node changed it meanwhile.
+ */
+export interface SharedState {
+  get(key: string): Promise<string | null>;
+  /** set `key` to `next` (null: delete) only if it still holds `expected` (null: absent); `ttlMs` bounds its life */
+  compareAndSet(key: string, expected: string | null, next: string | null, ttlMs: number): Promise<boolean>;
+}
+
+/** Shared state of one process. */
+export class LocalSharedState implements SharedState {
+  private readonly values = new Map<string, { value: string; expires: number }>();
+
+  async get(key: string): Promise<string | null> {
+    const entry = this.values.get(key);
+    if (entry && entry.expires <= Date.now()) this.values.delete(key);
+    return this.values.get(key)?.value ?? null;
+  }
+
+  async compareAndSet(key: string, expected: string | null, next: string | null, ttlMs: number): Promise<boolean> {
+    if ((await this.get(key)) !== expected) return false;
+    if (next === null) this.values.delete(key);
+    else this.values.set(key, { value: next, expires: Date.now() + ttlMs });
+    return true;
+  }
 }
 
 export class LeaseState implements Lease {
@@ -68,6 +98,7 @@ export class LeaseState implements Lease {
 export class LocalCluster implements Cluster {
   readonly distributed = false;
   readonly scheduler = new LeaseState(true);
+  readonly shared = new LocalSharedState();
 
   constructor(readonly nodeId: string) {}
 

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
-import { LeaseState, type Cluster, type RemoteEvent } from './cluster';
+import { LeaseState, type Cluster, type RemoteEvent, type SharedState } from './cluster';
 
 /** The lease of the scheduled work lives this long unless its holder renews it. */
 export const LEASE_TTL_MS = 15_000;
@@ -13,6 +13,11 @@ const CONNECT_TIMEOUT_MS = 10_000;
 
 /** Renew the lease only while this node holds it (compare and extend in one step). */
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
+/** Compare and set: KEYS[1] changes to ARGV[2] ('' deletes, PX ARGV[3]) only if it holds ARGV[1] ('' = absent). */
+const CAS = `local v = redis.call('get', KEYS[1])
+if (v == false and ARGV[1] ~= '') or (v ~= false and v ~= ARGV[1]) then return 0 end
+if ARGV[2] == '' then redis.call('del', KEYS[1]) else redis.call('set', KEYS[1], ARGV[2], 'PX', ARGV[3]) end
+return 1`;
 /** Give the lease back only if this node holds it. */
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
@@ -30,6 +35,7 @@ interface Wire {
 export class RedisCluster implements Cluster {
   readonly distributed = true;
   readonly scheduler = new LeaseState(false);
+  readonly shared: SharedState;
   private readonly pub: Redis;
   private readonly sub: Redis;
   private readonly handlers: ((e: RemoteEvent) => void)[] = [];
@@ -48,6 +54,12 @@ export class RedisCluster implements Cluster {
     this.pub = new Redis(url, options);
     this.sub = new Redis(url, options);
     this.keys = { channel: `${prefix}bus`, lease: `${prefix}lease:scheduler`, nodes: `${prefix}nodes` };
+    const pub = this.pub;
+    this.shared = {
+      get: (key) => pub.get(`${prefix}shared:${key}`),
+      compareAndSet: async (key, expected, next, ttlMs) =>
+        (await pub.eval(CAS, 1, `${prefix}shared:${key}`, expected ?? '', next ?? '', String(ttlMs))) === 1,
+    };
     for (const client of [this.pub, this.sub])
       client.on('error', (err: Error) => {
         if (!this.closed) this.log.warn({ err: err.message }, 'redis connection error (retrying)');

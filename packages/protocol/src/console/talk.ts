@@ -44,8 +44,6 @@ export const FloorReason = z.enum([
   'busy',
   /** requested: the caller is not attached to the group with speak */
   'not_attached',
-  /** requested: the caller already talks in another group */
-  'other_group',
   /** lost: a higher priority talker took it */
   'preempted',
   /** lost: the maximum hold passed */

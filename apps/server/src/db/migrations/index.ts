@@ -12,6 +12,7 @@ import * as m0010 from './0010_alarm_ack_type';
 import * as m0011 from './0011_console_media';
 import * as m0012 from './0012_console_login_node';
 import * as m0013 from './0013_media_publish_keys';
+import * as m0014 from './0014_talk_records';
 
 /**
  * Every migration, by name. Kysely runs them in name order, once each, on SQLite and PostgreSQL.
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0011_console_media': m0011,
   '0012_console_login_node': m0012,
   '0013_media_publish_keys': m0013,
+  '0014_talk_records': m0014,
 };

@@ -48,6 +48,13 @@ export class Connection {
     return true;
   }
 
+  /** Send one binary frame (group talk audio); false when the socket is no longer open. */
+  sendBinary(frame: Buffer | Uint8Array): boolean {
+    if (!this.open) return false;
+    this.socket.send(frame as Buffer, { binary: true });
+    return true;
+  }
+
   /** Run `task` after every task queued before it (a failing task does not stop the queue). */
   enqueue(task: () => Promise<void>): Promise<void> {
     this.queue = this.queue.then(task, task);

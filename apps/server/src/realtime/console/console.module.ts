@@ -11,6 +11,9 @@ import { announceGroupChange, announceMemberStatus, groupHandlers } from './hand
 import { imHandlers } from './handlers/im';
 import { mediaHandlers } from './handlers/media';
 import { videoHandlers } from './handlers/video';
+import { talkHandlers } from './handlers/talk';
+import { registerReplayRoute } from './talk/replay';
+import { TalkService } from './talk/talk.service';
 import { sessionHandlers } from './handlers/session';
 import { announcePresence, userHandlers } from './handlers/users';
 import { LOGIN_REFRESH_MS } from './logins.service';
@@ -28,12 +31,14 @@ export const consoleHandlers = (): ConsoleHandler[] => [
   ...groupHandlers,
   ...videoHandlers,
   ...mediaHandlers,
+  ...talkHandlers,
 ];
 
 /** The routes of the service on one Fastify server (the main one, or the listener on CONSOLE_PORT). */
 async function serveOn(server: FastifyInstance, service: ConsoleService, paths: string[]): Promise<void> {
   await ensureWebsocket(server);
   await registerFileRoutes(server, service.deps);
+  await registerReplayRoute(server, service.deps);
   for (const path of paths) {
     server.get(path, { websocket: true }, (socket, req) => {
       service.accept(socket as unknown as WsSocket, req as FastifyRequest);
@@ -65,6 +70,7 @@ export async function registerConsoleService(
     consoleHandlers(),
   );
   app.decorate('consoleService', service);
+  service.talk = new TalkService(service, { maxHoldMs: app.config.pttMaxHoldMs });
   app.bus.on('console.notice', (e) => service.deliver(e));
   app.bus.on('console.login.ended', (e) => service.logins.ended(e));
   // facts turned into notices (events of their own, delivered by every node): once, where they happen

@@ -23,6 +23,7 @@ import { sees, type Login } from './login';
 import { GpsFanout } from './gps-fanout';
 import { ImDelivery } from './im-delivery';
 import { LoginManager } from './logins.service';
+import type { TalkService } from './talk/talk.service';
 import * as repo from './logins.repository';
 
 /**
@@ -36,12 +37,12 @@ export interface ConsoleDeps {
   db: Db;
   bus: EventBus;
   log: FastifyBaseLogger;
-  config: Pick<Config, 'dataDir' | 'host' | 'consolePort'>;
+  config: Pick<Config, 'dataDir' | 'host' | 'consolePort' | 'pttMaxHoldMs'>;
   devices: TerminalDevices;
   /** live video on demand (modules/media): req_play_video of a terminal */
   live?: LiveService;
   /** the other nodes (who is online there; the node that announces a dead node's logins offline) */
-  cluster: Pick<Cluster, 'nodeId' | 'distributed' | 'liveNodes' | 'scheduler'>;
+  cluster: Pick<Cluster, 'nodeId' | 'distributed' | 'liveNodes' | 'scheduler' | 'shared'>;
 }
 
 /** How often silent connections are looked for. */
@@ -67,6 +68,8 @@ export class ConsoleService {
   readonly logins: LoginManager;
   readonly gps: GpsFanout;
   readonly im: ImDelivery;
+  /** group talk: floors, audio relay, recordings (talk/talk.service.ts; set by console.module.ts) */
+  talk: TalkService | null = null;
   /** the dedicated port (CONSOLE_PORT) the service really listens on; null while it does not */
   listeningPort: number | null = null;
   /** hooks run once a login is bound (after its logon answer, or on a resume): offline messages, ... */
@@ -96,12 +99,18 @@ export class ConsoleService {
       req.ip,
     );
     this.connections.add(conn);
-    socket.on('message', (data: Buffer | Buffer[] | ArrayBuffer) => {
+    socket.on('message', (data: Buffer | Buffer[] | ArrayBuffer, isBinary?: boolean) => {
       const buffer = Buffer.isBuffer(data)
         ? data
         : Array.isArray(data)
           ? Buffer.concat(data)
           : Buffer.from(data as ArrayBuffer);
+      // binary frames are talk audio, relayed at once (text frames are the JSON protocol)
+      if (isBinary) {
+        conn.lastHeard = Date.now();
+        if (this.talk) this.talk.audio(conn, buffer);
+        return;
+      }
       void conn.enqueue(() => this.dispatcher.handle(conn, buffer));
     });
     const gone = () => this.drop(conn);
@@ -333,6 +342,7 @@ export class ConsoleService {
   async close(): Promise<void> {
     for (const t of this.timers) clearInterval(t);
     this.gps.close();
+    await this.talk?.close();
     const bound = this.boundConnections().map((c) => c.login!);
     for (const conn of [...this.connections]) conn.socket.terminate();
     this.connections.clear();

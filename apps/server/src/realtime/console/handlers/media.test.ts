@@ -76,17 +76,17 @@ describe('media codes before their media lands', () => {
     expect(JSON.parse(row!.payload)).toMatchObject({ target: camA.id, call_type: 1 });
   });
 
-  it('push-to-talk in a group: its members told, not the speaker; a group the caller may not see is not found', async () => {
-    const rsp = await a.client.request('req_ptt_on', { tgid });
+  it('a conference in a group: its members told, not the caller; a group the caller may not see is not found', async () => {
+    const rsp = await a.client.request('req_start_video_conf', { tgid });
     expect(rsp).toMatchObject({ cmd_status: CmdStatus.NOT_AVAILABLE });
-    expect(await b.client.notice('notice_ptt_status')).toMatchObject({
-      request: 'req_ptt_on',
+    expect(await b.client.notice('notice_start_video_conf')).toMatchObject({
+      request: 'req_start_video_conf',
       from: camA.id,
       tgid,
       available: 0,
     });
-    expect(a.client.notices('notice_ptt_status')).toEqual([]);
-    expect((await stored()).at(-1)).toMatchObject({ code: 'req_ptt_on', tgid, from_uid: camA.id });
+    expect(a.client.notices('notice_start_video_conf')).toEqual([]);
+    expect((await stored()).at(-1)).toMatchObject({ code: 'req_start_video_conf', tgid, from_uid: camA.id });
 
     const before = (await stored()).length;
     expect(await luohuDesk.client.request('req_start_video_conf', { tgid })).toMatchObject({

@@ -200,6 +200,8 @@ const bell = anyMenu('view', MenuId.DISPATCH_ALARM, MenuId.MONITOR_ALARM);
 const live = (action: Action) => anyMenu(action, MenuId.EMERGENCY, MenuId.DISPATCH_VIDEO, MenuId.VIDEO_PATROL);
 /** history track: one page under two menu entries, /monitor/track (10153) and /dispatch/history (10103) */
 const historyTrack = anyMenu('view', MenuId.TRACK, MenuId.HISTORY);
+/** talk groups: the emergency screen's group tab (10101), cluster intercom (10102) and group management (10107) */
+const groups = (action: Action) => anyMenu(action, MenuId.EMERGENCY, MenuId.CLUSTER, MenuId.VOICE_MANAGE);
 
 /** Paths are absolute; the console prefixes nothing. One line per endpoint: a table. */
 // prettier-ignore
@@ -364,14 +366,14 @@ export const Api = {
   trackExport: { method: 'GET', path: '/rest/gis/track/export', auth: historyTrack, file: true, query: TrackExportQuery },
 
   /** create group (spec 7.1): {channel_name, cate, remark, device: jq_hostcode list, bh} -> {groupid} */
-  groupAdd: { method: 'POST', path: '/rest/gis/gischanneladd/add', auth: menu(MenuId.EMERGENCY, 'add'), body: GroupAddRequest, data: GroupAddAnswer },
+  groupAdd: { method: 'POST', path: '/rest/gis/gischanneladd/add', auth: groups('add'), body: GroupAddRequest, data: GroupAddAnswer },
   /** temporary group from devices selected on the map */
-  groupFromDevices: { method: 'POST', path: '/rest/gis/gischanneladd/addgroup', auth: menu(MenuId.EMERGENCY, 'add'), body: GroupFromDevicesRequest, data: GroupFromDevicesAnswer },
+  groupFromDevices: { method: 'POST', path: '/rest/gis/gischanneladd/addgroup', auth: groups('add'), body: GroupFromDevicesRequest, data: GroupFromDevicesAnswer },
   /** edit group (spec 7.1): {channel_id, channel_name, cate, remark, device: hostid list, bh} */
-  groupEdit: { method: 'POST', path: '/rest/gis/gischanneledit/edit', auth: menu(MenuId.EMERGENCY, 'edit'), body: GroupEditRequest, data: z.null() },
-  groupGet: { method: 'POST', path: '/rest/gis/gischanneledit/get', auth: menu(MenuId.EMERGENCY, 'view'), body: GroupIdRequest, data: TalkGroup },
-  groupList: { method: 'POST', path: '/rest/gis/gischannel/grouplist', auth: menu(MenuId.EMERGENCY, 'view'), body: GroupListRequest, data: z.array(TalkGroup) },
-  groupDelete: { method: 'POST', path: '/rest/gis/gischannel/del_group', auth: menu(MenuId.EMERGENCY, 'edit'), body: GroupIdRequest, data: z.null() },
+  groupEdit: { method: 'POST', path: '/rest/gis/gischanneledit/edit', auth: groups('edit'), body: GroupEditRequest, data: z.null() },
+  groupGet: { method: 'POST', path: '/rest/gis/gischanneledit/get', auth: groups('view'), body: GroupIdRequest, data: TalkGroup },
+  groupList: { method: 'POST', path: '/rest/gis/gischannel/grouplist', auth: groups('view'), body: GroupListRequest, data: z.array(TalkGroup) },
+  groupDelete: { method: 'POST', path: '/rest/gis/gischannel/del_group', auth: groups('edit'), body: GroupIdRequest, data: z.null() },
 
   // message push (/dispatch/msgManage, 10105; schemas/messages.ts): messages of the caller's
   // units, sent now to terminals of his units through the console service, per-terminal states

@@ -82,6 +82,51 @@ describe('auth', () => {
     });
     expect(await groupCount()).toBe(0);
   });
+  it('group management (10107) and cluster intercom (10102) reach the groups too, each action on its own', async () => {
+    const managers = await createRole(t.db, 'group managers', [
+      { ids: [MenuId.VOICE_MANAGE], actions: ['view', 'add', 'edit'] },
+    ]);
+    const manager = await login(
+      t.app,
+      (await createUser(t.db, { roleId: managers, unitBh: '440304000000' })).username,
+      'Test@1234',
+    );
+    const talkers = await createRole(t.db, 'cluster talkers', [{ ids: [MenuId.CLUSTER], actions: ['view'] }]);
+    const talker = await login(
+      t.app,
+      (await createUser(t.db, { roleId: talkers, unitBh: '440304000000' })).username,
+      'Test@1234',
+    );
+    const made = await api<GroupAddAnswer>(t.app, 'groupAdd', manager, {
+      channel_name: 'Managed',
+      cate: '1',
+      device: ['8001'],
+      bh: '440304000000',
+    });
+    expect(made).toMatchObject({ code: 200, data: { tg_name: 'Managed' } });
+    const seen = await api<TalkGroup[]>(t.app, 'groupList', talker, { keyword: 'Managed' });
+    expect(seen.data.map((g) => g.tgid)).toEqual([made.data.groupid]);
+    expect(
+      await api(
+        t.app,
+        'groupEdit',
+        talker,
+        { channel_id: made.data.groupid, channel_name: 'x', cate: '1', device: [a.id], bh: '440304000000' },
+        'en-US',
+      ),
+    ).toMatchObject({ code: 403, msg: 'Permission denied: this needs "edit" on menu 10101' });
+    // still unit-scoped: a unit outside the manager's subtree is refused
+    expect(
+      await api(
+        t.app,
+        'groupAdd',
+        manager,
+        { channel_name: '', cate: '0', device: ['8001'], bh: '440303000000' },
+        'en-US',
+      ),
+    ).toMatchObject({ code: 403 });
+    expect((await api(t.app, 'groupDelete', manager, { channel_id: made.data.groupid })).code).toBe(200);
+  });
 });
 
 describe('temporary group from a map selection', () => {

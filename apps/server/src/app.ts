@@ -18,6 +18,7 @@ import { migrateToLatest } from './db/migrate';
 import { seedDemo, seedDemoFences } from './db/seed/demo';
 import { syncModules } from './db/seed/modules';
 import { installAuditHook } from './http/audit';
+import { registerHttps, type HttpsListener } from './http/https';
 import type { SessionGate } from './http/auth';
 import { sendError } from './http/envelope';
 import { clientErrorHandler, installErrorHandler } from './http/error-handler';
@@ -31,6 +32,8 @@ declare module 'fastify' {
     config: Config;
     /** the other nodes: the bus between them, the lease of the scheduled work (src/cluster) */
     cluster: Cluster;
+    /** the second, HTTPS port (http/https.ts) */
+    https: HttpsListener;
   }
 }
 
@@ -123,6 +126,12 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
 
   await registerModules(app);
+  const https = registerHttps(app, {
+    port: config.httpsPort ?? 0,
+    certFile: config.tlsCertFile,
+    keyFile: config.tlsKeyFile,
+  });
+  app.decorate('https', https);
 
   if (config.webDist) await app.register(fastifyStatic, { root: config.webDist, wildcard: true });
   app.setNotFoundHandler((req, reply) => {

@@ -72,6 +72,9 @@ const EnvSchema = z
     OSMAND_PORT: port(true).default(5055),
     CONSOLE_PORT: port(true).default(CONSOLE_PORT_DEFAULT),
     RTMP_PORT: port(true).default(1935),
+    HTTPS_PORT: port(true).default(8443),
+    TLS_CERT_FILE: z.string().min(1).optional(),
+    TLS_KEY_FILE: z.string().min(1).optional(),
     PTT_MAX_HOLD_S: z.coerce
       .number({ error: 'must be a number of seconds' })
       .int({ error: 'must be a whole number of seconds' })
@@ -103,6 +106,19 @@ const EnvSchema = z
         message:
           'several nodes share one PostgreSQL database: set DATABASE_URL=postgres://... as well (SQLite is one process only)',
       });
+    }
+    if ((env.TLS_CERT_FILE === undefined) !== (env.TLS_KEY_FILE === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.TLS_CERT_FILE === undefined ? 'TLS_CERT_FILE' : 'TLS_KEY_FILE'],
+        message:
+          'TLS_CERT_FILE and TLS_KEY_FILE go together (PEM files); set both, or neither for a generated certificate',
+      });
+    }
+    for (const key of ['TLS_CERT_FILE', 'TLS_KEY_FILE'] as const) {
+      const file = env[key];
+      if (file !== undefined && !existsSync(file))
+        ctx.addIssue({ code: 'custom', path: [key], message: `${file} does not exist` });
     }
     if (env.TEST_CAPTCHA !== undefined && env.NODE_ENV !== 'test') {
       ctx.addIssue({
@@ -140,6 +156,13 @@ export interface Config {
   consolePort?: number;
   /** RTMP ingest port of the media gateway (src/media; default 1935, 0 or absent: off) */
   rtmpPort?: number;
+  /**
+   * HTTPS port of the console (http/https.ts; default 8443, 0 or absent: off), with the certificate
+   * tlsCertFile / tlsKeyFile (TLS_CERT_FILE, TLS_KEY_FILE) or one generated in DATA_DIR/tls
+   */
+  httpsPort?: number;
+  tlsCertFile?: string;
+  tlsKeyFile?: string;
   /** a talker holds a group's floor at most this long (PTT_MAX_HOLD_S; default 60 s) */
   pttMaxHoldMs?: number;
   /** a live stream with no viewer for this long is stopped (LIVE_IDLE_S; default LIVE_IDLE_MS) */
@@ -260,6 +283,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     osmandPort: e.OSMAND_PORT,
     consolePort: e.CONSOLE_PORT,
     rtmpPort: e.RTMP_PORT,
+    httpsPort: e.HTTPS_PORT,
+    tlsCertFile: e.TLS_CERT_FILE && resolve(e.TLS_CERT_FILE),
+    tlsKeyFile: e.TLS_KEY_FILE && resolve(e.TLS_KEY_FILE),
     pttMaxHoldMs: e.PTT_MAX_HOLD_S === undefined ? undefined : e.PTT_MAX_HOLD_S * 1000,
     liveIdleMs: e.LIVE_IDLE_S === undefined ? undefined : e.LIVE_IDLE_S * 1000,
     deviceProvisionKey: e.DEVICE_PROVISION_KEY,

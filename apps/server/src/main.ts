@@ -1,5 +1,6 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
+import { CERT_PATH } from './http/https';
 
 let config: Config;
 try {
@@ -43,3 +44,8 @@ const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;
 console.log(`bwc console server: http://${shownHost}:${port}/ (API docs /docs, database ${config.database.kind})`);
+const httpsPort = await app.https.started();
+if (httpsPort !== null)
+  console.log(
+    `  HTTPS (microphones for push-to-talk from other machines): https://${shownHost}:${httpsPort}/ (certificate: ${CERT_PATH})`,
+  );

@@ -22,10 +22,15 @@ export interface WsClient {
 export interface WsClientOptions {
   headers?: Record<string, string>;
   skipUTF8Validation?: boolean;
+  /** trusted certificate(s) for wss:// (PEM) */
+  ca?: string;
 }
 
 /** `new WebSocket(url, options)` of the `ws` package. */
-export const WebSocket = createRequire(import.meta.url)('ws') as new (url: string, options?: WsClientOptions) => WsClient;
+export const WebSocket = createRequire(import.meta.url)('ws') as new (
+  url: string,
+  options?: WsClientOptions,
+) => WsClient;
 
 /** `readyState` of an open socket. */
 export const WS_OPEN = 1;

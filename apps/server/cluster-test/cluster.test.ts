@@ -1,4 +1,4 @@
-import { Api, MenuId, type Envelope } from '@bwc/protocol';
+import { Api, AudioKind, decodeAudioFrame, encodeAudioFrame, MenuId, type Envelope } from '@bwc/protocol';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../src/db/connection';
@@ -284,6 +284,83 @@ describe('console service across nodes', () => {
       expect.objectContaining({ tgid, tg_name: 'cluster group', uids: expect.arrayContaining([terminalB.uid]) }),
     ]);
     viewer.client.ws.close();
+  });
+
+  it("group talk: one floor for the group whichever node asks; the talker's audio reaches listeners on the other nodes", async () => {
+    const camOnC = await addDevice(a.app, admin, futian, { jq_hostcode: '449003' });
+    const terminalC = await logonTerminal(consoleUrl(c.address), camOnC);
+    sockets.push(terminalC.client.ws);
+    const created = await consoleA.client.request('req_create_grp', {
+      name: 'talk across nodes',
+      uids: [terminalB.uid, terminalC.uid],
+    });
+    const tgid = (created.group as { tgid: number }).tgid;
+    for (const who of [consoleA, terminalB, terminalC])
+      expect(await who.client.request('req_enter_group', { tgid })).toMatchObject({ cmd_status: 0 });
+
+    // the two terminals on B and C ask at once, many times over: never two talkers
+    const since = (who: LoggedOn) => {
+      const mark = who.client.ws.messages.length;
+      return (m: Record<string, unknown>) => who.client.ws.messages.indexOf(m) >= mark;
+    };
+    for (let round = 0; round < 5; round += 1) {
+      const fresh = { a: since(consoleA), b: since(terminalB), c: since(terminalC) };
+      const [onB, onC] = await Promise.all([
+        terminalB.client.request('req_ptt_on', { tgid }),
+        terminalC.client.request('req_ptt_on', { tgid }),
+      ]);
+      const results = [onB.result, onC.result].sort();
+      expect(results).toEqual(['granted', 'queued']);
+      const winner = onB.result === 'granted' ? terminalB : terminalC;
+      const other = winner === terminalB ? terminalC : terminalB;
+      const otherFresh = other === terminalB ? fresh.b : fresh.c;
+      // the console on A learns who talks
+      await consoleA.client.notice(
+        'notice_ptt_status',
+        (m) => fresh.a(m) && m.tgid === tgid && (m.talker as { uid: number } | null)?.uid === winner.uid,
+        20_000,
+      );
+      // the winner's frames reach A and the other terminal, on their own nodes
+      const before = { a: consoleA.client.ws.audio.length, other: other.client.ws.audio.length };
+      for (let i = 0; i < 20; i += 1)
+        winner.client.ws.sendBinary(
+          encodeAudioFrame({
+            kind: AudioKind.GROUP,
+            flags: 0,
+            tgid,
+            uid: 0,
+            seq: round * 100 + i,
+            clock: i * 20,
+            opus: Uint8Array.from([0xfc, round, i]),
+          }),
+        );
+      await until('the frames crossed the nodes', async () =>
+        consoleA.client.ws.audio.length - before.a >= 20 && other.client.ws.audio.length - before.other >= 20
+          ? true
+          : undefined,
+      );
+      const heard = consoleA.client.ws.audio.slice(before.a).map((f) => decodeAudioFrame(f.data)!);
+      expect(heard.map((f) => f.seq)).toEqual(Array.from({ length: 20 }, (_, i) => round * 100 + i));
+      expect(heard.every((f) => f.uid === winner.uid && f.tgid === tgid)).toBe(true);
+      // the waiting one gets the floor when the winner lets go, then lets go too
+      expect(await winner.client.request('req_ptt_off', { tgid })).toMatchObject({ cmd_status: 0 });
+      await other.client.notice(
+        'notice_ptt_status',
+        (m) => otherFresh(m) && m.tgid === tgid && (m.talker as { uid: number } | null)?.uid === other.uid,
+        20_000,
+      );
+      expect(await other.client.request('req_ptt_off', { tgid })).toMatchObject({ cmd_status: 0 });
+      await consoleA.client.notice(
+        'notice_ptt_status',
+        (m) =>
+          fresh.a(m) &&
+          m.tgid === tgid &&
+          m.talker === null &&
+          (m.previous as { uid: number } | null)?.uid === other.uid,
+        20_000,
+      );
+    }
+    terminalC.client.ws.close();
   });
 
   it("a node killed with -9: its terminal resumes on another node, and the dead node's logins are announced offline", async () => {

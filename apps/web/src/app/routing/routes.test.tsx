@@ -54,7 +54,7 @@ describe('route guard', () => {
   beforeEach(async () => {
     await setLanguage('en-US');
     queryClient.clear();
-    context = contextWith(['_2', '_201', '_202']);
+    context = contextWith(['_2', '_201', '_202', '_208']);
     vi.stubGlobal(
       'fetch',
       vi.fn(async (url: string) => {
@@ -108,8 +108,8 @@ describe('route guard', () => {
     await router.navigate('/dispatch');
     await waitFor(() => expect(router.state.location.pathname).toBe('/dispatch/emergency'));
     // emergency dispatch has its page; a module not built yet names itself
-    await router.navigate('/dispatch/cluster');
-    expect(await screen.findByText('"Cluster intercom" is not built yet')).toBeTruthy();
+    await router.navigate('/dispatch/fourg');
+    expect(await screen.findByText('"4G devices" is not built yet')).toBeTruthy();
     // the navigation bar lists only the allowed area
     expect(screen.getAllByText('Dispatch').length).toBeGreaterThan(0);
     expect(screen.queryByText('Configuration')).toBeNull();

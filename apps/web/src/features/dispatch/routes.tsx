@@ -7,6 +7,8 @@ const EmergencyPage = lazyPage(() => import('./EmergencyPage'), 'EmergencyPage')
 const TrackPage = lazyPage(() => import('../monitor/TrackPage'), 'TrackPage');
 const MsgManagePage = lazyPage(() => import('./msg-manage/MsgManagePage'), 'MsgManagePage');
 const VideoWallPage = lazyPage(() => import('../video/VideoWallPage'), 'VideoWallPage');
+const VoiceManagePage = lazyPage(() => import('./voice-manage/VoiceManagePage'), 'VoiceManagePage');
+const ClusterPage = lazyPage(() => import('./cluster/ClusterPage'), 'ClusterPage');
 
 /** Built pages of /dispatch by menu id (placed by app/routing/moduleRoutes.tsx). */
 export const dispatchPages: Readonly<Record<number, ReactNode>> = {
@@ -16,6 +18,11 @@ export const dispatchPages: Readonly<Record<number, ReactNode>> = {
     </Lazy>
   ),
   // history track (历史轨迹): the same page as /monitor/track, under the dispatch menu
+  [MenuId.CLUSTER]: (
+    <Lazy>
+      <ClusterPage />
+    </Lazy>
+  ),
   [MenuId.HISTORY]: (
     <Lazy>
       <TrackPage />
@@ -29,6 +36,11 @@ export const dispatchPages: Readonly<Record<number, ReactNode>> = {
   [MenuId.DISPATCH_VIDEO]: (
     <Lazy>
       <VideoWallPage />
+    </Lazy>
+  ),
+  [MenuId.VOICE_MANAGE]: (
+    <Lazy>
+      <VoiceManagePage />
     </Lazy>
   ),
 };

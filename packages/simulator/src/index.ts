@@ -55,3 +55,14 @@ export { CLOCK_STRIP, CLOCK_STRIP_MODULUS, clockStripAgeMs, readClockStrip } fro
 export { WebSocket, WS_OPEN, type WsClient, type WsClientOptions } from './ws';
 export { buildAiResult, nextAiDelayMs, randomPlate, type AiKind, type AiShot } from './ai';
 export { Canvas, crc32, drawFace, drawPlate, drawScene, encodePng, randomFace, type FaceFeatures } from './picture';
+export {
+  TerminalTalk,
+  type HeardSummary,
+  type TalkRequest,
+  type TalkResult,
+  type TalkSummary,
+  type TerminalTalkOptions,
+} from './talk/terminal-talk';
+export { TalkListener, type HeardBurst, type HearingStats } from './talk/listener';
+export { burstPackets, decodeOgg, findEspeak, TalkMediaError, TALK_CACHE_DIR, type BurstSource } from './talk/media';
+export { dominantTone, toneDetect, toneOf, type DetectedTone } from './talk/tone';

@@ -10,6 +10,13 @@ import {
   type ImMessage,
 } from '@bwc/protocol';
 import type { Position } from './client';
+import {
+  TerminalTalk,
+  type TalkRequest,
+  type TalkResult,
+  type TalkSummary,
+  type TerminalTalkOptions,
+} from './talk/terminal-talk';
 import { WebSocket, WS_OPEN as OPEN, type WsClient as WsSocket } from './ws';
 
 /**
@@ -17,7 +24,8 @@ import { WebSocket, WS_OPEN as OPEN, type WsClient as WsSocket } from './ws';
  * `console`): it logs on with its device credentials, sends the spec's heartbeats (three at open,
  * then every 10 s, with its clientid), reports positions, writes to its talk group, answers the
  * messages written to it, raises emergencies, and after a lost connection (a server restart)
- * comes back after 5 s, resuming its login with the logon's token or logging on again.
+ * comes back after 5 s, resuming its login with the logon's token or logging on again. It enters a
+ * talk group it is a member of, hears its audio and talks in it (talk/terminal-talk.ts).
  */
 
 type Message = Record<string, unknown> & { msg_code: string; cmd_type: number; cmd_status?: number };
@@ -63,6 +71,8 @@ export interface TerminalOptions {
   onQueryGps?: () => void;
   /** a request failed or the service refused something */
   onError?: (err: unknown) => void;
+  /** group talk: listening (on by default), the bursts' audio */
+  talk?: TerminalTalkOptions;
 }
 
 export interface TerminalStats {
@@ -118,9 +128,23 @@ export class ConsoleTerminal {
   private heartbeat: NodeJS.Timeout | null = null;
   private readonly random: () => number;
   private readyWaiters: (() => void)[] = [];
+  /** push-to-talk in its groups: what it heard, what it said */
+  readonly groupTalk: TerminalTalk;
 
   constructor(private readonly options: TerminalOptions) {
     this.random = options.random ?? Math.random;
+    this.groupTalk = new TerminalTalk(
+      {
+        uid: () => this.uid,
+        request: (code, payload) => this.request(code, payload),
+        sendBinary: (frame) => {
+          if (!this.loggedOn) return false;
+          this.ws?.send(frame, { binary: true });
+          return true;
+        },
+      },
+      { onError: options.onError, ...options.talk },
+    );
   }
 
   /** Logged on over an open connection. */
@@ -183,6 +207,16 @@ export class ConsoleTerminal {
     return true;
   }
 
+  /** Group talk heard and said: bursts and frames heard, frames lost, the last burst's tone, bursts talked. */
+  get talkStats(): TalkSummary {
+    return this.groupTalk.summary();
+  }
+
+  /** Talk in group `tgid` (push-to-talk): see TerminalTalk.talk. */
+  talk(tgid: number, request?: TalkRequest): Promise<TalkResult> {
+    return this.groupTalk.talk(tgid, request);
+  }
+
   async sendText(target: number, targetType: number, content: string): Promise<ImMessage> {
     const rsp = await this.request('req_send_im', {
       target,
@@ -229,7 +263,7 @@ export class ConsoleTerminal {
     const ws = new WebSocket(this.options.url);
     this.ws = ws;
     ws.on('open', () => void this.opened(ws));
-    ws.on('message', (data) => this.received(data));
+    ws.on('message', (data, isBinary) => (isBinary ? this.groupTalk.binary(data) : this.received(data)));
     ws.on('error', () => {}); // 'close' follows
     ws.on('close', () => {
       if (this.ws !== ws) return;
@@ -290,6 +324,8 @@ export class ConsoleTerminal {
       );
       for (const w of this.readyWaiters.splice(0)) w();
       await this.refreshGroups();
+      // not fatal: a terminal that cannot enter a group still reports and writes
+      this.groupTalk.loggedOn(this.groups).catch((err: unknown) => this.options.onError?.(err));
     } catch (err) {
       if (this.stopped || this.ws !== ws) return;
       this.options.onError?.(err);
@@ -334,7 +370,15 @@ export class ConsoleTerminal {
       case 'notice_delete_grp':
       case 'notice_add_grp_mem':
       case 'notice_rem_grp_mem':
-        if (this.loggedOn) void this.refreshGroups().catch((err: unknown) => this.options.onError?.(err));
+        if (this.loggedOn)
+          void this.refreshGroups()
+            .then(() => this.groupTalk.groupsChanged(this.groups))
+            .catch((err: unknown) => this.options.onError?.(err));
+        break;
+      case 'notice_ptt_status':
+      case 'notice_enter_group':
+      case 'notice_leave_group':
+        this.groupTalk.notice(m);
         break;
       case 'notice_logon':
       case 'notice_error':

@@ -1,15 +1,27 @@
 import { parseArgs } from 'node:util';
 import { startSimulator } from './fleet';
-import { findAiToken, findProvisionKey, parseChance, parseConsoleUrl, parseInterval, parseRatePerMin } from './options';
+import {
+  findAiToken,
+  findProvisionKey,
+  parseChance,
+  parseConsoleUrl,
+  parseInterval,
+  parseRatePerMin,
+  parseTalkEvery,
+} from './options';
 
 const USAGE = `usage: npm run sim -- --devices 200 [--server http://127.0.0.1:8080] [--interval 1-5s]
        [--provision-key KEY] [--prefix SIM] [--no-commands] [--no-cameras] [--seed N]
        [--faces-per-min 0.5] [--plates-per-min 0.5] [--ai-token TOKEN]
        [--no-terminals] [--console-url ws://127.0.0.1:9080/] [--im-rate 0.0015] [--reply-rate 0.9]
-       [--sos-rate 0.00005] [--offline-rate 0.0002]
+       [--sos-rate 0.00005] [--offline-rate 0.0002] [--talk-every 2-4m | off] [--no-talk]
   devices with a cluster number are terminals of the console service (default address: /ws/console
   of --server): positions, emergencies and group messages go through it, messages to them are
   answered; --im-rate is the chance per upload of a group message, --no-terminals: device API only
+  group talk: terminals enter their first talk group and listen; every --talk-every (default 2-4m,
+  the first round within a minute) one terminal of each group talks 2-3 s, spoken by espeak-ng if
+  installed, else a tone of its own (400-1900 Hz; ffmpeg encodes it); off: they only listen;
+  --no-talk: no group talk at all
   a device told startlive publishes a test picture with ffmpeg to the URL it was given (camera.ts);
   --no-cameras refuses startlive
   --sos-rate and --offline-rate: chance per upload of an SOS and of an offline spell (0: never)
@@ -44,6 +56,8 @@ try {
       'reply-rate': { type: 'string', default: '0.9' },
       'sos-rate': { type: 'string' },
       'offline-rate': { type: 'string' },
+      'talk-every': { type: 'string', default: '2-4m' },
+      'no-talk': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   }));
@@ -67,7 +81,9 @@ let replyRate: number;
 let consoleUrl: string | undefined;
 let sosRate: number | undefined;
 let offlineRate: number | undefined;
+let talkEveryS: [number, number] | null;
 try {
+  talkEveryS = parseTalkEvery(String(values['talk-every']));
   sosRate = values['sos-rate'] === undefined ? undefined : parseChance(String(values['sos-rate']), '--sos-rate');
   offlineRate =
     values['offline-rate'] === undefined ? undefined : parseChance(String(values['offline-rate']), '--offline-rate');
@@ -101,6 +117,8 @@ const stop = await startSimulator({
   replyRate,
   sosRate,
   offlineRate,
+  talk: !values['no-talk'],
+  talkEveryS,
   log,
 }).catch((err: unknown) => fail(`cannot start: ${(err as Error).message}`));
 
@@ -111,7 +129,7 @@ let last = 0;
 const report = setInterval(() => {
   const s = stop.stats;
   log(
-    `online ${s.online}/${s.devices}, killed ${s.killed}, positions ${s.positions} (+${s.positions - last}), batches ${s.batches}, sos ${s.sos}, faces ${s.faces}, plates ${s.plates}, offline spells ${s.offlineSpells}, terminals ${s.terminalsOnline}/${s.terminals} (im sent ${s.imSent}, received ${s.imReceived}, answered ${s.imAnswered}), commands ${s.commands}, cameras live ${s.cameras}, errors ${s.errors}${s.lastError ? ` (last: ${s.lastError})` : ''}`,
+    `online ${s.online}/${s.devices}, killed ${s.killed}, positions ${s.positions} (+${s.positions - last}), batches ${s.batches}, sos ${s.sos}, faces ${s.faces}, plates ${s.plates}, offline spells ${s.offlineSpells}, terminals ${s.terminalsOnline}/${s.terminals} (im sent ${s.imSent}, received ${s.imReceived}, answered ${s.imAnswered}; talk bursts ${s.talkBursts}, frames sent ${s.talkFramesSent}, heard ${s.talkFramesHeard}, lost ${s.talkFramesLost}), commands ${s.commands}, cameras live ${s.cameras}, errors ${s.errors}${s.lastError ? ` (last: ${s.lastError})` : ''}`,
   );
   last = s.positions;
 }, 10_000);

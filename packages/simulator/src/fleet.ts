@@ -3,6 +3,8 @@ import { buildAiResult, nextAiDelayMs, type AiKind } from './ai';
 import { findFfmpeg, SimCamera } from './camera';
 import { DeviceApiError, DeviceClient, postAiResult, provisionDevices, Transport, type Position } from './client';
 import { rng, StreetWalker } from './path';
+import { findEspeak, TalkMediaError, type BurstSource } from './talk/media';
+import { toneOf } from './talk/tone';
 import { ConsoleTerminal, consoleUrlOf } from './terminal';
 
 export interface SimulatorOptions {
@@ -41,6 +43,18 @@ export interface SimulatorOptions {
   imRate?: number;
   /** chance that a terminal answers a text written to it (default 0.9), after a few seconds */
   replyRate?: number;
+  /** group talk: terminals enter their first talk group at logon and hear it (default true) */
+  talk?: boolean;
+  /**
+   * Seconds between rounds of group talk, drawn per round in [min, max]: in each round one
+   * terminal of every group terminals listen to talks a 2-3 s burst, spoken by espeak-ng when it
+   * is installed, else its own tone (toneOf its uid). Default 120 to 240; null: they only listen.
+   */
+  talkEveryS?: [number, number] | null;
+  /** where encoded talk clips are kept (default TALK_CACHE_DIR) */
+  talkCacheDir?: string;
+  /** the ffmpeg of live video and talk (default: @ffmpeg-installer/ffmpeg; null: none) */
+  ffmpeg?: string | null;
   /** face recognition results posted as the AI engine, per minute over the whole fleet (default 0: none) */
   facesPerMin?: number;
   /** plate recognition results per minute over the whole fleet (default 0: none) */
@@ -88,6 +102,11 @@ export interface SimulatorStats {
   imSent: number;
   imReceived: number;
   imAnswered: number;
+  /** group talk: bursts talked (granted), frames sent, frames heard and lost over all terminals */
+  talkBursts: number;
+  talkFramesSent: number;
+  talkFramesHeard: number;
+  talkFramesLost: number;
   errors: number;
   lastError: string;
 }
@@ -250,6 +269,19 @@ export const DEFAULT_SOS_RATE = 0.00005;
 /** Defaults of imRate and replyRate (see SimulatorOptions). */
 export const DEFAULT_IM_RATE = 0.0015;
 export const DEFAULT_REPLY_RATE = 0.9;
+/** Default seconds between rounds of group talk (see SimulatorOptions.talkEveryS). */
+export const DEFAULT_TALK_EVERY_S: [number, number] = [120, 240];
+/** The groups' bursts of one round start within this many ms of each other (at most half a round apart). */
+const TALK_SPREAD_MS = 10_000;
+/** What terminals say when espeak-ng is installed: short, as on a radio (the officers speak Chinese, some English). */
+const SPOKEN: { speech: string; voice: string }[] = [
+  { speech: '巡逻正常', voice: 'cmn' },
+  { speech: '收到，马上到', voice: 'cmn' },
+  { speech: '已到达现场', voice: 'cmn' },
+  { speech: '路口拥堵，绕行', voice: 'cmn' },
+  { speech: 'On patrol, all clear', voice: 'en' },
+  { speech: 'Copy that, on my way', voice: 'en' },
+];
 
 /**
  * Provision and log in `devices` simulated cameras, then move them along streets around the
@@ -266,6 +298,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<StopSim
   const [offMin, offMax] = options.offlineS ?? [20, 90];
   const sosRate = options.sosRate ?? DEFAULT_SOS_RATE;
   const withCommands = options.commands ?? true;
+  // looked up once for the fleet rather than per device
+  const fleetFfmpeg = options.ffmpeg === undefined ? findFfmpeg() : options.ffmpeg;
   const random = rng(options.seed ?? Math.floor(Math.random() * 2 ** 31));
   const log = options.log ?? (() => {});
   const transport = new Transport({ server: options.server, maxSockets: options.maxSockets });
@@ -288,6 +322,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<StopSim
     imSent: 0,
     imReceived: 0,
     imAnswered: 0,
+    talkBursts: 0,
+    talkFramesSent: 0,
+    talkFramesHeard: 0,
+    talkFramesLost: 0,
     errors: 0,
     lastError: '',
   };
@@ -324,13 +362,11 @@ export async function startSimulator(options: SimulatorOptions): Promise<StopSim
   log(`logged in ${devices.length} devices`);
 
   if (options.cameras ?? true) {
-    // looked up once for the fleet rather than per device
-    const ffmpeg = findFfmpeg();
-    if (!ffmpeg) log('no ffmpeg binary for this platform: startlive commands will be refused');
+    if (!fleetFfmpeg) log('no ffmpeg binary for this platform: startlive commands will be refused');
     const onChange = () => {
       stats.cameras = devices.filter((d) => d.camera?.running).length;
     };
-    for (const d of devices) d.camera = new SimCamera({ identity: d.identity, log, onChange, ffmpeg });
+    for (const d of devices) d.camera = new SimCamera({ identity: d.identity, log, onChange, ffmpeg: fleetFfmpeg });
   }
 
   const imRate = options.imRate ?? DEFAULT_IM_RATE;
@@ -358,6 +394,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<StopSim
         onError: (err) => {
           if (!sleeper.stopped) fail(err);
         },
+        talk: { listen: options.talk ?? true, ffmpeg: fleetFfmpeg, cacheDir: options.talkCacheDir },
       });
       stats.terminals += 1;
     }
@@ -530,7 +567,66 @@ export async function startSimulator(options: SimulatorOptions): Promise<StopSim
     }
   }
 
+  // group talk: now and then one terminal of each group talks, so that a dispatcher hears the groups
+  const talkEvery = options.talkEveryS === undefined ? DEFAULT_TALK_EVERY_S : options.talkEveryS;
+  async function talkLoop(every: [number, number]): Promise<void> {
+    if (!fleetFfmpeg) {
+      log('group talk: no ffmpeg binary for this platform; the terminals only listen');
+      return;
+    }
+    let speech = findEspeak() !== null;
+    log(
+      `group talk: a terminal of each group talks every ${every[0]}-${every[1]} s (${speech ? 'speech by espeak-ng' : 'tones; install espeak-ng for speech'})`,
+    );
+    let broken: string | null = null;
+    const talkIn = async (tgid: number, members: SimDevice[]) => {
+      // the groups do not all talk at the same instant
+      await sleeper.sleep(between(0, Math.min(TALK_SPREAD_MS, every[0] * 500)));
+      const d = members[Math.floor(random() * members.length)]!;
+      const terminal = d.terminal;
+      if (sleeper.stopped || broken || d.killed || !terminal?.loggedOn || terminal.groupTalk.talking) return;
+      const spoken = speech ? SPOKEN[Math.floor(random() * SPOKEN.length)]! : null;
+      const source: BurstSource = spoken ?? { tone: toneOf(terminal.uid ?? 0) };
+      try {
+        // 2, 2.5 or 3 s: few lengths, so few clips to encode
+        await terminal.talk(tgid, { seconds: Math.round(between(4, 6)) / 2, source });
+      } catch (err) {
+        if (sleeper.stopped) return;
+        if (!(err instanceof TalkMediaError)) fail(err);
+        else if (spoken && speech) {
+          speech = false;
+          log(`group talk: speech failed (${err.message}); tones from now on`);
+        } else if (!spoken) broken ??= err.message;
+      }
+    };
+    // the first round soon after start (as the AI results), so that a new user hears a group
+    let first = true;
+    let noGroupLogged = false;
+    while (!sleeper.stopped && !broken) {
+      const delay = between(...every) * 1000;
+      await sleeper.sleep(first ? Math.min(delay, between(20_000, 60_000)) : delay);
+      first = false;
+      const groups = new Map<number, SimDevice[]>();
+      for (const d of devices) {
+        const tgid = d.terminal?.loggedOn && !d.killed ? d.terminal.groupTalk.attached : null;
+        if (tgid === null || tgid === undefined) continue;
+        const members = groups.get(tgid);
+        if (members) members.push(d);
+        else groups.set(tgid, [d]);
+      }
+      if (!groups.size && !noGroupLogged && !sleeper.stopped)
+        log(
+          'group talk: no simulated terminal is in a talk group yet (a group of their cluster numbers makes them talk)',
+        );
+      noGroupLogged ||= !groups.size;
+      await Promise.all([...groups].map(([tgid, members]) => talkIn(tgid, members)));
+    }
+    // said once: a fleet without working ffmpeg keeps running and listening
+    if (broken && !sleeper.stopped) log(`group talk: no audio (${broken}); the terminals only listen`);
+  }
+
   const loops = devices.flatMap((d) => [uploadLoop(d), ...(withCommands ? [commandLoop(d)] : [])]);
+  if ((options.terminals ?? true) && (options.talk ?? true) && talkEvery) loops.push(talkLoop(talkEvery));
   if ((options.facesPerMin ?? 0) > 0) loops.push(aiLoop('face', options.facesPerMin!));
   if ((options.platesPerMin ?? 0) > 0) loops.push(aiLoop('plate', options.platesPerMin!));
   const refresh = setInterval(() => {
@@ -540,14 +636,20 @@ export async function startSimulator(options: SimulatorOptions): Promise<StopSim
     let sent = 0;
     let received = 0;
     let answered = 0;
+    const talk = { talkBursts: 0, talkFramesSent: 0, talkFramesHeard: 0, talkFramesLost: 0 };
     for (const d of devices) {
       if (!d.terminal) continue;
       if (d.terminal.loggedOn) online += 1;
       sent += d.terminal.stats.imSent;
       received += d.terminal.stats.imReceived;
       answered += d.terminal.stats.imAnswered;
+      const { talked, framesHeard, framesLost } = d.terminal.talkStats;
+      talk.talkBursts += talked.bursts;
+      talk.talkFramesSent += talked.framesSent;
+      talk.talkFramesHeard += framesHeard;
+      talk.talkFramesLost += framesLost;
     }
-    Object.assign(stats, { terminalsOnline: online, imSent: sent, imReceived: received, imAnswered: answered });
+    Object.assign(stats, { terminalsOnline: online, imSent: sent, imReceived: received, imAnswered: answered }, talk);
   }, 1000);
 
   const stop = async () => {

@@ -32,6 +32,7 @@ export {
   parseConsoleUrl,
   parseInterval,
   parseRatePerMin,
+  parseTalkEvery,
 } from './options';
 export {
   ConsoleRequestError,

@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import { imeiIsValid } from '@bwc/protocol';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_IM_RATE, DEFAULT_OFFLINE_RATE, DEFAULT_SOS_RATE, simulatedIdentity } from './fleet';
-import { findAiToken, findProvisionKey, parseChance, parseConsoleUrl, parseInterval, parseRatePerMin } from './options';
+import {
+  findAiToken,
+  findProvisionKey,
+  parseChance,
+  parseConsoleUrl,
+  parseInterval,
+  parseRatePerMin,
+  parseTalkEvery,
+} from './options';
 import { consoleUrlOf } from './terminal';
 
 describe('parseInterval', () => {
@@ -14,11 +22,25 @@ describe('parseInterval', () => {
     expect(parseInterval('500ms-2s')).toEqual([0.5, 2]);
     expect(parseInterval('200-800ms')).toEqual([0.2, 0.8]);
     expect(parseInterval('3')).toEqual([3, 3]);
+    expect(parseInterval('2-4m')).toEqual([120, 240]);
+    expect(parseInterval('90s-3m')).toEqual([90, 180]);
   });
   it('refuses nonsense', () => {
     expect(() => parseInterval('fast')).toThrow(/not an interval/);
     expect(() => parseInterval('5-1s')).toThrow(/min <= max/);
     expect(() => parseInterval('0s')).toThrow(/positive/);
+    expect(() => parseInterval('soon', '--talk-every')).toThrow(/^--talk-every: "soon"/);
+  });
+});
+
+describe('parseTalkEvery', () => {
+  it('reads an interval between rounds of group talk, or off', () => {
+    expect(parseTalkEvery('2-4m')).toEqual([120, 240]);
+    expect(parseTalkEvery('30s')).toEqual([30, 30]);
+    expect(parseTalkEvery('off')).toBeNull();
+    expect(parseTalkEvery('0')).toBeNull();
+    expect(() => parseTalkEvery('2s')).toThrow(/at least 10 s/);
+    expect(() => parseTalkEvery('often')).toThrow(/--talk-every: "often" is not an interval/);
   });
 });
 

@@ -5,15 +5,26 @@ import { fileURLToPath } from 'node:url';
 /** Repository root (packages/simulator/src -> ../../..). */
 export const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 
-/** `1-5s`, `2s`, `500ms-2s`, `1-5` (seconds) -> [min, max] seconds. */
-export function parseInterval(text: string): [number, number] {
-  const m = /^\s*(\d+(?:\.\d+)?)(ms|s)?\s*(?:-\s*(\d+(?:\.\d+)?)(ms|s)?)?\s*$/.exec(text);
-  if (!m) throw new Error(`--interval: "${text}" is not an interval such as 1-5s`);
-  const unitOf = (u: string | undefined, fallback: string | undefined) => ((u ?? fallback ?? 's') === 'ms' ? 0.001 : 1);
+const UNIT_S: Record<string, number> = { ms: 0.001, s: 1, m: 60 };
+
+/** `1-5s`, `2s`, `500ms-2s`, `2-4m`, `1-5` (seconds) -> [min, max] seconds; `flag` names the option in errors. */
+export function parseInterval(text: string, flag = '--interval'): [number, number] {
+  const m = /^\s*(\d+(?:\.\d+)?)(ms|s|m)?\s*(?:-\s*(\d+(?:\.\d+)?)(ms|s|m)?)?\s*$/.exec(text);
+  if (!m) throw new Error(`${flag}: "${text}" is not an interval such as 1-5s`);
+  const unitOf = (u: string | undefined, fallback: string | undefined) => UNIT_S[u ?? fallback ?? 's']!;
   const lo = Number(m[1]) * unitOf(m[2], m[4]);
   const hi = m[3] === undefined ? lo : Number(m[3]) * unitOf(m[4], undefined);
-  if (!(lo > 0) || hi < lo) throw new Error(`--interval: "${text}" must be positive with min <= max`);
+  if (!(lo > 0) || hi < lo) throw new Error(`${flag}: "${text}" must be positive with min <= max`);
   return [lo, hi];
+}
+
+/** --talk-every: an interval (`2-4m`), or `off` (terminals only listen) -> null. */
+export function parseTalkEvery(text: string): [number, number] | null {
+  if (/^\s*(off|0)\s*$/i.test(text)) return null;
+  const every = parseInterval(text, '--talk-every');
+  // a burst lasts up to 3 s and a group has one floor: rounds closer than 10 s would queue up
+  if (every[0] < 10) throw new Error(`--talk-every: "${text}" must be at least 10 s apart, or off`);
+  return every;
 }
 
 /**

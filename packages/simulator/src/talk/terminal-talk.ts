@@ -119,7 +119,7 @@ export class TerminalTalk {
   attached: number | null = null;
   readonly listener: TalkListener;
   readonly stats: TalkingStats = { bursts: 0, framesSent: 0, denied: 0, timedOut: 0, cut: 0 };
-  private talking = false;
+  private inBurst = false;
   private readonly watchers = new Set<FloorWatcher>();
   /** the tone measured in a burst heard, by the burst */
   private readonly tones = new WeakMap<HeardBurst, DetectedTone | null>();
@@ -133,6 +133,11 @@ export class TerminalTalk {
       listensTo: (tgid) => tgid === this.attached,
       keepPackets: Boolean(options.keepBursts || options.analyse),
     });
+  }
+
+  /** A talk() runs: asking for the floor, waiting for it or sending. */
+  get talking(): boolean {
+    return this.inBurst;
   }
 
   get hearing(): HearingStats {
@@ -248,12 +253,12 @@ export class TerminalTalk {
    * TalkMediaError when the audio cannot be made, with a request's error when the service fails.
    */
   async talk(tgid: number, request: TalkRequest = {}): Promise<TalkResult> {
-    if (this.talking) throw new Error('already talking');
-    this.talking = true;
+    if (this.inBurst) throw new Error('already talking');
+    this.inBurst = true;
     try {
       return await this.burst(tgid, request);
     } finally {
-      this.talking = false;
+      this.inBurst = false;
     }
   }
 

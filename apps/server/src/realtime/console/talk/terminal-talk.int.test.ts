@@ -1,19 +1,23 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConsoleTerminal, findFfmpeg, type TalkSummary } from '@bwc/simulator';
+import { readFileSync } from 'node:fs';
+import { ConsoleTerminal, findFfmpeg, startSimulator, type SimulatorOptions, type TalkSummary } from '@bwc/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../../../test/api';
 import { consoleUrl, logonConsole, type LoggedOn } from '../../../../test/console-fixtures';
 import { addDevice, unitIdOf, type CreatedDevice } from '../../../../test/devices';
 import { createTestApp, DEMO, login, type TestApp } from '../../../../test/helpers';
 import { until } from '../../../../test/wait';
+import { PROVISION_KEY_FILE } from '../../../modules/devices/device-api.routes';
 
 /**
  * Simulated terminals (packages/simulator ConsoleTerminal) in group talk against the real
  * service: they enter their group at logon, one talks a 1 kHz tone encoded by ffmpeg, paced in
  * real time, and the others hear every frame and measure 1 kHz in the decoded audio; a queued
- * talker gets the floor when the first lets go; a dispatcher pre-empts a talker, who stops.
+ * talker gets the floor when the first lets go; a dispatcher pre-empts a talker, who stops. The
+ * simulated fleet (npm start) talks in its terminals' group now and then, and without a working
+ * ffmpeg says so once and only listens.
  */
 let t: TestApp;
 let url: string;
@@ -115,4 +119,65 @@ describe.skipIf(!findFfmpeg())('simulated terminals in group talk', () => {
     expect(heard(alpha).talked.cut).toBe(1);
     expect(await desk.client.request('req_ptt_off', { tgid })).toMatchObject({ cmd_status: 0, released: 1 });
   });
+});
+
+describe.skipIf(!findFfmpeg())('the simulated fleet in group talk', () => {
+  const fleet = (extra: Partial<SimulatorOptions>) =>
+    startSimulator({
+      server: url.replace('ws', 'http').replace(/\/ws\/console$/, ''),
+      devices: 10,
+      provisionKey: readFileSync(join(t.config.dataDir, PROVISION_KEY_FILE), 'utf8').trim(),
+      intervalS: [1, 2],
+      seed: 5,
+      offlineRate: 0,
+      sosRate: 0,
+      imRate: 0,
+      commands: false,
+      cameras: false,
+      prefix: 'TTLK',
+      talkEveryS: [1, 2],
+      ...extra,
+    });
+
+  it('one terminal of its group talks now and then, the others hear every frame', async () => {
+    const sim = await fleet({ talkCacheDir: mkdtempSync(join(cacheDir, 'fleet-')) });
+    try {
+      const uids = (
+        await t.db
+          .selectFrom('devices')
+          .select('id')
+          .where('hostbody', 'like', 'TTLK%')
+          .where('jq_hostcode', '!=', '')
+          .execute()
+      ).map((d) => d.id);
+      expect(uids).toHaveLength(7);
+      // a group of the fleet's terminals: they learn of it and enter it
+      expect(await desk.client.request('req_create_grp', { name: 'fleet', uids })).toMatchObject({ cmd_status: 0 });
+      await until(
+        'two bursts talked and heard',
+        () => sim.stats.talkBursts >= 2 && sim.stats.talkFramesHeard >= 2 * 6 * 100,
+        60_000,
+      );
+      expect(sim.stats).toMatchObject({ talkFramesLost: 0, errors: 0 });
+    } finally {
+      await sim();
+    }
+  }, 90_000);
+
+  it('without a working ffmpeg it says so once and only listens', async () => {
+    const lines: string[] = [];
+    const sim = await fleet({
+      ffmpeg: '/bin/false',
+      talkCacheDir: mkdtempSync(join(cacheDir, 'broken-')),
+      log: (line) => lines.push(line),
+    });
+    try {
+      await until('the fleet gave up talking', () => lines.some((l) => l.includes('no audio')), 60_000);
+      await until('every terminal online', () => sim.stats.terminalsOnline === 7);
+      expect(lines.filter((l) => l.includes('no audio'))).toHaveLength(1);
+      expect(sim.stats).toMatchObject({ talkBursts: 0, talkFramesSent: 0, errors: 0 });
+    } finally {
+      await sim();
+    }
+  }, 90_000);
 });

@@ -1,8 +1,9 @@
-import { HOST_LIST_PAGE_SIZE, MenuId, type DevicePoint } from '@bwc/protocol';
+import { GROUP_TEMP_TTL_H, HOST_LIST_PAGE_SIZE, MenuId, type DevicePoint } from '@bwc/protocol';
 import { Alert, Button, Modal, Table } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Permission } from '../../app/session/Permission';
 import { NameWithCode } from '../../components/data-table';
+import { BroadcastButton } from './broadcast/BroadcastButton';
 import { DeviceActionsBar } from './DeviceActionsBar';
 import { CapabilityFlags, DeviceStateTag } from './DeviceState';
 import type { useDeviceActions } from './deviceActions';
@@ -18,7 +19,7 @@ interface Props {
   onClose: () => void;
 }
 
-/** Devices selected on the map: state, flags and commands; a temporary group from them. */
+/** Devices selected on the map: state, flags and commands; a temporary group from them, or a voice broadcast to them. */
 export function DeviceListDialog({ open, devices, broadcast, actions, onDetail, onClose }: Props) {
   const { t } = useTranslation('dispatch');
   return (
@@ -30,16 +31,27 @@ export function DeviceListDialog({ open, devices, broadcast, actions, onDetail, 
       destroyOnHidden
       footer={
         <>
-          <Permission menu={MenuId.EMERGENCY} action="add">
-            <Button onClick={() => void actions.temporaryGroup(devices)}>{t('group.fromSelection')}</Button>
-          </Permission>
+          {broadcast ? (
+            <BroadcastButton devices={devices} actions={actions} onStarted={onClose} />
+          ) : (
+            <Permission menu={MenuId.EMERGENCY} action="add">
+              <Button onClick={() => void actions.temporaryGroup(devices)}>{t('group.fromSelection')}</Button>
+            </Permission>
+          )}
           <Button type="primary" onClick={onClose}>
             {t('action.close')}
           </Button>
         </>
       }
     >
-      {broadcast && <Alert type="info" showIcon style={{ marginBottom: 12 }} message={t('selection.broadcastLater')} />}
+      {broadcast && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 12 }}
+          message={t('broadcast.explain', { hours: GROUP_TEMP_TTL_H })}
+        />
+      )}
       <Table<DevicePoint>
         data-testid="selection-table"
         rowKey="id"

@@ -112,6 +112,8 @@ export function EmergencyPage() {
   const mapRef = useRef<MapHandle | null>(null);
 
   const [tool, setTool] = useState<Tool>('pan');
+  // voice broadcast: the next shape drawn (any of the three) goes to the broadcast dialog
+  const [broadcasting, setBroadcasting] = useState(false);
   const [locating, setLocating] = useState(false);
   const [tracked, setTracked] = useState<ReadonlySet<number>>(new Set());
   const [infoId, setInfoId] = useState<number | null>(null);
@@ -206,14 +208,15 @@ export function EmergencyPage() {
       const inside = devicesInRing(ring, crs, visible);
       // one selection per tool click: back to dragging (and to the auto refresh)
       setTool('pan');
+      setBroadcasting(false);
       if (inside.length === 0) {
         message.info(t('selection.empty'));
         return;
       }
       setSelection(inside.map((p) => p.id));
-      setDialog('selection');
+      setDialog(broadcasting ? 'broadcast' : 'selection');
     },
-    [store, locating, tracked, message, t],
+    [store, locating, tracked, broadcasting, message, t],
   );
 
   // the device dialog's states stay live while it is open
@@ -364,7 +367,16 @@ export function EmergencyPage() {
             () => setLocating((on) => !on),
             locating,
           )}
-          {toolButton('pan', t('tools.pan'), <DragOutlined />, () => setTool('pan'), tool === 'pan')}
+          {toolButton(
+            'pan',
+            t('tools.pan'),
+            <DragOutlined />,
+            () => {
+              setTool('pan');
+              setBroadcasting(false);
+            },
+            tool === 'pan',
+          )}
           {toolButton('polygon', t('tools.polygon'), <GatewayOutlined />, () => setTool('polygon'), tool === 'polygon')}
           {toolButton('circle', t('tools.circle'), <CircleIcon />, () => setTool('circle'), tool === 'circle')}
           {toolButton(
@@ -374,10 +386,22 @@ export function EmergencyPage() {
             () => setTool('rectangle'),
             tool === 'rectangle',
           )}
-          {toolButton('broadcast', t('tools.broadcast'), <SoundOutlined />, () => {
-            if (selected.length === 0) message.info(t('selection.broadcastNeedsSelection'));
-            else setDialog('broadcast');
-          })}
+          {toolButton(
+            'broadcast',
+            t('tools.broadcast'),
+            <SoundOutlined />,
+            () => {
+              if (broadcasting) {
+                setBroadcasting(false);
+                setTool('pan');
+                return;
+              }
+              setBroadcasting(true);
+              if (tool === 'pan') setTool('rectangle');
+              message.info(t('broadcast.drawShape'));
+            },
+            broadcasting,
+          )}
           <Dropdown
             trigger={['click']}
             disabled={areas.length === 0}

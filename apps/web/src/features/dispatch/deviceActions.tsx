@@ -52,20 +52,23 @@ export function useDeviceActions(onChanged: (ids: number[]) => void) {
       },
     });
 
-  /** Temporary group from a selection (spec part 2 section 5). */
-  const temporaryGroup = async (devices: DevicePoint[]) => {
+  /**
+   * Temporary group from a selection (spec part 2 section 5); answers the server's answer when a
+   * group was made, null when nothing was (none with a cluster number, not confirmed, refused).
+   */
+  const temporaryGroup = async (devices: DevicePoint[]): Promise<GroupFromDevicesAnswer | null> => {
     const { withCode, without } = splitByClusterCode(devices);
     const names = without.map(nameWithCode).join(t('list.separator'));
     if (withCode.length === 0) {
       message.warning(t('group.noneHasCode', { names }));
-      return;
+      return null;
     }
     if (without.length > 0) {
       const go = await modal.confirm({
         title: t('group.missingTitle'),
         content: t('group.missingConfirm', { names }),
       });
-      if (!go) return;
+      if (!go) return null;
     }
     let answer: GroupFromDevicesAnswer;
     try {
@@ -75,12 +78,12 @@ export function useDeviceActions(onChanged: (ids: number[]) => void) {
       });
     } catch {
       // refused (e.g. a selected device was deleted meanwhile): the server's message is already shown
-      return;
+      return null;
     }
-    if (answer.groupid !== null) {
-      message.success(t('group.created', { name: answer.tg_name, hours: GROUP_TEMP_TTL_H }));
-      void queryClient.invalidateQueries({ queryKey: GROUPS_QUERY_KEY });
-    }
+    if (answer.groupid === null) return null;
+    message.success(t('group.created', { name: answer.tg_name, hours: GROUP_TEMP_TTL_H }));
+    void queryClient.invalidateQueries({ queryKey: GROUPS_QUERY_KEY });
+    return answer;
   };
 
   return { restart, remote, temporaryGroup };

@@ -5,10 +5,12 @@ import { usePushChannel } from '../../realtime/session/pushChannel';
 import { useConsoleService } from '../../realtime/sdk/groupLogin';
 import { useSessionKeeper } from '../session/useSessionKeeper';
 import { useVersionWatch } from '../session/useVersionWatch';
+import { TalkHost } from '../../features/talk/TalkHost';
 import { NavBar } from './NavBar';
 
 /** The logged-in console: navigation bar on top, the page below; keeps the session alive, its
- * push channel open and the dispatcher logged onto the console service. */
+ * push channel open and the dispatcher logged onto the console service; hosts the group talk
+ * panel, which stays open across pages. */
 export function ShellLayout() {
   useSessionKeeper();
   useVersionWatch();
@@ -22,6 +24,7 @@ export function ShellLayout() {
           <Outlet />
         </Lazy>
       </Layout.Content>
+      <TalkHost />
     </Layout>
   );
 }

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWidget } from '../../components/test-utils';
 import { DevicePointStore } from '../../map/pointStore';
 import { GroupTab } from './GroupTab';
+import { onOpenTalk } from '../talk/openTalk';
 import { point as mapPoint } from '../../map/test-points';
 
 function member(uid: number, lineon: number): TalkGroup['children'][number] {
@@ -97,8 +98,6 @@ describe('emergency group tab', () => {
     // a group's message button opens its conversation
     fireEvent.click(screen.getAllByTestId('group-message')[1]!);
     expect(onMessage).toHaveBeenCalledWith(2, 'Incident 7');
-    // talking in groups is not offered yet, and the tab says so
-    expect(screen.getByText('Talking in groups (floor and audio) comes in a later version')).toBeTruthy();
   });
 
   it('locates a member on click and leaves offline members out when ticked', async () => {
@@ -141,6 +140,7 @@ describe('emergency group tab', () => {
       'notice_add_grp_mem',
       'notice_create_grp',
       'notice_delete_grp',
+      'notice_ptt_status',
       'notice_rem_grp_mem',
       'notice_update_grp',
     ]);
@@ -150,6 +150,49 @@ describe('emergency group tab', () => {
     await waitFor(() => expect(screen.getAllByTestId('group-node')).toHaveLength(3));
     expect(listBodies().length).toBe(asked + 1);
     view.unmount();
-    expect(listeners.size).toBe(0);
+    // the floor store of the connection keeps listening: a floor taken meanwhile is known on return
+    expect([...listeners.keys()]).toEqual(['notice_ptt_status']);
+  });
+
+  it('shows who talks in each group and opens the talk panel of a group', async () => {
+    const listeners = new Map<string, (notice: unknown) => void>();
+    const sdk = {
+      on: (code: string, listener: (notice: unknown) => void) => {
+        listeners.set(code, listener);
+        return () => listeners.delete(code);
+      },
+    };
+    const store = new DevicePointStore((flush) => flush());
+    await renderWidget(<GroupTab store={store} onLocate={() => undefined} sdk={sdk as never} />, {
+      ...perms,
+      language: 'en-US',
+    });
+    await waitFor(() => expect(screen.getAllByTestId('group-node')).toHaveLength(2));
+    expect(screen.queryByTestId('group-floor')).toBeNull();
+    const talker = {
+      uid: 12,
+      ext_id: '912',
+      name: 'Officer 12',
+      priority: 1,
+      emergency: 0,
+      since: 0,
+      until: 60_000,
+      refid: 'r1',
+    };
+    const floor = (tgid: number, who: typeof talker | null) =>
+      act(() =>
+        listeners.get('notice_ptt_status')!({ tgid, state: who ? 1 : 0, talker: who, previous: null, queue: [] }),
+      );
+    floor(2, talker);
+    const shown = await screen.findByTestId('group-floor');
+    expect(shown.textContent).toContain('Officer 12 is talking');
+    expect(shown.closest<HTMLElement>('[data-testid="group-node"]')!.dataset.tgid).toBe('2');
+    floor(2, null);
+    await waitFor(() => expect(screen.queryByTestId('group-floor')).toBeNull());
+    const opened = vi.fn();
+    const off = onOpenTalk(opened);
+    fireEvent.click(screen.getAllByTestId('group-talk')[0]!);
+    off();
+    expect(opened).toHaveBeenCalledWith({ tgid: 1 });
   });
 });

@@ -1,13 +1,15 @@
-import { MessageOutlined, TeamOutlined } from '@ant-design/icons';
+import { AudioOutlined, MessageOutlined, TeamOutlined } from '@ant-design/icons';
 import type { GroupMember, TalkGroup } from '@bwc/protocol';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Badge, Button, Checkbox, Empty, Input, Spin, Tag, Tree, Typography } from 'antd';
+import { Badge, Button, Checkbox, Empty, Input, Spin, Tag, Tree } from 'antd';
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/http';
 import type { DevicePointStore } from '../../map/pointStore';
 import type { RealtimeSdk } from '../../realtime/sdk/RealtimeSdk';
 import { consoleSdk } from '../../realtime/sdk/groupLogin';
+import { useFloor } from '../talk/floor';
+import { openTalk } from '../talk/openTalk';
 
 /**
  * How often the stored groups are read again besides the console service's group notices (a
@@ -36,6 +38,18 @@ interface Props {
   sdk?: Pick<RealtimeSdk, 'on'>;
 }
 
+/** Who talks in a group now (notice_ptt_status), beside its name; nothing while nobody does. */
+function GroupFloor({ sdk, tgid }: { sdk: Pick<RealtimeSdk, 'on'>; tgid: number }) {
+  const { t } = useTranslation('talk');
+  const talker = useFloor(sdk, tgid)?.talker;
+  if (!talker) return null;
+  return (
+    <Tag color={talker.emergency ? 'red' : 'green'} bordered={false} data-testid="group-floor" data-uid={talker.uid}>
+      <AudioOutlined /> {t('group.talking', { name: talker.name })}
+    </Tag>
+  );
+}
+
 /** A member is online by the live point store when it has the device, else by the group answer. */
 function online(store: DevicePointStore, member: GroupMember): boolean {
   const point = store.get(member.uid);
@@ -45,11 +59,12 @@ function online(store: DevicePointStore, member: GroupMember): boolean {
 /**
  * Group tab of the emergency screen: the stored talk groups of the user's scope (fixed and
  * temporary) with their live online counts and members, read again as soon as the console service
- * tells of a group change; a member click locates it on the map.
- * Talking in a group (floor, audio) is not part of this tab yet; the tab says so.
+ * tells of a group change; a member click locates it on the map. Each group shows who holds its
+ * floor and has a talk button that opens its push-to-talk panel (features/talk).
  */
 export function GroupTab({ store, onLocate, onMessage, sdk = consoleSdk }: Props) {
   const { t } = useTranslation('dispatch');
+  const { t: tt } = useTranslation('talk');
   const queryClient = useQueryClient();
   // a group created, changed or deleted anywhere: read the list again at once
   useEffect(() => {
@@ -88,9 +103,22 @@ export function GroupTab({ store, onLocate, onMessage, sdk = consoleSdk }: Props
               <Tag color={g.preconfig === 1 ? 'blue' : 'orange'} bordered={false}>
                 {g.preconfig === 1 ? t('groupTab.fixed') : t('groupTab.temporary')}
               </Tag>
+              <GroupFloor sdk={sdk} tgid={g.tgid} />
               <span className="bwc-group-count" data-testid="group-count">
                 {t('groupTab.count', { online: on, total: g.total })}
               </span>
+              <Button
+                size="small"
+                type="text"
+                icon={<AudioOutlined />}
+                aria-label={tt('group.talk')}
+                title={tt('group.talk')}
+                data-testid="group-talk"
+                onClick={(event) => {
+                  event.stopPropagation();
+                  openTalk({ tgid: g.tgid });
+                }}
+              />
               {onMessage && (
                 <Button
                   size="small"
@@ -129,7 +157,7 @@ export function GroupTab({ store, onLocate, onMessage, sdk = consoleSdk }: Props
         })),
       };
     });
-  }, [groups.data, onlineOnly, store, t, version, onMessage]);
+  }, [groups.data, onlineOnly, store, t, tt, version, onMessage, sdk]);
 
   return (
     <div className="bwc-group-tab" data-testid="group-tab">
@@ -162,9 +190,6 @@ export function GroupTab({ store, onLocate, onMessage, sdk = consoleSdk }: Props
           }}
         />
       )}
-      <Typography.Text type="secondary" className="bwc-group-note">
-        {t('groupTab.talkLater')}
-      </Typography.Text>
     </div>
   );
 }

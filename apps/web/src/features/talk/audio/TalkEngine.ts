@@ -1,0 +1,379 @@
+import {
+  AUDIO_FRAME_MS,
+  AUDIO_OPUS_MAX_BYTES,
+  AUDIO_SAMPLE_RATE,
+  AudioKind,
+  decodeAudioFrame,
+  encodeAudioFrame,
+} from '@bwc/protocol';
+import type { RealtimeSdk } from '../../../realtime/sdk/RealtimeSdk';
+import { CAPTURE_PROCESSOR, captureWorkletSource } from './captureWorklet';
+import { JitterBuffer } from './jitterBuffer';
+import { displayLevel, dominantFrequency, rms, toneShare } from './pcm';
+import { talkSupport, type TalkSupport } from './support';
+import { playTone, type ToneKind } from './tones';
+
+/** What the engine needs of the console-service connection. */
+export type TalkSdk = Pick<RealtimeSdk, 'sendBinary' | 'onBinary'>;
+
+/** Microphone constraints: the browser's voice processing, as in a call. */
+export const TALK_MIC_CONSTRAINTS: MediaStreamConstraints = {
+  audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true },
+};
+/** Opus at 24 kbit/s: clear speech, a 60-byte packet per 20 ms frame. */
+const OPUS_BITRATE = 24_000;
+const FRAME_US = AUDIO_FRAME_MS * 1000;
+/** Audio counts as flowing (level animation on) this long after its last frame. */
+const ACTIVE_MS = 300;
+/** Decoded frames still waiting for their place are forgotten this many frames later. */
+const PENDING_MAX = 100;
+
+/**
+ * Counters of one panel's audio. The page also copies them into `window.__bwcTalkStats` when a
+ * test has put that object there (Playwright's addInitScript), so an end-to-end test can check
+ * that audio went out and came back, and which tone it carried (`tone1k`, `dominantHz`).
+ */
+export interface TalkStats {
+  /** encoded frames handed to the socket while holding the floor */
+  framesSent: number;
+  /** sends refused by the socket (closed, or its backlog full) */
+  framesUnsent: number;
+  /** binary frames received (any group) */
+  framesReceived: number;
+  /** frames of the panel's group that the decoder turned into PCM */
+  framesDecoded: number;
+  /** frames scheduled on the audio output */
+  framesPlayed: number;
+  /** frames that came or were decoded after their place */
+  framesLate: number;
+  /** frames never received (sequence gaps) */
+  framesLost: number;
+  /** current jitter delay (ms) */
+  jitterMs: number;
+  /** uid of the talker of the last frame */
+  talker: number;
+  /** share (0..1) of the last decoded frame's energy at 1 kHz */
+  tone1k: number;
+  /** strongest frequency (Hz) of the last decoded frame, 100-4000 in 50 Hz steps */
+  dominantHz: number;
+  /** RMS of the last decoded frame */
+  rms: number;
+}
+
+/** Why the microphone could not be opened: a key of the talk catalogue and the browser's reason. */
+export class MicError extends Error {
+  constructor(
+    readonly key: 'unsupported.insecure' | 'unsupported.noEncoder' | 'mic.denied' | 'mic.missing' | 'mic.failed',
+    readonly reason = '',
+  ) {
+    super(key);
+  }
+}
+
+function micError(error: unknown): MicError {
+  const name = error instanceof Error ? error.name : '';
+  if (name === 'NotAllowedError' || name === 'SecurityError') return new MicError('mic.denied');
+  if (name === 'NotFoundError' || name === 'OverconstrainedError') return new MicError('mic.missing');
+  return new MicError('mic.failed', error instanceof Error ? error.message : String(error));
+}
+
+/** The audio of a talk panel, as the panel uses it (a fake in the panel's tests). */
+export interface TalkAudio {
+  readonly support: TalkSupport;
+  /** play the frames of group `tgid` (the only group this console is attached to) */
+  listen(tgid: number): void;
+  /** open the microphone and start encoding (frames go out only after `send`) */
+  startCapture(): Promise<void>;
+  stopCapture(): void;
+  /** send the encoded frames to `tgid` (the floor is ours), or stop sending (null) */
+  send(target: { tgid: number; emergency: boolean } | null): void;
+  /** 0..1: the level of what is heard or said now, 0 when nothing flows */
+  level(): number;
+  tone(kind: ToneKind): void;
+  /** resume the audio output after a user gesture (browsers start it suspended otherwise) */
+  resume(): void;
+  close(): void;
+}
+
+interface Capture {
+  stream: MediaStream;
+  source: MediaStreamAudioSourceNode;
+  node: AudioWorkletNode;
+  encoder: AudioEncoder;
+  captured: number;
+}
+
+/**
+ * The browser side of group talk (issue 14). Send: microphone (voice processing on) -> AudioWorklet
+ * (20 ms frames) -> WebCodecs Opus encoder (48 kHz mono, 20 ms packets) -> binary frame -> the
+ * console-service socket, only while this console holds the floor. Receive: binary frame ->
+ * Opus decoder -> adaptive jitter buffer (its place on the AudioContext clock) -> one buffer
+ * source per frame, back to back. A new talker gets a fresh decoder and jitter buffer (his
+ * sequence numbers start over), keeping the delay the last one needed.
+ */
+export class TalkEngine implements TalkAudio {
+  readonly support: TalkSupport;
+  readonly stats: TalkStats = {
+    framesSent: 0,
+    framesUnsent: 0,
+    framesReceived: 0,
+    framesDecoded: 0,
+    framesPlayed: 0,
+    framesLate: 0,
+    framesLost: 0,
+    jitterMs: 0,
+    talker: 0,
+    tone1k: 0,
+    dominantHz: 0,
+    rms: 0,
+  };
+  private context: AudioContext | null = null;
+  private workletLoaded: Promise<void> | null = null;
+  private decoder: AudioDecoder | null = null;
+  private jitter: JitterBuffer | null = null;
+  private tgid = 0;
+  private chunkId = 0;
+  /** chunk id -> where its PCM plays (ms on the AudioContext clock) */
+  private readonly places = new Map<number, number>();
+  private capture: Capture | null = null;
+  private target: { tgid: number; emergency: boolean } | null = null;
+  private seq = 0;
+  private levelValue = 0;
+  private levelAt = -Infinity;
+  private readonly offBinary: () => void;
+
+  constructor(
+    private readonly sdk: TalkSdk,
+    private readonly scope: typeof globalThis = globalThis,
+  ) {
+    this.support = talkSupport(scope);
+    this.offBinary = sdk.onBinary((bytes) => this.received(bytes));
+  }
+
+  private audioContext(): AudioContext {
+    this.context ??= new this.scope.AudioContext({ sampleRate: AUDIO_SAMPLE_RATE, latencyHint: 'interactive' });
+    return this.context;
+  }
+
+  private clockMs(): number {
+    return this.scope.performance.now();
+  }
+
+  listen(tgid: number): void {
+    this.tgid = tgid;
+    this.resetReceiver();
+  }
+
+  resume(): void {
+    if (this.support.canHear && this.audioContext().state === 'suspended') void this.context!.resume();
+  }
+
+  level(): number {
+    return this.clockMs() - this.levelAt < ACTIVE_MS ? this.levelValue : 0;
+  }
+
+  tone(kind: ToneKind): void {
+    if (!this.support.canHear) return;
+    this.resume();
+    playTone(this.audioContext(), kind);
+  }
+
+  private measure(value: number): void {
+    this.levelValue = displayLevel(value);
+    this.levelAt = this.clockMs();
+  }
+
+  // ---- receive
+
+  private closeDecoder(): void {
+    if (this.decoder && this.decoder.state !== 'closed') this.decoder.close();
+    this.decoder = null;
+  }
+
+  private resetReceiver(previousDelay?: number): void {
+    this.closeDecoder();
+    this.places.clear();
+    this.jitter = new JitterBuffer(previousDelay ? { initialMs: previousDelay } : {});
+    if (!this.support.canHear || !this.tgid) return;
+    this.decoder = new this.scope.AudioDecoder({
+      output: (data) => this.decoded(data),
+      error: () => this.resetReceiver(this.jitter?.delayMs),
+    });
+    this.decoder.configure({ codec: 'opus', sampleRate: AUDIO_SAMPLE_RATE, numberOfChannels: 1 });
+  }
+
+  private received(bytes: Uint8Array): void {
+    const frame = decodeAudioFrame(bytes);
+    if (!frame) return;
+    this.stats.framesReceived += 1;
+    if (frame.tgid !== this.tgid || !this.support.canHear) return;
+    if (frame.uid !== this.stats.talker || !this.decoder || this.decoder.state === 'closed') {
+      this.stats.talker = frame.uid;
+      this.resetReceiver(this.jitter?.delayMs);
+    }
+    const jitter = this.jitter!;
+    const context = this.audioContext();
+    // a suspended output has a stopped clock: place by the page's clock (nothing is scheduled then)
+    const now = context.state === 'running' ? context.currentTime * 1000 : this.clockMs();
+    const lateBefore = jitter.late;
+    const placement = jitter.place(frame.seq, now);
+    this.stats.framesLate += jitter.late - lateBefore;
+    this.stats.framesLost = jitter.lost;
+    this.stats.jitterMs = jitter.delayMs;
+    const id = ++this.chunkId;
+    if (placement.kind === 'play') this.places.set(id, placement.at);
+    this.places.delete(id - PENDING_MAX);
+    // every packet goes through the decoder, also one that will not play: its state follows the talk
+    this.decoder!.decode(new this.scope.EncodedAudioChunk({ type: 'key', timestamp: id * FRAME_US, data: frame.opus }));
+    this.publish();
+  }
+
+  private decoded(data: AudioData): void {
+    const id = Math.round(data.timestamp / FRAME_US);
+    const at = this.places.get(id);
+    this.places.delete(id);
+    const pcm = new Float32Array(data.numberOfFrames);
+    data.copyTo(pcm, { planeIndex: 0, format: 'f32-planar' });
+    const sampleRate = data.sampleRate;
+    data.close();
+    this.stats.framesDecoded += 1;
+    const value = rms(pcm);
+    this.stats.rms = value;
+    this.measure(value);
+    if (this.testStats()) {
+      this.stats.tone1k = toneShare(pcm, sampleRate, 1000);
+      this.stats.dominantHz = dominantFrequency(pcm, sampleRate);
+    }
+    this.publish();
+    const context = this.context;
+    if (at === undefined || !context || context.state !== 'running') return;
+    if (at / 1000 < context.currentTime) {
+      this.stats.framesLate += 1;
+      return;
+    }
+    const buffer = context.createBuffer(1, pcm.length, sampleRate);
+    buffer.copyToChannel(pcm, 0);
+    const source = context.createBufferSource();
+    source.buffer = buffer;
+    source.connect(context.destination);
+    source.start(at / 1000);
+    this.stats.framesPlayed += 1;
+  }
+
+  // ---- send
+
+  async startCapture(): Promise<void> {
+    if (this.capture) return;
+    if (!this.support.canTalk)
+      throw new MicError(this.support.lacks.includes('insecure') ? 'unsupported.insecure' : 'unsupported.noEncoder');
+    let stream: MediaStream;
+    try {
+      stream = await this.scope.navigator.mediaDevices.getUserMedia(TALK_MIC_CONSTRAINTS);
+    } catch (error) {
+      throw micError(error);
+    }
+    try {
+      const context = this.audioContext();
+      this.resume();
+      this.workletLoaded ??= context.audioWorklet.addModule(
+        URL.createObjectURL(new Blob([captureWorkletSource()], { type: 'text/javascript' })),
+      );
+      await this.workletLoaded;
+      const source = context.createMediaStreamSource(stream);
+      const node = new this.scope.AudioWorkletNode(context, CAPTURE_PROCESSOR, { numberOfOutputs: 1 });
+      const encoder = new this.scope.AudioEncoder({
+        output: (chunk) => this.encoded(chunk),
+        error: () => undefined,
+      });
+      encoder.configure({
+        codec: 'opus',
+        sampleRate: context.sampleRate,
+        numberOfChannels: 1,
+        bitrate: OPUS_BITRATE,
+        opus: { frameDuration: FRAME_US, format: 'opus' },
+      });
+      const capture: Capture = { stream, source, node, encoder, captured: 0 };
+      node.port.onmessage = (event: MessageEvent<Float32Array<ArrayBuffer>>) => this.captured(capture, event.data);
+      // the node writes silence; being connected keeps it processing
+      source.connect(node).connect(context.destination);
+      this.capture = capture;
+    } catch (error) {
+      stream.getTracks().forEach((track) => track.stop());
+      this.workletLoaded = null;
+      throw new MicError('mic.failed', error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  private captured(capture: Capture, pcm: Float32Array<ArrayBuffer>): void {
+    if (this.capture !== capture || capture.encoder.state !== 'configured') return;
+    const sampleRate = this.context!.sampleRate;
+    if (this.target) this.measure(rms(pcm));
+    const data = new this.scope.AudioData({
+      format: 'f32-planar',
+      sampleRate,
+      numberOfChannels: 1,
+      numberOfFrames: pcm.length,
+      timestamp: Math.round((capture.captured * 1e6) / sampleRate),
+      data: pcm,
+    });
+    capture.captured += pcm.length;
+    capture.encoder.encode(data);
+    data.close();
+  }
+
+  private encoded(chunk: EncodedAudioChunk): void {
+    const target = this.target;
+    if (!target || chunk.byteLength > AUDIO_OPUS_MAX_BYTES) return;
+    const opus = new Uint8Array(chunk.byteLength);
+    chunk.copyTo(opus);
+    const frame = encodeAudioFrame({
+      kind: AudioKind.GROUP,
+      flags: target.emergency ? 1 : 0,
+      tgid: target.tgid,
+      uid: 0,
+      seq: this.seq,
+      clock: Math.round(this.clockMs()) >>> 0,
+      opus,
+    });
+    this.seq = (this.seq + 1) & 0xffff;
+    if (this.sdk.sendBinary(frame)) this.stats.framesSent += 1;
+    else this.stats.framesUnsent += 1;
+    this.publish();
+  }
+
+  send(target: { tgid: number; emergency: boolean } | null): void {
+    // each turn on the floor is a burst of its own: sequence numbers start over
+    if (target && !this.target) this.seq = 0;
+    this.target = target;
+  }
+
+  stopCapture(): void {
+    const capture = this.capture;
+    this.capture = null;
+    this.target = null;
+    if (!capture) return;
+    capture.node.port.onmessage = null;
+    capture.source.disconnect();
+    capture.node.disconnect();
+    capture.stream.getTracks().forEach((track) => track.stop());
+    if (capture.encoder.state !== 'closed') capture.encoder.close();
+  }
+
+  close(): void {
+    this.stopCapture();
+    this.offBinary();
+    this.closeDecoder();
+    void this.context?.close();
+    this.context = null;
+  }
+
+  private testStats(): Record<string, unknown> | undefined {
+    return (this.scope as { __bwcTalkStats?: Record<string, unknown> }).__bwcTalkStats;
+  }
+
+  /** Copy the counters for an end-to-end test, when it asked for them. */
+  private publish(): void {
+    const target = this.testStats();
+    if (target) Object.assign(target, this.stats);
+  }
+}

@@ -263,7 +263,10 @@ describe('talk panel', () => {
         configure() {}
         close() {}
       },
-      AudioContext: class {},
+      AudioContext: class {
+        state = 'running';
+        close = async () => undefined;
+      },
       performance,
     } as unknown as typeof globalThis;
     await open({ createAudio: (sdk) => new TalkEngine(sdk, scope) });

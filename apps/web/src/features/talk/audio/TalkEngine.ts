@@ -162,6 +162,8 @@ export class TalkEngine implements TalkAudio {
   listen(tgid: number): void {
     this.tgid = tgid;
     this.resetReceiver();
+    // the panel opens on a click: the output starts now, not suspended at the first frame heard
+    this.resume();
   }
 
   resume(): void {
@@ -190,27 +192,36 @@ export class TalkEngine implements TalkAudio {
     this.decoder = null;
   }
 
+  /** A new talker or group: his own decoder (made at his first frame) and jitter buffer, the last delay kept. */
   private resetReceiver(previousDelay?: number): void {
     this.closeDecoder();
     this.places.clear();
     this.jitter = new JitterBuffer(previousDelay ? { initialMs: previousDelay } : {});
-    if (!this.support.canHear || !this.tgid) return;
-    this.decoder = new this.scope.AudioDecoder({
+  }
+
+  private createDecoder(): AudioDecoder {
+    const decoder = new this.scope.AudioDecoder({
       output: (data) => this.decoded(data),
-      error: () => this.resetReceiver(this.jitter?.delayMs),
+      // a broken stream: the next frame gets a fresh decoder
+      error: () => this.closeDecoder(),
     });
-    this.decoder.configure({ codec: 'opus', sampleRate: AUDIO_SAMPLE_RATE, numberOfChannels: 1 });
+    decoder.configure({ codec: 'opus', sampleRate: AUDIO_SAMPLE_RATE, numberOfChannels: 1 });
+    return decoder;
   }
 
   private received(bytes: Uint8Array): void {
     const frame = decodeAudioFrame(bytes);
     if (!frame) return;
     this.stats.framesReceived += 1;
-    if (frame.tgid !== this.tgid || !this.support.canHear) return;
-    if (frame.uid !== this.stats.talker || !this.decoder || this.decoder.state === 'closed') {
+    if (frame.tgid !== this.tgid || !this.support.canHear) {
+      this.publish();
+      return;
+    }
+    if (frame.uid !== this.stats.talker) {
       this.stats.talker = frame.uid;
       this.resetReceiver(this.jitter?.delayMs);
     }
+    if (!this.decoder || this.decoder.state === 'closed') this.decoder = this.createDecoder();
     const jitter = this.jitter!;
     const context = this.audioContext();
     // a suspended output has a stopped clock: place by the page's clock (nothing is scheduled then)

@@ -97,9 +97,9 @@ describe('TerminalTalk.talk', () => {
   });
 
   it('queued, talks once a notice names it the talker', async () => {
-    const { talk, frames } = scripted({ result: 'queued', position: 1, talker: talker(9, 'other') });
+    const { talk, requests, frames } = scripted({ result: 'queued', position: 1, talker: talker(9, 'other') });
     const said = talk.talk(TGID, { seconds: 0.2, emergency: true });
-    await new Promise((r) => setTimeout(r, 50));
+    await until(() => requests.includes('req_ptt_on'));
     // its own queued notice and somebody else's turn change nothing
     talk.notice(status(talker(9, 'other'), { result: 'queued', queue: [ME] }));
     talk.notice(status(talker(8, 'another')));

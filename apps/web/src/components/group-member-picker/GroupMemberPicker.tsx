@@ -21,6 +21,10 @@ export interface GroupMemberPickerProps {
   treeHeight?: number;
   /** Terminals that cannot be picked besides the offline ones (e.g. without a cluster number). */
   disabledNode?: (node: TreeNode) => boolean;
+  /** Label of the confirm button (default: send). */
+  okText?: ReactNode;
+  /** Offline terminals may be picked too (a stored talk group keeps officers who are off duty now). */
+  offlinePickable?: boolean;
 }
 
 const TREE_HEIGHT = 360;
@@ -34,7 +38,7 @@ function onlineCount(nodes: readonly TreeNode[]): number {
  * (search, online count; offline terminals cannot be picked), chosen members on the right.
  */
 export function GroupMemberPicker(props: GroupMemberPickerProps) {
-  const { open, title, loader, withGroupName = false, initialGroupName, initialMembers, onSend, onCancel, treeHeight = TREE_HEIGHT, disabledNode } = props;
+  const { open, title, loader, withGroupName = false, initialGroupName, initialMembers, onSend, onCancel, treeHeight = TREE_HEIGHT, disabledNode, offlinePickable = false, okText } = props;
   const { t } = useTranslation('components');
   const [members, setMembers] = useState<TreeNode[]>([]);
   const [groupName, setGroupName] = useState('');
@@ -84,7 +88,7 @@ export function GroupMemberPicker(props: GroupMemberPickerProps) {
           {t('groupPicker.cancel')}
         </Button>,
         <Button key="send" type="primary" loading={sending} disabled={members.length === 0} onClick={() => void send()}>
-          {t('groupPicker.send')}
+          {okText ?? t('groupPicker.send')}
         </Button>,
       ]}
     >
@@ -108,7 +112,7 @@ export function GroupMemberPicker(props: GroupMemberPickerProps) {
             loader={loader}
             checkable
             checkableNode={isTerminal}
-            disabledNode={(node) => isTerminal(node) && (!isOnlineTerminal(node) || (disabledNode?.(node) ?? false))}
+            disabledNode={(node) => isTerminal(node) && ((!offlinePickable && !isOnlineTerminal(node)) || (disabledNode?.(node) ?? false))}
             checkedKeys={members.map(unitNodeKey)}
             onCheck={handleCheck}
             height={treeHeight}

@@ -78,6 +78,8 @@ function MembersInput({ creating, onChange }: { creating: boolean; onChange?: (d
         loader={loadDeviceLevel}
         initialMembers={members}
         disabledNode={withoutClusterNumber}
+        offlinePickable
+        okText={t('voiceManage.form.pickDone')}
         onSend={(nodes) => {
           form.setFieldValue('members', nodes);
           onChange?.(nodes.map((node) => (creating ? (node.jq_hostcode ?? '') : Number(node.id))));

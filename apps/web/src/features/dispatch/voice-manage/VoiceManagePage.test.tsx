@@ -1,7 +1,8 @@
-import { Api, GROUP_RELOAD_DELAY_MS, MenuId, type TalkGroup, type UserAuth } from '@bwc/protocol';
+import { Api, GROUP_RELOAD_DELAY_MS, MenuId, type TalkGroup, type TreeNode, type UserAuth } from '@bwc/protocol';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sessionKeys } from '../../../app/session/queries';
 import { renderWidget } from '../../../components/test-utils';
 import type { GroupSdk } from './groupData';
 import { VoiceManagePage } from './VoiceManagePage';
@@ -9,6 +10,24 @@ import { group, member } from './test-groups';
 
 /** A console not logged onto the console service: no notices, the stored online states stand. */
 const sdk = { on: () => () => undefined, request: vi.fn(), login: null } as unknown as GroupSdk;
+
+const station: TreeNode = { id: 1, unitname: 'Futian', bh: '440304000000', sub: 1, last: 0, treecate: 'unit' };
+const terminal = (id: number, hostname: string, lineon: number, jq_hostcode: string): TreeNode => ({
+  id,
+  unitname: hostname,
+  hostname,
+  display_name: hostname,
+  sub: 0,
+  last: 1,
+  treecate: 'device',
+  lineon,
+  jq_hostcode,
+});
+const terminals = [
+  terminal(21, 'Officer Li', 1, '8001'),
+  terminal(22, 'Officer Wang', 0, '8002'),
+  terminal(23, 'Camera Zhao', 1, ''),
+];
 
 let groups: TalkGroup[];
 let fetchMock: ReturnType<typeof vi.fn>;
@@ -35,6 +54,10 @@ beforeEach(() => {
       }
       case Api.groupGet.path:
         return answer(groups.find((g) => g.tgid === body.channel_id));
+      case Api.unitTreeDevices.path:
+        return answer(body.id ? terminals : [station]);
+      case Api.groupAdd.path:
+        return answer({ groupid: 9, tg_name: 'Temp202611241000001', expires: '2026-11-25T10:00:00.000Z' });
       case Api.unitByCode.path:
         return answer({ id: 1, bh: body.bh, dname: 'Futian' });
       default:
@@ -146,6 +169,41 @@ describe('group management (/dispatch/voiceManage)', () => {
     expect(bodiesOf(Api.groupList.path)).toHaveLength(listsBefore);
     await waitFor(() => expect(bodiesOf(Api.groupList.path).length).toBeGreaterThan(listsBefore), {
       timeout: GROUP_RELOAD_DELAY_MS * 2,
+    });
+  });
+
+  it('creates a temporary group from terminals with a cluster number, offline ones included, named by the server', async () => {
+    const view = await render({ view: 1, add: 1 });
+    view.queryClient.setQueryData(sessionKeys.userInfo, { dwbh: '440304000000', dname: 'Futian' });
+    await waitFor(() => expect(names()).toHaveLength(3));
+    fireEvent.click(screen.getByText('Add group'));
+    const dialog = (await screen.findByText('Add group', { selector: '.ant-modal-title' })).closest(
+      '.ant-modal',
+    ) as HTMLElement;
+    expect(within(dialog).getByText(/may be left unnamed/)).toBeTruthy();
+    fireEvent.click(within(dialog).getByTestId('group-form-pick'));
+    const picker = (await screen.findByText('Choose group members (devices with a cluster number)')).closest(
+      '.ant-modal',
+    ) as HTMLElement;
+    const unit = (await within(picker).findByText('Futian')).closest('.ant-tree-treenode')!;
+    fireEvent.click(unit.querySelector('.ant-tree-switcher')!);
+    await within(picker).findByText('Camera Zhao');
+    const checkboxOf = (label: string) =>
+      within(picker).getByText(label).closest('.ant-tree-treenode')!.querySelector('.ant-tree-checkbox') as HTMLElement;
+    expect(checkboxOf('Camera Zhao').className).toContain('ant-tree-checkbox-disabled');
+    expect(checkboxOf('Officer Wang').className).not.toContain('ant-tree-checkbox-disabled');
+    fireEvent.click(checkboxOf('Officer Li'));
+    fireEvent.click(checkboxOf('Officer Wang'));
+    fireEvent.click(within(picker).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(within(dialog).getByText('Choose members (2 chosen)')).toBeTruthy());
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(bodiesOf(Api.groupAdd.path)).toHaveLength(1));
+    expect(bodiesOf(Api.groupAdd.path)[0]).toEqual({
+      channel_name: '',
+      cate: '0',
+      remark: '',
+      bh: '440304000000',
+      device: ['8001', '8002'],
     });
   });
 });

@@ -18,6 +18,9 @@ import {
 import { useTableUrlState } from './useTableUrlState';
 import './data-table.css';
 
+/** A field no row has: antd reads nested rows from `children` unless told another field. */
+const NOT_A_TREE = '__bwc_no_children__';
+
 export interface DataTableProps<T extends Row> {
   columns: readonly DataTableColumn<T>[];
   /** Field holding the row key, or a function; `id` by default. */
@@ -327,7 +330,8 @@ export function DataTable<T extends Row>(props: DataTableProps<T>) {
                 // counts the selection column and takes one off a given index when rows are selectable.
                 expandIconColumnIndex: (showIndex ? 1 : 0) + (selection ? 2 : 0),
               }
-            : undefined
+            : // not a tree: a row that merely carries a `children` field (a talk group's members) gets no expander
+              { childrenColumnName: NOT_A_TREE }
         }
         rowClassName={(row, index) =>
           [striped && index % 2 === 1 ? 'bwc-row-striped' : '', readFlag(row, flagBy) ? 'bwc-row-flagged' : ''].filter(Boolean).join(' ')

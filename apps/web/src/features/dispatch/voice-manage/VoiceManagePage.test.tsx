@@ -88,6 +88,8 @@ describe('group management (/dispatch/voiceManage)', () => {
     expect(screen.getAllByTestId('group-members').map((n) => n.textContent)).toEqual(['2', '1', '1']);
     const cates = [...document.querySelectorAll('.ant-table-row .ant-tag')].map((tag) => tag.textContent);
     expect(cates).toEqual(['Fixed', 'Temporary', 'Fixed']);
+    // the members are no nested rows of the table
+    expect(document.querySelector('.ant-table-row-expand-icon')).toBeNull();
     await waitFor(() => expect(screen.getAllByText('Futian').length).toBe(3));
     expect(screen.queryByText('Add group')).toBeNull();
     expect(screen.queryByTestId('group-edit')).toBeNull();

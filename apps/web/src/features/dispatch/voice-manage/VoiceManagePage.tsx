@@ -126,6 +126,8 @@ export function VoiceManagePage({ sdk = consoleSdk }: { sdk?: GroupSdk }) {
       {
         title: t('voiceManage.field.name'),
         key: 'name',
+        // a temporary group's name is prefix + 14 digits + 1: whole at 1280 px
+        width: 220,
         ellipsis: true,
         render: (_v, group) => (
           <span data-testid="group-row-name" title={group.remark || undefined}>

@@ -114,7 +114,14 @@ describe('console service codes', () => {
     const ours = Object.entries(ConsoleCodes)
       .filter(([, d]) => 'ours' in d)
       .map(([c]) => c);
-    expect(ours.sort()).toEqual(['req_emergency', 'req_im_sessions', 'req_report_gps', 'req_report_video']);
+    expect(ours.sort()).toEqual([
+      'req_emergency',
+      'req_im_sessions',
+      'req_ptt_records',
+      'req_ptt_release',
+      'req_report_gps',
+      'req_report_video',
+    ]);
     expect(Object.keys(ConsoleCodes).length).toBe(withCallback.length + fireAndForget.length + ours.length + 1);
   });
 

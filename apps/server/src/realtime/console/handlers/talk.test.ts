@@ -196,6 +196,8 @@ describe('floor control', () => {
       result: 'denied',
       reason: 'not_attached',
     });
+    // and told by a notice too (the SDK does not wait for this code's answer)
+    await status(camB, (m) => m.result === 'denied' && m.reason === 'not_attached');
     // listening only: denied as well
     expect(await reader.client.request('req_enter_group', { tgid, mute: 1 })).toMatchObject({ cmd_status: 0 });
     expect(await reader.client.request('req_ptt_on', { tgid })).toMatchObject({

@@ -139,12 +139,22 @@ export class TalkService {
     const attached = await attachmentOf(db, login.uid);
     const maxHold = Math.round(this.maxHoldMs / 1000);
     if (attached?.tgid !== group.id || !attached.speak) {
-      const floor = this.floors.get(group.id);
+      const talker = this.floors.get(group.id)?.talker ?? null;
+      // req_ptt_on is fire-and-forget for the SDK: the refusal also comes as a notice
+      this.service.notify({ uids: [login.uid] }, 'notice_ptt_status', {
+        tgid: group.id,
+        state: talker ? 1 : 0,
+        talker,
+        previous: null,
+        reason: 'not_attached',
+        queue: [],
+        result: 'denied',
+      });
       return {
         tgid: group.id,
         result: 'denied' as const,
         reason: 'not_attached' as const,
-        talker: floor?.talker ?? null,
+        talker,
         max_hold_s: maxHold,
       };
     }

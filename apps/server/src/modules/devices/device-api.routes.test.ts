@@ -442,6 +442,61 @@ describe('provisioning', () => {
     });
   });
 
+  it("demo: devices with a cluster number join their unit's talk group, made once", async () => {
+    const key = readFileSync(join(t.config.dataDir, PROVISION_KEY_FILE), 'utf8').trim();
+    const futian = await t.db
+      .selectFrom('units')
+      .select(['id', 'name'])
+      .where('bh', '=', '440304000000')
+      .executeTakeFirstOrThrow();
+    const body = {
+      devices: [
+        {
+          hostbody: 'SIM91001',
+          imei: testImei(),
+          hostname: 'talker 1',
+          jq_hostcode: '891001',
+          unit_bh: '440304000000',
+        },
+        {
+          hostbody: 'SIM91002',
+          imei: testImei(),
+          hostname: 'talker 2',
+          jq_hostcode: '891002',
+          unit_bh: '440304000000',
+        },
+        { hostbody: 'SIM91003', imei: testImei(), hostname: 'no trunk', unit_bh: '440304000000' },
+      ],
+    };
+    const membersOfDemoGroup = async () => {
+      const groups = await t.db
+        .selectFrom('talk_groups')
+        .select(['id', 'preconfig'])
+        .where('unit_id', '=', futian.id)
+        .where('name', '=', `${futian.name}对讲组`)
+        .execute();
+      expect(groups).toHaveLength(1);
+      expect(groups[0]!.preconfig).toBe(1);
+      const rows = await t.db
+        .selectFrom('talk_group_members as m')
+        .innerJoin('devices as d', 'd.id', 'm.device_id')
+        .select('d.hostbody')
+        .where('m.group_id', '=', groups[0]!.id)
+        .orderBy('d.hostbody')
+        .execute();
+      return rows.map((r) => r.hostbody);
+    };
+    expect(await post('/rest/device/api/provision', body, { authorization: `Bearer ${key}` })).toMatchObject({
+      code: 200,
+    });
+    expect(await membersOfDemoGroup()).toEqual(['SIM91001', 'SIM91002']);
+    // provisioned again (the next npm start): the same group, no member twice
+    expect(await post('/rest/device/api/provision', body, { authorization: `Bearer ${key}` })).toMatchObject({
+      code: 200,
+    });
+    expect(await membersOfDemoGroup()).toEqual(['SIM91001', 'SIM91002']);
+  });
+
   it('is off outside demo mode without DEVICE_PROVISION_KEY', async () => {
     const other = await createTestApp({ demo: false });
     try {

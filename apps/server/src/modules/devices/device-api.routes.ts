@@ -7,6 +7,7 @@ import { readSettings } from '../../db/settings';
 import { AppError } from '../../http/errors';
 import { defineRoute } from '../../http/route';
 import { sameHash, sha256Hex } from './credentials';
+import { joinDemoTalkGroups } from '../groups/demo-groups';
 import { provision, type LicenceGate } from './devices.service';
 import { readDeviceSettings } from './settings';
 import type { DeviceRuntime } from './runtime';
@@ -131,6 +132,13 @@ export async function registerDeviceApiRoutes(
       req.audit.actor = { username: 'device-provisioning' };
       req.audit.target = body.devices.length;
       const devices = await provision(app, licence, body.devices);
+      // a demo convenience: never the reason a provisioning fails
+      if (app.config.demo)
+        await joinDemoTalkGroups(
+          app.db,
+          app.bus,
+          devices.map((d) => d.id),
+        ).catch((err: unknown) => app.log.warn({ err }, 'demo talk groups not made'));
       return { devices, config: await deviceApiConfig(app) };
     },
   });

@@ -81,6 +81,7 @@ export async function startServer(
     DATA_DIR: dataDir,
     OSMAND_PORT: '0',
     CONSOLE_PORT: '0',
+    HTTPS_PORT: '0',
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
     // measure the ingest and alarm paths alone: no demo fences, no basemap tile pack built by a

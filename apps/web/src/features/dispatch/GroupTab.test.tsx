@@ -195,4 +195,61 @@ describe('emergency group tab', () => {
     off();
     expect(opened).toHaveBeenCalledWith({ tgid: 1 });
   });
+
+  it('shows who is in a group or listening, and lets an editor pull in, push out, remove and add members', async () => {
+    const listeners = new Map<string, (notice: unknown) => void>();
+    let attach = [
+      { uid: 11, ext_id: '911', tgid: 1, speak: 1, hear: 1 },
+      { uid: 12, ext_id: '912', tgid: 1, speak: 0, hear: 1 },
+    ];
+    const request = vi.fn(async (code: string) => (code === 'req_group_attach_info' ? { attach } : true));
+    const sdk = {
+      login: { login_uid: 99 },
+      request,
+      on: (code: string, listener: (notice: unknown) => void) => {
+        listeners.set(code, listener);
+        return () => listeners.delete(code);
+      },
+    };
+    const store = new DevicePointStore((flush) => flush());
+    await renderWidget(<GroupTab store={store} onLocate={() => undefined} sdk={sdk as never} />, {
+      permissions: { [MenuId.EMERGENCY]: { view: 1 as const, edit: 1 as const } },
+      language: 'en-US',
+    });
+    await waitFor(() => expect(screen.getAllByTestId('member-attach')).toHaveLength(2));
+    expect(screen.getAllByTestId('member-attach').map((a) => [a.textContent, a.dataset.attach])).toEqual([
+      ['In group', 'speak'],
+      ['Listening', 'hear'],
+    ]);
+    expect(request).toHaveBeenCalledWith('req_group_attach_info', { uids: [11, 12, 13], extuids: [] });
+    // 11 and 12 are in group 1: push out; 13 is not in group 2: pull in
+    expect(screen.getAllByTestId('member-force-leave')).toHaveLength(2);
+    fireEvent.click(screen.getAllByTestId('member-force-enter')[0]!);
+    expect(request).toHaveBeenCalledWith('req_force_enter_group', { tgid: 2, uids: [13], extuids: [] });
+    fireEvent.click(screen.getAllByTestId('member-force-leave')[0]!);
+    expect(request).toHaveBeenCalledWith('req_force_leave_group', { tgid: 1, uids: [11], extuids: [] });
+    // a leave notice: the attachments are read again
+    attach = [{ uid: 12, ext_id: '912', tgid: 1, speak: 0, hear: 1 }];
+    act(() => listeners.get('notice_leave_group')!({ tgid: 1, uids: [11] }));
+    await waitFor(() => expect(screen.getAllByTestId('member-attach')).toHaveLength(1));
+    // removing asks first
+    fireEvent.click(screen.getAllByTestId('member-remove')[0]!);
+    fireEvent.click(await screen.findByRole('button', { name: 'OK' }));
+    await waitFor(() => expect(request).toHaveBeenCalledWith('req_rem_grp_mem', { tgid: 1, uids: [11], extuids: [] }));
+    expect(screen.getAllByTestId('group-add-members')).toHaveLength(2);
+  });
+
+  it('shows no member actions without edit on the emergency screen', async () => {
+    const sdk = {
+      login: { login_uid: 99 },
+      request: vi.fn(async () => ({ attach: [] })),
+      on: () => () => undefined,
+    };
+    const store = new DevicePointStore((flush) => flush());
+    await renderWidget(<GroupTab store={store} onLocate={() => undefined} sdk={sdk as never} />, perms);
+    await waitFor(() => expect(screen.getAllByTestId('group-member')).toHaveLength(3));
+    expect(screen.queryByTestId('member-force-enter')).toBeNull();
+    expect(screen.queryByTestId('member-remove')).toBeNull();
+    expect(screen.queryByTestId('group-add-members')).toBeNull();
+  });
 });

@@ -1,14 +1,15 @@
 import { AudioOutlined, MessageOutlined, TeamOutlined } from '@ant-design/icons';
-import type { GroupMember, TalkGroup } from '@bwc/protocol';
+import { MenuId, type GroupMember, type TalkGroup } from '@bwc/protocol';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Checkbox, Empty, Input, Spin, Tag, Tree } from 'antd';
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/http';
 import type { DevicePointStore } from '../../map/pointStore';
-import type { RealtimeSdk } from '../../realtime/sdk/RealtimeSdk';
 import { consoleSdk } from '../../realtime/sdk/groupLogin';
+import { usePermission } from '../../app/session/Permission';
 import { useFloor } from '../talk/floor';
+import { AddMembers, AttachTag, MemberActions, useAttachments, type GroupTabSdk } from './groupMembers';
 import { openTalk } from '../talk/openTalk';
 
 /**
@@ -35,11 +36,11 @@ interface Props {
   /** opens the group's conversation in the messages tab */
   onMessage?: (tgid: number, name: string) => void;
   /** the console service connection whose group notices refresh the list (default: the console's) */
-  sdk?: Pick<RealtimeSdk, 'on'>;
+  sdk?: GroupTabSdk;
 }
 
 /** Who talks in a group now (notice_ptt_status), beside its name; nothing while nobody does. */
-function GroupFloor({ sdk, tgid }: { sdk: Pick<RealtimeSdk, 'on'>; tgid: number }) {
+function GroupFloor({ sdk, tgid }: { sdk: GroupTabSdk; tgid: number }) {
   const { t } = useTranslation('talk');
   const talker = useFloor(sdk, tgid)?.talker;
   if (!talker) return null;
@@ -60,7 +61,10 @@ function online(store: DevicePointStore, member: GroupMember): boolean {
  * Group tab of the emergency screen: the stored talk groups of the user's scope (fixed and
  * temporary) with their live online counts and members, read again as soon as the console service
  * tells of a group change; a member click locates it on the map. Each group shows who holds its
- * floor and has a talk button that opens its push-to-talk panel (features/talk).
+ * floor and has a talk button that opens its push-to-talk panel (features/talk). With edit on the
+ * emergency screen (the rule of the console service's codes) a console adds members, pulls a member
+ * into the group or pushes it out, and removes it; each member shows whether it is in the group
+ * (speak and hear) or listening only.
  */
 export function GroupTab({ store, onLocate, onMessage, sdk = consoleSdk }: Props) {
   const { t } = useTranslation('dispatch');
@@ -82,6 +86,13 @@ export function GroupTab({ store, onLocate, onMessage, sdk = consoleSdk }: Props
   });
   // online states follow the live store (pushed online/offline), not only the last answer
   const version = useSyncExternalStore(store.subscribe, store.version);
+  const mayEdit = usePermission(MenuId.EMERGENCY, 'edit');
+  const memberUids = useMemo(
+    () =>
+      [...new Set((groups.data ?? []).flatMap((g: TalkGroup) => g.children.map((m) => m.uid)))].sort((a, b) => a - b),
+    [groups.data],
+  );
+  const attach = useAttachments(sdk, memberUids);
 
   const treeData = useMemo(() => {
     void version;
@@ -119,6 +130,7 @@ export function GroupTab({ store, onLocate, onMessage, sdk = consoleSdk }: Props
                   openTalk({ tgid: g.tgid });
                 }}
               />
+              {mayEdit && <AddMembers sdk={sdk} tgid={g.tgid} name={g.tg_name} />}
               {onMessage && (
                 <Button
                   size="small"
@@ -152,12 +164,16 @@ export function GroupTab({ store, onLocate, onMessage, sdk = consoleSdk }: Props
                 text={m.display_name || m.hostbody}
                 data-state={online(store, m) ? 'online' : 'offline'}
               />
+              <AttachTag info={attach.get(m.uid)} tgid={g.tgid} />
+              {mayEdit && (
+                <MemberActions sdk={sdk} tgid={g.tgid} uid={m.uid} attached={attach.get(m.uid)?.tgid === g.tgid} />
+              )}
             </span>
           ),
         })),
       };
     });
-  }, [groups.data, onlineOnly, store, t, tt, version, onMessage, sdk]);
+  }, [groups.data, onlineOnly, store, t, tt, version, onMessage, sdk, attach, mayEdit]);
 
   return (
     <div className="bwc-group-tab" data-testid="group-tab">

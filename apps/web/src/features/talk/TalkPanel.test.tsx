@@ -3,6 +3,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { App } from 'antd';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWidget } from '../../components/test-utils';
+import { i18next } from '../../i18n';
 import { MicError, TalkEngine, type TalkAudio, type TalkSdk } from './audio/TalkEngine';
 import { TalkPanel, type TalkPanelSdk } from './TalkPanel';
 import { openTalk } from './openTalk';
@@ -287,6 +288,24 @@ describe('talk panel', () => {
     expect((await screen.findByTestId('talk-error')).textContent).toContain('The microphone was refused');
     expect(requests.at(-1)).toEqual(['req_ptt_off', { tgid: TGID }]);
     expect(state().dataset.state).toBe('idle');
+  });
+
+  it('stays in the group when the language changes, and says what went wrong in the new language', async () => {
+    const { codes } = await open({
+      audio: fakeAudio({
+        startCapture: vi.fn(async () => {
+          throw new MicError('mic.missing');
+        }),
+      }),
+    });
+    fireEvent.pointerDown(button(), { button: 0, pointerId: 1 });
+    expect((await screen.findByTestId('talk-error')).textContent).toContain('No microphone was found');
+    const before = codes().length;
+    await act(() => i18next.changeLanguage('zh-CN'));
+    expect(screen.getByTestId('talk-error').textContent).toContain('未找到可用的麦克风');
+    // neither left nor entered again (the cleanup of entering would leave the group)
+    expect(codes().slice(before)).toEqual([]);
+    await act(() => i18next.changeLanguage('en-US'));
   });
 
   it('warns that talking needs the talk service when the console is not logged onto it', async () => {

@@ -50,6 +50,9 @@ export type TalkState = TalkTurn['kind'] | 'busy';
 
 const defaultAudio = (sdk: TalkSdk): TalkAudio => new TalkEngine(sdk);
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+/** A message of the talk catalogue and the reason it names. */
+type Problem = { key: MicError['key'] | 'panel.failed'; reason: string };
+const failed = (error: unknown): Problem => ({ key: 'panel.failed', reason: reasonOf(error) });
 const isActive = (turn: TalkTurn) => turn.kind === 'requesting' || turn.kind === 'granted' || turn.kind === 'queued';
 
 interface Props {
@@ -145,7 +148,8 @@ export function TalkPanel({
   const latched = useRef(false);
   const attached = useRef(false);
   const [emergency, setEmergency] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  /** what went wrong, translated when shown (a language switch changes it, not the panel's state) */
+  const [problem, setProblem] = useState<Problem | null>(null);
 
   const group = useQuery({
     queryKey: ['talk', 'group', tgid],
@@ -169,7 +173,7 @@ export function TalkPanel({
   // entering on open; on close the floor is given back first, then the group left
   useEffect(() => {
     if (!online) return;
-    enter().catch((error: unknown) => setProblem(t('panel.failed', { reason: reasonOf(error) })));
+    enter().catch((error: unknown) => setProblem(failed(error)));
     const offLeave = sdk.on('notice_leave_group', (notice) => {
       if (notice.tgid === tgid && notice.uids.includes(me)) attached.current = false;
     });
@@ -180,7 +184,7 @@ export function TalkPanel({
       attached.current = false;
       void sdk.request('req_leave_group', { tgid }).catch(() => undefined);
     };
-  }, [sdk, tgid, me, online, enter, t]);
+  }, [sdk, tgid, me, online, enter]);
 
   // the floor's notices drive the turn; a burst that ended is soon in the history
   useEffect(() => {
@@ -226,7 +230,7 @@ export function TalkPanel({
         if (!attached.current) await enter();
         await sdk.request('req_ptt_on', { tgid, emergency: emergency ? 1 : 0 });
       } catch (error) {
-        setProblem(t('panel.failed', { reason: reasonOf(error) }));
+        setProblem(failed(error));
         release();
         return;
       }
@@ -235,11 +239,11 @@ export function TalkPanel({
         // let go while the microphone was opening
         if (!active.current) audio.stopCapture();
       } catch (error) {
-        setProblem(error instanceof MicError ? t(error.key, { reason: error.reason }) : reasonOf(error));
+        setProblem(error instanceof MicError ? { key: error.key, reason: error.reason } : failed(error));
         release();
       }
     },
-    [audio, canTalk, emergency, enter, release, sdk, t, tgid],
+    [audio, canTalk, emergency, enter, release, sdk, tgid],
   );
 
   // a panel opened to talk at once (voice broadcast) asks as soon as it can
@@ -408,7 +412,7 @@ export function TalkPanel({
           type="error"
           showIcon
           closable
-          message={problem}
+          message={t(problem.key, { reason: problem.reason })}
           onClose={() => setProblem(null)}
           data-testid="talk-error"
         />
@@ -440,7 +444,8 @@ export function TalkPanel({
           {t('state.lost', { reason: t(REASON_KEYS[turn.lost]) })}
         </Typography.Text>
       )}
-      <Tooltip title={t('button.hint')}>
+      {/* below the button, and not while talking: above it the hint hid the state and the countdown */}
+      <Tooltip title={toggleOn ? undefined : t('button.hint')} placement="bottom">
         <Button
           block
           size="large"

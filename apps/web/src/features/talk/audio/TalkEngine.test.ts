@@ -8,9 +8,12 @@ const tone = (hz: number) =>
 
 /**
  * A browser scope whose Opus decoder "decodes" a packet's first byte into a tone of that many
- * times 100 Hz, and whose audio output records what was scheduled when.
+ * times 100 Hz (at once, or when `flush` is called: a decoder slower than the frames), and whose
+ * audio output records what was scheduled when.
  */
-function fakeScope() {
+function fakeScope({ slowDecoder = false } = {}) {
+  const waiting: (() => void)[] = [];
+  const flush = () => waiting.splice(0).forEach((output) => output());
   const scheduled: number[] = [];
   const context = {
     state: 'running',
@@ -35,13 +38,16 @@ function fakeScope() {
     }
     decode(chunk: { timestamp: number; data: Uint8Array }) {
       const pcm = tone(chunk.data[0]! * 100);
-      this.init.output({
-        timestamp: chunk.timestamp,
-        numberOfFrames: pcm.length,
-        sampleRate: RATE,
-        copyTo: (target: Float32Array) => target.set(pcm),
-        close: vi.fn(),
-      });
+      const output = () =>
+        this.init.output({
+          timestamp: chunk.timestamp,
+          numberOfFrames: pcm.length,
+          sampleRate: RATE,
+          copyTo: (target: Float32Array) => target.set(pcm),
+          close: vi.fn(),
+        });
+      if (slowDecoder) waiting.push(output);
+      else output();
     }
     close() {
       this.state = 'closed';
@@ -69,7 +75,7 @@ function fakeScope() {
       }
     },
   } as unknown as typeof globalThis & { __bwcTalkStats?: Partial<TalkStats> };
-  return { scope, context, scheduled, decoders };
+  return { scope, context, scheduled, decoders, flush };
 }
 
 function fakeSdk() {
@@ -123,6 +129,31 @@ describe('talk engine, receiving', () => {
     expect(engine.stats.dominantHz).toBe(1000);
     expect(scope.__bwcTalkStats).toMatchObject({ framesReceived: 4, framesPlayed: 3, dominantHz: 1000 });
     expect(engine.level()).toBeGreaterThan(0);
+  });
+
+  it('places a frame when the decoder gives it back: a slow decoder delays the burst, it does not cut it', () => {
+    const { scope, scheduled, context, flush } = fakeScope({ slowDecoder: true });
+    const { sdk, receive } = fakeSdk();
+    const engine = new TalkEngine(sdk, scope);
+    engine.listen(5);
+    for (let seq = 0; seq < 6; seq++) receive(5, 7, seq, 10);
+    // the page was busy for longer than the jitter delay before the decoder's answers ran
+    context.currentTime = 10.2;
+    flush();
+    expect(scheduled.map((s) => Math.round(s * 1000))).toEqual([10_260, 10_280, 10_300, 10_320, 10_340, 10_360]);
+    expect(engine.stats).toMatchObject({ framesDecoded: 6, framesPlayed: 6, framesLate: 0 });
+  });
+
+  it('does not play what the decoder gives back of a talker after another began', () => {
+    const { scope, scheduled, flush } = fakeScope({ slowDecoder: true });
+    const { sdk, receive } = fakeSdk();
+    const engine = new TalkEngine(sdk, scope);
+    engine.listen(5);
+    receive(5, 7, 0, 10);
+    receive(5, 8, 0, 4);
+    flush();
+    expect(scheduled).toHaveLength(1);
+    expect(engine.stats).toMatchObject({ talker: 8, framesDecoded: 2, framesPlayed: 1 });
   });
 
   it('starts a new decoder for a new talker, whose sequence starts over', () => {

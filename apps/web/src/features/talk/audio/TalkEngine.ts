@@ -25,7 +25,7 @@ const OPUS_BITRATE = 24_000;
 const FRAME_US = AUDIO_FRAME_MS * 1000;
 /** Audio counts as flowing (level animation on) this long after its last frame. */
 const ACTIVE_MS = 300;
-/** Decoded frames still waiting for their place are forgotten this many frames later. */
+/** Frames the decoder has not given back are forgotten this many frames later. */
 const PENDING_MAX = 100;
 
 /**
@@ -133,8 +133,8 @@ export class TalkEngine implements TalkAudio {
   private jitter: JitterBuffer | null = null;
   private tgid = 0;
   private chunkId = 0;
-  /** chunk id -> where its PCM plays (ms on the AudioContext clock) */
-  private readonly places = new Map<number, number>();
+  /** chunk id -> its frame's sequence number and the jitter buffer of its talker, until decoded */
+  private readonly pending = new Map<number, { seq: number; jitter: JitterBuffer }>();
   private capture: Capture | null = null;
   private target: { tgid: number; emergency: boolean } | null = null;
   private seq = 0;
@@ -195,15 +195,17 @@ export class TalkEngine implements TalkAudio {
   /** A new talker or group: his own decoder (made at his first frame) and jitter buffer, the last delay kept. */
   private resetReceiver(previousDelay?: number): void {
     this.closeDecoder();
-    this.places.clear();
+    this.pending.clear();
     this.jitter = new JitterBuffer(previousDelay ? { initialMs: previousDelay } : {});
   }
 
   private createDecoder(): AudioDecoder {
     const decoder = new this.scope.AudioDecoder({
       output: (data) => this.decoded(data),
-      // a broken stream: the next frame gets a fresh decoder
-      error: () => this.closeDecoder(),
+      // a broken stream closed it: the next frame gets a fresh decoder (not when a newer one took over)
+      error: () => {
+        if (this.decoder === decoder) this.decoder = null;
+      },
     });
     decoder.configure({ codec: 'opus', sampleRate: AUDIO_SAMPLE_RATE, numberOfChannels: 1 });
     return decoder;
@@ -222,27 +224,24 @@ export class TalkEngine implements TalkAudio {
       this.resetReceiver(this.jitter?.delayMs);
     }
     if (!this.decoder || this.decoder.state === 'closed') this.decoder = this.createDecoder();
-    const jitter = this.jitter!;
-    const context = this.audioContext();
-    // a suspended output has a stopped clock: place by the page's clock (nothing is scheduled then)
-    const now = context.state === 'running' ? context.currentTime * 1000 : this.clockMs();
-    const lateBefore = jitter.late;
-    const placement = jitter.place(frame.seq, now);
-    this.stats.framesLate += jitter.late - lateBefore;
-    this.stats.framesLost = jitter.lost;
-    this.stats.jitterMs = jitter.delayMs;
     const id = ++this.chunkId;
-    if (placement.kind === 'play') this.places.set(id, placement.at);
-    this.places.delete(id - PENDING_MAX);
+    this.pending.set(id, { seq: frame.seq, jitter: this.jitter! });
+    this.pending.delete(id - PENDING_MAX);
     // every packet goes through the decoder, also one that will not play: its state follows the talk
-    this.decoder!.decode(new this.scope.EncodedAudioChunk({ type: 'key', timestamp: id * FRAME_US, data: frame.opus }));
+    this.decoder.decode(new this.scope.EncodedAudioChunk({ type: 'key', timestamp: id * FRAME_US, data: frame.opus }));
     this.publish();
   }
 
+  /**
+   * A frame's PCM: its place is found now, when it can be played, not when it came. The decoder
+   * answers in a task of its own, and on a busy page (the panel rendering the floor notice that
+   * comes with a new talker) that is often longer after the frame came than the jitter delay: a
+   * place given on arrival had passed, and the start of each burst was cut.
+   */
   private decoded(data: AudioData): void {
     const id = Math.round(data.timestamp / FRAME_US);
-    const at = this.places.get(id);
-    this.places.delete(id);
+    const frame = this.pending.get(id);
+    this.pending.delete(id);
     const pcm = new Float32Array(data.numberOfFrames);
     data.copyTo(pcm, { planeIndex: 0, format: 'f32-planar' });
     const sampleRate = data.sampleRate;
@@ -255,19 +254,28 @@ export class TalkEngine implements TalkAudio {
       this.stats.tone1k = toneShare(pcm, sampleRate, 1000);
       this.stats.dominantHz = dominantFrequency(pcm, sampleRate);
     }
+    // a frame of a talker who is no longer heard (another began meanwhile) has no place
+    if (frame && frame.jitter === this.jitter) this.play(frame.seq, frame.jitter, pcm, sampleRate);
     this.publish();
-    const context = this.context;
-    if (at === undefined || !context || context.state !== 'running') return;
-    if (at / 1000 < context.currentTime) {
-      this.stats.framesLate += 1;
-      return;
-    }
+  }
+
+  private play(seq: number, jitter: JitterBuffer, pcm: Float32Array<ArrayBuffer>, sampleRate: number): void {
+    const context = this.audioContext();
+    const running = context.state === 'running';
+    // a suspended output has a stopped clock: place by the page's clock (nothing is scheduled then)
+    const now = running ? context.currentTime * 1000 : this.clockMs();
+    const lateBefore = jitter.late;
+    const placement = jitter.place(seq, now);
+    this.stats.framesLate += jitter.late - lateBefore;
+    this.stats.framesLost = jitter.lost;
+    this.stats.jitterMs = jitter.delayMs;
+    if (placement.kind !== 'play' || !running) return;
     const buffer = context.createBuffer(1, pcm.length, sampleRate);
     buffer.copyToChannel(pcm, 0);
     const source = context.createBufferSource();
     source.buffer = buffer;
     source.connect(context.destination);
-    source.start(at / 1000);
+    source.start(placement.at / 1000);
     this.stats.framesPlayed += 1;
   }
 

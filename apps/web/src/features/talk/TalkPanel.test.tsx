@@ -347,6 +347,18 @@ describe('talk panel', () => {
     await waitFor(() => expect(icon.dataset.frame).toBe('0'), { timeout: 3_000 });
   });
 
+  it('moves the title only when it is wider than its place', async () => {
+    await open();
+    const title = screen.getByTestId('talk-title');
+    const box = title.parentElement!;
+    Object.defineProperty(box, 'clientWidth', { configurable: true, value: 200 });
+    Object.defineProperty(title, 'scrollWidth', { configurable: true, value: 150 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(title.style.transform).toBe('');
+    Object.defineProperty(title, 'scrollWidth', { configurable: true, value: 400 });
+    await waitFor(() => expect(title.style.transform).toMatch(/^translateX\(-\d+px\)$/));
+  });
+
   it('replays a recorded burst from its signed address on the talk service', async () => {
     const { requests, emit } = await open({ sdk: fakeSdk({ records: [record('b1', 'Officer 7')] }) });
     fireEvent.click(await screen.findByTestId('talk-replay'));

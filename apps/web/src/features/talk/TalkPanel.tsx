@@ -68,7 +68,10 @@ interface Props {
   onClose: () => void;
 }
 
-/** The title, moving MARQUEE_STEP_PX every MARQUEE_INTERVAL_MS and coming back in from the right. */
+/**
+ * The title, moving MARQUEE_STEP_PX every MARQUEE_INTERVAL_MS and coming back in from the right
+ * when it is wider than its place; a title that fits stands still (moving, it was mostly cut).
+ */
 function Marquee({ text }: { text: string }) {
   const box = useRef<HTMLDivElement>(null);
   const inner = useRef<HTMLSpanElement>(null);
@@ -76,8 +79,10 @@ function Marquee({ text }: { text: string }) {
     let offset = 0;
     const timer = setInterval(() => {
       const width = inner.current?.scrollWidth ?? 0;
-      offset = offset >= width ? -(box.current?.clientWidth ?? 0) : offset + MARQUEE_STEP_PX;
-      if (inner.current) inner.current.style.transform = `translateX(${-offset}px)`;
+      const room = box.current?.clientWidth ?? 0;
+      if (width <= room) offset = 0;
+      else offset = offset >= width ? -room : offset + MARQUEE_STEP_PX;
+      if (inner.current) inner.current.style.transform = offset ? `translateX(${-offset}px)` : '';
     }, MARQUEE_INTERVAL_MS);
     return () => clearInterval(timer);
   }, [text]);

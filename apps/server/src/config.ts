@@ -3,7 +3,13 @@ import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { CONSOLE_PORT_DEFAULT, PTT_MAX_HOLD_S_MAX, PTT_MAX_HOLD_S_MIN } from '@bwc/protocol';
+import {
+  CALL_RING_TIMEOUT_S_MAX,
+  CALL_RING_TIMEOUT_S_MIN,
+  CONSOLE_PORT_DEFAULT,
+  PTT_MAX_HOLD_S_MAX,
+  PTT_MAX_HOLD_S_MIN,
+} from '@bwc/protocol';
 import { z } from 'zod';
 
 /** Repository root (apps/server/src -> ../../..). */
@@ -80,6 +86,16 @@ const EnvSchema = z
       .int({ error: 'must be a whole number of seconds' })
       .min(PTT_MAX_HOLD_S_MIN, { error: `must be ${PTT_MAX_HOLD_S_MIN} to ${PTT_MAX_HOLD_S_MAX} seconds` })
       .max(PTT_MAX_HOLD_S_MAX, { error: `must be ${PTT_MAX_HOLD_S_MIN} to ${PTT_MAX_HOLD_S_MAX} seconds` })
+      .optional(),
+    CALL_RING_TIMEOUT_S: z.coerce
+      .number({ error: 'must be a number of seconds' })
+      .int({ error: 'must be a whole number of seconds' })
+      .min(CALL_RING_TIMEOUT_S_MIN, {
+        error: `must be ${CALL_RING_TIMEOUT_S_MIN} to ${CALL_RING_TIMEOUT_S_MAX} seconds`,
+      })
+      .max(CALL_RING_TIMEOUT_S_MAX, {
+        error: `must be ${CALL_RING_TIMEOUT_S_MIN} to ${CALL_RING_TIMEOUT_S_MAX} seconds`,
+      })
       .optional(),
     LIVE_IDLE_S: z.coerce
       .number({ error: 'must be a number of seconds' })
@@ -165,6 +181,8 @@ export interface Config {
   tlsKeyFile?: string;
   /** a talker holds a group's floor at most this long (PTT_MAX_HOLD_S; default 60 s) */
   pttMaxHoldMs?: number;
+  /** a call rings at most this long before it times out (CALL_RING_TIMEOUT_S; default 30 s) */
+  callRingTimeoutMs?: number;
   /** a live stream with no viewer for this long is stopped (LIVE_IDLE_S; default LIVE_IDLE_MS) */
   liveIdleMs?: number;
   /** key of the device provisioning call; demo mode generates one in DATA_DIR when absent */
@@ -287,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     tlsCertFile: e.TLS_CERT_FILE && resolve(e.TLS_CERT_FILE),
     tlsKeyFile: e.TLS_KEY_FILE && resolve(e.TLS_KEY_FILE),
     pttMaxHoldMs: e.PTT_MAX_HOLD_S === undefined ? undefined : e.PTT_MAX_HOLD_S * 1000,
+    callRingTimeoutMs: e.CALL_RING_TIMEOUT_S === undefined ? undefined : e.CALL_RING_TIMEOUT_S * 1000,
     liveIdleMs: e.LIVE_IDLE_S === undefined ? undefined : e.LIVE_IDLE_S * 1000,
     deviceProvisionKey: e.DEVICE_PROVISION_KEY,
     trustedProxies: e.TRUSTED_PROXIES ?? [],

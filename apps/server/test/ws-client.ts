@@ -1,3 +1,4 @@
+import { AudioKind } from '@bwc/protocol';
 import { WebSocket, type WsClient } from '@bwc/simulator/ws';
 
 export type { WsClient };
@@ -13,12 +14,12 @@ export class TestConsole {
   readonly received: number[] = [];
   /** messages that came as BINARY websocket frames (browsers hand those over as Blobs, not text) */
   binaryFrames = 0;
-  /** talk audio frames received (binary, first byte = AudioKind.GROUP), with their arrival (performance.now) */
+  /** audio frames received (binary, first byte AudioKind.GROUP or CALL), with their arrival (performance.now) */
   readonly audio: { data: Buffer; at: number }[] = [];
 
   private constructor(readonly ws: WsClient) {
     ws.on('message', (data, isBinary) => {
-      if (isBinary && Buffer.isBuffer(data) && data[0] === 1) {
+      if (isBinary && Buffer.isBuffer(data) && (data[0] === AudioKind.GROUP || data[0] === AudioKind.CALL)) {
         this.audio.push({ data, at: performance.now() });
         return;
       }

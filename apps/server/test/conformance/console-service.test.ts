@@ -23,8 +23,8 @@ import { freePort } from '../wait';
  * - from the other kind of client: 40302; from a console whose role lacks the right: 40301;
  * - a payload with a field of the wrong type: 40004 naming the field;
  * and after each refusal the connection still answers a heartbeat and no table gained or lost a
- * row. Then a valid request gets its documented cmd_status: 0, or for calls, talk and video
- * 50101 "not available yet" until their media exists. The families' own test files check the
+ * row. Then a valid request gets its documented cmd_status: 0, or for the video codes whose media
+ * does not exist yet 50101 "not available yet". The families' own test files check the
  * stored state and the notices in depth; this suite checks that nothing answers outside the
  * contract.
  */
@@ -149,9 +149,11 @@ const CASES: Record<ConsoleCode, Case> = {
     status: 0,
     field: 'url',
   },
-  req_call: media(() => ({ target: camA.id, call_type: 0 }), 'target'),
-  req_call_status: media(() => ({ target: camA.id, status: 1 }), 'status'),
-  req_dtmf: media(() => ({ value: '1' }), 'value'),
+  // voice calls (issue 14 section 4), in this order: the desk calls camA (ringing), camA answers
+  // its call, the desk keys a digit
+  req_call: { as: 'desk', valid: () => ({ target: camA.id, call_type: 0 }), status: 0, field: 'target' },
+  req_call_status: { as: 'cam', valid: () => ({ status: 2 }), status: 0, field: 'status' },
+  req_dtmf: { as: 'desk', valid: () => ({ value: '1' }), status: 0, field: 'value' },
   // group talk (issue 14): the floor's outcome is in the answer (denied: the desk is not attached)
   req_ptt_on: { as: 'desk', valid: () => ({ tgid }), status: 0, field: 'emergency' },
   req_ptt_off: { as: 'desk', valid: () => ({ tgid }), status: 0, field: 'tgid' },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MenuId, type Action } from '../permissions';
 import { Cbid, CmdType, NoticeFields, ResponseFields, SessionId } from './envelope';
+import * as Call from './call';
 import * as Emergency from './emergency';
 import * as Gps from './gps';
 import * as Groups from './groups';
@@ -39,7 +40,8 @@ const MESSAGES = [MenuId.EMERGENCY, MenuId.MSG_MANAGE];
 const VIDEO = [MenuId.EMERGENCY, MenuId.DISPATCH_VIDEO];
 
 /** Handler families: one server file per family (apps/server/src/realtime/console/handlers). */
-export type ConsoleFamily = 'session' | 'users' | 'gps' | 'im' | 'emergency' | 'groups' | 'video' | 'media' | 'talk';
+export type ConsoleFamily =
+  'session' | 'users' | 'gps' | 'im' | 'emergency' | 'groups' | 'video' | 'media' | 'talk' | 'call';
 
 export interface ConsoleCodeDef {
   family: ConsoleFamily;
@@ -71,8 +73,10 @@ function def<R extends z.ZodType, A extends z.ZodType, F extends boolean = false
   };
 }
 const ff = { fireAndForget: true } as const;
+/** Calls and the media requests: the talk screens and dispatch video. */
+const MEDIA_RULE = anyWith('view', ...TALK, MenuId.DISPATCH_VIDEO);
 const media = <R extends z.ZodType, F extends boolean>(request: R, fireAndForget: F) =>
-  def('media', request, Media.NotAvailableAnswer, anyWith('view', ...TALK, MenuId.DISPATCH_VIDEO), { fireAndForget });
+  def('media', request, Media.NotAvailableAnswer, MEDIA_RULE, { fireAndForget });
 
 /** Every request code of the service with its schemas and rule (the `Api` registry of the websocket). */
 export const ConsoleCodes = {
@@ -169,9 +173,9 @@ export const ConsoleCodes = {
   ),
   req_report_video: def('video', Video.ReportVideoRequest, Video.ReportVideoAnswer, terminal, { ours: true }),
 
-  req_call: media(Media.CallRequest, true),
-  req_call_status: media(Media.CallRequest, true),
-  req_dtmf: media(Media.DtmfRequest, true),
+  req_call: def('call', Call.CallRequest, Call.CallAnswer, MEDIA_RULE, ff),
+  req_call_status: def('call', Call.CallStatusRequest, Call.CallAnswer, MEDIA_RULE, ff),
+  req_dtmf: def('call', Call.DtmfRequest, Call.DtmfAnswer, MEDIA_RULE, ff),
   req_ptt_on: def('talk', Talk.PttOnRequest, Talk.PttOnAnswer, anyWith('view', ...TALK), ff),
   req_ptt_off: def('talk', Talk.PttOffRequest, Talk.PttOffAnswer, anyWith('view', ...TALK), ff),
   req_ptt_replay: def('talk', Talk.PttReplayRequest, Talk.PttReplayAnswer, anyWith('view', ...TALK), ff),
@@ -232,7 +236,8 @@ export const ConsoleNotices = {
   notice_rem_grp_mem: Groups.MembersNotice,
   notice_grp_mem_status: Groups.GrpMemStatusNotice,
   notice_transform_video: Video.TransformVideoNotice,
-  notice_call_status: Media.MediaNotice,
+  notice_call_status: Call.CallNotice,
+  notice_dtmf: Call.DtmfNotice,
   notice_ptt_status: Talk.PttStatusNotice,
   notice_ptt_replay: Talk.PttReplayNotice,
   notice_play_video: Media.MediaNotice,

@@ -11,4 +11,5 @@ export * from './groups';
 export * from './video';
 export * from './media';
 export * from './talk';
+export * from './call';
 export * from './codes';

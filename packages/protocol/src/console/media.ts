@@ -3,10 +3,11 @@ import { LivePlay } from '../schemas/live';
 import { intIn, maybe, OptionalExtId, OptionalUid, StringLike, Tgid } from './fields';
 
 /**
- * Calls, live video and video conferences (spec part 1 section 3 field lists). Live video of a
- * terminal works (issue 13), push-to-talk is `talk.ts` (issue 14); calls and conferences arrive later: until then the
- * service checks each request against its schema and answers cmd_status NOT_AVAILABLE (50101)
- * naming the code, so that nothing is silently dropped. `session` of the video codes is the envelope's media session.
+ * Live video and video conferences (spec part 1 section 3 field lists). Live video of a terminal
+ * works (issue 13), push-to-talk is `talk.ts` and voice calls `call.ts` (issue 14); the other
+ * video codes and conferences arrive later: until then the service checks each request against
+ * its schema and answers cmd_status NOT_AVAILABLE (50101) naming the code, so that nothing is
+ * silently dropped. `session` of the video codes is the envelope's media session.
  */
 
 const small = intIn(0, 9_999);
@@ -18,18 +19,6 @@ const PartyFields = {
   exttarget: OptionalExtId,
 };
 
-/** req_call / req_call_status */
-export const CallRequest = z.object({
-  ...PartyFields,
-  channel: optionalSmall,
-  call_type: optionalSmall,
-  priority: optionalSmall,
-  start: optionalSmall,
-  telno: maybe(StringLike(32)),
-  status: optionalSmall,
-});
-/** req_dtmf */
-export const DtmfRequest = z.object({ telno: maybe(StringLike(32)), value: StringLike(16) });
 /** req_play_video / req_stop_play_video */
 export const PlayVideoRequest = z.object({
   ...PartyFields,
@@ -79,16 +68,12 @@ export const PlayVideoAnswer = z.object({
 });
 
 /**
- * The notice each media request gives its parties (spec part 1 section 7 "notices handled": call
- * status, ptt status and replay, video play, stop, mute, set update, conference start, stop and
- * share). Until the media lands every request is stored (who asked what of whom) and its parties
- * are told with `available: 0`: the target user of a call or video request, the members and
- * attached users of the group of a talk or conference request. DTMF has no party to tell.
+ * The notice each media request gives its parties (spec part 1 section 7 "notices handled": video
+ * play, stop, mute, set update, conference start, stop and share). Until the media lands every
+ * request is stored (who asked what of whom) and its parties are told with `available: 0`: the
+ * target user of a video request, the members and attached users of the group of a conference.
  */
 export const MEDIA_NOTICES = {
-  req_call: 'notice_call_status',
-  req_call_status: 'notice_call_status',
-  req_dtmf: null,
   req_play_video: 'notice_play_video',
   req_stop_play_video: 'notice_stop_play_video',
   req_switch_camera: 'notice_switch_camera',

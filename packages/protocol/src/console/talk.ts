@@ -104,9 +104,18 @@ export const PttStatusNotice = z.object({
 });
 export type PttStatusNotice = z.infer<typeof PttStatusNotice>;
 
-/** One recorded burst (a talker's turn on the floor) or call. */
+/** What a record is: a burst of group talk, or one direction of a voice call (call.ts). */
+export const TalkRecordKind = z.enum(['group', 'call']);
+export type TalkRecordKind = z.infer<typeof TalkRecordKind>;
+
+/**
+ * One recorded burst (a talker's turn on the floor) or one direction of a call: `uid` talks and,
+ * for a call, `peer_*` hears; `tgid` is then the call id and `tg_name` empty.
+ */
 export const TalkRecord = z.object({
   refid: z.string(),
+  /** absent: group (records of servers before calls) */
+  kind: TalkRecordKind.optional(),
   tgid: z.number().int(),
   tg_name: z.string(),
   uid: z.number().int(),
@@ -118,12 +127,21 @@ export const TalkRecord = z.object({
   stop: z.number().int(),
   frames: z.number().int(),
   bytes: z.number().int(),
+  /** a call: the other party (null for group bursts) */
+  peer_uid: z.number().int().nullable().optional(),
+  peer_ext_id: z.string().nullable().optional(),
+  peer_name: z.string().nullable().optional(),
 });
 export type TalkRecord = z.infer<typeof TalkRecord>;
 
-/** req_ptt_records (ours): the recorded bursts of a group (or of every group the caller sees), newest first. */
+/**
+ * req_ptt_records (ours): the recorded bursts of a group (`tgid`), or the records the caller may
+ * hear (a console: of its units; a terminal: of its groups and its own calls), of one `kind` or
+ * both, newest first.
+ */
 export const PttRecordsRequest = z.object({
   tgid: maybe(Tgid),
+  kind: maybe(TalkRecordKind),
   start: intIn(0, 1_000_000).default(0),
   count: intIn(1, 200).default(50),
 });
@@ -141,20 +159,21 @@ export const PttReplayNotice = PttReplayAnswer;
  *
  * | offset | size | field                                                          |
  * | ------ | ---- | -------------------------------------------------------------- |
- * | 0      | 1    | kind: 1 = group talk                                           |
+ * | 0      | 1    | kind: 1 = group talk, 2 = voice call                           |
  * | 1      | 1    | flags: bit 0 = emergency talk                                  |
- * | 2      | 4    | tgid (uint32, big endian)                                      |
+ * | 2      | 4    | tgid (uint32, big endian); a call: the call id                 |
  * | 6      | 4    | talker uid (the server writes it; a sender puts 0)             |
  * | 10     | 2    | sequence number of the burst (uint16, wraps)                   |
  * | 12     | 4    | sender's capture clock, ms (uint32, wraps; for latency figures) |
  * | 16     | ...  | the Opus packet (1-1275 bytes)                                 |
  *
- * The server relays a frame only from the client holding the group's floor, to every other user
- * attached to the group with hear, on every node; other frames are dropped and counted.
+ * The server relays a group frame only from the client holding the group's floor, to every other
+ * user attached to the group with hear, on every node; a call frame only from a party of an
+ * answered call, to the other party alone; other frames are dropped and counted.
  */
 export const AUDIO_HEADER_BYTES = 16;
 export const AUDIO_OPUS_MAX_BYTES = 1275;
-export const AudioKind = { GROUP: 1 } as const;
+export const AudioKind = { GROUP: 1, CALL: 2 } as const;
 export const AUDIO_SAMPLE_RATE = 48_000;
 export const AUDIO_FRAME_MS = 20;
 
@@ -182,13 +201,13 @@ export function encodeAudioFrame(f: AudioFrame): Uint8Array {
   return out;
 }
 
-/** Read a frame; null when it is too short, too long or of an unknown kind. */
-export function decodeAudioFrame(data: Uint8Array): AudioFrame | null {
+/** Read a frame of `kind`; null when it is too short, too long or of another kind. */
+export function decodeAudioFrame(data: Uint8Array, expected: number = AudioKind.GROUP): AudioFrame | null {
   const size = data.byteLength - AUDIO_HEADER_BYTES;
   if (size < 1 || size > AUDIO_OPUS_MAX_BYTES) return null;
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const kind = view.getUint8(0);
-  if (kind !== AudioKind.GROUP) return null;
+  if (kind !== expected) return null;
   return {
     kind,
     flags: view.getUint8(1),

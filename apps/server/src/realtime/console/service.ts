@@ -1,4 +1,5 @@
 import {
+  AudioKind,
   CmdType,
   CONSOLE_SILENCE_LIMIT_MS,
   pickLanguage,
@@ -23,6 +24,7 @@ import { sees, type Login } from './login';
 import { GpsFanout } from './gps-fanout';
 import { ImDelivery } from './im-delivery';
 import { LoginManager } from './logins.service';
+import type { CallService } from './call/call.service';
 import type { TalkService } from './talk/talk.service';
 import * as repo from './logins.repository';
 
@@ -70,6 +72,8 @@ export class ConsoleService {
   readonly im: ImDelivery;
   /** group talk: floors, audio relay, recordings (talk/talk.service.ts; set by console.module.ts) */
   talk: TalkService | null = null;
+  /** voice calls: call state, audio relay, recordings (call/call.service.ts; set by console.module.ts) */
+  calls: CallService | null = null;
   /** the dedicated port (CONSOLE_PORT) the service really listens on; null while it does not */
   listeningPort: number | null = null;
   /** hooks run once a login is bound (after its logon answer, or on a resume): offline messages, ... */
@@ -105,10 +109,11 @@ export class ConsoleService {
         : Array.isArray(data)
           ? Buffer.concat(data)
           : Buffer.from(data as ArrayBuffer);
-      // binary frames are talk audio, relayed at once (text frames are the JSON protocol)
+      // binary frames are audio, relayed at once by their kind (text frames are the JSON protocol)
       if (isBinary) {
         conn.lastHeard = Date.now();
-        if (this.talk) this.talk.audio(conn, buffer);
+        if (buffer[0] === AudioKind.CALL) this.calls?.audio(conn, buffer);
+        else this.talk?.audio(conn, buffer);
         return;
       }
       void conn.enqueue(() => this.dispatcher.handle(conn, buffer));
@@ -343,6 +348,7 @@ export class ConsoleService {
     for (const t of this.timers) clearInterval(t);
     this.gps.close();
     await this.talk?.close();
+    await this.calls?.close();
     const bound = this.boundConnections().map((c) => c.login!);
     for (const conn of [...this.connections]) conn.socket.terminate();
     this.connections.clear();

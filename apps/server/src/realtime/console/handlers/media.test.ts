@@ -57,23 +57,22 @@ afterAll(async () => {
 });
 
 describe('media codes before their media lands', () => {
-  it('a call: answered not available, stored, and the called terminal told', async () => {
-    const rsp = await desk.client.request('req_call', { target: camA.id, call_type: 1, priority: 2 });
-    expect(rsp).toMatchObject({ msg_code: 'rsp_call', cmd_status: CmdStatus.NOT_AVAILABLE });
-    expect(String(rsp.error_reason)).toContain('req_call');
-    const told = await a.client.notice('notice_call_status');
+  it('a camera switch: answered not available, stored, and the terminal told', async () => {
+    const rsp = await desk.client.request('req_switch_camera', { target: camA.id, channel: 1, type: 2 });
+    expect(rsp).toMatchObject({ msg_code: 'rsp_switch_camera', cmd_status: CmdStatus.NOT_AVAILABLE });
+    expect(String(rsp.error_reason)).toContain('req_switch_camera');
+    const told = await a.client.notice('notice_switch_camera');
     expect(told).toMatchObject({
-      request: 'req_call',
+      request: 'req_switch_camera',
       from: desk.uid,
       target: camA.id,
-      call_type: 1,
-      priority: 2,
+      type: 2,
       available: 0,
     });
     const [row] = await stored();
-    expect(row).toMatchObject({ code: 'req_call', from_uid: desk.uid, target_uid: camA.id, tgid: null });
+    expect(row).toMatchObject({ code: 'req_switch_camera', from_uid: desk.uid, target_uid: camA.id, tgid: null });
     expect(row!.outcome).toBe('not_available');
-    expect(JSON.parse(row!.payload)).toMatchObject({ target: camA.id, call_type: 1 });
+    expect(JSON.parse(row!.payload)).toMatchObject({ target: camA.id, type: 2 });
   });
 
   it('a conference in a group: its members told, not the caller; a group the caller may not see is not found', async () => {
@@ -128,9 +127,9 @@ describe('media codes before their media lands', () => {
     expect(await a.client.request('req_play_video', { exttarget: '570002' })).toMatchObject({
       cmd_status: CmdStatus.NOT_AVAILABLE,
     });
-    expect(await desk.client.request('req_dtmf', { value: '5' })).toMatchObject({
+    expect(await desk.client.request('req_video_mute', { target: camA.id, mute: 1 })).toMatchObject({
       cmd_status: CmdStatus.NOT_AVAILABLE,
     });
-    expect((await stored()).at(-1)).toMatchObject({ code: 'req_dtmf', target_uid: null, tgid: null });
+    expect((await stored()).at(-1)).toMatchObject({ code: 'req_video_mute', target_uid: camA.id, tgid: null });
   });
 });

@@ -11,8 +11,8 @@ import { isConsoleUid, userIdOfConsoleUid } from '../login';
 import { insertMediaRequest } from '../media.repository';
 
 /**
- * Calls, push-to-talk, live video and video conferences: their media comes with later issues.
- * Until then each request is checked (rule, then schema, by the dispatcher), its party resolved
+ * The video codes besides live video of a terminal, and video conferences: their media comes with
+ * later issues (calls are handlers/call.ts, push-to-talk handlers/talk.ts). Until then each request is checked (rule, then schema, by the dispatcher), its party resolved
  * (the target user it names, or the group by tgid: one the caller may not see is answered as not
  * found), stored as state (console_media_requests), its parties told (the code's notice of
  * MEDIA_NOTICES, with `available: 0`: the target user, or the group's members and attached users,

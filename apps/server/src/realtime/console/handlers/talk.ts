@@ -5,18 +5,23 @@ import { visibleGroup } from '../groups.policy';
 import { defineHandler, type ConsoleHandler } from '../handler';
 import { sees, type Login } from '../login';
 import { replayUrl } from '../talk/replay';
-import { findRecord, listRecords, presentRecord } from '../talk/talk.repository';
+import { findRecord, listRecords, presentRecord, type RecordFilter } from '../talk/talk.repository';
+import type { TalkRecordTable } from '../talk/talk.tables';
 import { memberIds } from '../groups.repository';
 import { talkOf } from '../talk/talk.service';
 import type { Db } from '../../../db/connection';
 
-/** May `login` hear a burst of group `tgid` of unit `unitId` (also after a temporary group is gone)? */
-async function mayHear(db: Db, login: Login, record: { tgid: number; unit_id: number }): Promise<boolean> {
+/**
+ * May `login` hear a record: a console one of its units (a group's burst also after a temporary
+ * group is gone), a terminal a burst of its groups; a call, its parties too.
+ */
+async function mayHear(db: Db, login: Login, record: TalkRecordTable): Promise<boolean> {
+  if (record.kind === 'call' && (record.uid === login.uid || record.peer_uid === login.uid)) return true;
   if (login.user_type === UserType.CONSOLE) return sees(login, record.unit_id);
-  return (await memberIds(db, record.tgid)).includes(login.uid);
+  return record.kind === 'group' && (await memberIds(db, record.tgid)).includes(login.uid);
 }
 
-/** Group talk (issue 14): floor control and the recorded bursts (talk/). */
+/** Group talk (issue 14): floor control and the recorded bursts and calls (talk/, call/). */
 export const talkHandlers: ConsoleHandler[] = [
   defineHandler({
     code: 'req_ptt_on',
@@ -42,10 +47,11 @@ export const talkHandlers: ConsoleHandler[] = [
   defineHandler({
     code: 'req_ptt_records',
     handler: async ({ body, login, db }) => {
-      let where: Parameters<typeof listRecords>[1];
+      let where: RecordFilter;
       if (body.tgid !== undefined) where = { tgid: (await visibleGroup(db, login, body.tgid)).group.id };
       else if (login.user_type === UserType.CONSOLE) where = { units: login.scope ? [...login.scope] : null };
-      else where = { tgids: (await groupsOfMember(db, login.uid)).map((g) => g.id) };
+      else where = { mine: { tgids: (await groupsOfMember(db, login.uid)).map((g) => g.id), party: login.uid } };
+      if (body.kind) where.kind = body.kind;
       const { total, rows } = await listRecords(db, where, body.start, body.count);
       return { total, records: rows.map(presentRecord) };
     },

@@ -392,6 +392,7 @@ export class TalkService {
       .then(() =>
         insertRecord(db, {
           refid,
+          kind: 'group',
           tgid: recorder.group.tgid,
           tg_name: recorder.group.name,
           unit_id: recorder.group.unit_id,
@@ -404,6 +405,9 @@ export class TalkService {
           frames: recorder.frames,
           bytes: recorder.bytes,
           path: recorder.path,
+          peer_uid: null,
+          peer_ext_id: null,
+          peer_name: null,
         }),
       )
       .catch((err) => log.error({ err, refid }, 'talk: burst not recorded'));

@@ -3,6 +3,8 @@ import { WebSocket, type WsClient } from '@bwc/simulator/ws';
 
 export type { WsClient };
 
+const AUDIO_KINDS: number[] = Object.values(AudioKind);
+
 /** A client with every received JSON message kept in order, and waiters on them. */
 export class TestConsole {
   readonly messages: Record<string, unknown>[] = [];
@@ -14,12 +16,12 @@ export class TestConsole {
   readonly received: number[] = [];
   /** messages that came as BINARY websocket frames (browsers hand those over as Blobs, not text) */
   binaryFrames = 0;
-  /** audio frames received (binary, first byte AudioKind.GROUP or CALL), with their arrival (performance.now) */
+  /** audio frames received (binary, first byte one of AudioKind), with their arrival (performance.now) */
   readonly audio: { data: Buffer; at: number }[] = [];
 
   private constructor(readonly ws: WsClient) {
     ws.on('message', (data, isBinary) => {
-      if (isBinary && Buffer.isBuffer(data) && (data[0] === AudioKind.GROUP || data[0] === AudioKind.CALL)) {
+      if (isBinary && Buffer.isBuffer(data) && AUDIO_KINDS.includes(data[0]!)) {
         this.audio.push({ data, at: performance.now() });
         return;
       }

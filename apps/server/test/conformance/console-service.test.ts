@@ -172,10 +172,17 @@ const CASES: Record<ConsoleCode, Case> = {
   req_switch_camera: media(() => ({ target: camA.id, type: 1 }), 'type'),
   req_video_mute: media(() => ({ target: camA.id, mute: 1 }), 'mute'),
   req_update_video_set: media(() => ({ target: camA.id, quality: 2 }), 'quality'),
-  req_start_video_conf: media(() => ({ tgid }), 'tgid'),
-  req_stop_video_conf: media(() => ({ tgid }), 'tgid'),
-  req_share_video_in_video_conf: media(() => ({ tgid, vsid: 's-1' }), 'vsid'),
-  req_stop_share_video_in_video_conf: media(() => ({ tgid, vsid: 's-1' }), 'vsid'),
+  // video conferences (issue 14 section 5), in this order: the desk starts one in the group, shares
+  // camC's video into it (by ext id), stops the share (by uid) and ends it
+  req_start_video_conf: { as: 'desk', valid: () => ({ tgid }), status: 0, field: 'tgid' },
+  req_share_video_in_video_conf: { as: 'desk', valid: () => ({ tgid, vsid: '590003' }), status: 0, field: 'vsid' },
+  req_stop_share_video_in_video_conf: {
+    as: 'desk',
+    valid: () => ({ tgid, vsid: String(camC.id) }),
+    status: 0,
+    field: 'vsid',
+  },
+  req_stop_video_conf: { as: 'desk', valid: () => ({ tgid }), status: 0, field: 'tgid' },
 };
 
 /** Row count of every table of the database. */

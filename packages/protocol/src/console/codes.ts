@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MenuId, type Action } from '../permissions';
 import { Cbid, CmdType, NoticeFields, ResponseFields, SessionId } from './envelope';
 import * as Call from './call';
+import * as Conference from './conference';
 import * as Emergency from './emergency';
 import * as Gps from './gps';
 import * as Groups from './groups';
@@ -41,7 +42,7 @@ const VIDEO = [MenuId.EMERGENCY, MenuId.DISPATCH_VIDEO];
 
 /** Handler families: one server file per family (apps/server/src/realtime/console/handlers). */
 export type ConsoleFamily =
-  'session' | 'users' | 'gps' | 'im' | 'emergency' | 'groups' | 'video' | 'media' | 'talk' | 'call';
+  'session' | 'users' | 'gps' | 'im' | 'emergency' | 'groups' | 'video' | 'media' | 'talk' | 'call' | 'conference';
 
 export interface ConsoleCodeDef {
   family: ConsoleFamily;
@@ -198,10 +199,26 @@ export const ConsoleCodes = {
   req_switch_camera: media(Media.SwitchCameraRequest, true),
   req_video_mute: media(Media.VideoMuteRequest, true),
   req_update_video_set: media(Media.VideoSetRequest, false),
-  req_start_video_conf: media(Media.VideoConfRequest, false),
-  req_stop_video_conf: media(Media.VideoConfRequest, false),
-  req_share_video_in_video_conf: media(Media.ShareVideoRequest, false),
-  req_stop_share_video_in_video_conf: media(Media.ShareVideoRequest, false),
+  // a console starts a conference; any participant (terminals too) shares; stop: the demander or edit (handler)
+  req_start_video_conf: def(
+    'conference',
+    Conference.VideoConfRequest,
+    Conference.ConferenceAnswer,
+    consoleWith('view', ...TALK, MenuId.DISPATCH_VIDEO),
+  ),
+  req_stop_video_conf: def('conference', Conference.VideoConfRequest, Conference.StopConfNotice, MEDIA_RULE),
+  req_share_video_in_video_conf: def(
+    'conference',
+    Conference.ShareVideoRequest,
+    Conference.ShareConfNotice,
+    MEDIA_RULE,
+  ),
+  req_stop_share_video_in_video_conf: def(
+    'conference',
+    Conference.ShareVideoRequest,
+    Conference.ShareConfNotice,
+    MEDIA_RULE,
+  ),
 } as const satisfies Record<string, ConsoleCodeDef>;
 
 export type ConsoleCode = keyof typeof ConsoleCodes;
@@ -245,10 +262,10 @@ export const ConsoleNotices = {
   notice_switch_camera: Media.MediaNotice,
   notice_video_mute: Media.MediaNotice,
   notice_update_video_set: Media.MediaNotice,
-  notice_start_video_conf: Media.MediaNotice,
-  notice_stop_video_conf: Media.MediaNotice,
-  notice_share_video_in_video_conf: Media.MediaNotice,
-  notice_stop_share_video_in_video_conf: Media.MediaNotice,
+  notice_start_video_conf: Conference.StartConfNotice,
+  notice_stop_video_conf: Conference.StopConfNotice,
+  notice_share_video_in_video_conf: Conference.ShareConfNotice,
+  notice_stop_share_video_in_video_conf: Conference.ShareConfNotice,
 } as const satisfies Record<string, z.ZodObject>;
 export type ConsoleNoticeCode = keyof typeof ConsoleNotices;
 export type ConsoleNoticeOf<N extends ConsoleNoticeCode> = z.input<(typeof ConsoleNotices)[N]>;

@@ -12,4 +12,5 @@ export * from './video';
 export * from './media';
 export * from './talk';
 export * from './call';
+export * from './conference';
 export * from './codes';

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { LivePlay } from '../schemas/live';
-import { intIn, maybe, OptionalExtId, OptionalUid, StringLike, Tgid } from './fields';
+import { intIn, maybe, OptionalExtId, OptionalUid, StringLike } from './fields';
 
 /**
- * Live video and video conferences (spec part 1 section 3 field lists). Live video of a terminal
- * works (issue 13), push-to-talk is `talk.ts` and voice calls `call.ts` (issue 14); the other
- * video codes and conferences arrive later: until then the service checks each request against
+ * Live video (spec part 1 section 3 field lists). Live video of a terminal works (issue 13),
+ * push-to-talk is `talk.ts`, voice calls `call.ts` and video conferences `conference.ts` (issue 14);
+ * the other video codes arrive later: until then the service checks each request against
  * its schema and answers cmd_status NOT_AVAILABLE (50101) naming the code, so that nothing is
  * silently dropped. `session` of the video codes is the envelope's media session.
  */
@@ -48,10 +48,6 @@ export const VideoMuteRequest = z.object({
   channel: optionalSmall,
   mute: optionalSmall,
 });
-/** req_start_video_conf / req_stop_video_conf */
-export const VideoConfRequest = z.object({ demander: OptionalUid, extdemander: OptionalExtId, tgid: Tgid });
-/** req_share_video_in_video_conf / req_stop_share_video_in_video_conf */
-export const ShareVideoRequest = VideoConfRequest.extend({ vsid: StringLike(64) });
 
 /** Every media answer while the media is not available: the code it concerned. */
 export const NotAvailableAnswer = z.object({ available: z.literal(0) });
@@ -69,9 +65,8 @@ export const PlayVideoAnswer = z.object({
 
 /**
  * The notice each media request gives its parties (spec part 1 section 7 "notices handled": video
- * play, stop, mute, set update, conference start, stop and share). Until the media lands every
- * request is stored (who asked what of whom) and its parties are told with `available: 0`: the
- * target user of a video request, the members and attached users of the group of a conference.
+ * play, stop, mute, set update; the conference notices are conference.ts). Until the media lands
+ * every request is stored (who asked what of whom) and its target user is told with `available: 0`.
  */
 export const MEDIA_NOTICES = {
   req_play_video: 'notice_play_video',
@@ -79,10 +74,6 @@ export const MEDIA_NOTICES = {
   req_switch_camera: 'notice_switch_camera',
   req_video_mute: 'notice_video_mute',
   req_update_video_set: 'notice_update_video_set',
-  req_start_video_conf: 'notice_start_video_conf',
-  req_stop_video_conf: 'notice_stop_video_conf',
-  req_share_video_in_video_conf: 'notice_share_video_in_video_conf',
-  req_stop_share_video_in_video_conf: 'notice_stop_share_video_in_video_conf',
 } as const;
 export type MediaCode = keyof typeof MEDIA_NOTICES;
 

@@ -159,7 +159,7 @@ export const PttReplayNotice = PttReplayAnswer;
  *
  * | offset | size | field                                                          |
  * | ------ | ---- | -------------------------------------------------------------- |
- * | 0      | 1    | kind: 1 = group talk, 2 = voice call                           |
+ * | 0      | 1    | kind: 1 = group talk, 2 = voice call, 3 = video conference     |
  * | 1      | 1    | flags: bit 0 = emergency talk                                  |
  * | 2      | 4    | tgid (uint32, big endian); a call: the call id                 |
  * | 6      | 4    | talker uid (the server writes it; a sender puts 0)             |
@@ -169,11 +169,12 @@ export const PttReplayNotice = PttReplayAnswer;
  *
  * The server relays a group frame only from the client holding the group's floor, to every other
  * user attached to the group with hear, on every node; a call frame only from a party of an
- * answered call, to the other party alone; other frames are dropped and counted.
+ * answered call, to the other party alone; a conference frame from a participant of the group's
+ * conference to every other participant (conference.ts); other frames are dropped and counted.
  */
 export const AUDIO_HEADER_BYTES = 16;
 export const AUDIO_OPUS_MAX_BYTES = 1275;
-export const AudioKind = { GROUP: 1, CALL: 2 } as const;
+export const AudioKind = { GROUP: 1, CALL: 2, CONFERENCE: 3 } as const;
 export const AUDIO_SAMPLE_RATE = 48_000;
 export const AUDIO_FRAME_MS = 20;
 

@@ -10,12 +10,14 @@ import { gpsHandlers } from './handlers/gps';
 import { announceGroupChange, announceMemberStatus, groupHandlers } from './handlers/groups';
 import { imHandlers } from './handlers/im';
 import { callHandlers } from './handlers/call';
+import { conferenceHandlers } from './handlers/conference';
 import { mediaHandlers } from './handlers/media';
 import { videoHandlers } from './handlers/video';
 import { talkHandlers } from './handlers/talk';
 import { registerReplayRoute } from './talk/replay';
 import { TalkService } from './talk/talk.service';
 import { CallService } from './call/call.service';
+import { ConferenceService } from './conference/conference.service';
 import { sessionHandlers } from './handlers/session';
 import { announcePresence, userHandlers } from './handlers/users';
 import { LOGIN_REFRESH_MS } from './logins.service';
@@ -35,6 +37,7 @@ export const consoleHandlers = (): ConsoleHandler[] => [
   ...mediaHandlers,
   ...talkHandlers,
   ...callHandlers,
+  ...conferenceHandlers,
 ];
 
 /** The routes of the service on one Fastify server (the main one, or the listener on CONSOLE_PORT). */
@@ -75,6 +78,7 @@ export async function registerConsoleService(
   app.decorate('consoleService', service);
   service.talk = new TalkService(service, { maxHoldMs: app.config.pttMaxHoldMs });
   service.calls = new CallService(service, { ringTimeoutMs: app.config.callRingTimeoutMs });
+  service.conference = new ConferenceService(service);
   app.bus.on('console.notice', (e) => service.deliver(e));
   app.bus.on('console.login.ended', (e) => service.logins.ended(e));
   // facts turned into notices (events of their own, delivered by every node): once, where they happen

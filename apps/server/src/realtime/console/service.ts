@@ -25,6 +25,7 @@ import { GpsFanout } from './gps-fanout';
 import { ImDelivery } from './im-delivery';
 import { LoginManager } from './logins.service';
 import type { CallService } from './call/call.service';
+import type { ConferenceService } from './conference/conference.service';
 import type { TalkService } from './talk/talk.service';
 import * as repo from './logins.repository';
 
@@ -74,6 +75,8 @@ export class ConsoleService {
   talk: TalkService | null = null;
   /** voice calls: call state, audio relay, recordings (call/call.service.ts; set by console.module.ts) */
   calls: CallService | null = null;
+  /** video conferences: state, audio relay (conference/conference.service.ts; set by console.module.ts) */
+  conference: ConferenceService | null = null;
   /** the dedicated port (CONSOLE_PORT) the service really listens on; null while it does not */
   listeningPort: number | null = null;
   /** hooks run once a login is bound (after its logon answer, or on a resume): offline messages, ... */
@@ -113,6 +116,7 @@ export class ConsoleService {
       if (isBinary) {
         conn.lastHeard = Date.now();
         if (buffer[0] === AudioKind.CALL) this.calls?.audio(conn, buffer);
+        else if (buffer[0] === AudioKind.CONFERENCE) this.conference?.audio(conn, buffer);
         else this.talk?.audio(conn, buffer);
         return;
       }

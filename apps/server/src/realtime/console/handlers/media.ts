@@ -4,31 +4,24 @@ import { AppError } from '../../../http/errors';
 import { findDevice } from '../../../modules/devices/devices.repository';
 import { requireUsers } from '../directory';
 import { ConsoleErrors } from '../errors';
-import { attachedUids } from '../groups.repository';
-import { visibleGroup } from '../groups.policy';
 import { defineHandler, type ConsoleHandler, type HandlerContext } from '../handler';
 import { isConsoleUid, userIdOfConsoleUid } from '../login';
 import { insertMediaRequest } from '../media.repository';
 
 /**
- * The video codes besides live video of a terminal, and video conferences: their media comes with
- * later issues (calls are handlers/call.ts, push-to-talk handlers/talk.ts). Until then each request is checked (rule, then schema, by the dispatcher), its party resolved
- * (the target user it names, or the group by tgid: one the caller may not see is answered as not
- * found), stored as state (console_media_requests), its parties told (the code's notice of
- * MEDIA_NOTICES, with `available: 0`: the target user, or the group's members and attached users,
- * never the caller) and answered NOT_AVAILABLE naming its code. Never dropped.
+ * The video codes besides live video of a terminal: their media comes with later issues (calls are
+ * handlers/call.ts, push-to-talk handlers/talk.ts, conferences handlers/conference.ts). Until then
+ * each request is checked (rule, then schema, by the dispatcher), its party resolved (the target
+ * user it names: one the caller may not see is answered as not found), stored as state
+ * (console_media_requests), its target told (the code's notice of MEDIA_NOTICES, with
+ * `available: 0`, never the caller) and answered NOT_AVAILABLE naming its code. Never dropped.
  */
 async function mediaRequest(code: MediaCode, ctx: HandlerContext<MediaCode>): Promise<never> {
   const { login, db, service } = ctx;
-  const body = ctx.body as Record<string, unknown> & { target?: number; exttarget?: string; tgid?: number };
+  const body = ctx.body as Record<string, unknown> & { target?: number; exttarget?: string };
   let targetUid: number | null = null;
-  let tgid: number | null = null;
   let parties: number[] = [];
-  if (body.tgid !== undefined) {
-    const { group, members } = await visibleGroup(db, login, body.tgid);
-    tgid = group.id;
-    parties = [...members, ...(await attachedUids(db, group.id))];
-  } else if (body.target !== undefined || body.exttarget !== undefined) {
+  if (body.target !== undefined || body.exttarget !== undefined) {
     const [user] = await requireUsers(
       db,
       login,
@@ -42,7 +35,7 @@ async function mediaRequest(code: MediaCode, ctx: HandlerContext<MediaCode>): Pr
     code,
     from_uid: login.uid,
     target_uid: targetUid,
-    tgid,
+    tgid: null,
     payload: JSON.stringify(body),
     outcome: 'not_available',
     created: now(),

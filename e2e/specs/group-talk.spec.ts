@@ -20,7 +20,8 @@ import { text, type Lang } from '../support/texts';
  * decoded frame (window.__bwcTalkStats, recorded frame by frame here), the terminal decodes each
  * burst it hears and measures its tone. Console 1 holds talk and both others hear 1 kHz; the
  * terminal talks 600 Hz and console 1 hears it with the talker's name; an emergency talk of the
- * terminal takes the floor from console 1, whose panel says it was pre-empted; a recorded burst
+ * terminal, then one of console 2 (its toggle), takes the floor from console 1, whose panel says
+ * it was pre-empted, and the terminal hears the console's burst flagged emergency; a recorded burst
  * replays from its signed Ogg Opus address; the group tab and the panel are photographed in zh-CN
  * and en-US.
  */
@@ -298,9 +299,35 @@ test('group talk: two consoles and a terminal hear each other, emergency pre-emp
       .poll(async () => toneFrames(await heard(two.page), terminal.uid, 800), { timeout: 60_000, intervals: [500] })
       .toBeGreaterThanOrEqual(50);
 
+    // ---- so does console 2 with its emergency toggle; the terminal hears its 1 kHz flagged emergency
+    await holdTalk(page);
+    await expect(one.panel.getByTestId('talk-state')).toHaveAttribute('data-state', 'granted', { timeout: 60_000 });
+    await two.panel.getByTestId('talk-emergency').click();
+    await expect(two.panel.getByTestId('talk-emergency')).toHaveAttribute('aria-checked', 'true');
+    await holdTalk(two.page);
+    await expect(two.panel.getByTestId('talk-state')).toHaveAttribute('data-state', 'granted', { timeout: 60_000 });
+    await expect(one.panel.getByTestId('talk-lost')).toHaveAttribute('data-reason', 'preempted', { timeout: 60_000 });
+    await expect(one.panel.getByTestId('talk-talker')).toHaveAttribute('data-uid', String(two.uid));
+    await expect(one.panel.locator('.bwc-talk-talker')).toContainText(text('zh-CN', 'talk:history.emergency'));
+    await expect
+      .poll(async () => toneFrames(await heard(page), two.uid, 1000), { timeout: 60_000, intervals: [500] })
+      .toBeGreaterThanOrEqual(30);
+    await two.page.mouse.up();
+    await page.mouse.up();
+    await expect
+      .poll(async () => (await terminal.stats()).lastHeard, { timeout: 60_000 })
+      .toMatchObject({ uid: two.uid, emergency: true, ended: true, tone: expect.anything() });
+    const flagged = (await terminal.stats()).lastHeard!;
+    expect(Math.abs(flagged.tone!.hz - 1000)).toBeLessThanOrEqual(10);
+    measured(
+      "console 2's emergency talk",
+      `terminal heard ${flagged.frames} frames flagged emergency, lost ${flagged.lost}, tone ${flagged.tone!.hz} Hz; ` +
+        `console 1 decoded ${toneFrames(await heard(page), two.uid, 1000)} frames of it at 1 kHz`,
+    );
+
     // ---- the bursts are listed; the terminal's 600 Hz one replays from its signed address
     const records = one.panel.getByTestId('talk-record');
-    await expect.poll(() => records.count(), { timeout: 60_000 }).toBeGreaterThanOrEqual(4);
+    await expect.poll(() => records.count(), { timeout: 60_000 }).toBeGreaterThanOrEqual(6);
     const record = one.panel.locator(`[data-testid="talk-record"][data-refid="${terminalBurst.refid}"]`);
     await expect(record).toContainText(HOSTNAME);
     await record.getByTestId('talk-replay').click();

@@ -449,8 +449,10 @@ export function TalkPanel({
           {t('state.lost', { reason: t(REASON_KEYS[turn.lost]) })}
         </Typography.Text>
       )}
-      {/* below the button, and not while talking: above it the hint hid the state and the countdown */}
-      <Tooltip title={toggleOn ? undefined : t('button.hint')} placement="bottom">
+      {/* hints open beside the panel, and this one not while talking: over the panel they hid the
+          state and countdown, or the control the pointer was moving to (the popup keeps its place
+          while the pointer is over it) */}
+      <Tooltip title={toggleOn ? undefined : t('button.hint')} placement="left">
         <Button
           block
           size="large"
@@ -479,7 +481,7 @@ export function TalkPanel({
         </Button>
       </Tooltip>
       <div className="bwc-talk-options">
-        <Tooltip title={t('emergencyHint')}>
+        <Tooltip title={t('emergencyHint')} placement="left">
           <span>
             <Switch
               size="small"

@@ -442,7 +442,7 @@ describe('provisioning', () => {
     });
   });
 
-  it("demo: devices with a cluster number join their unit's talk group, made once", async () => {
+  it("demo: devices with a cluster number join their district's talk group, made once", async () => {
     const key = readFileSync(join(t.config.dataDir, PROVISION_KEY_FILE), 'utf8').trim();
     const futian = await t.db
       .selectFrom('units')

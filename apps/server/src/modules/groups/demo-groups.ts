@@ -6,9 +6,10 @@ export const DEMO_GROUP_SUFFIX = '对讲组';
 
 /**
  * Demo mode only: devices with a cluster number provisioned through the device API (the simulated
- * fleet of `npm start`) join the fixed talk group of their unit, made when missing ("<unit>对讲组",
- * preconfig 1), so that a new user hears the fleet's group talk without setting a group up first.
- * Outside demo mode, groups are what administrators make.
+ * fleet of `npm start`) join the fixed talk group of their district (the unit under the root that
+ * holds theirs, or the root itself), made when missing ("<unit>对讲组", preconfig 1), so that a
+ * new user hears the fleet's group talk without setting a group up first. Outside demo mode,
+ * groups are what administrators make.
  */
 export async function joinDemoTalkGroups(db: Db, bus: EventBus, deviceIds: readonly number[]): Promise<void> {
   if (!deviceIds.length) return;
@@ -16,17 +17,30 @@ export async function joinDemoTalkGroups(db: Db, bus: EventBus, deviceIds: reado
   const admin = await db.selectFrom('users').select('id').where('username', '=', 'admin').executeTakeFirst();
   if (!admin) return;
   const devices = await db
-    .selectFrom('devices as d')
-    .innerJoin('units as u', 'u.id', 'd.unit_id')
-    .select(['d.id', 'd.unit_id', 'u.name as unit_name'])
-    .where('d.id', 'in', [...deviceIds])
-    .where('d.jq_hostcode', '!=', '')
+    .selectFrom('devices')
+    .select(['id', 'unit_id'])
+    .where('id', 'in', [...deviceIds])
+    .where('jq_hostcode', '!=', '')
     .execute();
+  const units = new Map((await db.selectFrom('units').select(['id', 'pid', 'name']).execute()).map((u) => [u.id, u]));
+  /** the unit right under the root on the way up from `id` (the root for the root) */
+  const district = (id: number) => {
+    let unit = units.get(id);
+    for (let hops = 0; unit && hops < 64; hops += 1) {
+      const parent = units.get(unit.pid);
+      // `unit` is the root, or its parent is: that is the one
+      if (!parent || !units.has(parent.pid)) return unit;
+      unit = parent;
+    }
+    return unit;
+  };
   const byUnit = new Map<number, { name: string; ids: number[] }>();
   for (const d of devices) {
-    const entry = byUnit.get(d.unit_id) ?? { name: d.unit_name, ids: [] };
+    const unit = district(d.unit_id);
+    if (!unit) continue;
+    const entry = byUnit.get(unit.id) ?? { name: unit.name, ids: [] };
     entry.ids.push(d.id);
-    byUnit.set(d.unit_id, entry);
+    byUnit.set(unit.id, entry);
   }
   for (const [unitId, { name, ids }] of byUnit) {
     const groupName = `${name}${DEMO_GROUP_SUFFIX}`;

@@ -139,23 +139,39 @@ describe.skipIf(!findFfmpeg())('the simulated fleet in group talk', () => {
       ...extra,
     });
 
-  it('one terminal of its group talks now and then, the others hear every frame', async () => {
-    const sim = await fleet({ talkCacheDir: mkdtempSync(join(cacheDir, 'fleet-')) });
+  it("joins its district's demo talk group; one terminal of a group talks now and then, the others hear every frame", async () => {
+    // 20 devices, 14 with a cluster number, spread over the demo's 21 units: two or more per district
+    const sim = await fleet({ devices: 20, talkCacheDir: mkdtempSync(join(cacheDir, 'fleet-')) });
     try {
-      const uids = (
-        await t.db
-          .selectFrom('devices')
-          .select('id')
-          .where('hostbody', 'like', 'TTLK%')
-          .where('jq_hostcode', '!=', '')
-          .execute()
-      ).map((d) => d.id);
-      expect(uids).toHaveLength(7);
-      // a group of the fleet's terminals: they learn of it and enter it
-      expect(await desk.client.request('req_create_grp', { name: 'fleet', uids })).toMatchObject({ cmd_status: 0 });
+      const terminals = await t.db
+        .selectFrom('devices')
+        .select(['id', 'unit_id'])
+        .where('hostbody', 'like', 'TTLK%')
+        .where('jq_hostcode', '!=', '')
+        .execute();
+      expect(terminals).toHaveLength(14);
+      // demo mode: each is a member of its district's fixed talk group (one group each)
+      const members = await t.db
+        .selectFrom('talk_group_members as m')
+        .innerJoin('talk_groups as g', 'g.id', 'm.group_id')
+        .select(['m.device_id', 'g.id as tgid'])
+        .where(
+          'm.device_id',
+          'in',
+          terminals.map((d) => d.id),
+        )
+        .where('g.preconfig', '=', 1)
+        .execute();
+      expect(members.map((m) => m.device_id).sort()).toEqual(terminals.map((d) => d.id).sort());
+      // the fleet spreads its devices over the units: the districts' groups have listeners
+      const sizes = new Map<number, number>();
+      for (const m of members) sizes.set(m.tgid, (sizes.get(m.tgid) ?? 0) + 1);
+      const listeners = Math.min(...[...sizes.values()].filter((n) => n > 1).map((n) => n - 1));
+      expect(listeners).toBeGreaterThanOrEqual(1);
+      // bursts are 2 to 3 s: at least 100 frames each, heard by every listener of its group
       await until(
         'two bursts talked and heard',
-        () => sim.stats.talkBursts >= 2 && sim.stats.talkFramesHeard >= 2 * 6 * 100,
+        () => sim.stats.talkBursts >= 2 && sim.stats.talkFramesHeard >= 2 * listeners * 100,
         60_000,
       );
       expect(sim.stats).toMatchObject({ talkFramesLost: 0, errors: 0 });

@@ -21,6 +21,8 @@ const env = {
   // the console service answers under /ws/console of PORT: no dedicated port shared (and fought
   // over) by e2e servers running side by side; gis info's group_api then names PORT
   CONSOLE_PORT: process.env.CONSOLE_PORT || '0',
+  // likewise the HTTPS port (the specs' Chromium is on localhost, a secure context already)
+  HTTPS_PORT: process.env.HTTPS_PORT || '0',
 };
 // the suite always runs on a fresh SQLite database inside dataDir
 delete env.DATABASE_URL;

@@ -49,6 +49,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 const host = process.env.HOST;
 const local = !host || host === '0.0.0.0' || host === '::';
 const url = `http://${local ? 'localhost' : host}:${port}`;
+const httpsPort = Number(process.env.HTTPS_PORT ?? 8443);
 // the demo's simulated fleet: SIM_DEVICES body cameras (default 100 in demo mode, 0 turns it off)
 // speaking the device API (those with a cluster number also the console service under /ws/console
 // of the same port, as terminals), started once the server answers
@@ -79,6 +80,12 @@ if (await waitForHttp(`http://${local ? '127.0.0.1' : host}:${port}/`, 120_000, 
     [
       '',
       `  Console ready: ${url}`,
+      ...(httpsPort > 0
+        ? [
+            `  HTTPS, needed for push-to-talk from other machines: https://${local ? '<address of this machine>' : host}:${httpsPort}`,
+            `    its certificate to trust: ${url}/tls/console.crt (README: "HTTPS, for push-to-talk")`,
+          ]
+        : []),
       '',
       '  Demo accounts:',
       ...DEMO_ACCOUNTS.map((a) => `    ${a.username.padEnd(width)}  ${a.password.padEnd(10)}  ${a.role}`),
@@ -86,7 +93,8 @@ if (await waitForHttp(`http://${local ? '127.0.0.1' : host}:${port}/`, 120_000, 
       simDevices > 0
         ? `  Simulated fleet: ${simDevices} body cameras moving around the map centre (SIM_DEVICES=0 turns it off),\n` +
           '  with SOS, fence crossings and face / plate results (SIM_FACES_PER_MIN, SIM_PLATES_PER_MIN; 0 turns them off);\n' +
-          '  7 in 10 are console-service terminals (positions, emergencies, group texts, answers to messages);\n' +
+          '  7 in 10 are console-service terminals (positions, emergencies, group texts, answers to messages),\n' +
+          "  in their district's talk group, where one talks a short burst every 2-4 minutes;\n" +
           '  each one publishes live video (a test picture with its name) when a console opens it: Dispatch -> Video wall.'
         : '  Simulated fleet: off (set SIM_DEVICES to start one).',
       '',

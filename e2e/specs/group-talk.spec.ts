@@ -343,6 +343,9 @@ test('group talk: two consoles and a terminal hear each other, emergency pre-emp
         { timeout: 60_000 },
       )
       .toEqual({ error: 0, advanced: true });
+    // its length is known (the player reads the file's last page with a byte range) and it seeks
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.duration), { timeout: 30_000 }).toBeCloseTo(4, 0);
+    expect(await audio.evaluate((a: HTMLAudioElement) => a.seekable.length)).toBeGreaterThan(0);
     measured(
       'replay element',
       JSON.stringify(

@@ -229,9 +229,22 @@ describe('recorded bursts', () => {
     const res = await t.app.inject({ method: 'GET', url: replay.url as string });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('audio/ogg');
+    expect(res.headers['accept-ranges']).toBe('bytes');
     const { packets } = readOggOpusPackets(new Uint8Array(res.rawPayload));
     expect(packets).toHaveLength(51);
     expect([...packets[7]!]).toEqual([...packet(7)]);
+    // a player reads the length from the last page, and seeks
+    const size = res.rawPayload.length;
+    const tail = await t.app.inject({ method: 'GET', url: replay.url as string, headers: { range: 'bytes=-100' } });
+    expect(tail.statusCode).toBe(206);
+    expect(tail.headers['content-range']).toBe(`bytes ${size - 100}-${size - 1}/${size}`);
+    expect([...tail.rawPayload]).toEqual([...res.rawPayload.subarray(size - 100)]);
+    const beyond = await t.app.inject({
+      method: 'GET',
+      url: replay.url as string,
+      headers: { range: `bytes=${size}-` },
+    });
+    expect(beyond.statusCode).toBe(416);
   });
 
   it('refuses a tampered or foreign address, and a burst of a group the caller may not see', async () => {

@@ -6,6 +6,7 @@ import { pickLanguage } from '@bwc/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../../db/connection';
 import { t } from '../../../http/i18n';
+import { parseRange } from '../../../modules/download/range';
 import { readMediaKey } from '../../../modules/media/keys';
 import { findRecord } from './talk.repository';
 
@@ -46,7 +47,11 @@ function language(req: FastifyRequest) {
   return pickLanguage(q.lang ?? (Array.isArray(header) ? header[0] : header));
 }
 
-/** GET /talk/records/<refid>.ogg?token=: the burst as Ogg Opus (browsers play it in <audio>). */
+/**
+ * GET /talk/records/<refid>.ogg?token=: the burst as Ogg Opus (browsers play it in <audio>). Byte
+ * ranges are served: a browser reads an Ogg file's length from its last page, and without them
+ * the player showed no duration and could not seek.
+ */
 export async function registerReplayRoute(server: FastifyInstance, deps: { db: Db; config: { dataDir: string } }) {
   server.get<{ Params: { file: string }; Querystring: { token?: string } }>(
     `${TALK_RECORD_PATH}/:file`,
@@ -63,11 +68,19 @@ export async function registerReplayRoute(server: FastifyInstance, deps: { db: D
       const size = (await stat(path).catch(() => null))?.size;
       if (size === undefined)
         return reply.code(404).send({ code: 404, msg: t(language(req), 'console.talk.replayNotFound') });
-      return reply
+      reply
         .header('content-type', 'audio/ogg')
-        .header('content-length', size)
-        .header('cache-control', 'private, max-age=600')
-        .send(createReadStream(path));
+        .header('accept-ranges', 'bytes')
+        .header('cache-control', 'private, max-age=600');
+      const range = parseRange(req.headers.range, size);
+      if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${size}`).send();
+      if (range)
+        return reply
+          .code(206)
+          .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
+          .header('content-length', range.end - range.start + 1)
+          .send(createReadStream(path, { start: range.start, end: range.end }));
+      return reply.header('content-length', size).send(createReadStream(path));
     },
   );
 }

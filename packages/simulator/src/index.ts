@@ -64,6 +64,7 @@ export {
   type TalkSummary,
   type TerminalTalkOptions,
 } from './talk/terminal-talk';
-export { TalkListener, type HeardBurst, type HearingStats } from './talk/listener';
+export { oggOf, TalkListener, type HeardBurst, type HearingStats } from './talk/listener';
 export { burstPackets, decodeOgg, findEspeak, TalkMediaError, TALK_CACHE_DIR, type BurstSource } from './talk/media';
 export { dominantTone, toneDetect, toneOf, type DetectedTone } from './talk/tone';
+export { TerminalCall, type CallSummary, type TerminalCallOptions } from './talk/terminal-call';

@@ -12,11 +12,13 @@ import {
 import type { Position } from './client';
 import {
   TerminalTalk,
+  type TalkLink,
   type TalkRequest,
   type TalkResult,
   type TalkSummary,
   type TerminalTalkOptions,
 } from './talk/terminal-talk';
+import { TerminalCall, type TerminalCallOptions } from './talk/terminal-call';
 import { WebSocket, WS_OPEN as OPEN, type WsClient as WsSocket } from './ws';
 
 /**
@@ -73,6 +75,8 @@ export interface TerminalOptions {
   onError?: (err: unknown) => void;
   /** group talk: listening (on by default), the bursts' audio */
   talk?: TerminalTalkOptions;
+  /** voice calls: answered after about 1 s by default, its tone said while up */
+  call?: TerminalCallOptions;
 }
 
 export interface TerminalStats {
@@ -130,21 +134,27 @@ export class ConsoleTerminal {
   private readyWaiters: (() => void)[] = [];
   /** push-to-talk in its groups: what it heard, what it said */
   readonly groupTalk: TerminalTalk;
+  /** voice calls with a console: answered, its tone said, what it hears counted */
+  readonly calls: TerminalCall;
 
   constructor(private readonly options: TerminalOptions) {
     this.random = options.random ?? Math.random;
-    this.groupTalk = new TerminalTalk(
-      {
-        uid: () => this.uid,
-        request: (code, payload) => this.request(code, payload),
-        sendBinary: (frame) => {
-          if (!this.loggedOn) return false;
-          this.ws?.send(frame, { binary: true });
-          return true;
-        },
+    const link: TalkLink = {
+      uid: () => this.uid,
+      request: (code, payload) => this.request(code, payload),
+      sendBinary: (frame) => {
+        if (!this.loggedOn) return false;
+        this.ws?.send(frame, { binary: true });
+        return true;
       },
-      { onError: options.onError, ...options.talk },
-    );
+    };
+    this.groupTalk = new TerminalTalk(link, { onError: options.onError, ...options.talk });
+    this.calls = new TerminalCall(link, {
+      onError: options.onError,
+      ffmpeg: options.talk?.ffmpeg,
+      cacheDir: options.talk?.cacheDir,
+      ...options.call,
+    });
   }
 
   /** Logged on over an open connection. */
@@ -263,7 +273,10 @@ export class ConsoleTerminal {
     const ws = new WebSocket(this.options.url);
     this.ws = ws;
     ws.on('open', () => void this.opened(ws));
-    ws.on('message', (data, isBinary) => (isBinary ? this.groupTalk.binary(data) : this.received(data)));
+    ws.on('message', (data, isBinary) => {
+      if (!isBinary) this.received(data);
+      else if (!this.calls.binary(data)) this.groupTalk.binary(data);
+    });
     ws.on('error', () => {}); // 'close' follows
     ws.on('close', () => {
       if (this.ws !== ws) return;
@@ -374,6 +387,10 @@ export class ConsoleTerminal {
           void this.refreshGroups()
             .then(() => this.groupTalk.groupsChanged(this.groups))
             .catch((err: unknown) => this.options.onError?.(err));
+        break;
+      case 'notice_call_status':
+      case 'notice_dtmf':
+        this.calls.notice(m);
         break;
       case 'notice_ptt_status':
       case 'notice_enter_group':

@@ -131,10 +131,15 @@ export class TalkListener {
   lastBurstOgg(tgid?: number): Uint8Array | null {
     const burst = this.lastBurst(tgid);
     if (!burst?.packets.length) return null;
-    const writer = new OggOpusWriter({ serial: burst.uid, preSkip: OPUS_PRE_SKIP });
-    const pages = [writer.header(), ...burst.packets.map((p) => writer.packet(p, opusPacketSamples(p))), writer.end()];
-    const out = new Uint8Array(pages.reduce((n, p) => n + p.length, 0));
-    pages.reduce((at, p) => (out.set(p, at), at + p.length), 0);
-    return out;
+    return oggOf(burst.packets, burst.uid);
   }
+}
+
+/** Opus packets as heard, in an Ogg Opus file (for ffmpeg to decode). */
+export function oggOf(packets: readonly Uint8Array[], serial: number): Uint8Array {
+  const writer = new OggOpusWriter({ serial, preSkip: OPUS_PRE_SKIP });
+  const pages = [writer.header(), ...packets.map((p) => writer.packet(p, opusPacketSamples(p))), writer.end()];
+  const out = new Uint8Array(pages.reduce((n, p) => n + p.length, 0));
+  pages.reduce((at, p) => (out.set(p, at), at + p.length), 0);
+  return out;
 }

@@ -140,9 +140,11 @@ describe('emergency group tab', () => {
       'notice_add_grp_mem',
       'notice_create_grp',
       'notice_delete_grp',
+      'notice_grp_mem_status',
       'notice_ptt_status',
       'notice_rem_grp_mem',
       'notice_update_grp',
+      'notice_user_state',
     ]);
     const asked = listBodies().length;
     groups = [...groups, group(3, 'Night shift', 1, [member(14, 1)])];
@@ -237,6 +239,10 @@ describe('emergency group tab', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'OK' }));
     await waitFor(() => expect(request).toHaveBeenCalledWith('req_rem_grp_mem', { tgid: 1, uids: [11], extuids: [] }));
     expect(screen.getAllByTestId('group-add-members')).toHaveLength(2);
+    // a terminal logged on to the console service (state 7) counts online without the device API
+    expect(counts()).toEqual(['Online 1 / 2', 'Online 0 / 1']);
+    act(() => listeners.get('notice_user_state')!({ uid: 13, state: 7 }));
+    await waitFor(() => expect(counts()).toEqual(['Online 1 / 2', 'Online 1 / 1']));
   });
 
   it('shows no member actions without edit on the emergency screen', async () => {

@@ -8,7 +8,7 @@ import { loadDeviceLevel } from '../../components/unit-tree';
 import type { RealtimeSdk } from '../../realtime/sdk/RealtimeSdk';
 
 /** What the group tab asks of the console-service connection. */
-export type GroupTabSdk = Pick<RealtimeSdk, 'on' | 'request'> & { login?: RealtimeSdk['login'] };
+export type GroupTabSdk = Pick<RealtimeSdk, 'on' | 'request' | 'login'>;
 
 /** Notices after which the members' attachments are read again. */
 const ATTACH_NOTICES: ConsoleNoticeCode[] = ['notice_enter_group', 'notice_leave_group', 'notice_group_attach_info'];

@@ -44,7 +44,7 @@ export interface TalkStats {
   framesDecoded: number;
   /** frames scheduled on the audio output */
   framesPlayed: number;
-  /** frames that came or were decoded after their place */
+  /** frames decoded after their place: the delay grew and they played later, or (an old one) were left out */
   framesLate: number;
   /** frames never received (sequence gaps) */
   framesLost: number;

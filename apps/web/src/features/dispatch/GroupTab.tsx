@@ -1,4 +1,4 @@
-import { AudioOutlined, MessageOutlined, TeamOutlined } from '@ant-design/icons';
+import { AudioOutlined, MessageOutlined, TeamOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import { MenuId, type GroupMember, type TalkGroup } from '@bwc/protocol';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Checkbox, Empty, Input, Spin, Tag, Tree } from 'antd';
@@ -11,6 +11,8 @@ import { usePermission } from '../../app/session/Permission';
 import { useFloor } from '../talk/floor';
 import { AddMembers, AttachTag, MemberActions, useAttachments, type GroupTabSdk } from './groupMembers';
 import { openTalk } from '../talk/openTalk';
+import { ConferenceHost } from '../conference/ConferenceHost';
+import { openConference } from '../conference/openConference';
 
 /**
  * How often the stored groups are read again besides the console service's group notices (a
@@ -69,6 +71,7 @@ function online(store: DevicePointStore, member: GroupMember): boolean {
 export function GroupTab({ store, onLocate, onMessage, sdk = consoleSdk }: Props) {
   const { t } = useTranslation('dispatch');
   const { t: tt } = useTranslation('talk');
+  const { t: tc } = useTranslation('conference');
   const queryClient = useQueryClient();
   // a group created, changed or deleted anywhere: read the list again at once
   useEffect(() => {
@@ -130,6 +133,18 @@ export function GroupTab({ store, onLocate, onMessage, sdk = consoleSdk }: Props
                   openTalk({ tgid: g.tgid });
                 }}
               />
+              <Button
+                size="small"
+                type="text"
+                icon={<VideoCameraOutlined />}
+                aria-label={tc('group.open')}
+                title={tc('group.open')}
+                data-testid="group-conference"
+                onClick={(event) => {
+                  event.stopPropagation();
+                  openConference({ tgid: g.tgid });
+                }}
+              />
               {mayEdit && <AddMembers sdk={sdk} tgid={g.tgid} name={g.tg_name} />}
               {onMessage && (
                 <Button
@@ -173,10 +188,11 @@ export function GroupTab({ store, onLocate, onMessage, sdk = consoleSdk }: Props
         })),
       };
     });
-  }, [groups.data, onlineOnly, store, t, tt, version, onMessage, sdk, attach, mayEdit]);
+  }, [groups.data, onlineOnly, store, t, tt, tc, version, onMessage, sdk, attach, mayEdit]);
 
   return (
     <div className="bwc-group-tab" data-testid="group-tab">
+      <ConferenceHost />
       <Input.Search
         allowClear
         placeholder={t('groupTab.search')}

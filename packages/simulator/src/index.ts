@@ -68,3 +68,4 @@ export { oggOf, TalkListener, type HeardBurst, type HearingStats } from './talk/
 export { burstPackets, decodeOgg, findEspeak, TalkMediaError, TALK_CACHE_DIR, type BurstSource } from './talk/media';
 export { dominantTone, toneDetect, toneOf, type DetectedTone } from './talk/tone';
 export { TerminalCall, type CallSummary, type TerminalCallOptions } from './talk/terminal-call';
+export { TerminalConference, type ConferenceSummary, type TerminalConferenceOptions } from './talk/terminal-conference';

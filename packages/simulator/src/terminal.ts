@@ -19,6 +19,7 @@ import {
   type TerminalTalkOptions,
 } from './talk/terminal-talk';
 import { TerminalCall, type TerminalCallOptions } from './talk/terminal-call';
+import { TerminalConference, type TerminalConferenceOptions } from './talk/terminal-conference';
 import { WebSocket, WS_OPEN as OPEN, type WsClient as WsSocket } from './ws';
 
 /**
@@ -77,6 +78,8 @@ export interface TerminalOptions {
   talk?: TerminalTalkOptions;
   /** voice calls: answered after about 1 s by default, its tone said while up */
   call?: TerminalCallOptions;
+  /** video conferences: its tone said while one it takes part in lasts, what it hears counted */
+  conference?: TerminalConferenceOptions;
 }
 
 export interface TerminalStats {
@@ -136,6 +139,8 @@ export class ConsoleTerminal {
   readonly groupTalk: TerminalTalk;
   /** voice calls with a console: answered, its tone said, what it hears counted */
   readonly calls: TerminalCall;
+  /** video conferences: its audio (its video answers `startlive` as for live video) */
+  readonly conference: TerminalConference;
 
   constructor(private readonly options: TerminalOptions) {
     this.random = options.random ?? Math.random;
@@ -154,6 +159,12 @@ export class ConsoleTerminal {
       ffmpeg: options.talk?.ffmpeg,
       cacheDir: options.talk?.cacheDir,
       ...options.call,
+    });
+    this.conference = new TerminalConference(link, {
+      onError: options.onError,
+      ffmpeg: options.talk?.ffmpeg,
+      cacheDir: options.talk?.cacheDir,
+      ...options.conference,
     });
   }
 
@@ -275,7 +286,7 @@ export class ConsoleTerminal {
     ws.on('open', () => void this.opened(ws));
     ws.on('message', (data, isBinary) => {
       if (!isBinary) this.received(data);
-      else if (!this.calls.binary(data)) this.groupTalk.binary(data);
+      else if (!this.calls.binary(data) && !this.conference.binary(data)) this.groupTalk.binary(data);
     });
     ws.on('error', () => {}); // 'close' follows
     ws.on('close', () => {
@@ -391,6 +402,10 @@ export class ConsoleTerminal {
       case 'notice_call_status':
       case 'notice_dtmf':
         this.calls.notice(m);
+        break;
+      case 'notice_start_video_conf':
+      case 'notice_stop_video_conf':
+        this.conference.notice(m);
         break;
       case 'notice_ptt_status':
       case 'notice_enter_group':

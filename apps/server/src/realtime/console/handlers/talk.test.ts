@@ -141,6 +141,25 @@ describe('floor control', () => {
     expect(t.app.consoleService.talk!.stats.dropped).toBeGreaterThanOrEqual(11);
   });
 
+  it('tells who talks to a console that enters while somebody does, and relays to it at once', async () => {
+    expect(await reader.client.request('req_leave_group', { tgid })).toMatchObject({ cmd_status: 0 });
+    const mark = reader.client.ws.messages.length;
+    const heardBefore = reader.client.ws.audio.length;
+    expect(await reader.client.request('req_enter_group', { tgid })).toMatchObject({ cmd_status: 0 });
+    const told = await status(
+      reader,
+      (m) => reader.client.ws.messages.indexOf(m) >= mark && m.state === 1 && talkerOf(m) === devA.id,
+    );
+    expect(told).toMatchObject({ previous: null });
+    // the same burst goes on (frames 51 to 55)
+    sendBurst(camA, tgid, 5, 51);
+    await until('the returning console hears the talker', () =>
+      audioOf(reader)
+        .slice(heardBefore)
+        .some((f) => f.seq === 55),
+    );
+  });
+
   it('queues an equal priority, tells it its place, hands over when the talker lets go', async () => {
     const rsp = await camB.client.request('req_ptt_on', { tgid });
     expect(rsp).toMatchObject({ cmd_status: 0, result: 'queued', position: 1, talker: { uid: devA.id } });
@@ -219,7 +238,7 @@ describe('recorded bursts', () => {
       records = rsp.records as typeof records;
       return records.length >= 2;
     });
-    const first = records.find((r) => r.uid === devA.id && r.frames === 51)!;
+    const first = records.find((r) => r.uid === devA.id && r.frames === 56)!;
     expect(first).toBeDefined();
     expect(records.find((r) => r.emergency === 1)).toMatchObject({ uid: devA.id, frames: 5 });
 
@@ -231,7 +250,7 @@ describe('recorded bursts', () => {
     expect(res.headers['content-type']).toBe('audio/ogg');
     expect(res.headers['accept-ranges']).toBe('bytes');
     const { packets } = readOggOpusPackets(new Uint8Array(res.rawPayload));
-    expect(packets).toHaveLength(51);
+    expect(packets).toHaveLength(56);
     expect([...packets[7]!]).toEqual([...packet(7)]);
     // a player reads the length from the last page, and seeks
     const size = res.rawPayload.length;

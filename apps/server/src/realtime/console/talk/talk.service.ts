@@ -71,7 +71,8 @@ export class TalkService {
   readonly stats: TalkStats = { received: 0, delivered: 0, dropped: 0 };
   private readonly floors = new Map<number, KnownFloor>();
   private readonly listeners = new Map<number, { uids: number[]; at: number }>();
-  private readonly loading = new Map<number, Promise<number[]>>();
+  /** reads of a group's listeners under way; `again`: a change came meanwhile, read once more */
+  private readonly loading = new Map<number, { promise: Promise<number[]>; again: boolean }>();
   private readonly recorders = new Map<string, BurstRecorder>();
   /** uid -> group it waits for, of requests made through this node */
   private readonly waiting = new Map<number, number>();
@@ -98,6 +99,20 @@ export class TalkService {
         code === 'notice_delete_grp'
       )
         this.forgetListeners((e.payload as { tgid: number }).tgid);
+    });
+    // who enters a group where somebody talks is told who (a console that reconnected missed it)
+    bus.onOrigin('console.notice', (e) => {
+      if (e.msg_code !== 'notice_enter_group') return;
+      const { tgid, uids } = e.payload as { tgid: number; uids: number[] };
+      const floor = this.floors.get(tgid);
+      if (floor)
+        this.service.notify({ uids }, 'notice_ptt_status', {
+          tgid,
+          state: 1,
+          talker: floor.talker,
+          previous: null,
+          queue: [],
+        });
     });
     // a talker who leaves the group lets go of its floor (once, where the leave happened)
     bus.onOrigin('console.notice', (e) => {
@@ -356,26 +371,34 @@ export class TalkService {
   private listenersOf(tgid: number, reload = false): Promise<number[]> {
     const cached = this.listeners.get(tgid);
     if (cached && !reload) return Promise.resolve(cached.uids);
-    let pending = this.loading.get(tgid);
-    if (!pending) {
-      pending = listenerUids(this.service.deps.db, tgid).then(
-        (uids) => {
-          this.loading.delete(tgid);
-          this.listeners.set(tgid, { uids, at: Date.now() });
-          return uids;
-        },
-        (err: unknown) => {
-          this.loading.delete(tgid);
-          throw err;
-        },
-      );
-      this.loading.set(tgid, pending);
+    const inFlight = this.loading.get(tgid);
+    if (inFlight) {
+      // a change after that read began (someone entered meanwhile): read once more after it
+      if (reload) inFlight.again = true;
+      return inFlight.promise;
     }
-    return pending;
+    const entry = { again: false, promise: Promise.resolve<number[]>([]) };
+    entry.promise = listenerUids(this.service.deps.db, tgid).then(
+      (uids) => {
+        this.loading.delete(tgid);
+        this.listeners.set(tgid, { uids, at: Date.now() });
+        if (entry.again)
+          this.listenersOf(tgid, true).catch((err: unknown) =>
+            this.service.deps.log.error({ err, tgid }, 'talk: listeners not read'),
+          );
+        return uids;
+      },
+      (err: unknown) => {
+        this.loading.delete(tgid);
+        throw err;
+      },
+    );
+    this.loading.set(tgid, entry);
+    return entry.promise;
   }
 
   private forgetListeners(tgid: number): void {
-    if (!this.listeners.has(tgid)) return;
+    if (!this.listeners.has(tgid) && !this.loading.has(tgid)) return;
     // keep relaying to the known list until the new one is read
     void this.listenersOf(tgid, true).catch(() => this.listeners.delete(tgid));
   }

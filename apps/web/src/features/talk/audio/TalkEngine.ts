@@ -103,6 +103,12 @@ interface Capture {
   captured: number;
 }
 
+/** bench/talk-latency.ts's record of frames sent and played (window.__bwcTalkTrace). */
+export interface TalkTrace {
+  sent: { seq: number; at: number }[];
+  played: { seq: number; uid: number; at: number }[];
+}
+
 /**
  * The browser side of group talk (issue 14). Send: microphone (voice processing on) -> AudioWorklet
  * (20 ms frames) -> WebCodecs Opus encoder (48 kHz mono, 20 ms packets) -> binary frame -> the
@@ -113,6 +119,8 @@ interface Capture {
  */
 export class TalkEngine implements TalkAudio {
   readonly support: TalkSupport;
+  /** wall-clock time each captured frame reached the page, by its AudioData timestamp (trace only) */
+  private readonly capturedAt = new Map<number, number>();
   readonly stats: TalkStats = {
     framesSent: 0,
     framesUnsent: 0,
@@ -277,6 +285,13 @@ export class TalkEngine implements TalkAudio {
     source.connect(context.destination);
     source.start(placement.at / 1000);
     this.stats.framesPlayed += 1;
+    const trace = this.trace();
+    if (trace)
+      trace.played.push({
+        seq,
+        uid: this.stats.talker,
+        at: this.wallMs() + (placement.at - now) + (context.outputLatency || context.baseLatency) * 1000,
+      });
   }
 
   // ---- send
@@ -335,6 +350,7 @@ export class TalkEngine implements TalkAudio {
       timestamp: Math.round((capture.captured * 1e6) / sampleRate),
       data: pcm,
     });
+    if (this.trace()) this.capturedAt.set(data.timestamp, this.wallMs());
     capture.captured += pcm.length;
     capture.encoder.encode(data);
     data.close();
@@ -342,7 +358,11 @@ export class TalkEngine implements TalkAudio {
 
   private encoded(chunk: EncodedAudioChunk): void {
     const target = this.target;
+    const capturedAt = this.capturedAt.get(chunk.timestamp);
+    this.capturedAt.delete(chunk.timestamp);
+    if (this.capturedAt.size > 500) this.capturedAt.clear();
     if (!target || chunk.byteLength > AUDIO_OPUS_MAX_BYTES) return;
+    if (capturedAt !== undefined) this.trace()?.sent.push({ seq: this.seq, at: capturedAt });
     const opus = new Uint8Array(chunk.byteLength);
     chunk.copyTo(opus);
     const frame = encodeAudioFrame({
@@ -384,6 +404,20 @@ export class TalkEngine implements TalkAudio {
     this.closeDecoder();
     void this.context?.close();
     this.context = null;
+  }
+
+  /**
+   * The mouth-to-ear bench's record (bench/talk-latency.ts), when the page put one on window: per
+   * frame sent, the wall-clock time its 20 ms of microphone PCM reached the page; per frame
+   * played, when it leaves the speaker (its place on the output clock plus the output latency).
+   * Wall clock: performance.timeOrigin + performance.now(), the same for every page of a browser.
+   */
+  private trace(): TalkTrace | undefined {
+    return (this.scope as { __bwcTalkTrace?: TalkTrace }).__bwcTalkTrace;
+  }
+
+  private wallMs(): number {
+    return this.scope.performance.timeOrigin + this.scope.performance.now();
   }
 
   private testStats(): Record<string, unknown> | undefined {

@@ -1,5 +1,5 @@
 import { AudioOutlined, MessageOutlined, TeamOutlined, VideoCameraOutlined } from '@ant-design/icons';
-import { MenuId, type GroupMember, type TalkGroup } from '@bwc/protocol';
+import { MenuId, UserState, type GroupMember, type TalkGroup } from '@bwc/protocol';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Checkbox, Empty, Input, Spin, Tag, Tree } from 'antd';
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
@@ -10,6 +10,8 @@ import { consoleSdk } from '../../realtime/sdk/groupLogin';
 import { usePermission } from '../../app/session/Permission';
 import { useFloor } from '../talk/floor';
 import { AddMembers, AttachTag, MemberActions, useAttachments, type GroupTabSdk } from './groupMembers';
+import { useTrunkStates } from './voice-manage/groupData';
+import type { TrunkStates } from './voice-manage/groupRules';
 import { openTalk } from '../talk/openTalk';
 import { ConferenceHost } from '../conference/ConferenceHost';
 import { openConference } from '../conference/openConference';
@@ -53,8 +55,12 @@ function GroupFloor({ sdk, tgid }: { sdk: GroupTabSdk; tgid: number }) {
   );
 }
 
-/** A member is online by the live point store when it has the device, else by the group answer. */
-function online(store: DevicePointStore, member: GroupMember): boolean {
+/**
+ * A member is online when the console service says so (trunk state 7: logged on as a terminal),
+ * or by the live point store when it has the device (device API), else by the group answer.
+ */
+function online(store: DevicePointStore, member: GroupMember, trunk: TrunkStates): boolean {
+  if (trunk.get(member.uid) === UserState.ONLINE) return true;
   const point = store.get(member.uid);
   return (point?.lineon ?? member.lineon) === 1;
 }
@@ -96,12 +102,13 @@ export function GroupTab({ store, onLocate, onMessage, sdk = consoleSdk }: Props
     [groups.data],
   );
   const attach = useAttachments(sdk, memberUids);
+  const trunk = useTrunkStates(groups.data, sdk);
 
   const treeData = useMemo(() => {
     void version;
     return (groups.data ?? []).map((g: TalkGroup) => {
-      const members = g.children.filter((m) => !onlineOnly || online(store, m));
-      const on = g.children.filter((m) => online(store, m)).length;
+      const members = g.children.filter((m) => !onlineOnly || online(store, m, trunk));
+      const on = g.children.filter((m) => online(store, m, trunk)).length;
       return {
         key: `g${g.tgid}`,
         selectable: false,
@@ -172,12 +179,12 @@ export function GroupTab({ store, onLocate, onMessage, sdk = consoleSdk }: Props
               className="bwc-group-member"
               data-testid="group-member"
               data-uid={m.uid}
-              data-online={online(store, m) ? 1 : 0}
+              data-online={online(store, m, trunk) ? 1 : 0}
             >
               <Badge
-                status={online(store, m) ? 'success' : 'default'}
+                status={online(store, m, trunk) ? 'success' : 'default'}
                 text={m.display_name || m.hostbody}
-                data-state={online(store, m) ? 'online' : 'offline'}
+                data-state={online(store, m, trunk) ? 'online' : 'offline'}
               />
               <AttachTag info={attach.get(m.uid)} tgid={g.tgid} />
               {mayEdit && (
@@ -188,7 +195,7 @@ export function GroupTab({ store, onLocate, onMessage, sdk = consoleSdk }: Props
         })),
       };
     });
-  }, [groups.data, onlineOnly, store, t, tt, tc, version, onMessage, sdk, attach, mayEdit]);
+  }, [groups.data, onlineOnly, store, t, tt, tc, version, onMessage, sdk, attach, mayEdit, trunk]);
 
   return (
     <div className="bwc-group-tab" data-testid="group-tab">

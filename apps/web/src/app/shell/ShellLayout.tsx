@@ -5,12 +5,13 @@ import { usePushChannel } from '../../realtime/session/pushChannel';
 import { useConsoleService } from '../../realtime/sdk/groupLogin';
 import { useSessionKeeper } from '../session/useSessionKeeper';
 import { useVersionWatch } from '../session/useVersionWatch';
+import { CallHost } from '../../features/call/CallHost';
 import { TalkHost } from '../../features/talk/TalkHost';
 import { NavBar } from './NavBar';
 
 /** The logged-in console: navigation bar on top, the page below; keeps the session alive, its
  * push channel open and the dispatcher logged onto the console service; hosts the group talk
- * panel, which stays open across pages. */
+ * panel and the call panel, which stay open across pages. */
 export function ShellLayout() {
   useSessionKeeper();
   useVersionWatch();
@@ -25,6 +26,7 @@ export function ShellLayout() {
         </Lazy>
       </Layout.Content>
       <TalkHost />
+      <CallHost />
     </Layout>
   );
 }

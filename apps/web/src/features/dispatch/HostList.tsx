@@ -1,9 +1,11 @@
 import { HOST_LIST_PAGE_SIZE, TABLE_INDEX_COLUMN_WIDTH, type DevicePoint } from '@bwc/protocol';
 import { MessageOutlined, PhoneOutlined, VideoCameraOutlined } from '@ant-design/icons';
-import { App, Button, Space, Table, Tooltip } from 'antd';
+import { Button, Space, Table, Tooltip } from 'antd';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { nameWithCode } from '../../map/points';
+import { openCall } from '../call/openCall';
+import { liveDeviceOfPoint } from '../video/liveSource';
 
 interface Props {
   devices: DevicePoint[];
@@ -21,8 +23,9 @@ interface Props {
  */
 export const HostList = memo(function HostList({ devices, loading, gb, onLocate, onMessage }: Props) {
   const { t } = useTranslation('dispatch');
-  const { message } = App.useApp();
-  const later = () => message.info(t('host.callLater'));
+  // a video call is the terminal's live picture with the call's audio (call/)
+  const call = (row: DevicePoint, video: boolean) =>
+    openCall({ target: row.id, name: nameWithCode(row), ...(video ? { video: liveDeviceOfPoint(row) } : {}) });
   return (
     <Table<DevicePoint>
       data-testid="host-list"
@@ -66,7 +69,8 @@ export const HostList = memo(function HostList({ devices, loading, gb, onLocate,
                   type="text"
                   icon={<VideoCameraOutlined />}
                   aria-label={t('host.videoCall')}
-                  onClick={later}
+                  data-testid="host-video-call"
+                  onClick={() => call(row, true)}
                 />
               </Tooltip>
               {!gb && (
@@ -76,7 +80,8 @@ export const HostList = memo(function HostList({ devices, loading, gb, onLocate,
                     type="text"
                     icon={<PhoneOutlined />}
                     aria-label={t('host.voiceCall')}
-                    onClick={later}
+                    data-testid="host-voice-call"
+                    onClick={() => call(row, false)}
                   />
                 </Tooltip>
               )}

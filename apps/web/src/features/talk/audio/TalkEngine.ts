@@ -150,9 +150,15 @@ export class TalkEngine implements TalkAudio {
   private levelAt = -Infinity;
   private readonly offBinary: () => void;
 
+  /**
+   * `kind`: the frames it sends and hears. A voice call (AudioKind.CALL) uses the same engine: the
+   * call id takes the group's place (`listen(callid)`, `send({ tgid: callid })`), and the call
+   * page sends for as long as the call is answered (full duplex) instead of while holding a floor.
+   */
   constructor(
     private readonly sdk: TalkSdk,
     private readonly scope: typeof globalThis = globalThis,
+    private readonly kind: (typeof AudioKind)[keyof typeof AudioKind] = AudioKind.GROUP,
   ) {
     this.support = talkSupport(scope);
     this.offBinary = sdk.onBinary((bytes) => this.received(bytes));
@@ -220,7 +226,7 @@ export class TalkEngine implements TalkAudio {
   }
 
   private received(bytes: Uint8Array): void {
-    const frame = decodeAudioFrame(bytes);
+    const frame = decodeAudioFrame(bytes, this.kind);
     if (!frame) return;
     this.stats.framesReceived += 1;
     if (frame.tgid !== this.tgid || !this.support.canHear) {
@@ -366,7 +372,7 @@ export class TalkEngine implements TalkAudio {
     const opus = new Uint8Array(chunk.byteLength);
     chunk.copyTo(opus);
     const frame = encodeAudioFrame({
-      kind: AudioKind.GROUP,
+      kind: this.kind,
       flags: target.emergency ? 1 : 0,
       tgid: target.tgid,
       uid: 0,

@@ -187,6 +187,28 @@ describe('talk panel', () => {
     expect(requests.at(-1)).toEqual(['req_ptt_off', { tgid: TGID }]);
   });
 
+  it('listens only on request (entering with mute 1, no talking), and refuses it while talking', async () => {
+    const { requests, floor } = await open();
+    // while talking: refused with a warning, nothing sent
+    fireEvent.pointerDown(button(), { button: 0, pointerId: 1 });
+    await waitFor(() => expect(requests).toContainEqual(['req_ptt_on', { tgid: TGID, emergency: 0 }]));
+    floor({ talker: talker(ME, 'Dispatcher') });
+    const sent = requests.length;
+    fireEvent.click(screen.getByTestId('talk-listen-only'));
+    await screen.findByText('You are talking: end your talk before switching to listen only');
+    expect(requests.length).toBe(sent);
+    expect(screen.getByTestId('talk-listen-only').getAttribute('aria-checked')).toBe('false');
+    fireEvent.pointerUp(button(), { button: 0, pointerId: 1 });
+    // not talking: the group is entered again to hear only, and the talk button is off
+    fireEvent.click(screen.getByTestId('talk-listen-only'));
+    await waitFor(() => expect(requests.at(-1)).toEqual(['req_enter_group', { tgid: TGID, mute: 1 }]));
+    expect(button()).toHaveProperty('disabled', true);
+    // and back to speaking
+    fireEvent.click(screen.getByTestId('talk-listen-only'));
+    await waitFor(() => expect(requests.at(-1)).toEqual(['req_enter_group', { tgid: TGID, mute: 0 }]));
+    expect(button()).toHaveProperty('disabled', false);
+  });
+
   it('shows the queue place, then a refusal with its reason and the busy tone', async () => {
     const { floor, audio } = await open();
     fireEvent.pointerDown(button(), { button: 0, pointerId: 1 });

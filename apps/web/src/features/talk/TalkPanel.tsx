@@ -153,6 +153,9 @@ export function TalkPanel({
   const latched = useRef(false);
   const attached = useRef(false);
   const [emergency, setEmergency] = useState(false);
+  /** listening only: in the group to hear it, not to speak (req_enter_group with mute 1) */
+  const [listenOnly, setListenOnly] = useState(false);
+  const listenOnlyRef = useRef(false);
   /** what went wrong, translated when shown (a language switch changes it, not the panel's state) */
   const [problem, setProblem] = useState<Problem | null>(null);
 
@@ -171,9 +174,26 @@ export function TalkPanel({
   });
 
   const enter = useCallback(async () => {
-    await sdk.request('req_enter_group', { tgid, mute: 0 });
+    await sdk.request('req_enter_group', { tgid, mute: listenOnlyRef.current ? 1 : 0 });
     attached.current = true;
   }, [sdk, tgid]);
+
+  /**
+   * Listen only (spec part 2 section 4: the listen toggle; leaving it for listening only while
+   * speaking is refused with a warning): the group is entered again with mute 1, or 0 to speak.
+   */
+  const toggleListenOnly = useCallback(
+    (on: boolean) => {
+      if (on && active.current) {
+        message.warning(t('listenOnly.whileTalking'));
+        return;
+      }
+      listenOnlyRef.current = on;
+      setListenOnly(on);
+      enter().catch((error: unknown) => setProblem(failed(error)));
+    },
+    [enter, message, t],
+  );
 
   // entering on open; on close the floor is given back first, then the group left
   useEffect(() => {
@@ -221,7 +241,7 @@ export function TalkPanel({
 
   const press = useCallback(
     async (latch = false) => {
-      if (!canTalk || !audio) return;
+      if (!canTalk || !audio || listenOnlyRef.current) return;
       audio.resume();
       if (active.current) {
         if (latched.current) release();
@@ -462,7 +482,7 @@ export function TalkPanel({
           data-testid="talk-button"
           data-active={toggleOn ? 1 : 0}
           aria-pressed={toggleOn}
-          disabled={!canTalk}
+          disabled={!canTalk || listenOnly}
           onPointerDown={(event) => {
             if (event.button > 0) return;
             event.preventDefault();
@@ -491,6 +511,12 @@ export function TalkPanel({
               data-testid="talk-emergency"
             />{' '}
             {t('emergency')}
+          </span>
+        </Tooltip>
+        <Tooltip title={t('listenOnly.hint')} placement="left">
+          <span>
+            <Switch size="small" checked={listenOnly} onChange={toggleListenOnly} data-testid="talk-listen-only" />{' '}
+            {t('listenOnly.label')}
           </span>
         </Tooltip>
         {mayRelease && talker && (

@@ -78,11 +78,12 @@ export const ConferenceAnswer = Conference.extend({ tiles: z.array(ConfTile).opt
 export type ConferenceAnswer = z.infer<typeof ConferenceAnswer>;
 
 /**
- * notice_start_video_conf: the conference as it is now. `event` says why: `started`, or a
- * participant `left` (`uid`; its connection closed) while it goes on.
+ * notice_start_video_conf: the conference as it is now. `event` says why: `started` (to a user
+ * who takes part from now on: at the start, or when it logs on again while the conference lasts),
+ * a participant `left` (`uid`; its connection closed) or `joined` (`uid`; it logged on again).
  */
 export const StartConfNotice = ConferenceAnswer.extend({
-  event: z.enum(['started', 'left']),
+  event: z.enum(['started', 'left', 'joined']),
   uid: z.number().int().optional(),
 });
 export type StartConfNotice = z.infer<typeof StartConfNotice>;

@@ -7,6 +7,7 @@ import {
   type ConfTile,
   type ConferenceAnswer,
   type ShareConfNotice,
+  type StartConfNotice,
   type StopConfNotice,
 } from '@bwc/protocol';
 import { AppError } from '../../../http/errors';
@@ -14,7 +15,7 @@ import { findDevice } from '../../../modules/devices/devices.repository';
 import type { Connection } from '../connection';
 import { resolveUsers, type DirectoryEntry } from '../directory';
 import { ConsoleErrors } from '../errors';
-import { attachedUids, type GroupRow } from '../groups.repository';
+import { attachedUids, memberIds, type GroupRow } from '../groups.repository';
 import { isConsoleUid, userIdOfConsoleUid, type Login } from '../login';
 import type { ConsoleService } from '../service';
 import { ConferenceStore, type ConferenceState } from './conference.store';
@@ -77,6 +78,8 @@ export class ConferenceService {
         this.end(tgid, 'group_deleted', state.demander).catch((err) => log.error({ err, tgid }, 'conference: end'));
     });
     service.onUnbind((login) => this.disconnected(login.uid));
+    // a member or attached user logging on (a terminal coming online, a reconnect) takes part
+    service.onLogon((_conn, login) => this.loggedOn(login));
   }
 
   /** The conference of a group, as this node knows it. */
@@ -217,6 +220,34 @@ export class ConferenceService {
     }
   }
 
+  /** `login` is bound: it joins each conference of a group it is a member of or attached to. */
+  private async loggedOn(login: Login): Promise<void> {
+    const { db } = this.service.deps;
+    for (const [tgid, state] of this.known) {
+      if (state.participants.some((p) => p.uid === login.uid)) continue;
+      const party = [...(await memberIds(db, tgid)), ...(await attachedUids(db, tgid))];
+      if (party.includes(login.uid)) await this.join(tgid, login);
+    }
+  }
+
+  private async join(tgid: number, login: Login): Promise<void> {
+    const joining: ConfParticipant = {
+      uid: login.uid,
+      ext_id: login.ext_id,
+      name: login.display_name,
+      terminal: login.user_type === UserType.TERMINAL ? 1 : 0,
+    };
+    const out = await this.store.update(tgid, (current) => {
+      if (!current || current.participants.some((p) => p.uid === login.uid)) return { next: current, joined: false };
+      return { next: { ...current, participants: [...current.participants, joining] }, joined: true };
+    });
+    if (!out.joined || !out.next) return;
+    const state = out.next;
+    this.service.deps.bus.emit('conference.state', { tgid, state });
+    for (const p of state.participants)
+      await this.tellStarted(p, state, p.uid === login.uid ? 'started' : 'joined', login.uid);
+  }
+
   /** A participant's connection closed: the others are told (notice_start_video_conf, event `left`). */
   private async leave(tgid: number, uid: number): Promise<void> {
     const out = await this.store.update(tgid, (current) => {
@@ -231,7 +262,7 @@ export class ConferenceService {
   }
 
   /** notice_start_video_conf to one participant: a console with its own tiles. */
-  private async tellStarted(p: ConfParticipant, state: ConferenceState, event: 'started' | 'left', uid?: number) {
+  private async tellStarted(p: ConfParticipant, state: ConferenceState, event: StartConfNotice['event'], uid?: number) {
     const tiles = p.terminal ? undefined : await this.tilesFor(p.uid, state);
     this.service.notify({ uids: [p.uid] }, 'notice_start_video_conf', {
       ...publicView(state),

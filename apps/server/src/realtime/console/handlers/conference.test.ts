@@ -210,13 +210,27 @@ describe('a conference', () => {
     }
   });
 
+  it('a member logging on again joins it: it is told, the others too, and its audio is relayed', async () => {
+    camB = await logonTerminal(url, devB);
+    clients.push(camB.client);
+    const mine = await started(camB);
+    expect(mine).toMatchObject({ event: 'started', uid: devB.id, demander: desk.uid });
+    const toDesk = await started(desk, (m) => m.event === 'joined');
+    expect(toDesk).toMatchObject({ uid: devB.id });
+    expect((toDesk.tiles as { uid: number }[]).map((x) => x.uid)).toContain(devB.id);
+    const before = conferenceAudio(desk).length;
+    camB.client.ws.sendBinary(frame(AudioKind.CONFERENCE, tgid, 400));
+    await until('the desk hears camera B again', () => conferenceAudio(desk).length === before + 1);
+    expect(conferenceAudio(desk).at(-1)?.uid).toBe(devB.id);
+  });
+
   it('stops by the demander or a console with edit, not by another viewer; all are told', async () => {
     const refused = await mate.client.request('req_stop_video_conf', { tgid });
     expect(refused).toMatchObject({ cmd_status: CmdStatus.FORBIDDEN });
     expect(conferenceOf()).toBeDefined();
     const rsp = await boss.client.request('req_stop_video_conf', { tgid });
     expect(rsp).toMatchObject({ cmd_status: 0, tgid, reason: 'stopped', by: boss.uid, demander: desk.uid });
-    for (const who of [desk, mate, camA])
+    for (const who of [desk, mate, camA, camB])
       expect(await who.client.notice('notice_stop_video_conf', (m) => m.tgid === tgid)).toMatchObject({
         reason: 'stopped',
         by: boss.uid,

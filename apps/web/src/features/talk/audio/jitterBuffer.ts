@@ -11,6 +11,11 @@ import { AUDIO_FRAME_MS } from '@bwc/protocol';
  * - a delay found too long shrinks slowly: after `shrinkWindowMs` in which every frame came at
  *   least one frame length plus the margin early, one frame is left out (20 ms of the talk cut,
  *   nothing else moves) and the delay is a frame length shorter, never under `minMs`;
+ * - a burst that lags behind its delay (a late frame moved it by all its lateness, a stall of the
+ *   page for instance) catches up: after `catchUpWindowMs` in which every frame came at least a
+ *   frame length earlier than the delay needs, up to `catchUpFrames` frames are left out one after
+ *   the other (each takes the place of the one before), so the talk is not heard late for the
+ *   rest of the burst;
  * - a frame older than the newest one placed plays only if its own place is still ahead (it fills
  *   a gap); else it is late and dropped. Frames never seen are counted lost;
  * - silence longer than `idleMs` after the last frame's end, or a sequence number jumping far,
@@ -25,6 +30,8 @@ export interface JitterOptions {
   /** time needed to hand a buffer to the audio output before it plays */
   marginMs: number;
   shrinkWindowMs: number;
+  catchUpWindowMs: number;
+  catchUpFrames: number;
   idleMs: number;
 }
 
@@ -36,6 +43,8 @@ export const JITTER_DEFAULTS: JitterOptions = {
   growMs: 20,
   marginMs: 5,
   shrinkWindowMs: 4_000,
+  catchUpWindowMs: 500,
+  catchUpFrames: 5,
   idleMs: 200,
 };
 
@@ -65,6 +74,10 @@ export class JitterBuffer {
   private lastEnd = 0;
   private windowStart = 0;
   private windowMinSlack = Infinity;
+  private catchUpStart = 0;
+  private catchUpMinSlack = Infinity;
+  /** frames still to leave out to catch up */
+  private catchingUp = 0;
   private readonly recent = new Set<number>();
 
   constructor(options: Partial<JitterOptions> = {}) {
@@ -105,6 +118,20 @@ export class JitterBuffer {
       this.resetWindow(now);
     } else {
       this.windowMinSlack = Math.min(this.windowMinSlack, slack);
+      this.catchUpMinSlack = Math.min(this.catchUpMinSlack, slack);
+      if (this.catchingUp === 0 && now - this.catchUpStart >= this.options.catchUpWindowMs) {
+        const excess = this.catchUpMinSlack - this.delayMs;
+        this.catchingUp = Math.min(this.options.catchUpFrames, Math.floor(excess / frameMs));
+        this.catchUpStart = now;
+        this.catchUpMinSlack = Infinity;
+      }
+      if (this.catchingUp > 0) {
+        this.catchingUp -= 1;
+        this.anchor -= frameMs;
+        this.skipped += 1;
+        this.remember(ext);
+        return { kind: 'skip' };
+      }
       if (now - this.windowStart >= this.options.shrinkWindowMs) {
         const shrink = this.windowMinSlack >= frameMs + marginMs && this.delayMs - frameMs >= this.options.minMs;
         this.resetWindow(now);
@@ -151,5 +178,8 @@ export class JitterBuffer {
   private resetWindow(now: number): void {
     this.windowStart = now;
     this.windowMinSlack = Infinity;
+    this.catchUpStart = now;
+    this.catchUpMinSlack = Infinity;
+    this.catchingUp = 0;
   }
 }

@@ -32,6 +32,8 @@ process.on('message', (order: TalkOrder) => {
         });
       case 'stats':
         return { ...terminal.talkStats, errors };
+      case 'calls':
+        return { ...terminal.calls.summary(), heardTone: await terminal.calls.heardTone() };
       case 'stop':
         terminal.stop();
         setImmediate(() => process.exit(0));

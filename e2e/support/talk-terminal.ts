@@ -1,5 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { CallSummary } from '../../packages/simulator/src/talk/terminal-call';
+import type { DetectedTone } from '../../packages/simulator/src/talk/tone';
 import type { TalkResult, TalkSummary } from '../../packages/simulator/src/talk/terminal-talk';
 
 /**
@@ -24,6 +26,7 @@ export type TalkOrder =
   | { id: number; op: 'talk'; tgid: number; seconds: number; tone: number; emergency: boolean }
   | { id: number; op: 'enter'; tgid: number }
   | { id: number; op: 'stats' }
+  | { id: number; op: 'calls' }
   | { id: number; op: 'stop' };
 
 /** An order before its id is given (each member of the union without its id). */
@@ -101,6 +104,11 @@ export class TalkTerminal {
   /** What it heard and said, and the errors its analysis met. */
   stats(): Promise<TalkSummary & { errors: string[] }> {
     return this.order({ op: 'stats' });
+  }
+
+  /** Its voice calls (it answers after about 1 s and says its tone) and the tone of what it heard in the last. */
+  calls(): Promise<CallSummary & { heardTone: DetectedTone | null }> {
+    return this.order({ op: 'calls' });
   }
 
   async stop(): Promise<void> {

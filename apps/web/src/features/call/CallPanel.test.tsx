@@ -47,8 +47,13 @@ function fakeSdk(options: { online?: boolean } = {}) {
     requests.push([code, payload]);
     return true;
   });
+  const statusListeners = new Set<() => void>();
   const sdk = {
     login: options.online === false ? null : { login_uid: ME },
+    onStatus: (listener: () => void) => {
+      statusListeners.add(listener);
+      return () => statusListeners.delete(listener);
+    },
     on: (code: string, listener: (message: unknown) => void) => {
       if (!listeners.has(code)) listeners.set(code, new Set());
       listeners.get(code)!.add(listener);
@@ -64,7 +69,8 @@ function fakeSdk(options: { online?: boolean } = {}) {
         .get('notice_call_status')
         ?.forEach((listener) => listener({ msg_code: 'notice_call_status', cmd_type: 2, ...notice(payload) })),
     );
-  return { sdk: sdk as unknown as CallPanelSdk, requests, emit };
+  const restart = () => act(() => statusListeners.forEach((listener) => listener()));
+  return { sdk: sdk as unknown as CallPanelSdk, requests, emit, restart };
 }
 
 function fakeAudio(overrides: Partial<TalkAudio> = {}) {
@@ -94,7 +100,8 @@ async function open(
   const fake = fakeSdk({ online: options.online });
   const audio = options.audio ?? fakeAudio();
   const onClose = vi.fn();
-  const onLiveChange = vi.fn();
+  // the host's handler answers what it assigned: the panel must not take that for an effect's cleanup
+  const onLiveChange = vi.fn((live: boolean) => live);
   const player = { destroy: vi.fn(), play: null } as unknown as LivePlayer;
   const view = await renderWidget(
     <App>
@@ -181,6 +188,15 @@ describe('call panel', () => {
     emit({ status: CallStatus.ANSWERED, answered: Date.now() });
     emit({ status: CallStatus.HANGUP, reason: 'hangup', by: TERMINAL });
     expect(screen.getByTestId('call-reason').textContent).toBe('Officer 7 hung up');
+  });
+
+  it('ends the call when the connection starts over (the service ended it)', async () => {
+    const { emit, restart, audio } = await open();
+    emit({ status: CallStatus.ANSWERED, answered: Date.now() });
+    restart();
+    expect(phase()).toBe('ended');
+    expect(screen.getByTestId('call-reason').dataset.reason).toBe('disconnected');
+    expect(audio.stopCapture).toHaveBeenCalled();
   });
 
   it('cancels a ringing call, and hangs up a live call when the panel closes', async () => {

@@ -12,13 +12,13 @@ import { createLivePlayer, releaseLive, type LiveDevice } from '../video/liveSou
 import { LiveView } from '../video/LiveView';
 import type { LivePlayer } from '../video/player/LivePlayer';
 import { claimPlayerSlot } from '../video/playerSlots';
-import { isLive, nextCall, type CallView } from './callState';
+import { disconnected, isLive, nextCall, type CallView } from './callState';
 import { CALL_PLACE_ANSWER_MS, CALL_REFRESH_MS, DTMF_KEYS } from './constants';
 import { onOpenCall } from './openCall';
 import './call.css';
 
 /** What the panel uses of the console-service connection. */
-export type CallPanelSdk = Pick<RealtimeSdk, 'on' | 'request' | 'login'> & TalkSdk;
+export type CallPanelSdk = Pick<RealtimeSdk, 'on' | 'onStatus' | 'request' | 'login'> & TalkSdk;
 
 const OUTCOME_KEYS = keysOf('call', {
   [CallStatus.HANGUP]: 'outcome.hangup',
@@ -153,6 +153,8 @@ export function CallPanel({
     [sdk, me],
   );
 
+  useEffect(() => sdk.onStatus(() => setView(disconnected)), [sdk]);
+
   // the call is placed as the panel opens (the microphone opens meanwhile: its prompt comes now)
   const placed = useRef(false);
   useEffect(() => {
@@ -189,13 +191,15 @@ export function CallPanel({
   useEffect(() => {
     if (view.phase === 'ended' && view.outcome !== CallStatus.HANGUP) audio?.tone('busy');
   }, [audio, view.phase, view.outcome]);
-  useEffect(() => onLiveChangeRef.current?.(isLive(view)), [view]);
+  useEffect(() => {
+    onLiveChangeRef.current?.(isLive(view));
+  }, [view]);
 
   // closing the panel (or leaving the console) while the call is up hangs it up
   useEffect(
     () => () => {
       const current = viewRef.current;
-      if (isLive(current) && online) void sendStatus(sdk, current, CallStatus.HANGUP);
+      if (isLive(current) && online) sendStatus(sdk, current, CallStatus.HANGUP).catch(() => undefined);
     },
     [sdk, online],
   );

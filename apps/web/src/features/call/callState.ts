@@ -53,5 +53,13 @@ export function nextCall(view: CallView, notice: CallNotice, me: number): CallVi
   return view;
 }
 
+/**
+ * This console's connection started over (a language switch, a new address): the service ends the
+ * call of a party whose connection closes, and the new connection is never told.
+ */
+export function disconnected(view: CallView): CallView {
+  return isLive(view) ? { ...view, phase: 'ended', outcome: CallStatus.HANGUP, reason: 'disconnected' } : view;
+}
+
 /** The call is up or on its way: closing the panel hangs it up. */
 export const isLive = (view: CallView) => view.phase !== 'ended';

@@ -24,12 +24,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { AudioKind, CONSOLE_WS_PATH, decodeAudioFrame, encodeAudioFrame, imeiWithCheckDigit } from '@bwc/protocol';
-import { WebSocket, type WsClient } from '@bwc/simulator/ws';
-import { insertNewDevice } from '../apps/server/src/modules/devices/devices.service';
-import { api } from '../apps/server/test/api';
-import { DEMO, login } from '../apps/server/test/helpers';
+import { AudioKind, decodeAudioFrame, encodeAudioFrame } from '@bwc/protocol';
 import { freePort, prepareDataDir, ROOT, startServer } from './support';
+import { createTalkGroups, logonGroups, Peer } from './talk-support';
 
 const { values } = parseArgs({
   options: {
@@ -57,84 +54,6 @@ function cpuOf(pid: number): number {
 function pct(samples: number[], p: number): number {
   const s = Float64Array.from(samples).sort();
   return s[Math.min(s.length - 1, Math.floor(s.length * p))] ?? NaN;
-}
-
-interface Member {
-  id: number;
-  hostbody: string;
-  secret: string;
-  jq: string;
-}
-interface Group {
-  tgid: number;
-  members: Member[];
-}
-
-async function prepare(dataDir: string): Promise<Group[]> {
-  const app = await prepareDataDir(dataDir, { workstations: 20, devices: GROUPS * MEMBERS + 100 }, '1234');
-  const admin = await login(app, DEMO.admin.username, DEMO.admin.password);
-  const unit = await app.db.selectFrom('units').select(['id', 'bh']).where('pid', '=', 0).executeTakeFirstOrThrow();
-  const groups: Group[] = [];
-  for (let g = 0; g < GROUPS; g += 1) {
-    const members: Member[] = [];
-    for (let m = 0; m < MEMBERS; m += 1) {
-      const n = g * MEMBERS + m + 1;
-      const hostbody = `TK${String(n).padStart(6, '0')}`;
-      const jq = String(700000 + n);
-      const { id, secret } = await insertNewDevice(app.db, {
-        hostbody,
-        imei: imeiWithCheckDigit(`8698${String(n).padStart(10, '0')}`),
-        hostname: `talk ${n}`,
-        hostcode: `T${n}`,
-        jq_hostcode: jq,
-        unit_id: unit.id,
-      });
-      members.push({ id, hostbody, secret, jq });
-    }
-    const added = await api<{ groupid: number }>(app, 'groupAdd', admin, {
-      channel_name: `bench talk ${g + 1}`,
-      cate: '1',
-      device: members.map((m) => m.jq),
-      bh: unit.bh,
-    });
-    if (added.code !== 200) throw new Error(`group ${g}: ${added.msg}`);
-    groups.push({ tgid: added.data.groupid, members });
-  }
-  await app.close();
-  return groups;
-}
-
-/** One connected member: requests by cbid, a binary listener. */
-class Peer {
-  private serial = 0;
-  private waiting = new Map<string, (m: Record<string, unknown>) => void>();
-  onBinary: (data: Buffer, at: number) => void = () => {};
-  private constructor(readonly ws: WsClient) {
-    ws.on('message', (data, binary) => {
-      const at = performance.now();
-      if (binary) return this.onBinary(data, at);
-      const m = JSON.parse(data.toString()) as Record<string, unknown>;
-      const w = typeof m.cbid === 'string' ? this.waiting.get(m.cbid) : undefined;
-      if (w) {
-        this.waiting.delete(m.cbid as string);
-        w(m);
-      }
-    });
-  }
-  static open(url: string): Promise<Peer> {
-    return new Promise((res, rej) => {
-      const ws = new WebSocket(url);
-      ws.once('open', () => res(new Peer(ws)));
-      ws.once('error', rej);
-    });
-  }
-  request(code: string, payload: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-    const cbid = `b${++this.serial}`;
-    return new Promise((res) => {
-      this.waiting.set(cbid, res);
-      this.ws.send(JSON.stringify({ msg_code: code, cmd_type: 0, cbid, ...payload }));
-    });
-  }
 }
 
 interface Figures {
@@ -274,29 +193,13 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bwc-talk-bench-'));
   let server: ChildProcess | null = null;
   try {
-    const groups = await prepare(dataDir);
+    const app = await prepareDataDir(dataDir, { workstations: 20, devices: GROUPS * MEMBERS + 100 }, '1234');
+    const groups = await createTalkGroups(app, GROUPS, MEMBERS);
+    await app.close();
     const tgids = groups.map((g) => g.tgid);
     const port = await freePort();
     server = await startServer(dataDir, port);
-    const url = `ws://127.0.0.1:${port}${CONSOLE_WS_PATH}`;
-    const peers: Peer[][] = [];
-    for (const g of groups) {
-      const members: Peer[] = [];
-      for (const m of g.members) {
-        const p = await Peer.open(url);
-        const rsp = await p.request('req_logon', {
-          logon_name: m.hostbody,
-          passwd: m.secret,
-          user_type: 0,
-          clientid: `talk-bench-${m.hostbody}`,
-        });
-        if (rsp.cmd_status !== 0) throw new Error(`logon ${m.hostbody}: ${String(rsp.error_reason)}`);
-        const entered = await p.request('req_enter_group', { tgid: g.tgid });
-        if (entered.cmd_status !== 0) throw new Error(`enter ${g.tgid}: ${String(entered.error_reason)}`);
-        members.push(p);
-      }
-      peers.push(members);
-    }
+    const peers = await logonGroups(port, groups);
     const beats = setInterval(() => {
       for (const g of peers) for (const p of g) p.ws.send('{"msg_code":"heartbeat","cmd_type":0}');
     }, 10_000);

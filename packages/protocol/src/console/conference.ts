@@ -19,6 +19,12 @@ import { OptionalExtId, OptionalUid, RequiredText, Tgid } from './fields';
  *   disconnecting leaves it, the demander disconnecting ends it.
  */
 
+/**
+ * Ours: a participant whose connection closed leaves (the demander: ends it) only when it is not
+ * back this long after, so that a reconnect or a resumed login does not throw it out.
+ */
+export const CONFERENCE_LEAVE_GRACE_MS = 3_000;
+
 /** Ours: the longest a conference lives without any change (the shared state forgets it after). */
 export const CONFERENCE_MAX_IDLE_MS = 12 * 60 * 60_000;
 

@@ -353,6 +353,7 @@ export class ConsoleService {
     this.gps.close();
     await this.talk?.close();
     await this.calls?.close();
+    this.conference?.close();
     const bound = this.boundConnections().map((c) => c.login!);
     for (const conn of [...this.connections]) conn.socket.terminate();
     this.connections.clear();

@@ -1,6 +1,7 @@
 import {
-  decodeAudioFrame,
   AudioKind,
+  CONFERENCE_LEAVE_GRACE_MS,
+  decodeAudioFrame,
   UserType,
   type ConfEndReason,
   type ConfParticipant,
@@ -58,8 +59,15 @@ export class ConferenceService {
   readonly stats: ConferenceStats = { received: 0, delivered: 0, dropped: 0 };
   /** every conference of the cluster as the `conference.state` events told this node */
   private readonly known = new Map<number, ConferenceState>();
+  /** leaves waiting for their grace (CONFERENCE_LEAVE_GRACE_MS) */
+  private readonly graces = new Set<NodeJS.Timeout>();
+  private readonly leaveGraceMs: number;
 
-  constructor(private readonly service: ConsoleService) {
+  constructor(
+    private readonly service: ConsoleService,
+    options: { leaveGraceMs?: number } = {},
+  ) {
+    this.leaveGraceMs = options.leaveGraceMs ?? CONFERENCE_LEAVE_GRACE_MS;
     const { bus, cluster, log } = service.deps;
     this.store = new ConferenceStore(cluster.shared);
     bus.on('conference.state', (e) => {
@@ -210,7 +218,18 @@ export class ConferenceService {
     return notice;
   }
 
+  /** A connection's login was unbound: unless the user is back within the grace, it leaves. */
   private disconnected(uid: number): void {
+    if (![...this.known.values()].some((state) => state.participants.some((p) => p.uid === uid))) return;
+    const timer = setTimeout(() => {
+      this.graces.delete(timer);
+      if (!this.service.online(uid)) this.gone(uid);
+    }, this.leaveGraceMs);
+    timer.unref();
+    this.graces.add(timer);
+  }
+
+  private gone(uid: number): void {
     const { log } = this.service.deps;
     for (const [tgid, state] of this.known) {
       if (state.demander === uid)
@@ -224,7 +243,10 @@ export class ConferenceService {
   private async loggedOn(login: Login): Promise<void> {
     const { db } = this.service.deps;
     for (const [tgid, state] of this.known) {
-      if (state.participants.some((p) => p.uid === login.uid)) continue;
+      const already = state.participants.find((p) => p.uid === login.uid);
+      // back within the grace (a reconnect, a reload): the new connection learns it takes part
+      if (already) await this.tellStarted(already, state, 'started', login.uid);
+      if (already) continue;
       const party = [...(await memberIds(db, tgid)), ...(await attachedUids(db, tgid))];
       if (party.includes(login.uid)) await this.join(tgid, login);
     }
@@ -251,7 +273,9 @@ export class ConferenceService {
   /** A participant's connection closed: the others are told (notice_start_video_conf, event `left`). */
   private async leave(tgid: number, uid: number): Promise<void> {
     const out = await this.store.update(tgid, (current) => {
-      if (!current?.participants.some((p) => p.uid === uid)) return { next: current, left: false };
+      // back already (it reconnected while this was on its way): it stays
+      if (!current?.participants.some((p) => p.uid === uid) || this.service.online(uid))
+        return { next: current, left: false };
       return { next: { ...current, participants: current.participants.filter((p) => p.uid !== uid) }, left: true };
     });
     if (!out.left || !out.next) return;
@@ -314,6 +338,12 @@ export class ConferenceService {
       await live.release(userIdOfConsoleUid(uid), id).catch((err: unknown) => {
         this.service.deps.log.error({ err, device: id }, 'conference: live release');
       });
+  }
+
+  /** Stop: leaves waiting for their grace are dropped. */
+  close(): void {
+    for (const timer of this.graces) clearTimeout(timer);
+    this.graces.clear();
   }
 
   // ---- audio

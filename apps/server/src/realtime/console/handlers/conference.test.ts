@@ -1,4 +1,11 @@
-import { AudioKind, CmdStatus, decodeAudioFrame, encodeAudioFrame, MenuId } from '@bwc/protocol';
+import {
+  AudioKind,
+  CmdStatus,
+  CONFERENCE_LEAVE_GRACE_MS,
+  decodeAudioFrame,
+  encodeAudioFrame,
+  MenuId,
+} from '@bwc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../../../test/api';
 import type { ConsoleClient, Message } from '../../../../test/console-client';
@@ -199,6 +206,19 @@ describe('a conference', () => {
       cmd_status: CmdStatus.NOT_FOUND,
     });
     expect(conferenceOf()?.vsid).toBeNull();
+  });
+
+  it('a participant back within the grace stays in: its new connection is told, nobody hears it left', async () => {
+    const closedAt = Date.now();
+    camA.client.close();
+    camA = await logonTerminal(url, devA);
+    clients.push(camA.client);
+    expect(await started(camA)).toMatchObject({ event: 'started', uid: devA.id });
+    camA.client.ws.sendBinary(frame(AudioKind.CONFERENCE, tgid, 500));
+    await until('the desk hears the new connection', () => conferenceAudio(desk).at(-1)?.seq === 500);
+    await until('the grace is over', () => Date.now() > closedAt + CONFERENCE_LEAVE_GRACE_MS + 200);
+    expect(conferenceOf()?.participants.map((p) => p.uid)).toContain(devA.id);
+    expect(desk.client.notices('notice_start_video_conf').filter((m) => m.event === 'left')).toEqual([]);
   });
 
   it('a participant disconnecting leaves it: the others are told and hear it no more', async () => {

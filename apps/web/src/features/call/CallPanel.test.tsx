@@ -48,8 +48,13 @@ function fakeSdk(options: { online?: boolean } = {}) {
     return true;
   });
   const statusListeners = new Set<() => void>();
+  const lostListeners = new Set<() => void>();
   const sdk = {
     login: options.online === false ? null : { login_uid: ME },
+    onConnectionLost: (listener: () => void) => {
+      lostListeners.add(listener);
+      return () => lostListeners.delete(listener);
+    },
     onStatus: (listener: () => void) => {
       statusListeners.add(listener);
       return () => statusListeners.delete(listener);
@@ -70,7 +75,8 @@ function fakeSdk(options: { online?: boolean } = {}) {
         ?.forEach((listener) => listener({ msg_code: 'notice_call_status', cmd_type: 2, ...notice(payload) })),
     );
   const restart = () => act(() => statusListeners.forEach((listener) => listener()));
-  return { sdk: sdk as unknown as CallPanelSdk, requests, emit, restart };
+  const lose = () => act(() => lostListeners.forEach((listener) => listener()));
+  return { sdk: sdk as unknown as CallPanelSdk, requests, emit, restart, lose };
 }
 
 function fakeAudio(overrides: Partial<TalkAudio> = {}) {
@@ -194,6 +200,15 @@ describe('call panel', () => {
     const { emit, restart, audio } = await open();
     emit({ status: CallStatus.ANSWERED, answered: Date.now() });
     restart();
+    expect(phase()).toBe('ended');
+    expect(screen.getByTestId('call-reason').dataset.reason).toBe('disconnected');
+    expect(audio.stopCapture).toHaveBeenCalled();
+  });
+
+  it('ends the call when the connection is lost (the SDK reconnects, the service ended the call)', async () => {
+    const { emit, lose, audio } = await open();
+    emit({ status: CallStatus.ANSWERED, answered: Date.now() });
+    lose();
     expect(phase()).toBe('ended');
     expect(screen.getByTestId('call-reason').dataset.reason).toBe('disconnected');
     expect(audio.stopCapture).toHaveBeenCalled();

@@ -18,7 +18,7 @@ import { onOpenCall } from './openCall';
 import './call.css';
 
 /** What the panel uses of the console-service connection. */
-export type CallPanelSdk = Pick<RealtimeSdk, 'on' | 'onStatus' | 'request' | 'login'> & TalkSdk;
+export type CallPanelSdk = Pick<RealtimeSdk, 'on' | 'onStatus' | 'onConnectionLost' | 'request' | 'login'> & TalkSdk;
 
 const OUTCOME_KEYS = keysOf('call', {
   [CallStatus.HANGUP]: 'outcome.hangup',
@@ -153,7 +153,9 @@ export function CallPanel({
     [sdk, me],
   );
 
+  // a new connection (language switch, new address) or a lost one: the service ended the call
   useEffect(() => sdk.onStatus(() => setView(disconnected)), [sdk]);
+  useEffect(() => sdk.onConnectionLost(() => setView(disconnected)), [sdk]);
 
   // the call is placed as the panel opens (the microphone opens meanwhile: its prompt comes now)
   const placed = useRef(false);

@@ -238,6 +238,18 @@ describe('RealtimeSdk connection', () => {
     expect(second.current().url).toBe('ws://svc:9080/');
   });
 
+  it('tells when an open connection is lost, not when a connection attempt fails', () => {
+    const { sdk, current } = setup();
+    const lost = vi.fn();
+    sdk.onConnectionLost(lost);
+    sdk.init({ ip: 'svc', port: 9080, connect: true });
+    current().fail();
+    expect(lost).not.toHaveBeenCalled();
+    current().open();
+    current().drop();
+    expect(lost).toHaveBeenCalledTimes(1);
+  });
+
   it('reconnects at once when the connectivity comes back while a reconnect waits', async () => {
     const { sdk, sockets, current, wake } = setup();
     sdk.init({ ip: 'svc', port: 9080, connect: true });

@@ -178,6 +178,7 @@ export class RealtimeSdk {
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly errorListeners = new Set<(error: SdkError, message?: AnyMessage) => void>();
   private readonly statusListeners = new Set<() => void>();
+  private readonly lostListeners = new Set<() => void>();
   private readonly binaryListeners = new Set<(bytes: Uint8Array) => void>();
   private readonly createSocket: (url: string) => SdkSocket;
   private readonly location: { protocol: string; host: string; hostname: string };
@@ -254,6 +255,15 @@ export class RealtimeSdk {
   onStatus(listener: () => void): () => void {
     this.statusListeners.add(listener);
     return () => this.statusListeners.delete(listener);
+  }
+
+  /**
+   * An open connection closed (the SDK reconnects by itself): what the service held for this
+   * connection, a call for one, ended with it.
+   */
+  onConnectionLost(listener: () => void): () => void {
+    this.lostListeners.add(listener);
+    return () => this.lostListeners.delete(listener);
   }
 
   /** Error notices (52001 after clearing the cache) and connection failures (10101). */
@@ -459,6 +469,7 @@ export class RealtimeSdk {
       this.clearTimer('heartbeatTimer');
       this.rejectPending(sdkError(SdkCode.WS_INIT_FAILED));
       this.scheduleReconnect();
+      for (const listener of this.lostListeners) listener();
     };
   }
 

@@ -34,6 +34,7 @@ import { parseArgs } from 'node:util';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { AudioKind, encodeAudioFrame } from '@bwc/protocol';
 import { E2E_WEB_DIST, ensureWebBuilt } from '../scripts/lib/setup.mjs';
+import { toneWav } from '../e2e/support/tone-wav';
 import { freePort, prepareDataDir, ROOT, startServer } from './support';
 import { createTalkGroups, logonGroups, type Peer } from './talk-support';
 
@@ -64,30 +65,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function pct(samples: number[], p: number): number {
   const s = Float64Array.from(samples).sort();
   return s[Math.min(s.length - 1, Math.floor(s.length * p))] ?? NaN;
-}
-
-/** 48 kHz mono 16-bit: a 1 kHz tone at half scale, 0.8 s on and 0.2 s off (noise suppression). */
-function toneWav(seconds: number): Buffer {
-  const rate = 48_000;
-  const samples = rate * seconds;
-  const wav = Buffer.alloc(44 + samples * 2);
-  wav.write('RIFF', 0);
-  wav.writeUInt32LE(36 + samples * 2, 4);
-  wav.write('WAVEfmt ', 8);
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20);
-  wav.writeUInt16LE(1, 22);
-  wav.writeUInt32LE(rate, 24);
-  wav.writeUInt32LE(rate * 2, 28);
-  wav.writeUInt16LE(2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write('data', 36);
-  wav.writeUInt32LE(samples * 2, 40);
-  for (let i = 0; i < samples; i++) {
-    const on = i % rate < rate * 0.8;
-    wav.writeInt16LE(on ? Math.round(0.5 * 32767 * Math.sin((2 * Math.PI * 1000 * i) / rate)) : 0, 44 + i * 2);
-  }
-  return wav;
 }
 
 /** The page's sessionStorage (no DOM types in the bench). */
@@ -229,7 +206,7 @@ async function main(): Promise<void> {
   await ensureWebBuilt({ test: true });
   const dataDir = mkdtempSync(join(tmpdir(), 'bwc-talk-latency-'));
   const wav = join(dataDir, 'tone.wav');
-  writeFileSync(wav, toneWav(6));
+  writeFileSync(wav, toneWav(1000, 6));
   let server: ChildProcess | null = null;
   let browser: Browser | null = null;
   const stop = { now: false };

@@ -12,6 +12,7 @@ import { ACCOUNTS, artifact, login, switchLanguage } from '../support/console';
 import { apiPost, imei, runTag } from '../support/devices';
 import { TalkTerminal } from '../support/talk-terminal';
 import { text, type Lang } from '../support/texts';
+import { toneWav } from '../support/tone-wav';
 
 /**
  * Group talk end to end (issue 14): two dispatchers' consoles in Chromium, each with a fake
@@ -49,33 +50,6 @@ test.use({
 });
 test.describe.configure({ timeout: 420_000 });
 test.afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-/**
- * A WAV (48 kHz mono 16-bit) of a `hz` tone at half scale for `seconds`, 0.8 s on and 0.2 s off
- * like speech: the microphone's noise suppression takes a steady tone for noise after a while.
- */
-function toneWav(hz: number, seconds: number): Buffer {
-  const rate = 48_000;
-  const samples = rate * seconds;
-  const wav = Buffer.alloc(44 + samples * 2);
-  wav.write('RIFF', 0);
-  wav.writeUInt32LE(36 + samples * 2, 4);
-  wav.write('WAVEfmt ', 8);
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20); // PCM
-  wav.writeUInt16LE(1, 22); // mono
-  wav.writeUInt32LE(rate, 24);
-  wav.writeUInt32LE(rate * 2, 28);
-  wav.writeUInt16LE(2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write('data', 36);
-  wav.writeUInt32LE(samples * 2, 40);
-  for (let i = 0; i < samples; i++) {
-    const on = i % rate < rate * 0.8;
-    wav.writeInt16LE(on ? Math.round(0.5 * 32767 * Math.sin((2 * Math.PI * hz * i) / rate)) : 0, 44 + i * 2);
-  }
-  return wav;
-}
 
 /** A decoded frame as the console measured it. */
 interface HeardFrame {

@@ -13,6 +13,7 @@ import { ACCOUNTS, artifact, login, switchLanguage } from '../support/console';
 import { apiPost, imei, runTag } from '../support/devices';
 import { TalkTerminal } from '../support/talk-terminal';
 import { text, type Lang } from '../support/texts';
+import { toneWav } from '../support/tone-wav';
 
 /**
  * Voice call end to end (issue 14 section 4): a dispatcher's console in Chromium with a fake
@@ -44,30 +45,6 @@ test.use({
 });
 test.describe.configure({ timeout: 360_000 });
 test.afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-/** A WAV (48 kHz mono 16-bit) of a `hz` tone, 0.8 s on and 0.2 s off (noise suppression spares it). */
-function toneWav(hz: number, seconds: number): Buffer {
-  const rate = 48_000;
-  const samples = rate * seconds;
-  const wav = Buffer.alloc(44 + samples * 2);
-  wav.write('RIFF', 0);
-  wav.writeUInt32LE(36 + samples * 2, 4);
-  wav.write('WAVEfmt ', 8);
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20);
-  wav.writeUInt16LE(1, 22);
-  wav.writeUInt32LE(rate, 24);
-  wav.writeUInt32LE(rate * 2, 28);
-  wav.writeUInt16LE(2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write('data', 36);
-  wav.writeUInt32LE(samples * 2, 40);
-  for (let i = 0; i < samples; i++) {
-    const on = i % rate < rate * 0.8;
-    wav.writeInt16LE(on ? Math.round(0.5 * 32767 * Math.sin((2 * Math.PI * hz * i) / rate)) : 0, 44 + i * 2);
-  }
-  return wav;
-}
 
 /** Before the page loads: the counters object of the talk engine, keeping every decoded frame's strongest frequency. */
 async function recordAudio(page: Page): Promise<void> {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { Page } from '@playwright/test';
 import { Api } from '../../packages/protocol/src/endpoints';
 import { DEVICE_PROVISION_KEY } from '../playwright.config';
 import { expect, test } from '../fixtures';
@@ -10,9 +11,19 @@ import { text } from '../support/texts';
  * Video conference end to end (issue 14 section 5): two simulated devices (npm run sim: cameras
  * that publish on startlive, terminals of the console service) in one talk group; the
  * administrator starts the group's conference from the group tab and sees both live pictures
- * move in their tiles, shares one (first, outlined, tagged), stops the share and ends the
- * conference. Screenshots in zh-CN.
+ * move in their tiles, hears both terminals' conference audio (decoded and played in the page:
+ * window.__bwcConferenceStats), turns the microphone on (Chromium's fake one) and sends, shares one
+ * terminal (first, outlined, tagged), stops the share and ends the conference. Screenshots in zh-CN.
  */
+
+interface ConferenceStats {
+  framesSent?: number;
+  framesReceived?: number;
+  framesPlayed?: number;
+  talkers?: number;
+}
+const conferenceStats = (page: Page) =>
+  page.evaluate(() => ({ ...(window as unknown as { __bwcConferenceStats: ConferenceStats }).__bwcConferenceStats }));
 const PREFIX = 'E2ECONF';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const GROUP = `会议组${Date.now().toString(36).slice(-4)}`;
@@ -21,7 +32,10 @@ const CLUSTER = ['80001', '80002'];
 
 test.describe.configure({ timeout: 600_000 });
 
-test('video conference: two live tiles, share and stop-share, end', async ({ page, baseURL }) => {
+test('video conference: two live tiles, both terminals heard, the microphone sent, share and stop-share, end', async ({
+  page,
+  baseURL,
+}) => {
   const base = baseURL!;
   const sim: ChildProcess = spawn(
     process.execPath,
@@ -40,6 +54,9 @@ test('video conference: two live tiles, share and stop-share, end', async ({ pag
     await expect
       .poll(() => simLog.join('').includes('logged on to the console service'), { timeout: 120_000 })
       .toBe(true);
+    await page.addInitScript(() => {
+      (window as unknown as { __bwcConferenceStats: unknown }).__bwcConferenceStats = {};
+    });
     await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
     const made = await page.request.post(Api.groupAdd.path, {
       data: { channel_name: GROUP, cate: '1', device: CLUSTER, bh: '440300000000' },
@@ -59,6 +76,17 @@ test('video conference: two live tiles, share and stop-share, end', async ({ pag
       timeout: 120_000,
     });
     await page.screenshot({ path: artifact('conference-2-zh') });
+
+    // both terminals say their tone in the conference: the console decodes and plays them
+    await expect.poll(async () => (await conferenceStats(page)).talkers ?? 0, { timeout: 60_000 }).toBe(2);
+    await expect
+      .poll(async () => (await conferenceStats(page)).framesPlayed ?? 0, { timeout: 60_000 })
+      .toBeGreaterThan(100);
+    // the console's microphone goes out to them, continuously (no floor)
+    await panel.getByTestId('conf-mic').click();
+    await expect
+      .poll(async () => (await conferenceStats(page)).framesSent ?? 0, { timeout: 60_000 })
+      .toBeGreaterThan(50);
 
     // share the first device: its tile first, outlined and tagged
     await panel.getByTestId('conf-share-pick').click();

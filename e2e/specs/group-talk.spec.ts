@@ -64,6 +64,7 @@ interface Heard {
   framesDecoded: number;
   framesPlayed: number;
   framesLate: number;
+  framesSkipped: number;
   framesLost: number;
   jitterMs: number;
   frames: HeardFrame[];
@@ -104,6 +105,7 @@ async function heard(page: Page): Promise<Heard> {
       framesDecoded: s.framesDecoded ?? 0,
       framesPlayed: s.framesPlayed ?? 0,
       framesLate: s.framesLate ?? 0,
+      framesSkipped: s.framesSkipped ?? 0,
       framesLost: s.framesLost ?? 0,
       jitterMs: s.jitterMs ?? 0,
       frames: [...s.frames],
@@ -112,7 +114,7 @@ async function heard(page: Page): Promise<Heard> {
 }
 
 const playout = (h: Heard) =>
-  `played ${h.framesPlayed}, late ${h.framesLate}, lost ${h.framesLost}, jitter delay ${h.jitterMs} ms`;
+  `played ${h.framesPlayed}, late ${h.framesLate}, left out ${h.framesSkipped}, lost ${h.framesLost}, jitter delay ${h.jitterMs} ms`;
 
 /** Decoded frames of `talker` whose strongest frequency is within 50 Hz of `hz`. */
 const toneFrames = (h: Heard, talker: number, hz: number) =>
@@ -215,8 +217,10 @@ test('group talk: two consoles and a terminal hear each other, emergency pre-emp
     const twoHeard = await heard(two.page);
     expect(said.framesSent).toBeGreaterThanOrEqual(50);
     const ofOne = twoHeard.frames.filter((f) => f.talker === one.uid);
-    // what is decoded is played (the jitter buffer may leave out one frame to shorten its delay)
-    expect(twoHeard.framesPlayed).toBeGreaterThanOrEqual(twoHeard.framesDecoded - 2);
+    // what is decoded is played, or left out by the jitter buffer to shorten its delay or catch up
+    // after a stall (a few)
+    expect(twoHeard.framesPlayed + twoHeard.framesSkipped).toBeGreaterThanOrEqual(twoHeard.framesDecoded - 2);
+    expect(twoHeard.framesSkipped).toBeLessThanOrEqual(twoHeard.framesDecoded / 10);
     await expect
       .poll(async () => (await terminal.stats()).lastHeard, { timeout: 60_000 })
       .toMatchObject({ uid: one.uid, ended: true, tone: expect.anything() });
@@ -250,7 +254,8 @@ test('group talk: two consoles and a terminal hear each other, emergency pre-emp
       .poll(async () => toneFrames(await heard(page), terminal.uid, 600), { timeout: 60_000, intervals: [500] })
       .toBeGreaterThanOrEqual(100);
     const oneHeard = await heard(page);
-    expect(oneHeard.framesPlayed).toBeGreaterThanOrEqual(oneHeard.framesDecoded - 2);
+    expect(oneHeard.framesPlayed + oneHeard.framesSkipped).toBeGreaterThanOrEqual(oneHeard.framesDecoded - 2);
+    expect(oneHeard.framesSkipped).toBeLessThanOrEqual(oneHeard.framesDecoded / 10);
     measured(
       'terminal talks 600 Hz',
       `sent ${terminalBurst.sent}; console 1 decoded ${oneHeard.frames.filter((f) => f.talker === terminal.uid).length}, ` +

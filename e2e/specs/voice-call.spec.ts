@@ -73,6 +73,7 @@ interface Heard {
   framesSent: number;
   framesDecoded: number;
   framesPlayed: number;
+  framesSkipped: number;
   hz: number[];
 }
 
@@ -83,6 +84,7 @@ const heard = (page: Page): Promise<Heard> =>
       framesSent: s.framesSent ?? 0,
       framesDecoded: s.framesDecoded ?? 0,
       framesPlayed: s.framesPlayed ?? 0,
+      framesSkipped: s.framesSkipped ?? 0,
       hz: [...s.hz],
     };
   });
@@ -168,7 +170,9 @@ test('voice call: the console calls a terminal from the host list, each hears th
     const terminalHeard = await terminal.calls();
     expect(terminalHeard.heardTone).not.toBeNull();
     expect(Math.abs(terminalHeard.heardTone!.hz - 1000)).toBeLessThanOrEqual(10);
-    expect(console1.framesPlayed).toBeGreaterThanOrEqual(console1.framesDecoded - 2);
+    // what is decoded is played, or left out by the jitter buffer to keep the delay short (a few)
+    expect(console1.framesPlayed + console1.framesSkipped).toBeGreaterThanOrEqual(console1.framesDecoded - 2);
+    expect(console1.framesSkipped).toBeLessThanOrEqual(console1.framesDecoded / 10);
     measured(
       'call audio',
       `console sent ${console1.framesSent}, decoded ${console1.framesDecoded} (${near(console1, terminalTone)} at ` +

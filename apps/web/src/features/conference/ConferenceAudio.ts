@@ -7,17 +7,15 @@ import {
   encodeAudioFrame,
 } from '@bwc/protocol';
 import type { RealtimeSdk } from '../../realtime/sdk/RealtimeSdk';
-import { CAPTURE_PROCESSOR, captureWorkletSource } from '../talk/audio/captureWorklet';
 import { JitterBuffer } from '../talk/audio/jitterBuffer';
 import { displayLevel, rms } from '../talk/audio/pcm';
 import { talkSupport, type TalkSupport } from '../talk/audio/support';
-import { MicError, TALK_MIC_CONSTRAINTS } from '../talk/audio/TalkEngine';
+import { MicCapture, MicError } from '../talk/audio/micCapture';
 
 /** What the conference audio needs of the console-service connection. */
 export type ConferenceAudioSdk = Pick<RealtimeSdk, 'sendBinary' | 'onBinary'>;
 
 /** Opus at 24 kbit/s, 20 ms packets: the talk engine's settings. */
-const OPUS_BITRATE = 24_000;
 const FRAME_US = AUDIO_FRAME_MS * 1000;
 /** Audio counts as flowing this long after its last frame (the level meter). */
 const ACTIVE_MS = 300;
@@ -40,14 +38,6 @@ interface Peer {
   chunkId: number;
 }
 
-interface Capture {
-  stream: MediaStream;
-  source: MediaStreamAudioSourceNode;
-  node: AudioWorkletNode;
-  encoder: AudioEncoder;
-  captured: number;
-}
-
 /**
  * The audio of a video conference: full duplex, no floor. The microphone, while on, goes out
  * continuously as AudioKind.CONFERENCE frames of the group (the talk engine's capture: worklet,
@@ -59,9 +49,8 @@ export class ConferenceAudio {
   readonly support: TalkSupport;
   readonly stats: ConferenceAudioStats = { framesSent: 0, framesReceived: 0, framesPlayed: 0, talkers: 0 };
   private context: AudioContext | null = null;
-  private workletLoaded: Promise<void> | null = null;
   private readonly peers = new Map<number, Peer>();
-  private capture: Capture | null = null;
+  private capture: MicCapture | null = null;
   private seq = 0;
   private levelValue = 0;
   private levelAt = -Infinity;
@@ -167,65 +156,22 @@ export class ConferenceAudio {
     if (this.capture) return;
     if (!this.support.canTalk)
       throw new MicError(this.support.lacks.includes('insecure') ? 'unsupported.insecure' : 'unsupported.noEncoder');
-    let stream: MediaStream;
-    try {
-      stream = await this.scope.navigator.mediaDevices.getUserMedia(TALK_MIC_CONSTRAINTS);
-    } catch (error) {
-      const name = error instanceof Error ? error.name : '';
-      if (name === 'NotAllowedError' || name === 'SecurityError') throw new MicError('mic.denied');
-      if (name === 'NotFoundError' || name === 'OverconstrainedError') throw new MicError('mic.missing');
-      throw new MicError('mic.failed', error instanceof Error ? error.message : String(error));
-    }
-    try {
-      const context = this.audioContext();
-      this.resume();
-      this.workletLoaded ??= context.audioWorklet.addModule(
-        URL.createObjectURL(new Blob([captureWorkletSource()], { type: 'text/javascript' })),
-      );
-      await this.workletLoaded;
-      const source = context.createMediaStreamSource(stream);
-      const node = new this.scope.AudioWorkletNode(context, CAPTURE_PROCESSOR, { numberOfOutputs: 1 });
-      const encoder = new this.scope.AudioEncoder({ output: (chunk) => this.encoded(chunk), error: () => undefined });
-      encoder.configure({
-        codec: 'opus',
-        sampleRate: context.sampleRate,
-        numberOfChannels: 1,
-        bitrate: OPUS_BITRATE,
-        opus: { frameDuration: FRAME_US, format: 'opus' },
-      });
-      const capture: Capture = { stream, source, node, encoder, captured: 0 };
-      node.port.onmessage = (event: MessageEvent<Float32Array<ArrayBuffer>>) => this.captured(capture, event.data);
-      source.connect(node).connect(context.destination);
-      this.seq = 0;
-      this.capture = capture;
-    } catch (error) {
-      stream.getTracks().forEach((track) => track.stop());
-      this.workletLoaded = null;
-      throw new MicError('mic.failed', error instanceof Error ? error.message : String(error));
-    }
-  }
-
-  private captured(capture: Capture, pcm: Float32Array<ArrayBuffer>): void {
-    if (this.capture !== capture || capture.encoder.state !== 'configured') return;
-    const sampleRate = this.context!.sampleRate;
-    this.measure(pcm);
-    const data = new this.scope.AudioData({
-      format: 'f32-planar',
-      sampleRate,
-      numberOfChannels: 1,
-      numberOfFrames: pcm.length,
-      timestamp: Math.round((capture.captured * 1e6) / sampleRate),
-      data: pcm,
+    const context = this.audioContext();
+    this.resume();
+    const capture = await MicCapture.open(this.scope, context, {
+      pcm: (pcm) => this.measure(pcm),
+      opus: (opus) => this.encoded(opus),
     });
-    capture.captured += pcm.length;
-    capture.encoder.encode(data);
-    data.close();
+    if (this.capture) {
+      capture.close();
+      return;
+    }
+    this.seq = 0;
+    this.capture = capture;
   }
 
-  private encoded(chunk: EncodedAudioChunk): void {
-    if (!this.capture || chunk.byteLength > AUDIO_OPUS_MAX_BYTES) return;
-    const opus = new Uint8Array(chunk.byteLength);
-    chunk.copyTo(opus);
+  private encoded(opus: Uint8Array): void {
+    if (!this.capture || opus.byteLength > AUDIO_OPUS_MAX_BYTES) return;
     const frame = encodeAudioFrame({
       kind: AudioKind.CONFERENCE,
       flags: 0,
@@ -243,12 +189,7 @@ export class ConferenceAudio {
   stopMic(): void {
     const capture = this.capture;
     this.capture = null;
-    if (!capture) return;
-    capture.node.port.onmessage = null;
-    capture.source.disconnect();
-    capture.node.disconnect();
-    capture.stream.getTracks().forEach((track) => track.stop());
-    if (capture.encoder.state !== 'closed') capture.encoder.close();
+    capture?.close();
   }
 
   close(): void {

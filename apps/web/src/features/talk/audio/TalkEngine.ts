@@ -7,21 +7,17 @@ import {
   encodeAudioFrame,
 } from '@bwc/protocol';
 import type { RealtimeSdk } from '../../../realtime/sdk/RealtimeSdk';
-import { CAPTURE_PROCESSOR, captureWorkletSource } from './captureWorklet';
 import { JitterBuffer } from './jitterBuffer';
+import { MicCapture, MicError } from './micCapture';
 import { displayLevel, dominantFrequency, rms, toneShare } from './pcm';
 import { talkSupport, type TalkSupport } from './support';
 import { playTone, type ToneKind } from './tones';
 
+export { MicError, TALK_MIC_CONSTRAINTS } from './micCapture';
+
 /** What the engine needs of the console-service connection. */
 export type TalkSdk = Pick<RealtimeSdk, 'sendBinary' | 'onBinary'>;
 
-/** Microphone constraints: the browser's voice processing, as in a call. */
-export const TALK_MIC_CONSTRAINTS: MediaStreamConstraints = {
-  audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true },
-};
-/** Opus at 24 kbit/s: clear speech, a 60-byte packet per 20 ms frame. */
-const OPUS_BITRATE = 24_000;
 const FRAME_US = AUDIO_FRAME_MS * 1000;
 /** Audio counts as flowing (level animation on) this long after its last frame. */
 const ACTIVE_MS = 300;
@@ -46,6 +42,8 @@ export interface TalkStats {
   framesPlayed: number;
   /** frames decoded after their place: the delay grew and they played later, or (an old one) were left out */
   framesLate: number;
+  /** frames the jitter buffer left out to shorten its delay or catch up after a stall */
+  framesSkipped: number;
   /** frames never received (sequence gaps) */
   framesLost: number;
   /** current jitter delay (ms) */
@@ -58,23 +56,6 @@ export interface TalkStats {
   dominantHz: number;
   /** RMS of the last decoded frame */
   rms: number;
-}
-
-/** Why the microphone could not be opened: a key of the talk catalogue and the browser's reason. */
-export class MicError extends Error {
-  constructor(
-    readonly key: 'unsupported.insecure' | 'unsupported.noEncoder' | 'mic.denied' | 'mic.missing' | 'mic.failed',
-    readonly reason = '',
-  ) {
-    super(key);
-  }
-}
-
-function micError(error: unknown): MicError {
-  const name = error instanceof Error ? error.name : '';
-  if (name === 'NotAllowedError' || name === 'SecurityError') return new MicError('mic.denied');
-  if (name === 'NotFoundError' || name === 'OverconstrainedError') return new MicError('mic.missing');
-  return new MicError('mic.failed', error instanceof Error ? error.message : String(error));
 }
 
 /** The audio of a talk panel, as the panel uses it (a fake in the panel's tests). */
@@ -93,14 +74,6 @@ export interface TalkAudio {
   /** resume the audio output after a user gesture (browsers start it suspended otherwise) */
   resume(): void;
   close(): void;
-}
-
-interface Capture {
-  stream: MediaStream;
-  source: MediaStreamAudioSourceNode;
-  node: AudioWorkletNode;
-  encoder: AudioEncoder;
-  captured: number;
 }
 
 /** bench/talk-latency.ts's record of frames sent and played (window.__bwcTalkTrace). */
@@ -128,6 +101,7 @@ export class TalkEngine implements TalkAudio {
     framesDecoded: 0,
     framesPlayed: 0,
     framesLate: 0,
+    framesSkipped: 0,
     framesLost: 0,
     jitterMs: 0,
     talker: 0,
@@ -136,14 +110,13 @@ export class TalkEngine implements TalkAudio {
     rms: 0,
   };
   private context: AudioContext | null = null;
-  private workletLoaded: Promise<void> | null = null;
   private decoder: AudioDecoder | null = null;
   private jitter: JitterBuffer | null = null;
   private tgid = 0;
   private chunkId = 0;
   /** chunk id -> its frame's sequence number and the jitter buffer of its talker, until decoded */
   private readonly pending = new Map<number, { seq: number; jitter: JitterBuffer }>();
-  private capture: Capture | null = null;
+  private capture: MicCapture | null = null;
   private target: { tgid: number; emergency: boolean } | null = null;
   private seq = 0;
   private levelValue = 0;
@@ -279,8 +252,10 @@ export class TalkEngine implements TalkAudio {
     // a suspended output has a stopped clock: place by the page's clock (nothing is scheduled then)
     const now = running ? context.currentTime * 1000 : this.clockMs();
     const lateBefore = jitter.late;
+    const skippedBefore = jitter.skipped;
     const placement = jitter.place(seq, now);
     this.stats.framesLate += jitter.late - lateBefore;
+    this.stats.framesSkipped += jitter.skipped - skippedBefore;
     this.stats.framesLost = jitter.lost;
     this.stats.jitterMs = jitter.delayMs;
     if (placement.kind !== 'play' || !running) return;
@@ -306,71 +281,27 @@ export class TalkEngine implements TalkAudio {
     if (this.capture) return;
     if (!this.support.canTalk)
       throw new MicError(this.support.lacks.includes('insecure') ? 'unsupported.insecure' : 'unsupported.noEncoder');
-    let stream: MediaStream;
-    try {
-      stream = await this.scope.navigator.mediaDevices.getUserMedia(TALK_MIC_CONSTRAINTS);
-    } catch (error) {
-      throw micError(error);
-    }
-    try {
-      const context = this.audioContext();
-      this.resume();
-      this.workletLoaded ??= context.audioWorklet.addModule(
-        URL.createObjectURL(new Blob([captureWorkletSource()], { type: 'text/javascript' })),
-      );
-      await this.workletLoaded;
-      const source = context.createMediaStreamSource(stream);
-      const node = new this.scope.AudioWorkletNode(context, CAPTURE_PROCESSOR, { numberOfOutputs: 1 });
-      const encoder = new this.scope.AudioEncoder({
-        output: (chunk) => this.encoded(chunk),
-        error: () => undefined,
-      });
-      encoder.configure({
-        codec: 'opus',
-        sampleRate: context.sampleRate,
-        numberOfChannels: 1,
-        bitrate: OPUS_BITRATE,
-        opus: { frameDuration: FRAME_US, format: 'opus' },
-      });
-      const capture: Capture = { stream, source, node, encoder, captured: 0 };
-      node.port.onmessage = (event: MessageEvent<Float32Array<ArrayBuffer>>) => this.captured(capture, event.data);
-      // the node writes silence; being connected keeps it processing
-      source.connect(node).connect(context.destination);
-      this.capture = capture;
-    } catch (error) {
-      stream.getTracks().forEach((track) => track.stop());
-      this.workletLoaded = null;
-      throw new MicError('mic.failed', error instanceof Error ? error.message : String(error));
-    }
-  }
-
-  private captured(capture: Capture, pcm: Float32Array<ArrayBuffer>): void {
-    if (this.capture !== capture || capture.encoder.state !== 'configured') return;
-    const sampleRate = this.context!.sampleRate;
-    if (this.target) this.measure(rms(pcm));
-    const data = new this.scope.AudioData({
-      format: 'f32-planar',
-      sampleRate,
-      numberOfChannels: 1,
-      numberOfFrames: pcm.length,
-      timestamp: Math.round((capture.captured * 1e6) / sampleRate),
-      data: pcm,
+    const context = this.audioContext();
+    this.resume();
+    const capture = await MicCapture.open(this.scope, context, {
+      pcm: (pcm, timestamp) => {
+        if (this.target) this.measure(rms(pcm));
+        if (this.trace()) this.capturedAt.set(timestamp, this.wallMs());
+      },
+      opus: (opus, timestamp) => this.encoded(opus, timestamp),
     });
-    if (this.trace()) this.capturedAt.set(data.timestamp, this.wallMs());
-    capture.captured += pcm.length;
-    capture.encoder.encode(data);
-    data.close();
+    // closed meanwhile, or opened twice at once
+    if (this.capture) capture.close();
+    else this.capture = capture;
   }
 
-  private encoded(chunk: EncodedAudioChunk): void {
+  private encoded(opus: Uint8Array, timestamp: number): void {
     const target = this.target;
-    const capturedAt = this.capturedAt.get(chunk.timestamp);
-    this.capturedAt.delete(chunk.timestamp);
+    const capturedAt = this.capturedAt.get(timestamp);
+    this.capturedAt.delete(timestamp);
     if (this.capturedAt.size > 500) this.capturedAt.clear();
-    if (!target || chunk.byteLength > AUDIO_OPUS_MAX_BYTES) return;
+    if (!target || opus.byteLength > AUDIO_OPUS_MAX_BYTES) return;
     if (capturedAt !== undefined) this.trace()?.sent.push({ seq: this.seq, at: capturedAt });
-    const opus = new Uint8Array(chunk.byteLength);
-    chunk.copyTo(opus);
     const frame = encodeAudioFrame({
       kind: this.kind,
       flags: target.emergency ? 1 : 0,
@@ -396,12 +327,7 @@ export class TalkEngine implements TalkAudio {
     const capture = this.capture;
     this.capture = null;
     this.target = null;
-    if (!capture) return;
-    capture.node.port.onmessage = null;
-    capture.source.disconnect();
-    capture.node.disconnect();
-    capture.stream.getTracks().forEach((track) => track.stop());
-    if (capture.encoder.state !== 'closed') capture.encoder.close();
+    capture?.close();
   }
 
   close(): void {

@@ -6,6 +6,7 @@ import { useConsoleService } from '../../realtime/sdk/groupLogin';
 import { useSessionKeeper } from '../session/useSessionKeeper';
 import { useVersionWatch } from '../session/useVersionWatch';
 import { CallHost } from '../../features/call/CallHost';
+import { ConferenceHost } from '../../features/conference/ConferenceHost';
 import { TalkHost } from '../../features/talk/TalkHost';
 import { NavBar } from './NavBar';
 
@@ -27,6 +28,7 @@ export function ShellLayout() {
       </Layout.Content>
       <TalkHost />
       <CallHost />
+      <ConferenceHost />
     </Layout>
   );
 }

@@ -13,7 +13,6 @@ import { AddMembers, AttachTag, MemberActions, useAttachments, type GroupTabSdk 
 import { useTrunkStates } from './voice-manage/groupData';
 import type { TrunkStates } from './voice-manage/groupRules';
 import { openTalk } from '../talk/openTalk';
-import { ConferenceHost } from '../conference/ConferenceHost';
 import { openConference } from '../conference/openConference';
 
 /**
@@ -199,7 +198,6 @@ export function GroupTab({ store, onLocate, onMessage, sdk = consoleSdk }: Props
 
   return (
     <div className="bwc-group-tab" data-testid="group-tab">
-      <ConferenceHost />
       <Input.Search
         allowClear
         placeholder={t('groupTab.search')}

@@ -12,6 +12,7 @@ import { ACCOUNTS, artifact, login, switchLanguage } from '../support/console';
 import { apiPost, imei, runTag } from '../support/devices';
 import { TalkTerminal } from '../support/talk-terminal';
 import { text, type Lang } from '../support/texts';
+import { searchGroup } from '../support/groups';
 import { toneWav } from '../support/tone-wav';
 
 /**
@@ -30,6 +31,7 @@ const TAG = runTag();
 const HOSTBODY = `E2ETALK${TAG}`;
 const HOSTNAME = `对讲终端${TAG.slice(-3)}`;
 const CITY_BH = '440300000000';
+const GROUP_NAME = `对讲${TAG}`;
 
 const work = mkdtempSync(join(tmpdir(), 'bwc-e2e-talk-'));
 const TONE_WAV = join(work, 'tone-1k.wav');
@@ -124,11 +126,12 @@ const loginUid = async (page: Page) =>
   Number(await page.evaluate(() => sessionStorage.getItem('bwc_login_uid') ?? '0'));
 
 /** Logs in, waits for the console-service login, opens the group tab and the group's talk panel. */
-async function openPanel(page: Page, account: { username: string; password: string }, tgid: number) {
+async function openPanel(page: Page, account: { username: string; password: string }, tgid: number, name: string) {
   await login(page, account.username, account.password);
   await expect.poll(() => loginUid(page), { timeout: 60_000 }).toBeGreaterThan(0);
   await page.goto('/dispatch/emergency');
   await page.getByRole('tab', { name: text('zh-CN', 'dispatch:tab.group') }).click();
+  await searchGroup(page, name);
   const node = page.locator(`[data-testid="group-node"][data-tgid="${tgid}"]`);
   await node.getByTestId('group-talk').click();
   const panel = page.getByTestId('talk-panel');
@@ -175,7 +178,7 @@ test('group talk: two consoles and a terminal hear each other, emergency pre-emp
   await recordTalk(page);
   await login(page, ACCOUNTS.dispatcher.username, ACCOUNTS.dispatcher.password);
   const made = await page.request.post(Api.groupAdd.path, {
-    data: { channel_name: `对讲${TAG}`, cate: '1', device: [jq], bh: CITY_BH },
+    data: { channel_name: GROUP_NAME, cate: '1', device: [jq], bh: CITY_BH },
   });
   const group = (await made.json()) as { code: number; msg: string; data: { groupid: number } };
   expect(group.code, group.msg).toBe(200);
@@ -193,11 +196,11 @@ test('group talk: two consoles and a terminal hear each other, emergency pre-emp
     await terminal.enter(tgid);
     await expect.poll(async () => (await terminal.stats()).attached, { timeout: 60_000 }).toBe(tgid);
 
-    const one = await openPanel(page, ACCOUNTS.dispatcher, tgid);
+    const one = await openPanel(page, ACCOUNTS.dispatcher, tgid, GROUP_NAME);
     // console 2: the administrator, another dispatcher's seat (another account: one login each)
     const second = await newUser();
     await recordTalk(second);
-    const two = { page: second, ...(await openPanel(second, ACCOUNTS.admin, tgid)) };
+    const two = { page: second, ...(await openPanel(second, ACCOUNTS.admin, tgid, GROUP_NAME)) };
 
     // ---- console 1 holds talk: console 2 and the terminal hear its 1 kHz
     await holdTalk(page);

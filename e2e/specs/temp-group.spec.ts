@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures';
 import { ACCOUNTS, artifact, buttonName, login, pressUntilClosed, switchLanguage } from '../support/console';
 import { deviceFleet, imei, offset, runTag, type ApiDevice } from '../support/devices';
+import { searchGroup } from '../support/groups';
 import { text, type Lang } from '../support/texts';
 import { mapFeatures } from '../support/map';
 
@@ -176,6 +177,7 @@ async function createFromSelection(page: Page, lang: Lang, shot: string): Promis
 
   // the group tab lists it, temporary, with its members' live online count
   await page.getByRole('tab', { name: d('tab.group') }).click();
+  await searchGroup(page, group.tg_name);
   const node = page.getByTestId('group-tab').locator(`[data-testid="group-node"][data-tgid="${group.tgid}"]`);
   await expect(node).toContainText(group.tg_name);
   await expect(node).toContainText(d('groupTab.temporary'));

@@ -5,6 +5,7 @@ import { Api } from '../../packages/protocol/src/endpoints';
 import { DEVICE_PROVISION_KEY } from '../playwright.config';
 import { expect, test } from '../fixtures';
 import { ACCOUNTS, artifact, login } from '../support/console';
+import { searchGroup } from '../support/groups';
 import { text } from '../support/texts';
 
 /**
@@ -66,6 +67,7 @@ test('video conference: two live tiles, both terminals heard, the microphone sen
 
     await page.goto('/dispatch/emergency');
     await page.getByRole('tab', { name: text('zh-CN', 'dispatch:tab.group') }).click();
+    await searchGroup(page, GROUP);
     const node = page.getByTestId('group-node').filter({ hasText: GROUP });
     await node.getByTestId('group-conference').click();
 

@@ -1,6 +1,7 @@
 import { AudioMutedOutlined, AudioOutlined, CloseOutlined, NumberOutlined, PhoneOutlined } from '@ant-design/icons';
 import { AudioKind, CallStatus, type CallReason } from '@bwc/protocol';
 import { Alert, App, Button, Progress, Typography } from 'antd';
+import { AudioAlerts } from '../talk/AudioAlerts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { keysOf } from '../../i18n/keys';
@@ -273,27 +274,14 @@ export function CallPanel({
         />
       </header>
       {video && <CallVideo device={video} createPlayer={createPlayer} />}
-      {lacks.map((lack) => (
-        <Alert
-          key={lack}
-          type="warning"
-          showIcon
-          message={t(LACK_KEYS[lack])}
-          data-testid="call-unsupported"
-          data-lack={lack}
-        />
-      ))}
-      {!online && <Alert type="warning" showIcon message={t('panel.offline')} data-testid="call-offline" />}
-      {problem && (
-        <Alert
-          type="error"
-          showIcon
-          closable
-          message={t(problem.key, { reason: problem.reason })}
-          onClose={() => setProblem(null)}
-          data-testid="call-error"
-        />
-      )}
+      <AudioAlerts
+        lacks={lacks}
+        lackText={(lack) => t(LACK_KEYS[lack])}
+        offline={online ? null : t('panel.offline')}
+        problem={problem && t(problem.key, { reason: problem.reason })}
+        onCloseProblem={() => setProblem(null)}
+        prefix="call"
+      />
       <div className="bwc-call-state" data-testid="call-state" data-phase={view.phase} data-outcome={view.outcome ?? 0}>
         <span>{stateText}</span>
         {view.phase === 'answered' && view.answeredAt !== null && (

@@ -1,7 +1,8 @@
 import { AudioOutlined, CloseOutlined, PlayCircleOutlined } from '@ant-design/icons';
 import { MenuId, type FloorReason, type TalkRecord } from '@bwc/protocol';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Empty, Switch, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Empty, Switch, Tag, Tooltip, Typography } from 'antd';
+import { AudioAlerts } from './AudioAlerts';
 import { useCallback, useEffect, useReducer, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePermission } from '../../app/session/Permission';
@@ -421,27 +422,14 @@ export function TalkPanel({
           onClick={onClose}
         />
       </header>
-      {lacks.map((lack) => (
-        <Alert
-          key={lack}
-          type="warning"
-          showIcon
-          message={t(LACK_KEYS[lack])}
-          data-testid="talk-unsupported"
-          data-lack={lack}
-        />
-      ))}
-      {!online && <Alert type="warning" showIcon message={t('panel.offline')} data-testid="talk-offline" />}
-      {problem && (
-        <Alert
-          type="error"
-          showIcon
-          closable
-          message={t(problem.key, { reason: problem.reason })}
-          onClose={() => setProblem(null)}
-          data-testid="talk-error"
-        />
-      )}
+      <AudioAlerts
+        lacks={lacks}
+        lackText={(lack) => t(LACK_KEYS[lack])}
+        offline={online ? null : t('panel.offline')}
+        problem={problem && t(problem.key, { reason: problem.reason })}
+        onCloseProblem={() => setProblem(null)}
+        prefix="talk"
+      />
       <div className="bwc-talk-now">
         <LevelIcon frame={frame} label={t('panel.level')} />
         <span className="bwc-talk-talker">

@@ -27,14 +27,14 @@
  * sent - played. No timing assertion: this prints what it measures.
  */
 import { type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { AudioKind, encodeAudioFrame } from '@bwc/protocol';
 import { E2E_WEB_DIST, ensureWebBuilt } from '../scripts/lib/setup.mjs';
-import { toneWav } from '../e2e/support/tone-wav';
+import { toneMicrophone } from '../e2e/support/tone-wav';
 import { freePort, prepareDataDir, ROOT, startServer } from './support';
 import { createTalkGroups, logonGroups, type Peer } from './talk-support';
 
@@ -205,8 +205,7 @@ async function main(): Promise<void> {
   );
   await ensureWebBuilt({ test: true });
   const dataDir = mkdtempSync(join(tmpdir(), 'bwc-talk-latency-'));
-  const wav = join(dataDir, 'tone.wav');
-  writeFileSync(wav, toneWav(1000, 6));
+  const mic = toneMicrophone('bwc-talk-latency-mic-');
   let server: ChildProcess | null = null;
   let browser: Browser | null = null;
   const stop = { now: false };
@@ -230,8 +229,7 @@ async function main(): Promise<void> {
         '--no-first-run',
         '--use-fake-ui-for-media-stream',
         '--use-fake-device-for-media-stream',
-        `--use-file-for-fake-audio-capture=${wav}`,
-        '--autoplay-policy=no-user-gesture-required',
+        ...mic.args,
       ],
     });
     const one = await openConsole(browser, base, ACCOUNTS[0]!, measured!.tgid);
@@ -262,6 +260,7 @@ async function main(): Promise<void> {
     await browser?.close();
     server?.kill();
     rmSync(dataDir, { recursive: true, force: true });
+    mic.dispose();
   }
 }
 

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 // protocol files directly: the protocol's index imports JSON catalogues, which Node's ESM loader
 // refuses without import attributes
@@ -13,7 +10,7 @@ import { apiPost, imei, runTag } from '../support/devices';
 import { TalkTerminal } from '../support/talk-terminal';
 import { text, type Lang } from '../support/texts';
 import { searchGroup } from '../support/groups';
-import { toneWav } from '../support/tone-wav';
+import { toneMicrophone } from '../support/tone-wav';
 
 /**
  * Group talk end to end (issue 14): two dispatchers' consoles in Chromium, each with a fake
@@ -33,25 +30,12 @@ const HOSTNAME = `对讲终端${TAG.slice(-3)}`;
 const CITY_BH = '440300000000';
 const GROUP_NAME = `对讲${TAG}`;
 
-const work = mkdtempSync(join(tmpdir(), 'bwc-e2e-talk-'));
-const TONE_WAV = join(work, 'tone-1k.wav');
-writeFileSync(TONE_WAV, toneWav(1000, 6));
-
-// the fake microphone plays the tone file (a launch flag: one file for the whole browser, both
-// consoles say 1 kHz); the group's audio plays without a gesture
+// the fake microphone plays a 1 kHz tone (one file for the whole browser)
+const mic = toneMicrophone('bwc-e2e-talk-');
 const defaults = config.use?.launchOptions ?? {};
-test.use({
-  launchOptions: {
-    ...defaults,
-    args: [
-      ...(defaults.args ?? []),
-      `--use-file-for-fake-audio-capture=${TONE_WAV}`,
-      '--autoplay-policy=no-user-gesture-required',
-    ],
-  },
-});
+test.use({ launchOptions: { ...defaults, args: [...(defaults.args ?? []), ...mic.args] } });
 test.describe.configure({ timeout: 420_000 });
-test.afterAll(() => rmSync(work, { recursive: true, force: true }));
+test.afterAll(() => mic.dispose());
 
 /** A decoded frame as the console measured it. */
 interface HeardFrame {
@@ -189,7 +173,7 @@ test('group talk: two consoles and a terminal hear each other, emergency pre-emp
     logonName: HOSTBODY,
     passwd: provisioned.devices[0]!.secret,
     clientid: `e2e-${HOSTBODY}`,
-    cacheDir: work,
+    cacheDir: mic.dir,
   });
   try {
     expect(terminal.uid).toBe(provisioned.devices[0]!.id);

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 // protocol and simulator files directly: the protocol's index imports JSON catalogues, which
 // Node's ESM loader refuses without import attributes
@@ -13,7 +10,7 @@ import { ACCOUNTS, artifact, login, switchLanguage } from '../support/console';
 import { apiPost, imei, runTag } from '../support/devices';
 import { TalkTerminal } from '../support/talk-terminal';
 import { text, type Lang } from '../support/texts';
-import { toneWav } from '../support/tone-wav';
+import { toneMicrophone } from '../support/tone-wav';
 
 /**
  * Voice call end to end (issue 14 section 4): a dispatcher's console in Chromium with a fake
@@ -28,23 +25,11 @@ const HOSTBODY = `E2ECALL${TAG}`;
 const HOSTNAME = `通话终端${TAG.slice(-3)}`;
 const CITY_BH = '440300000000';
 
-const work = mkdtempSync(join(tmpdir(), 'bwc-e2e-call-'));
-const TONE_WAV = join(work, 'tone-1k.wav');
-writeFileSync(TONE_WAV, toneWav(1000, 6));
-
+const mic = toneMicrophone('bwc-e2e-call-');
 const defaults = config.use?.launchOptions ?? {};
-test.use({
-  launchOptions: {
-    ...defaults,
-    args: [
-      ...(defaults.args ?? []),
-      `--use-file-for-fake-audio-capture=${TONE_WAV}`,
-      '--autoplay-policy=no-user-gesture-required',
-    ],
-  },
-});
+test.use({ launchOptions: { ...defaults, args: [...(defaults.args ?? []), ...mic.args] } });
 test.describe.configure({ timeout: 360_000 });
-test.afterAll(() => rmSync(work, { recursive: true, force: true }));
+test.afterAll(() => mic.dispose());
 
 /** Before the page loads: the counters object of the talk engine, keeping every decoded frame's strongest frequency. */
 async function recordAudio(page: Page): Promise<void> {
@@ -129,7 +114,7 @@ test('voice call: the console calls a terminal from the host list, each hears th
     logonName: HOSTBODY,
     passwd: provisioned.devices[0]!.secret,
     clientid: `e2e-${HOSTBODY}`,
-    cacheDir: work,
+    cacheDir: mic.dir,
   });
   try {
     const terminalTone = toneOf(terminal.uid);

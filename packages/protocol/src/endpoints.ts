@@ -76,6 +76,25 @@ import {
   DictType,
   DictUpdateRequest,
 } from './schemas/dictionary';
+import {
+  CustodyAnswer,
+  EditRecordEntry,
+  EditRecordQuery,
+  MediaBulkAnswer,
+  MediaDeleteRequest,
+  MediaDetail,
+  MediaDownloadAnswer,
+  MediaEditAllRequest,
+  MediaFlagAllRequest,
+  MediaFlagRequest,
+  MediaGpsAnswer,
+  MediaIdRequest,
+  MediaIdsRequest,
+  MediaItem,
+  MediaReviseRequest,
+  MediaRevision,
+  MediaSearchRequest,
+} from './schemas/evidence';
 import { DownloadEntry, DownloadListQuery, IsIndexRequest } from './schemas/download';
 import {
   Fence,
@@ -202,6 +221,13 @@ const live = (action: Action) => anyMenu(action, MenuId.EMERGENCY, MenuId.DISPAT
 const historyTrack = anyMenu('view', MenuId.TRACK, MenuId.HISTORY);
 /** talk groups: the emergency screen's group tab (10101), cluster intercom (10102) and group management (10107) */
 const groups = (action: Action) => anyMenu(action, MenuId.EMERGENCY, MenuId.CLUSTER, MenuId.VOICE_MANAGE);
+/**
+ * evidence library (issue 15): the action on any of the /data/manage screens or the deleted list;
+ * the server then checks the menu of the `view` asked for (law 10211, sensitivity 10212, outside
+ * 10213, deleted 10272) and the unit scope of every id
+ */
+const evidence = (action: Action) =>
+  anyMenu(action, MenuId.LAW_MEDIA, MenuId.SENSITIVE_MEDIA, MenuId.OUTSIDE_MEDIA, MenuId.DELETED_MEDIA, MenuId.PLAYBACK);
 
 /** Paths are absolute; the console prefixes nothing. One line per endpoint: a table. */
 // prettier-ignore
@@ -403,6 +429,31 @@ export const Api = {
   mapGeocode: { method: 'GET', path: '/rest/map/geocode', auth: session, query: GeocodeQuery, data: GeocodeAnswer },
   geocodeSettingsGet: { method: 'GET', path: '/rest/map/geocode_settings_get', auth: menu(MenuId.DISPATCH_CONFIG, 'view'), data: GeocodeSettings },
   geocodeSettingsUpdate: { method: 'POST', path: '/rest/map/geocode_settings_update', auth: menu(MenuId.DISPATCH_CONFIG, 'edit'), body: GeocodeSettings, data: z.null() },
+
+  // evidence (issue 15; schemas/evidence.ts). Uploads are tus at UPLOAD_PATH / DEVICE_UPLOAD_PATH /
+  // WORKSTATION_UPLOAD_PATH (not JSON routes, see schemas/evidence.ts); files are served at signed
+  // addresses (`/media/evidence/...?token=`), with byte ranges
+  mediaList: { method: 'POST', path: '/rest/media/media/get', auth: evidence('view'), body: MediaSearchRequest, data: pageOf(MediaItem) },
+  /** the item with a signed play address and its revisions; audited as viewed */
+  mediaView: { method: 'POST', path: '/rest/media/mediaview/get', auth: evidence('view'), body: MediaIdRequest, data: MediaDetail },
+  mediaFlag: { method: 'POST', path: '/rest/media/mediaflg_edit', auth: evidence('edit'), body: MediaFlagRequest, data: MediaItem },
+  mediaFlagAll: { method: 'POST', path: '/rest/media/flg_all/update', auth: evidence('edit'), body: MediaFlagAllRequest, data: MediaBulkAnswer },
+  /** revise title, description, category, incident number; the original file is untouched */
+  mediaRevise: { method: 'POST', path: '/rest/media/media_revise', auth: evidence('edit'), body: MediaReviseRequest, data: MediaItem },
+  mediaRevisions: { method: 'POST', path: '/rest/mediarevise/filerevise/get', auth: evidence('view'), body: MediaIdRequest, data: z.array(MediaRevision) },
+  mediaEditAll: { method: 'POST', path: '/rest/media/edit_all/update', auth: evidence('edit'), body: MediaEditAllRequest, data: MediaBulkAnswer },
+  /** soft delete with a reason: to /data/edit/deleted for EVIDENCE_RECOVERY_DAYS */
+  mediaDelete: { method: 'POST', path: '/rest/media/del_all_update', auth: evidence('edit'), body: MediaDeleteRequest, data: MediaBulkAnswer },
+  mediaRevert: { method: 'POST', path: '/rest/mediarevise/mediadel/revert', auth: menu(MenuId.DELETED_MEDIA, 'edit'), body: MediaIdsRequest, data: MediaBulkAnswer },
+  /** permanent removal after the recovery window: its own permission, add on 10272 */
+  mediaHardDelete: { method: 'POST', path: '/rest/mediarevise/mediadel/harddel', auth: menu(MenuId.DELETED_MEDIA, 'add'), body: MediaIdsRequest, data: MediaBulkAnswer },
+  /** /data/edit/record: revisions and deletions */
+  mediaEditRecord: { method: 'POST', path: '/rest/mediarevise/filerevise/view', auth: menu(MenuId.EDIT_RECORD, 'view'), body: EditRecordQuery, data: pageOf(EditRecordEntry) },
+  mediaGps: { method: 'POST', path: '/rest/media/gps', auth: evidence('view'), body: MediaIdRequest, data: MediaGpsAnswer },
+  /** a signed download address; the file's hash is verified again when it is fetched */
+  mediaDownload: { method: 'POST', path: '/rest/media/mediadown', auth: evidence('view'), body: MediaIdRequest, data: MediaDownloadAnswer },
+  /** the item's chain of custody and whether it verifies */
+  mediaCustody: { method: 'POST', path: '/rest/media/checkrecord/view', auth: evidence('view'), body: MediaIdRequest, data: CustodyAnswer },
 
   // alarms (schemas/alarms.ts). The bell's calls need view on 10104 or 10154 (`bell`), its list
   // the mode's own menu; history and acknowledgement per mode: dispatch 10104, GB 10154. The

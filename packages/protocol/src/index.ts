@@ -28,6 +28,7 @@ export * from './schemas/maps';
 export * from './schemas/groups';
 export * from './schemas/messages';
 export * from './schemas/alarms';
+export * from './schemas/evidence';
 export * from './schemas/realtime-session';
 export * from './console';
 export * from './geo';

@@ -18,6 +18,7 @@ import { registerGroupsModule } from './groups/groups.module';
 import { registerMapsModule } from './maps/maps.module';
 import { registerAlarmsModule } from './alarms/alarms.module';
 import { registerMediaModule } from './media/media.module';
+import { registerEvidenceModule } from './evidence/evidence.module';
 import { registerMessagesModule } from './messages/messages.module';
 import { registerConsoleService } from '../realtime/console/console.module';
 
@@ -50,6 +51,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await registerMapsModule(app);
   await registerAlarmsModule(app, { devices });
   const live = await registerMediaModule(app, { devices });
+  await registerEvidenceModule(app, { devices });
   const consoleService = await registerConsoleService(app, { devices, live });
   await registerSystemModule(app, { consoleService });
   await registerMessagesModule(app, { presence: consoleService });

@@ -14,6 +14,7 @@ import * as m0012 from './0012_console_login_node';
 import * as m0013 from './0013_media_publish_keys';
 import * as m0014 from './0014_talk_records';
 import * as m0015 from './0015_call_records';
+import * as m0016 from './0016_evidence';
 
 /**
  * Every migration, by name. Kysely runs them in name order, once each, on SQLite and PostgreSQL.
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '0013_media_publish_keys': m0013,
   '0014_talk_records': m0014,
   '0015_call_records': m0015,
+  '0016_evidence': m0016,
 };

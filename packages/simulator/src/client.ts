@@ -164,6 +164,11 @@ export class DeviceClient {
     return this.token !== null;
   }
 
+  /** `Bearer <token>` of the logged-in device (evidence uploads set it on their own requests). */
+  get bearer(): string {
+    return this.auth().authorization!;
+  }
+
   private auth(): Record<string, string> {
     if (!this.token) throw new Error(`${this.hostbody}: not logged in`);
     return { authorization: `Bearer ${this.token}` };

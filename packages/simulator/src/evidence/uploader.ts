@@ -1,0 +1,138 @@
+import { createReadStream } from 'node:fs';
+import { DEVICE_UPLOAD_PATH, UPLOAD_CHUNK_BYTES } from '@bwc/protocol';
+import { DetailedError, Upload } from 'tus-js-client';
+import type { ClipQueue, QueuedClip } from './queue';
+
+/**
+ * Sends a camera's queued clips to the server's tus endpoint for devices (DEVICE_UPLOAD_PATH),
+ * with the device's bearer token, in UPLOAD_CHUNK_BYTES chunks. A broken transfer is retried
+ * within the attempt (tus-js-client asks the server's offset with a HEAD and goes on from there);
+ * an attempt that fails keeps the clip queued with its upload address, and the next attempt (of
+ * this run or of a restarted simulator) resumes there. A 409 on creation means the server already
+ * stores this device's fileid: the clip counts as delivered.
+ */
+
+export interface UploadTarget {
+  /** server base URL, e.g. http://127.0.0.1:8080 */
+  server: string;
+  /** the device's `Bearer <token>`, asked before every request (a re-login changes it) */
+  authorization: () => string;
+  /** default UPLOAD_CHUNK_BYTES */
+  chunkBytes?: number;
+  /** waits between retries within one attempt, ms (default 1, 3 and 10 s) */
+  retryDelays?: number[];
+}
+
+export interface UploadOutcome {
+  /** 'stored': this upload delivered it; 'duplicate': the server had it already (409) */
+  result: 'stored' | 'duplicate';
+  /** the evidence item, when the server names it (Evidence-Item header) */
+  itemId: number | null;
+}
+
+/** The server refused or the transfer failed; `status` is the HTTP status, 0 when none came. */
+export class EvidenceUploadError extends Error {
+  override name = 'EvidenceUploadError';
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+  /** A refusal of the file itself (bad type, too large, bad metadata): sending it again cannot help. */
+  get final(): boolean {
+    return [400, 413, 415, 422].includes(this.status);
+  }
+}
+
+function itemOf(header: string | undefined): number | null {
+  const id = Number(header);
+  return Number.isInteger(id) && id > 0 ? id : null;
+}
+
+const TRANSIENT = new Set([408, 423, 429]);
+
+/** Upload one queued clip; resolves once the server confirmed it. */
+export function uploadClip(queue: ClipQueue, entry: QueuedClip, target: UploadTarget): Promise<UploadOutcome> {
+  const endpoint = new URL(DEVICE_UPLOAD_PATH, target.server).toString();
+  return new Promise<UploadOutcome>((resolve, reject) => {
+    const upload = new Upload(createReadStream(queue.path(entry)), {
+      endpoint,
+      uploadUrl: entry.upload_url ?? null,
+      chunkSize: target.chunkBytes ?? UPLOAD_CHUNK_BYTES,
+      retryDelays: target.retryDelays ?? [1_000, 3_000, 10_000],
+      metadata: {
+        filename: entry.filename,
+        filetype: entry.filetype,
+        fileid: entry.fileid,
+        recorded_at: entry.recorded_at,
+      },
+      // the queue's JSON keeps the upload address, not tus-js-client's own storage
+      storeFingerprintForResuming: false,
+      onBeforeRequest: (req) => req.setHeader('Authorization', target.authorization()),
+      onUploadUrlAvailable: () => {
+        if (upload.url && upload.url !== entry.upload_url) queue.update(entry, { upload_url: upload.url });
+      },
+      onShouldRetry: (err) => {
+        const status = err.originalResponse?.getStatus() ?? 0;
+        // a 409 on creation is "already stored"; on a PATCH an offset mismatch, which a HEAD settles
+        if (status === 409) return err.originalRequest.getMethod() !== 'POST';
+        return status === 0 || status >= 500 || TRANSIENT.has(status);
+      },
+      onSuccess: ({ lastResponse }) =>
+        resolve({ result: 'stored', itemId: itemOf(lastResponse.getHeader('Evidence-Item')) }),
+      onError: (err) => {
+        const response = err instanceof DetailedError ? err.originalResponse : null;
+        const status = response?.getStatus() ?? 0;
+        if (status === 409 && err instanceof DetailedError && err.originalRequest.getMethod() === 'POST') {
+          resolve({ result: 'duplicate', itemId: itemOf(response?.getHeader('Evidence-Item')) });
+          return;
+        }
+        const body = response?.getBody()?.slice(0, 200) ?? '';
+        reject(new EvidenceUploadError(status, `${entry.filename}: ${status || 'no answer'} ${body || err.message}`));
+      },
+    });
+    upload.start();
+  });
+}
+
+export interface SendSummary {
+  stored: number;
+  duplicates: number;
+  /** refused for good and dropped */
+  refused: number;
+  /** still queued after this round */
+  left: number;
+}
+
+/**
+ * Send what the queue holds, oldest first. A clip the server refused for good (EvidenceUploadError.final)
+ * is dropped and reported through `onRefused`; any other failure stops the round (the server is
+ * away or the token expired) and is thrown with the clip kept for the next round.
+ */
+export async function sendQueued(
+  queue: ClipQueue,
+  target: UploadTarget,
+  onRefused: (entry: QueuedClip, err: EvidenceUploadError) => void = () => {},
+): Promise<SendSummary> {
+  const summary: SendSummary = { stored: 0, duplicates: 0, refused: 0, left: 0 };
+  for (const entry of queue.pending()) {
+    try {
+      const outcome = await uploadClip(queue, entry, target);
+      if (outcome.result === 'stored') summary.stored += 1;
+      else summary.duplicates += 1;
+      queue.remove(entry);
+    } catch (err) {
+      if (err instanceof EvidenceUploadError && err.final) {
+        queue.remove(entry);
+        summary.refused += 1;
+        onRefused(entry, err);
+        continue;
+      }
+      queue.update(entry, { attempts: entry.attempts + 1, last_error: (err as Error).message.slice(0, 300) });
+      throw err;
+    }
+  }
+  summary.left = queue.pending().length;
+  return summary;
+}

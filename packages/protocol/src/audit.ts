@@ -84,6 +84,15 @@ export const AUDITED_ENDPOINTS = [
   'alarmGbSureAll',
   'alarmExport',
   'alarmGbExport',
+  // evidence library (the custody chain records each item's views and plays as well)
+  'mediaFlag',
+  'mediaFlagAll',
+  'mediaRevise',
+  'mediaEditAll',
+  'mediaDelete',
+  'mediaRevert',
+  'mediaHardDelete',
+  'mediaDownload',
 ] as const satisfies readonly ApiName[];
 
 export type AuditedEndpoint = (typeof AUDITED_ENDPOINTS)[number];

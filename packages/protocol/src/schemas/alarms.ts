@@ -30,6 +30,8 @@ export const ALARM_TYPE = {
   OFFLINE: '5',
   FACE: '6',
   PLATE: '7',
+  /** an evidence original no longer matches its SHA-256 (download refused, issue 15) */
+  EVIDENCE_TAMPER: '8',
 } as const;
 
 /** Default type -> severity (settings `alarmset.type_levels` overrides; unknown types are normal). */
@@ -42,6 +44,7 @@ export const DEFAULT_ALARM_TYPE_LEVELS: Record<string, AlarmLevel> = {
   '5': 'middle',
   '6': 'criticle',
   '7': 'middle',
+  '8': 'criticle',
 };
 
 /** Bell list: unread alarms per severity, newest first, at most this many per severity. */

@@ -78,6 +78,14 @@ export const OPLOG_ACTION_LABELS = keysOf('configcenter', {
   alarmGbSureAll: 'oplog.actionName.alarmGbSureAll',
   alarmExport: 'oplog.actionName.alarmExport',
   alarmGbExport: 'oplog.actionName.alarmGbExport',
+  mediaFlag: 'oplog.actionName.mediaFlag',
+  mediaFlagAll: 'oplog.actionName.mediaFlagAll',
+  mediaRevise: 'oplog.actionName.mediaRevise',
+  mediaEditAll: 'oplog.actionName.mediaEditAll',
+  mediaDelete: 'oplog.actionName.mediaDelete',
+  mediaRevert: 'oplog.actionName.mediaRevert',
+  mediaHardDelete: 'oplog.actionName.mediaHardDelete',
+  mediaDownload: 'oplog.actionName.mediaDownload',
 } satisfies Record<AuditedEndpoint, string>);
 
 export type OplogAction = keyof typeof OPLOG_ACTION_LABELS;

@@ -29,6 +29,24 @@ import {
   AnnounceUpdateRequest,
   IdsRequest,
 } from './schemas/announce';
+import {
+  ArchiveEditRequest,
+  ArchiveFile,
+  ArchiveListRequest,
+  ArchiveMenu,
+  CaseAddRequest,
+  CaseCancelRequest,
+  CaseIdRequest,
+  CaseListRequest,
+  CaseMediaAnswer,
+  CaseMediaWriteAnswer,
+  CaseMediaWriteRequest,
+  CaseRecord,
+  IncidentAddRequest,
+  IncidentSend,
+  IncidentSendAnswer,
+  IncidentSendRequest,
+} from './schemas/cases';
 import { ChangePasswordRequest, HeartbeatResult, LoginPageInfo, LoginRequest, LoginResult } from './schemas/auth';
 import {
   CommandQueued,
@@ -454,6 +472,28 @@ export const Api = {
   mediaDownload: { method: 'POST', path: '/rest/media/mediadown', auth: evidence('view'), body: MediaIdRequest, data: MediaDownloadAnswer },
   /** the item's chain of custody and whether it verifies */
   mediaCustody: { method: 'POST', path: '/rest/media/checkrecord/view', auth: evidence('view'), body: MediaIdRequest, data: CustodyAnswer },
+
+  // incidents, cases, law-enforcement files (issue 15 section 3; schemas/cases.ts). Incidents,
+  // violations and incident files: 10221 (lawDoc); cases and case files: 10223 (case)
+  incidentAdd: { method: 'POST', path: '/rest/yw/jingqing/add', auth: menu(ArchiveMenu.LAW_DOC, 'add'), body: IncidentAddRequest, data: CaseRecord },
+  incidentCancel: { method: 'POST', path: '/rest/yw/jingqing/cancel', auth: menu(ArchiveMenu.LAW_DOC, 'edit'), body: CaseCancelRequest, data: CaseRecord },
+  incidentList: { method: 'POST', path: '/rest/yw/jingqing/zfgd_list', auth: menu(ArchiveMenu.LAW_DOC, 'view'), body: CaseListRequest, data: pageOf(CaseRecord) },
+  incidentMediaWrite: { method: 'POST', path: '/rest/yw/jingqing/mediaview_write', auth: menu(ArchiveMenu.LAW_DOC, 'edit'), body: CaseMediaWriteRequest, data: CaseMediaWriteAnswer },
+  incidentMedia: { method: 'POST', path: '/rest/yw/jingqing/mediaview_relation', auth: menu(ArchiveMenu.LAW_DOC, 'view'), body: CaseIdRequest, data: CaseMediaAnswer },
+  /** the terminals the incident was sent to, with delivery */
+  incidentSendList: { method: 'POST', path: '/rest/yw/jingqing/sendlist', auth: menu(ArchiveMenu.LAW_DOC, 'view'), body: CaseIdRequest, data: z.array(IncidentSend) },
+  /** send the incident to terminals as a console-service instant message */
+  incidentSend: { method: 'POST', path: '/rest/yw/jingqing/jingqingsend', auth: menu(ArchiveMenu.LAW_DOC, 'edit'), body: IncidentSendRequest, data: IncidentSendAnswer },
+  caseAdd: { method: 'POST', path: '/rest/yw/anjian/add', auth: menu(ArchiveMenu.CASE, 'add'), body: CaseAddRequest, data: CaseRecord },
+  caseCancel: { method: 'POST', path: '/rest/yw/anjian/cancel', auth: menu(ArchiveMenu.CASE, 'edit'), body: CaseCancelRequest, data: CaseRecord },
+  caseList: { method: 'POST', path: '/rest/yw/anjian/zfgd_list', auth: menu(ArchiveMenu.CASE, 'view'), body: CaseListRequest, data: pageOf(CaseRecord) },
+  caseMediaWrite: { method: 'POST', path: '/rest/yw/anjian/mediaview_write', auth: menu(ArchiveMenu.CASE, 'edit'), body: CaseMediaWriteRequest, data: CaseMediaWriteAnswer },
+  caseMedia: { method: 'POST', path: '/rest/yw/anjian/mediaview_relation', auth: menu(ArchiveMenu.CASE, 'view'), body: CaseIdRequest, data: CaseMediaAnswer },
+  violationList: { method: 'POST', path: '/rest/yw/violation/zfgd_list', auth: menu(ArchiveMenu.LAW_DOC, 'view'), body: CaseListRequest, data: pageOf(CaseRecord) },
+  /** files of `kind`; the server checks that kind's menu (incident 10221, case 10223) */
+  archiveList: { method: 'POST', path: '/rest/yw/zfda/get', auth: anyMenu('view', ArchiveMenu.LAW_DOC, ArchiveMenu.CASE), body: ArchiveListRequest, data: pageOf(CaseRecord) },
+  archiveGet: { method: 'POST', path: '/rest/yw/zfda/get_by_id', auth: anyMenu('view', ArchiveMenu.LAW_DOC, ArchiveMenu.CASE), body: CaseIdRequest, data: ArchiveFile },
+  archiveEdit: { method: 'POST', path: '/rest/yw/zfda/edit', auth: anyMenu('edit', ArchiveMenu.LAW_DOC, ArchiveMenu.CASE), body: ArchiveEditRequest, data: CaseRecord },
 
   // alarms (schemas/alarms.ts). The bell's calls need view on 10104 or 10154 (`bell`), its list
   // the mode's own menu; history and acknowledgement per mode: dispatch 10104, GB 10154. The

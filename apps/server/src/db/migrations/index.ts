@@ -15,6 +15,7 @@ import * as m0013 from './0013_media_publish_keys';
 import * as m0014 from './0014_talk_records';
 import * as m0015 from './0015_call_records';
 import * as m0016 from './0016_evidence';
+import * as m0018 from './0018_evidence_cases';
 import * as m0017 from './0017_evidence_library';
 
 /**
@@ -38,5 +39,6 @@ export const migrations: Record<string, Migration> = {
   '0014_talk_records': m0014,
   '0015_call_records': m0015,
   '0016_evidence': m0016,
+  '0018_evidence_cases': m0018,
   '0017_evidence_library': m0017,
 };

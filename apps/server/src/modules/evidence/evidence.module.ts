@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { DeviceRuntime } from '../devices/runtime';
+import { registerCases } from './cases/cases.routes';
 import { registerIngest } from './ingest/ingest.module';
 import { registerLibrary } from './library/library.module';
 import { LocalContentStore, type ContentStore } from './store';
@@ -25,4 +26,5 @@ export async function registerEvidenceModule(app: FastifyInstance, { devices }: 
   const ctx: EvidenceContext = { store: new LocalContentStore(app.config.dataDir) };
   await registerIngest(app, ctx, { devices });
   await registerLibrary(app, ctx);
+  await registerCases(app, ctx);
 }

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import type { RouteObject } from 'react-router';
 import { alarmHistoryPages } from '../../features/alarms/history/routes';
 import { configcenterPages } from '../../features/configcenter/routes';
+import { dataPages } from '../../features/data/routes';
 import { dispatchPages } from '../../features/dispatch/routes';
 import { mapconfigPages } from '../../features/mapconfig/routes';
 import { monitorPages } from '../../features/monitor/routes';
@@ -39,6 +40,7 @@ const MODULE_PAGES: Readonly<Record<number, ReactNode>> = {
   ...oamcenterPages,
   ...mapconfigPages,
   ...alarmHistoryPages,
+  ...dataPages,
 };
 
 function segmentOf(module: ModuleDef, parent: ModuleDef): string {

@@ -54,6 +54,7 @@ const httpsPort = Number(process.env.HTTPS_PORT ?? 8443);
 // speaking the device API (those with a cluster number also the console service under /ws/console
 // of the same port, as terminals), started once the server answers
 const simDevices = Number(process.env.SIM_DEVICES ?? (env.DEMO === '1' ? 100 : 0));
+const recordEvery = process.env.SIM_RECORD_EVERY ?? '10-20';
 let simulator = null;
 function startFleet() {
   if (!(simDevices > 0)) return;
@@ -64,6 +65,8 @@ function startFleet() {
       // face and plate results through the AI engine API; the token is the server's (AI_ENGINE_TOKEN,
       // else DATA_DIR/ai-engine.token, which both read)
       ...['--faces-per-min', process.env.SIM_FACES_PER_MIN ?? '0.5', '--plates-per-min', process.env.SIM_PLATES_PER_MIN ?? '0.5'],
+      // evidence: each camera records a clip every SIM_RECORD_EVERY minutes (off: none) and uploads it
+      ...['--record-every', recordEvery],
     ],
     { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] },
   );
@@ -95,7 +98,11 @@ if (await waitForHttp(`http://${local ? '127.0.0.1' : host}:${port}/`, 120_000, 
           '  with SOS, fence crossings and face / plate results (SIM_FACES_PER_MIN, SIM_PLATES_PER_MIN; 0 turns them off);\n' +
           '  7 in 10 are console-service terminals (positions, emergencies, group texts, answers to messages),\n' +
           "  in their district's talk group, where one talks a short burst every 2-4 minutes;\n" +
-          '  each one publishes live video (a test picture with its name) when a console opens it: Dispatch -> Video wall.'
+          '  each one publishes live video (a test picture with its name) when a console opens it: Dispatch -> Video wall;\n' +
+          (/^\s*(off|0)\s*$/i.test(recordEvery)
+            ? '  evidence recording is off (SIM_RECORD_EVERY).'
+            : `  each records a clip (video, audio note or photo) every ${recordEvery} minutes and uploads it as evidence,\n` +
+              '  two cameras at a time (SIM_RECORD_EVERY, minutes; off turns it off).')
         : '  Simulated fleet: off (set SIM_DEVICES to start one).',
       '',
       '  Stop with Ctrl+C.',

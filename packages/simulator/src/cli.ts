@@ -7,6 +7,7 @@ import {
   parseConsoleUrl,
   parseInterval,
   parseRatePerMin,
+  parseRecordEvery,
   parseTalkEvery,
 } from './options';
 
@@ -15,6 +16,7 @@ const USAGE = `usage: npm run sim -- --devices 200 [--server http://127.0.0.1:80
        [--faces-per-min 0.5] [--plates-per-min 0.5] [--ai-token TOKEN]
        [--no-terminals] [--console-url ws://127.0.0.1:9080/] [--im-rate 0.0015] [--reply-rate 0.9]
        [--sos-rate 0.00005] [--offline-rate 0.0002] [--talk-every 2-4m | off] [--no-talk]
+       [--record-every 10-20 | off] [--no-record] [--evidence-dir DIR]
   devices with a cluster number are terminals of the console service (default address: /ws/console
   of --server): positions, emergencies and group messages go through it, messages to them are
   answered; --im-rate is the chance per upload of a group message, --no-terminals: device API only
@@ -24,6 +26,12 @@ const USAGE = `usage: npm run sim -- --devices 200 [--server http://127.0.0.1:80
   --no-talk: no group talk at all
   a device told startlive publishes a test picture with ffmpeg to the URL it was given (camera.ts);
   --no-cameras refuses startlive
+  evidence: with --record-every (minutes, e.g. 10-20; default off) every camera records a clip
+  now and then (a 5-20 s 640x360 MP4 with its name and clock, an MP3 note spoken by espeak-ng or a
+  tone, or a JPEG photo), at most 2 cameras at once, and uploads it over tus to the device upload
+  endpoint; clips wait in --evidence-dir (default: the system temp folder, bwc-sim-evidence/<server>/
+  <device>) until the server confirms them, so a restarted simulator sends what was left;
+  --no-record: no recording even with --record-every
   --sos-rate and --offline-rate: chance per upload of an SOS and of an offline spell (0: never)
   face and plate results go to the AI engine API with generated pictures; the token is --ai-token,
   else AI_ENGINE_TOKEN, else DATA_DIR/ai-engine.token (the server writes it); 0 per minute (the default): off`;
@@ -58,6 +66,9 @@ try {
       'offline-rate': { type: 'string' },
       'talk-every': { type: 'string', default: '2-4m' },
       'no-talk': { type: 'boolean', default: false },
+      'record-every': { type: 'string', default: 'off' },
+      'no-record': { type: 'boolean', default: false },
+      'evidence-dir': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   }));
@@ -82,7 +93,9 @@ let consoleUrl: string | undefined;
 let sosRate: number | undefined;
 let offlineRate: number | undefined;
 let talkEveryS: [number, number] | null;
+let recordEveryS: [number, number] | null;
 try {
+  recordEveryS = values['no-record'] ? null : parseRecordEvery(String(values['record-every']));
   talkEveryS = parseTalkEvery(String(values['talk-every']));
   sosRate = values['sos-rate'] === undefined ? undefined : parseChance(String(values['sos-rate']), '--sos-rate');
   offlineRate =
@@ -119,6 +132,8 @@ const stop = await startSimulator({
   offlineRate,
   talk: !values['no-talk'],
   talkEveryS,
+  recordEveryS,
+  evidenceDir: values['evidence-dir'] as string | undefined,
   log,
 }).catch((err: unknown) => fail(`cannot start: ${(err as Error).message}`));
 
@@ -129,7 +144,7 @@ let last = 0;
 const report = setInterval(() => {
   const s = stop.stats;
   log(
-    `online ${s.online}/${s.devices}, killed ${s.killed}, positions ${s.positions} (+${s.positions - last}), batches ${s.batches}, sos ${s.sos}, faces ${s.faces}, plates ${s.plates}, offline spells ${s.offlineSpells}, terminals ${s.terminalsOnline}/${s.terminals} (im sent ${s.imSent}, received ${s.imReceived}, answered ${s.imAnswered}; talk bursts ${s.talkBursts}, frames sent ${s.talkFramesSent}, heard ${s.talkFramesHeard}, lost ${s.talkFramesLost}), commands ${s.commands}, cameras live ${s.cameras}, errors ${s.errors}${s.lastError ? ` (last: ${s.lastError})` : ''}`,
+    `online ${s.online}/${s.devices}, killed ${s.killed}, positions ${s.positions} (+${s.positions - last}), batches ${s.batches}, sos ${s.sos}, faces ${s.faces}, plates ${s.plates}, offline spells ${s.offlineSpells}, terminals ${s.terminalsOnline}/${s.terminals} (im sent ${s.imSent}, received ${s.imReceived}, answered ${s.imAnswered}; talk bursts ${s.talkBursts}, frames sent ${s.talkFramesSent}, heard ${s.talkFramesHeard}, lost ${s.talkFramesLost}), commands ${s.commands}, cameras live ${s.cameras}, clips recorded ${s.clipsRecorded} (uploaded ${s.clipsUploaded}, queued ${s.clipsQueued}), errors ${s.errors}${s.lastError ? ` (last: ${s.lastError})` : ''}`,
   );
   last = s.positions;
 }, 10_000);

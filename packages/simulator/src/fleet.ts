@@ -1,7 +1,11 @@
+import { join } from 'node:path';
 import { imeiWithCheckDigit, type DeviceCommand } from '@bwc/protocol';
 import { buildAiResult, nextAiDelayMs, type AiKind } from './ai';
 import { findFfmpeg, SimCamera } from './camera';
 import { DeviceApiError, DeviceClient, postAiResult, provisionDevices, Transport, type Position } from './client';
+import { CameraEvidence, evidenceRoot, Gate } from './evidence/camera-evidence';
+import { RecorderError } from './evidence/recorder';
+import { EvidenceUploadError } from './evidence/uploader';
 import { rng, StreetWalker } from './path';
 import { findEspeak, TalkMediaError, type BurstSource } from './talk/media';
 import { toneOf } from './talk/tone';
@@ -71,6 +75,16 @@ export interface SimulatorOptions {
    * the camera commands (default true; false: startlive is acknowledged as failed)
    */
   cameras?: boolean;
+  /**
+   * Evidence: every camera records a clip (a video, an audio note or a photo, evidence/recorder.ts)
+   * every [min, max] seconds, drawn per clip, and uploads it over tus with its token; the first
+   * clips are spread over one interval. Default null: no recording.
+   */
+  recordEveryS?: [number, number] | null;
+  /** cameras recording or uploading at the same time, fleet-wide (default 2) */
+  recordConcurrency?: number;
+  /** folder of the cameras' clip queues (default evidenceRoot(server), kept between runs) */
+  evidenceDir?: string;
   /** movers stay within this distance of the map centre, metres (default 3000) */
   radiusM?: number;
   /** seed of the random movements (default: random) */
@@ -107,6 +121,10 @@ export interface SimulatorStats {
   talkFramesSent: number;
   talkFramesHeard: number;
   talkFramesLost: number;
+  /** evidence: clips recorded, delivered (stored, or already stored), waiting in the queues */
+  clipsRecorded: number;
+  clipsUploaded: number;
+  clipsQueued: number;
   errors: number;
   lastError: string;
 }
@@ -220,6 +238,8 @@ class SimDevice {
   terminal: ConsoleTerminal | null = null;
   /** its live video (null: the fleet runs without cameras) */
   camera: SimCamera | null = null;
+  /** its recorded clips and their upload (null: the fleet does not record) */
+  evidence: CameraEvidence | null = null;
 
   constructor(
     readonly identity: { hostbody: string; hostname: string; jq_hostcode: string },
@@ -326,6 +346,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<StopSim
     talkFramesSent: 0,
     talkFramesHeard: 0,
     talkFramesLost: 0,
+    clipsRecorded: 0,
+    clipsUploaded: 0,
+    clipsQueued: 0,
     errors: 0,
     lastError: '',
   };
@@ -625,8 +648,57 @@ export async function startSimulator(options: SimulatorOptions): Promise<StopSim
     if (broken && !sleeper.stopped) log(`group talk: no audio (${broken}); the terminals only listen`);
   }
 
+  // evidence: each camera records a clip now and then and uploads it; a fleet-wide gate keeps the
+  // machine's load to a couple of ffmpeg runs and uploads at a time
+  const recordEvery = options.recordEveryS ?? null;
+  const gate = new Gate(options.recordConcurrency ?? 2);
+  const stopUploads = new AbortController();
+  let recorderBroken = false;
+  async function evidenceLoop(d: SimDevice, every: [number, number]): Promise<void> {
+    const ev = d.evidence!;
+    // a queue left by an earlier run goes within a minute; new clips start spread over one interval
+    let waitS = ev.pending ? between(5, 60) : between(0, every[1]);
+    while (!sleeper.stopped) {
+      await sleeper.sleep(waitS * 1000);
+      waitS = between(...every);
+      if (sleeper.stopped || d.killed) continue;
+      await gate.run(async () => {
+        if (sleeper.stopped) return;
+        // a camera records while out of coverage too, and uploads once back
+        if (!recorderBroken)
+          await ev.record().catch((err: unknown) => {
+            if (!(err instanceof RecorderError)) return fail(err);
+            recorderBroken = true;
+            log(`evidence: no clips can be recorded (${err.message}); queued clips are still sent`);
+          });
+        if (!d.online || Date.now() < d.offlineUntil || !d.client.loggedIn || sleeper.stopped) return;
+        await ev.send().catch(async (err: unknown) => {
+          if (sleeper.stopped) return;
+          if (err instanceof EvidenceUploadError && err.status === 401) await d.client.login().catch(fail);
+          else fail(err);
+        });
+      });
+    }
+  }
+  if (recordEvery) {
+    const root = options.evidenceDir ?? evidenceRoot(options.server);
+    for (const d of devices)
+      d.evidence = new CameraEvidence({
+        identity: d.identity,
+        dir: join(root, d.identity.hostbody),
+        target: { server: options.server, authorization: () => d.client.bearer, signal: stopUploads.signal },
+        random,
+        ffmpeg: fleetFfmpeg,
+        onRefused: (filename, reason) => log(`evidence: ${d.identity.hostbody} ${filename} refused: ${reason}`),
+      });
+    log(
+      `evidence: each camera records a clip every ${recordEvery[0]}-${recordEvery[1]} s, ${options.recordConcurrency ?? 2} at a time, queued in ${root}`,
+    );
+  }
+
   const loops = devices.flatMap((d) => [uploadLoop(d), ...(withCommands ? [commandLoop(d)] : [])]);
   if ((options.terminals ?? true) && (options.talk ?? true) && talkEvery) loops.push(talkLoop(talkEvery));
+  if (recordEvery) for (const d of devices) loops.push(evidenceLoop(d, recordEvery));
   if ((options.facesPerMin ?? 0) > 0) loops.push(aiLoop('face', options.facesPerMin!));
   if ((options.platesPerMin ?? 0) > 0) loops.push(aiLoop('plate', options.platesPerMin!));
   const refresh = setInterval(() => {
@@ -650,12 +722,21 @@ export async function startSimulator(options: SimulatorOptions): Promise<StopSim
       talk.talkFramesLost += framesLost;
     }
     Object.assign(stats, { terminalsOnline: online, imSent: sent, imReceived: received, imAnswered: answered }, talk);
+    const clips = { clipsRecorded: 0, clipsUploaded: 0, clipsQueued: 0 };
+    for (const d of devices) {
+      if (!d.evidence) continue;
+      clips.clipsRecorded += d.evidence.recorded;
+      clips.clipsUploaded += d.evidence.stored + d.evidence.duplicates;
+      clips.clipsQueued += d.evidence.pending;
+    }
+    Object.assign(stats, clips);
   }, 1000);
 
   const stop = async () => {
     clearInterval(refresh);
     for (const d of devices) d.terminal?.stop();
     sleeper.stop();
+    stopUploads.abort();
     transport.close();
     await Promise.allSettled(loops);
     // once no command can start one any more

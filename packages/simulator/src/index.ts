@@ -32,6 +32,7 @@ export {
   parseConsoleUrl,
   parseInterval,
   parseRatePerMin,
+  parseRecordEvery,
   parseTalkEvery,
 } from './options';
 export {
@@ -69,3 +70,24 @@ export { burstPackets, decodeOgg, findEspeak, TalkMediaError, TALK_CACHE_DIR, ty
 export { dominantTone, toneDetect, toneOf, type DetectedTone } from './talk/tone';
 export { TerminalCall, type CallSummary, type TerminalCallOptions } from './talk/terminal-call';
 export { TerminalConference, type ConferenceSummary, type TerminalConferenceOptions } from './talk/terminal-conference';
+export {
+  AUDIO_SECONDS,
+  CLIP_HEIGHT,
+  CLIP_WIDTH,
+  recordClip,
+  RecorderError,
+  VIDEO_SECONDS,
+  type ClipKind,
+  type RecordedClip,
+  type RecordInput,
+} from './evidence/recorder';
+export { ClipQueue, QUEUE_MAX, type QueuedClip } from './evidence/queue';
+export {
+  EvidenceUploadError,
+  sendQueued,
+  uploadClip,
+  type SendSummary,
+  type UploadOutcome,
+  type UploadTarget,
+} from './evidence/uploader';
+export { CameraEvidence, evidenceRoot, Gate, pickKind, type CameraEvidenceOptions } from './evidence/camera-evidence';

@@ -28,6 +28,18 @@ export function parseTalkEvery(text: string): [number, number] | null {
 }
 
 /**
+ * --record-every: minutes between a camera's clips (`5`, `5-10`), or an interval with its unit
+ * (`90s-3m`), or `off` -> null; at least 30 s apart.
+ */
+export function parseRecordEvery(text: string): [number, number] | null {
+  if (/^\s*(off|0)\s*$/i.test(text)) return null;
+  const unitless = /^[\d.\s-]+$/.test(text);
+  const every = parseInterval(unitless ? `${text.trim()}m` : text, '--record-every');
+  if (every[0] < 30) throw new Error(`--record-every: "${text}" must be at least 30 s apart, or off`);
+  return every;
+}
+
+/**
  * The provisioning key: the given one, else env DEVICE_PROVISION_KEY, else the file the demo
  * server writes, DATA_DIR/device-provision.key (DATA_DIR from the environment or ./data of the
  * repository).

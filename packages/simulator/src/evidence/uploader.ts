@@ -21,6 +21,8 @@ export interface UploadTarget {
   chunkBytes?: number;
   /** waits between retries within one attempt, ms (default 1, 3 and 10 s) */
   retryDelays?: number[];
+  /** stops a transfer under way (the simulator stopping); the clip stays queued */
+  signal?: AbortSignal;
 }
 
 export interface UploadOutcome {
@@ -92,6 +94,16 @@ export function uploadClip(queue: ClipQueue, entry: QueuedClip, target: UploadTa
         reject(new EvidenceUploadError(status, `${entry.filename}: ${status || 'no answer'} ${body || err.message}`));
       },
     });
+    const { signal } = target;
+    if (signal?.aborted) return reject(new EvidenceUploadError(0, `${entry.filename}: stopped`));
+    signal?.addEventListener(
+      'abort',
+      () => {
+        void upload.abort();
+        reject(new EvidenceUploadError(0, `${entry.filename}: stopped`));
+      },
+      { once: true },
+    );
     upload.start();
   });
 }
@@ -107,13 +119,16 @@ export interface SendSummary {
 
 /**
  * Send what the queue holds, oldest first. A clip the server refused for good (EvidenceUploadError.final)
- * is dropped and reported through `onRefused`; any other failure stops the round (the server is
- * away or the token expired) and is thrown with the clip kept for the next round.
+ * is dropped; any other failure stops the round (the server is away or the token expired) and is
+ * thrown with the clip kept for the next round. `on` hears each clip's fate as it happens.
  */
 export async function sendQueued(
   queue: ClipQueue,
   target: UploadTarget,
-  onRefused: (entry: QueuedClip, err: EvidenceUploadError) => void = () => {},
+  on: {
+    delivered?: (entry: QueuedClip, outcome: UploadOutcome) => void;
+    refused?: (entry: QueuedClip, err: EvidenceUploadError) => void;
+  } = {},
 ): Promise<SendSummary> {
   const summary: SendSummary = { stored: 0, duplicates: 0, refused: 0, left: 0 };
   for (const entry of queue.pending()) {
@@ -122,11 +137,12 @@ export async function sendQueued(
       if (outcome.result === 'stored') summary.stored += 1;
       else summary.duplicates += 1;
       queue.remove(entry);
+      on.delivered?.(entry, outcome);
     } catch (err) {
       if (err instanceof EvidenceUploadError && err.final) {
         queue.remove(entry);
         summary.refused += 1;
-        onRefused(entry, err);
+        on.refused?.(entry, err);
         continue;
       }
       queue.update(entry, { attempts: entry.attempts + 1, last_error: (err as Error).message.slice(0, 300) });

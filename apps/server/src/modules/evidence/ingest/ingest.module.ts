@@ -1,6 +1,333 @@
-import type { FastifyInstance } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { join } from 'node:path';
+import {
+  DEVICE_UPLOAD_PATH,
+  EVIDENCE_CLASSES,
+  EVIDENCE_EXTS,
+  MB,
+  MenuId,
+  ResultCode,
+  UPLOAD_EXPIRY_H,
+  UPLOAD_PATH,
+  UploadMetadata,
+  type Language,
+} from '@bwc/protocol';
+import { MemoryLocker, Server, type ServerOptions } from '@tus/server';
+import { Metadata, type Upload } from '@tus/utils';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { lookupSession, requireLiveSession } from '../../../http/auth';
+import { AppError } from '../../../http/errors';
+import { requestLanguage } from '../../../http/i18n';
+import { issueToFieldError } from '../../../http/validation';
+import { roleCan } from '../../auth/permission.repository';
 import type { DeviceRuntime } from '../../devices/runtime';
 import type { EvidenceContext } from '../evidence.module';
+import { DerivativeQueue } from './derivatives';
+import { finishUpload, type Uploader } from './finish';
+import { EVIDENCE_ERROR_HEADER, EVIDENCE_ITEM_HEADER, refusal, TusRefusal } from './refusal';
+import { classOfExt, extOf } from './sniff';
+import { EvidenceUploadStore, type NewUpload } from './upload-store';
 
-/** Ingest: placeholder until the upload routes land (same commit series). */
-export async function registerIngest(_app: FastifyInstance, _ctx: EvidenceContext, _deps: { devices: DeviceRuntime }) {}
+/** tus methods (GET is not part of tus: a finished upload is read in the library). */
+const TUS_METHODS = ['POST', 'HEAD', 'PATCH', 'DELETE', 'OPTIONS'];
+/** How often unfinished uploads past UPLOAD_EXPIRY_H are looked for. */
+const SWEEP_INTERVAL_MS = 10 * 60_000;
+
+/** What the route learnt about a request, read again by tus's hooks. */
+interface RequestContext {
+  who: Uploader;
+  lang: Language;
+  /** the new upload's row (POST) */
+  row?: NewUpload;
+  createdId?: string;
+}
+const CONTEXT = Symbol('evidence upload');
+type WithContext = IncomingMessage & { [CONTEXT]?: RequestContext };
+
+/** The route's context from a tus (srvx) request. */
+function contextOf(req: unknown): RequestContext {
+  const node = (req as { runtime?: { node?: { req?: WithContext } } }).runtime?.node?.req;
+  const ctx = node?.[CONTEXT];
+  if (!ctx) throw new Error('evidence upload without its route context');
+  return ctx;
+}
+
+const notFound = () => new AppError(ResultCode.NOT_FOUND, 'errors.ingest.uploadNotFound');
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** evidence ingest: the upload store and the derivative queue (sweeps, diagnostics, tests) */
+    evidenceIngest: { store: EvidenceUploadStore; derivatives: DerivativeQueue };
+  }
+}
+
+/**
+ * Evidence ingest (issue 15): tus 1.0.0 uploads (core, creation, termination, expiration; served
+ * by @tus/server on a store of our own, upload-store.ts) for console users at UPLOAD_PATH and for
+ * cameras at DEVICE_UPLOAD_PATH. The route authenticates and checks every request before tus
+ * sees it; creation is refused early (metadata, extension, size, duplicates); the last PATCH
+ * turns the upload into an item (finish.ts). Workstation uploads (WORKSTATION_UPLOAD_PATH) need
+ * the workstation registry, which does not exist yet.
+ */
+export async function registerIngest(
+  app: FastifyInstance,
+  ctx: EvidenceContext,
+  { devices }: { devices: DeviceRuntime },
+) {
+  const store = new EvidenceUploadStore(
+    app.db,
+    join(app.config.dataDir, 'evidence', 'uploads'),
+    UPLOAD_EXPIRY_H * 3_600_000,
+    app.log,
+  );
+  const derivatives = new DerivativeQueue(app.db, ctx.store, store.dir, app.log);
+  app.decorate('evidenceIngest', { store, derivatives });
+  const finishing = new Set<string>();
+
+  const tusServer = (path: string) => {
+    const options: ServerOptions & { datastore: EvidenceUploadStore } = {
+      path,
+      datastore: store,
+      locker: new MemoryLocker(),
+      relativeLocation: true,
+      exposedHeaders: [EVIDENCE_ITEM_HEADER, EVIDENCE_ERROR_HEADER],
+      namingFunction: (req) => {
+        const rc = contextOf(req);
+        const id = randomBytes(16).toString('hex');
+        store.pending.set(id, rc.row!);
+        rc.createdId = id;
+        return id;
+      },
+      onUploadFinish: async (req, upload: Upload) => {
+        const rc = contextOf(req);
+        if (finishing.has(upload.id))
+          throw refusal(rc.lang, new AppError(ResultCode.CONFLICT, 'errors.ingest.uploadBusy'));
+        finishing.add(upload.id);
+        try {
+          const itemId = await finishUpload({ app, ctx, store, derivatives, lang: rc.lang }, rc.who, upload.id);
+          return { headers: { [EVIDENCE_ITEM_HEADER]: String(itemId) } };
+        } finally {
+          finishing.delete(upload.id);
+        }
+      },
+      onResponseError: (_req, err) => {
+        if (err instanceof TusRefusal) return { status_code: err.status_code, body: err.body };
+        if (err instanceof Error) app.log.error({ err }, 'evidence upload failed');
+        return undefined;
+      },
+    };
+    return new Server(options);
+  };
+
+  /** The console user: a live session with 'add' on law-enforcement or outside media. */
+  const userUploader = async (req: FastifyRequest): Promise<Uploader> => {
+    const auth = await requireLiveSession(app, req, await lookupSession(app, req));
+    const { user } = auth;
+    const law = await roleCan(app.db, user.role_id, MenuId.LAW_MEDIA, 'add');
+    const outside = await roleCan(app.db, user.role_id, MenuId.OUTSIDE_MEDIA, 'add');
+    if (!law && !outside)
+      throw new AppError(ResultCode.FORBIDDEN, 'errors.forbidden', {
+        menu: MenuId.LAW_MEDIA,
+        action: 'errors.actions.add',
+      });
+    return {
+      kind: 'user',
+      ownerId: user.id,
+      unitId: user.unit_id,
+      userId: user.id,
+      uploadedBy: user.id,
+      deviceId: null,
+      hostbody: '',
+      source: 'console',
+      may: { law, outside },
+      actor: { user_id: user.id, actor: user.username, unit_id: user.unit_id, ip: req.ip },
+    };
+  };
+
+  /** The camera: its bearer token or Basic credentials, as on the rest of the device API. */
+  const deviceUploader = async (req: FastifyRequest): Promise<Uploader> => {
+    const device = await devices.authenticate(req);
+    if (device.remote_kill === 1) throw new AppError(ResultCode.FORBIDDEN, 'errors.device.killed');
+    const row = await app.db.selectFrom('devices').select('owner_id').where('id', '=', device.id).executeTakeFirst();
+    return {
+      kind: 'device',
+      ownerId: device.id,
+      unitId: device.unit_id,
+      userId: row?.owner_id ?? null,
+      uploadedBy: null,
+      deviceId: device.id,
+      hostbody: device.hostbody,
+      source: 'device',
+      may: { law: true, outside: false },
+      actor: { user_id: null, actor: `device ${device.hostbody}`, unit_id: device.unit_id, ip: req.ip },
+    };
+  };
+
+  /**
+   * Creation checks (before tus creates anything): metadata, extension, size, permission for the
+   * view, and the origin: a stored file is refused (409 + Evidence-Item), an open upload of the
+   * same file is answered with its own Location (the client resumes it, see schemas/evidence.ts).
+   */
+  const prepareCreation = async (
+    req: FastifyRequest,
+    who: Uploader,
+  ): Promise<{ row: NewUpload } | { existing: string }> => {
+    const lengthHeader = req.headers['upload-length'];
+    if (typeof lengthHeader !== 'string' || !/^\d+$/.test(lengthHeader))
+      throw new AppError(ResultCode.INVALID, 'validation.ingest.length');
+    const length = Number(lengthHeader);
+    let raw: Record<string, string | null>;
+    try {
+      raw = Metadata.parse(String(req.headers['upload-metadata'] ?? '')) ?? {};
+    } catch {
+      throw new AppError(ResultCode.INVALID, 'validation.ingest.metadata');
+    }
+    const parsed = UploadMetadata.safeParse(
+      Object.fromEntries(Object.entries(raw).filter((e): e is [string, string] => e[1] !== null)),
+    );
+    if (!parsed.success) throw issueToFieldError(parsed.error.issues[0]!, 'metadata');
+    const meta = parsed.data;
+    const ext = extOf(meta.filename);
+    const cls = classOfExt(ext);
+    if (!cls)
+      throw new AppError(
+        ResultCode.INVALID,
+        'validation.ingest.badExtension',
+        { ext: ext || '-', exts: EVIDENCE_EXTS.join(', ') },
+        415,
+      );
+    const { maxMb } = EVIDENCE_CLASSES[cls];
+    if (length > maxMb * MB)
+      throw new AppError(ResultCode.INVALID, 'validation.ingest.tooLarge', { ext, mb: maxMb }, 413);
+    if (length === 0) throw new AppError(ResultCode.INVALID, 'validation.ingest.empty');
+    const outside = who.kind === 'user' && meta.outside === '1';
+    if (outside ? !who.may.outside : !who.may.law)
+      throw new AppError(ResultCode.FORBIDDEN, 'errors.forbidden', {
+        menu: outside ? MenuId.OUTSIDE_MEDIA : MenuId.LAW_MEDIA,
+        action: 'errors.actions.add',
+      });
+    const stored = { ...meta, outside: outside ? '1' : '0' };
+    const origin = meta.fileid ? `${who.kind === 'device' ? who.ownerId : `u${who.ownerId}`}:${meta.fileid}` : null;
+    if (origin) {
+      const item = await app.db
+        .selectFrom('evidence_items')
+        .select('id')
+        .where('origin_key', '=', origin)
+        .executeTakeFirst();
+      if (item)
+        throw Object.assign(new AppError(ResultCode.CONFLICT, 'errors.ingest.alreadyStored', { id: item.id }), {
+          itemId: item.id,
+        });
+      const open = await app.db
+        .selectFrom('evidence_uploads')
+        .select(['id', 'length'])
+        .where('origin_key', '=', origin)
+        .where('state', '=', 'open')
+        .where('owner_kind', '=', who.kind)
+        .where('owner_id', '=', who.ownerId)
+        .orderBy('created', 'desc')
+        .executeTakeFirst();
+      if (open && Number(open.length) === length && (await store.getUpload(open.id).catch(() => null)))
+        return { existing: open.id };
+    }
+    return {
+      row: { owner_kind: who.kind, owner_id: who.ownerId, origin_key: origin, metadata: JSON.stringify(stored) },
+    };
+  };
+
+  const refuse = (reply: FastifyReply, lang: Language, err: unknown) => {
+    if (!(err instanceof AppError)) throw err;
+    const itemId = (err as AppError & { itemId?: number }).itemId;
+    const r = refusal(lang, err, itemId ? { [EVIDENCE_ITEM_HEADER]: String(itemId) } : {});
+    return reply
+      .code(r.status_code)
+      .headers({ 'tus-resumable': '1.0.0', 'content-type': 'text/plain; charset=utf-8', ...r.headers })
+      .send(r.body);
+  };
+
+  const route = (path: string, kind: 'user' | 'device') => {
+    const tus = tusServer(path);
+    return async (req: FastifyRequest, reply: FastifyReply) => {
+      const lang = requestLanguage(req);
+      const id = (req.params as { id?: string }).id;
+      let rc: RequestContext | undefined;
+      try {
+        if (req.method !== 'OPTIONS') {
+          const who = kind === 'device' ? await deviceUploader(req) : await userUploader(req);
+          rc = { who, lang };
+          if (req.method === 'POST') {
+            if (id) throw notFound();
+            const prepared = await prepareCreation(req, who);
+            if ('existing' in prepared) {
+              const upload = await store.getUpload(prepared.existing);
+              return reply
+                .code(201)
+                .headers({
+                  'tus-resumable': '1.0.0',
+                  location: `${path}/${prepared.existing}`,
+                  'upload-offset': String(upload.offset),
+                })
+                .send();
+            }
+            rc.row = prepared.row;
+          } else {
+            const row = id ? await store.row(id) : undefined;
+            if (!row || row.owner_kind !== kind || row.owner_id !== who.ownerId) throw notFound();
+            if (req.method === 'PATCH' && row.state === 'done')
+              throw Object.assign(
+                new AppError(ResultCode.CONFLICT, 'errors.ingest.alreadyStored', { id: row.item_id ?? 0 }),
+                { itemId: row.item_id },
+              );
+          }
+        }
+      } catch (err) {
+        return refuse(reply, lang, err);
+      }
+      (req.raw as WithContext)[CONTEXT] = rc;
+      reply.hijack();
+      try {
+        await tus.handle(req.raw, reply.raw);
+      } finally {
+        if (rc?.createdId) store.pending.delete(rc.createdId);
+      }
+    };
+  };
+
+  await app.register(async (scope) => {
+    // tus bodies are streamed by @tus/server from the raw request: no parser reads them
+    scope.addContentTypeParser('application/offset+octet-stream', (_req, _payload, done) => done(null));
+    for (const [path, kind] of [
+      [UPLOAD_PATH, 'user'],
+      [DEVICE_UPLOAD_PATH, 'device'],
+    ] as const) {
+      const handler = route(path, kind);
+      scope.route({ method: TUS_METHODS, url: path, handler });
+      scope.route({ method: TUS_METHODS, url: `${path}/:id`, handler });
+    }
+  });
+
+  // unfinished uploads expire; unfinished derivatives are made again after a restart. In a
+  // cluster both run on the node holding the scheduler lease only.
+  const sweep = () => {
+    if (!app.cluster.scheduler.held) return;
+    store
+      .deleteExpired()
+      .then((n) => n && app.log.info({ expired: n }, 'evidence uploads expired'))
+      .catch((err: unknown) => app.log.error({ err }, 'evidence upload sweep failed'));
+  };
+  let timer: NodeJS.Timeout | null = null;
+  app.addHook('onReady', async () => {
+    timer = setInterval(sweep, SWEEP_INTERVAL_MS);
+    timer.unref();
+    if (app.cluster.scheduler.held) derivatives.resume();
+  });
+  const offLease = app.cluster.scheduler.onChange((held) => {
+    if (held) derivatives.resume();
+  });
+  app.addHook('onClose', async () => {
+    offLease();
+    if (timer) clearInterval(timer);
+    await derivatives.close();
+  });
+}

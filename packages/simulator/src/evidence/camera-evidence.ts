@@ -68,10 +68,11 @@ export class CameraEvidence {
     this.pending = this.queue.pending().length;
   }
 
-  /** Record one clip of a kind drawn at random into the queue. */
-  async record(kind: ClipKind = pickKind(this.options.random ?? Math.random)): Promise<RecordedClip> {
+  /** Record one clip (of a kind drawn at random; of a length drawn by the recorder) into the queue. */
+  async record(kind: ClipKind = pickKind(this.options.random ?? Math.random), seconds?: number): Promise<RecordedClip> {
     const clip = await recordClip({
       kind,
+      seconds,
       dir: this.options.dir,
       identity: this.options.identity,
       random: this.options.random,

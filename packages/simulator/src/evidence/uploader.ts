@@ -8,8 +8,8 @@ import type { ClipQueue, QueuedClip } from './queue';
  * with the device's bearer token, in UPLOAD_CHUNK_BYTES chunks. A broken transfer is retried
  * within the attempt (tus-js-client asks the server's offset with a HEAD and goes on from there);
  * an attempt that fails keeps the clip queued with its upload address, and the next attempt (of
- * this run or of a restarted simulator) resumes there. A 409 on creation means the server already
- * stores this device's fileid: the clip counts as delivered.
+ * this run or of a restarted simulator) resumes there. A 409 on creation (or one naming the item,
+ * Evidence-Item) means the server already stores this device's fileid: the clip counts as delivered.
  */
 
 export interface UploadTarget {
@@ -23,6 +23,8 @@ export interface UploadTarget {
   retryDelays?: number[];
   /** stops a transfer under way (the simulator stopping); the clip stays queued */
   signal?: AbortSignal;
+  /** bytes the server has accepted of the clip being sent */
+  onProgress?: (entry: QueuedClip, accepted: number, total: number) => void;
 }
 
 export interface UploadOutcome {
@@ -54,10 +56,22 @@ function itemOf(header: string | undefined): number | null {
 
 const TRANSIENT = new Set([408, 423, 429]);
 
+/**
+ * The server has this device's fileid already: 409 on creation, or 409 naming the item
+ * (Evidence-Item) on a PATCH to an upload it has finished.
+ */
+function alreadyStored(err: DetailedError): boolean {
+  const res = err.originalResponse;
+  if (res?.getStatus() !== 409) return false;
+  return err.originalRequest.getMethod() === 'POST' || itemOf(res.getHeader('Evidence-Item')) !== null;
+}
+
 /** Upload one queued clip; resolves once the server confirmed it. */
 export function uploadClip(queue: ClipQueue, entry: QueuedClip, target: UploadTarget): Promise<UploadOutcome> {
   const endpoint = new URL(DEVICE_UPLOAD_PATH, target.server).toString();
   return new Promise<UploadOutcome>((resolve, reject) => {
+    // the server names the item on the response that finished it (and on an "already stored")
+    let itemId: number | null = null;
     const upload = new Upload(createReadStream(queue.path(entry)), {
       endpoint,
       uploadUrl: entry.upload_url ?? null,
@@ -72,22 +86,26 @@ export function uploadClip(queue: ClipQueue, entry: QueuedClip, target: UploadTa
       // the queue's JSON keeps the upload address, not tus-js-client's own storage
       storeFingerprintForResuming: false,
       onBeforeRequest: (req) => req.setHeader('Authorization', target.authorization()),
+      onAfterResponse: (_req, res) => {
+        itemId = itemOf(res.getHeader('Evidence-Item')) ?? itemId;
+      },
+      onChunkComplete: (_chunk, accepted, total) => target.onProgress?.(entry, accepted, total),
       onUploadUrlAvailable: () => {
         if (upload.url && upload.url !== entry.upload_url) queue.update(entry, { upload_url: upload.url });
       },
       onShouldRetry: (err) => {
         const status = err.originalResponse?.getStatus() ?? 0;
-        // a 409 on creation is "already stored"; on a PATCH an offset mismatch, which a HEAD settles
-        if (status === 409) return err.originalRequest.getMethod() !== 'POST';
+        // "already stored" is final; another 409 is an offset mismatch, which a HEAD settles
+        if (status === 409) return !alreadyStored(err);
         return status === 0 || status >= 500 || TRANSIENT.has(status);
       },
       onSuccess: ({ lastResponse }) =>
-        resolve({ result: 'stored', itemId: itemOf(lastResponse.getHeader('Evidence-Item')) }),
+        resolve({ result: 'stored', itemId: itemOf(lastResponse.getHeader('Evidence-Item')) ?? itemId }),
       onError: (err) => {
         const response = err instanceof DetailedError ? err.originalResponse : null;
         const status = response?.getStatus() ?? 0;
-        if (status === 409 && err instanceof DetailedError && err.originalRequest.getMethod() === 'POST') {
-          resolve({ result: 'duplicate', itemId: itemOf(response?.getHeader('Evidence-Item')) });
+        if (err instanceof DetailedError && alreadyStored(err)) {
+          resolve({ result: 'duplicate', itemId: itemOf(response?.getHeader('Evidence-Item')) ?? itemId });
           return;
         }
         const body = response?.getBody()?.slice(0, 200) ?? '';

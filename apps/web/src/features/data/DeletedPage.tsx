@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Modal, Space, Tag, Typography } from 'antd';
 import { useCallback, useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
-import { call } from '../../api/http';
+import { ApiError, call } from '../../api/http';
 import { usePermission } from '../../app/session/Permission';
 import { DataTable, type DataTableColumn } from '../../components/data-table';
 import type { SearchItem } from '../../components/search-bar';
@@ -28,6 +28,7 @@ export function DeletedMediaPage() {
   const queryClient = useQueryClient();
   const report = useBulkReport();
   const [selected, setSelected] = useState<Key[]>([]);
+  const [refusal, setRefusal] = useState<string | null>(null);
   const [modal, contextHolder] = Modal.useModal();
   const lang = currentLanguage();
 
@@ -50,9 +51,13 @@ export function DeletedMediaPage() {
         okText: t('deleted.purge'),
         okButtonProps: { danger: true },
         onOk: async () => {
+          setRefusal(null);
           try {
-            report(await call('mediaHardDelete', { ids }));
+            report(await call('mediaHardDelete', { ids }, { silent: true }));
             setSelected([]);
+          } catch (error) {
+            // inside the recovery window the server refuses: its words stay on the page
+            setRefusal(error instanceof ApiError ? error.msg : t('deleted.purgeFailed'));
           } finally {
             await reload();
           }
@@ -138,6 +143,17 @@ export function DeletedMediaPage() {
     <Card title={t('view.deleted')} className="bwc-data-library" data-testid="evidence-deleted">
       {contextHolder}
       <Alert type="info" showIcon className="bwc-data-note" message={t('deleted.window', { days: EVIDENCE_RECOVERY_DAYS })} />
+      {refusal && (
+        <Alert
+          type="error"
+          showIcon
+          closable
+          className="bwc-data-note"
+          data-testid="deleted-refusal"
+          message={refusal}
+          onClose={() => setRefusal(null)}
+        />
+      )}
       {(canRevert || canPurge) && (
         <Space className="bwc-data-bulk" wrap>
           <Typography.Text type="secondary">{t('bulk.selected', { count: selected.length })}</Typography.Text>

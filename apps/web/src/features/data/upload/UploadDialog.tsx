@@ -58,8 +58,9 @@ export function UploadDialog({ open, outside, onClose, onUploaded }: UploadDialo
     form.setFieldsValue({ outside });
     // earlier uploads that did not finish: picking the same file again continues them
     let live = true;
-    if (tus.canStoreURLs)
-      void tus.defaultOptions.urlStorage
+    const storage = tus.defaultOptions.urlStorage as Partial<tus.UrlStorage>;
+    if (tus.canStoreURLs && typeof storage.findAllUploads === 'function')
+      void storage
         .findAllUploads()
         .then((found) => {
           if (live) setUnfinished(found.map((u) => u.metadata.filename ?? '').filter(Boolean));

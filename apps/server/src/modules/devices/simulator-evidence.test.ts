@@ -105,6 +105,24 @@ describe.runIf(findFfmpeg())('simulated camera evidence', () => {
     expect(await itemsWith(sha)).toHaveLength(1);
   }, 120_000);
 
+  it('uploads audio notes and photos as audio and image items', async () => {
+    const { client, identity } = await camera(3);
+    const ev = new CameraEvidence({
+      identity,
+      dir: join(work, identity.hostbody),
+      target: { server, authorization: () => client.bearer },
+    });
+    const audio = await ev.record('audio', 4);
+    const photo = await ev.record('photo');
+    const shas = [sha256(audio.path), sha256(photo.path)];
+    expect(await ev.send()).toEqual({ stored: 2, duplicates: 0, refused: 0, left: 0 });
+    const [a] = await itemsWith(shas[0]!);
+    const [p] = await itemsWith(shas[1]!);
+    expect(a).toMatchObject({ media_type: 2, ext: 'mp3', file_name: audio.filename, device_id: client.id });
+    expect(a!.duration).toBeGreaterThan(3.5);
+    expect(p).toMatchObject({ media_type: 3, ext: 'jpg', width: 640, height: 360, device_id: client.id });
+  }, 120_000);
+
   it('resumes an upload broken off at the server offset, in a restarted simulator', async () => {
     const { client, identity } = await camera(2);
     const dir = join(work, identity.hostbody);

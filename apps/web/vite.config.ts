@@ -13,6 +13,8 @@ export default defineConfig({
       '/rest': { target: API_TARGET, changeOrigin: true },
       '/ws': { target: API_TARGET, ws: true, changeOrigin: true },
       '/live': { target: API_TARGET, ws: true, changeOrigin: true },
+      // signed evidence files (thumbnails, play, download)
+      '/media': { target: API_TARGET, changeOrigin: true },
     },
   },
   build: { outDir: 'dist', chunkSizeWarningLimit: 2000 },

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CustodyAction, CustodyEntry } from '@bwc/protocol';
 import type { Kysely, Selectable } from 'kysely';
-import type { Db } from '../../db/connection';
+import { isPostgres, type Db } from '../../db/connection';
 import type { Database } from '../../db/types';
 import type { EvidenceCustodyTable } from './evidence.tables';
 import './evidence.tables';
@@ -42,8 +42,9 @@ export function entryHash(prevHash: string, e: Fields): string {
 
 /**
  * Append one entry to an item's chain, inside the caller's transaction (so that an entry exists
- * exactly when the change it records does). The head update on the item row serialises appends to
- * one item on both dialects.
+ * exactly when the change it records does). The item row is locked (PostgreSQL) or the write
+ * transaction is the only one (SQLite), so appends to one item are serial; the guarded head update
+ * is a last check.
  */
 export async function appendCustody(
   trx: Kysely<Database>,
@@ -53,11 +54,10 @@ export async function appendCustody(
   detail: Record<string, unknown> = {},
   now = new Date(),
 ): Promise<void> {
-  const head = await trx
-    .selectFrom('evidence_items')
-    .select(['custody_seq', 'custody_hash'])
-    .where('id', '=', mediaId)
-    .executeTakeFirstOrThrow();
+  // PostgreSQL: the row lock makes a concurrent append to the same item wait for this one
+  // (SQLite runs one write transaction at a time)
+  const read = trx.selectFrom('evidence_items').select(['custody_seq', 'custody_hash']).where('id', '=', mediaId);
+  const head = await (isPostgres(trx) ? read.forUpdate() : read).executeTakeFirstOrThrow();
   const seq = head.custody_seq + 1;
   const prev = head.custody_seq === 0 ? GENESIS : head.custody_hash;
   const fields: Fields = {

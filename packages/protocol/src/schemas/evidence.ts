@@ -22,7 +22,7 @@ export type MediaType = z.infer<typeof MediaType>;
 /**
  * Upload type classes of spec part 2 section 5 that evidence accepts, with the largest file of each
  * class in MB. The real type is read from the file's first bytes; a file whose content does not
- * match its extension's class is refused (`validation.evidence.typeMismatch`).
+ * match its extension's class is refused (`validation.ingest.typeMismatch`).
  */
 export const EVIDENCE_CLASSES = {
   video: { mediaType: 1, exts: ['avi', 'mpg', 'wmv', 'mp4', 'mov'], maxMb: 4096 },
@@ -74,6 +74,16 @@ export const UPLOAD_CHUNK_BYTES = 8 * 1024 * 1024;
  * Upload-Metadata keys (tus: base64 values). `filename` is required. `fileid` is the device's own
  * id of the file: a second upload of the same device's `fileid` is refused as already stored
  * (answer 409 with the item id in `Evidence-Item`), so nothing is written twice.
+ *
+ * A creation (POST) for a `fileid` whose upload is still open (same sender, same Upload-Length)
+ * answers 201 with that upload's Location instead of a new one: tus-js-client's first PATCH at
+ * offset 0 then gets 409, which it retries with a HEAD and resumes at the server's offset. A client
+ * may skip that round by passing the Location as `uploadUrl`. Refusals carry the translated
+ * message as the response text (x-lang) and the catalogue key in `Evidence-Error`: 400 bad
+ * metadata, 413 above the class's maxMb, 415 unknown extension or content not of its class
+ * (at the last PATCH), 403 no 'add', 404 an upload of someone else. The last PATCH answers the
+ * new item's id in `Evidence-Item`. Since tus-js-client retries every 409, a client should not
+ * retry when `Evidence-Item` is present (onShouldRetry).
  */
 export const UploadMetadata = z.object({
   filename: z.string().trim().min(1, { error: 'validation.required' }).max(200, { error: 'validation.tooLong' }),

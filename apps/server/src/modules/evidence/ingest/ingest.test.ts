@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,8 @@ import {
 } from '../../../../test/helpers';
 import { until } from '../../../../test/wait';
 import { verifyChain } from '../custody';
+import { LocalContentStore } from '../store';
+import { probe } from './media-tools';
 
 const require = createRequire(import.meta.url);
 const FFMPEG = (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
@@ -148,8 +150,6 @@ describe('evidence ingest (tus)', () => {
     });
     expect(item.duration).toBeGreaterThan(1.9);
     expect(item.thumb_sha256).toMatch(/^[0-9a-f]{64}$/);
-    const { store } = t.app.evidenceIngest;
-    void store;
     const chain = await verifyChain(t.db, item.id);
     expect(chain.ok).toBe(true);
     expect(chain.entries.map((e) => e.action)).toEqual(['uploaded']);
@@ -162,6 +162,273 @@ describe('evidence ingest (tus)', () => {
     expect(upload.state).toBe('done');
   }, 60_000);
 
+  it('refuses at creation: bad metadata, unknown extension, a size over the class limit', async () => {
+    const create = (metadata: string, length: number) =>
+      fetch(`${base}${DEVICE_UPLOAD_PATH}`, {
+        method: 'POST',
+        headers: {
+          ...camAuth,
+          'tus-resumable': '1.0.0',
+          'upload-length': String(length),
+          'upload-metadata': metadata,
+          'x-lang': 'en-US',
+        },
+      });
+    const b64 = (s: string) => Buffer.from(s).toString('base64');
+    const noName = await create(`fileid ${b64('x')}`, 10);
+    expect(noName.status).toBe(400);
+    expect(await noName.text()).toMatch(/filename/i);
+    const exe = await create(`filename ${b64('tool.exe')}`, 10);
+    expect(exe.status).toBe(415);
+    expect(await exe.text()).toContain('.exe');
+    const big = await create(`filename ${b64('photo.jpg')}`, 50 * 1024 * 1024 + 1);
+    expect(big.status).toBe(413);
+    expect(await big.text()).toContain('50 MB');
+    const zh = await fetch(`${base}${DEVICE_UPLOAD_PATH}`, {
+      method: 'POST',
+      headers: {
+        ...camAuth,
+        'tus-resumable': '1.0.0',
+        'upload-length': '10',
+        'upload-metadata': `filename ${b64('a.exe')}`,
+      },
+    });
+    expect(zh.status).toBe(415);
+    expect(await zh.text()).toContain('不接受');
+    expect(
+      await t.db.selectFrom('evidence_uploads').select('id').where('metadata', 'like', '%tool.exe%').execute(),
+    ).toEqual([]);
+  });
+
+  it('a file whose content is not of its extension is refused when finished and removed', async () => {
+    const png = make('picture.png', ['-f', 'lavfi', '-i', 'testsrc=size=64x64', '-frames:v', '1']);
+    const err = await send(
+      `${base}${DEVICE_UPLOAD_PATH}`,
+      readFileSync(png),
+      { filename: 'fake.mp4', fileid: 'fake' },
+      camAuth,
+    ).catch((e: unknown) => e);
+    expect(failure(err).status).toBe(415);
+    const row = await t.db
+      .selectFrom('evidence_uploads')
+      .selectAll()
+      .where('origin_key', '=', `${cam.id}:fake`)
+      .executeTakeFirstOrThrow();
+    expect(row.state).toBe('failed');
+    expect(existsSync(t.app.evidenceIngest.store.path(row.id))).toBe(false);
+    expect(
+      await t.db.selectFrom('evidence_items').select('id').where('origin_key', '=', `${cam.id}:fake`).execute(),
+    ).toEqual([]);
+    // the same picture under its own name is an image item
+    const ok = await send(`${base}${DEVICE_UPLOAD_PATH}`, readFileSync(png), { filename: 'picture.png' }, camAuth);
+    const item = await t.db
+      .selectFrom('evidence_items')
+      .selectAll()
+      .where('id', '=', ok.itemId!)
+      .executeTakeFirstOrThrow();
+    expect(item).toMatchObject({ media_type: 3, width: 64, height: 64, playable: 'none', duration: null });
+    expect(item.thumb_sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('the same device file twice: the second is refused with 409 naming the item, nothing is stored twice', async () => {
+    const data = readFileSync(mp4);
+    const first = await send(`${base}${DEVICE_UPLOAD_PATH}`, data, { filename: 'twice.mp4', fileid: 'twice' }, camAuth);
+    const err = await send(
+      `${base}${DEVICE_UPLOAD_PATH}`,
+      data,
+      { filename: 'twice.mp4', fileid: 'twice' },
+      camAuth,
+    ).catch((e: unknown) => e);
+    expect(failure(err)).toMatchObject({ status: 409, item: String(first.itemId) });
+    const items = await t.db
+      .selectFrom('evidence_items')
+      .select('id')
+      .where('origin_key', '=', `${cam.id}:twice`)
+      .execute();
+    expect(items).toHaveLength(1);
+    const uploads = await t.db
+      .selectFrom('evidence_uploads')
+      .select('id')
+      .where('origin_key', '=', `${cam.id}:twice`)
+      .execute();
+    expect(uploads).toHaveLength(1);
+  });
+
+  it('an interrupted upload resumes from its offset with another client and the hash matches', async () => {
+    const data = readFileSync(mp4);
+    const { store } = t.app.evidenceIngest;
+    const rehashes = store.rehashes;
+    const url = await new Promise<string>((resolve, reject) => {
+      const upload: tus.Upload = new tus.Upload(data, {
+        endpoint: `${base}${DEVICE_UPLOAD_PATH}`,
+        metadata: { filename: 'resumed.mp4', fileid: 'resumed' },
+        headers: camAuth,
+        chunkSize: 16 * 1024,
+        storeFingerprintForResuming: false,
+        onError: reject,
+        onChunkComplete: (_chunk, sent) => {
+          if (sent >= data.length / 3) void upload.abort().then(() => resolve(upload.url!), reject);
+        },
+      });
+      upload.start();
+    });
+    const head = await fetch(new URL(url, base), { method: 'HEAD', headers: { ...camAuth, 'tus-resumable': '1.0.0' } });
+    const offset = Number(head.headers.get('upload-offset'));
+    expect(offset).toBeGreaterThan(0);
+    expect(offset).toBeLessThan(data.length);
+    // a new client (e.g. after the camera restarted) resumes at the offset
+    const firstPatch: string[] = [];
+    const resumed = await send(
+      `${base}${DEVICE_UPLOAD_PATH}`,
+      data,
+      { filename: 'resumed.mp4', fileid: 'resumed' },
+      camAuth,
+      {
+        uploadUrl: url,
+        onBeforeRequest: (req) => {
+          if (req.getMethod() === 'PATCH') firstPatch.push(req.getHeader('Upload-Offset') ?? '');
+        },
+      },
+    );
+    expect(Number(firstPatch[0])).toBe(offset);
+    const item = await t.db
+      .selectFrom('evidence_items')
+      .select('sha256')
+      .where('id', '=', resumed.itemId!)
+      .executeTakeFirstOrThrow();
+    expect(item.sha256).toBe(sha256(mp4));
+    // the server kept the streamed hash state across the break (nothing read again)
+    expect(store.rehashes).toBe(rehashes);
+  });
+
+  it('a new creation of a file whose upload is open resumes that upload', async () => {
+    const data = readFileSync(mp4);
+    const partial = await new Promise<string>((resolve, reject) => {
+      const upload: tus.Upload = new tus.Upload(data, {
+        endpoint: `${base}${DEVICE_UPLOAD_PATH}`,
+        metadata: { filename: 'again.mp4', fileid: 'again' },
+        headers: camAuth,
+        chunkSize: 16 * 1024,
+        storeFingerprintForResuming: false,
+        onError: reject,
+        onChunkComplete: (_chunk, sent) => {
+          if (sent >= data.length / 2) void upload.abort().then(() => resolve(upload.url!), reject);
+        },
+      });
+      upload.start();
+    });
+    const done = await send(`${base}${DEVICE_UPLOAD_PATH}`, data, { filename: 'again.mp4', fileid: 'again' }, camAuth);
+    expect(done.url).toBe(partial);
+    const uploads = await t.db
+      .selectFrom('evidence_uploads')
+      .select('state')
+      .where('origin_key', '=', `${cam.id}:again`)
+      .execute();
+    expect(uploads).toEqual([{ state: 'done' }]);
+  });
+
+  it('another device cannot see or continue an upload; a console upload belongs to the user and his unit', async () => {
+    const luohu = await unitIdOf(t.db, '440303000000');
+    const other = await addDevice(t.app, admin, luohu);
+    const otherAuth = await deviceLogin(t.app, other);
+    const data = readFileSync(mp4);
+    const url = await new Promise<string>((resolve, reject) => {
+      const upload: tus.Upload = new tus.Upload(data, {
+        endpoint: `${base}${DEVICE_UPLOAD_PATH}`,
+        metadata: { filename: 'mine.mp4' },
+        headers: camAuth,
+        chunkSize: 16 * 1024,
+        storeFingerprintForResuming: false,
+        onError: reject,
+        onChunkComplete: () => void upload.abort().then(() => resolve(upload.url!), reject),
+      });
+      upload.start();
+    });
+    const head = await fetch(new URL(url, base), {
+      method: 'HEAD',
+      headers: { ...otherAuth, 'tus-resumable': '1.0.0' },
+    });
+    expect(head.status).toBe(404);
+    const patch = await fetch(new URL(url, base), {
+      method: 'PATCH',
+      headers: {
+        ...otherAuth,
+        'tus-resumable': '1.0.0',
+        'upload-offset': '0',
+        'content-type': 'application/offset+octet-stream',
+      },
+      body: new Uint8Array(10),
+    });
+    expect(patch.status).toBe(404);
+    const none = await fetch(new URL(url, base), { method: 'HEAD', headers: { 'tus-resumable': '1.0.0' } });
+    expect(none.status).toBe(401);
+    // termination by its owner
+    const del = await fetch(new URL(url, base), {
+      method: 'DELETE',
+      headers: { ...camAuth, 'tus-resumable': '1.0.0' },
+    });
+    expect(del.status).toBe(204);
+
+    const roleId = await createRole(t.db, 'uploader', [{ ids: [MenuId.LAW_MEDIA], actions: ['view', 'add'] }]);
+    const u = await createUser(t.db, { roleId, unitBh: '440303000000' });
+    const s = await login(t.app, u.username, u.password);
+    const sent = await send(
+      `${base}${UPLOAD_PATH}`,
+      data,
+      { filename: 'desk.mp4', title: 'From the desk' },
+      { cookie: `bwc_sid=${s.cookie}` },
+    );
+    const item = await t.db
+      .selectFrom('evidence_items')
+      .selectAll()
+      .where('id', '=', sent.itemId!)
+      .executeTakeFirstOrThrow();
+    expect(item).toMatchObject({
+      source: 'console',
+      user_id: u.id,
+      uploaded_by: u.id,
+      unit_id: luohu,
+      title: 'From the desk',
+      outside: 0,
+    });
+    // outside imports need add on outside media
+    const err = await send(
+      `${base}${UPLOAD_PATH}`,
+      data,
+      { filename: 'o.mp4', outside: '1' },
+      { cookie: `bwc_sid=${s.cookie}` },
+    ).catch((e: unknown) => e);
+    expect(failure(err).status).toBe(403);
+  });
+
+  it('an avi (MPEG-4 part 2) gets an H.264/AAC derivative in the background', async () => {
+    const avi = make('old.avi', [
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=duration=2:size=320x240:rate=25',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=duration=2',
+      '-c:v',
+      'mpeg4',
+      '-c:a',
+      'libmp3lame',
+      '-shortest',
+    ]);
+    const sent = await send(`${base}${DEVICE_UPLOAD_PATH}`, readFileSync(avi), { filename: 'old.avi' }, camAuth);
+    const row = () =>
+      t.db.selectFrom('evidence_items').selectAll().where('id', '=', sent.itemId!).executeTakeFirstOrThrow();
+    expect((await row()).video_codec).toBe('mpeg4');
+    await until('derivative ready', async () => (await row()).playable !== 'pending', 60_000);
+    const item = await row();
+    expect(item.playable).toBe('ready');
+    expect(item.derivative_sha256).toMatch(/^[0-9a-f]{64}$/);
+    const info = await probe(new LocalContentStore(t.config.dataDir).localPath(item.derivative_sha256!));
+    expect(info).toMatchObject({ video_codec: 'h264', audio_codec: 'aac', width: 320, height: 240 });
+  }, 90_000);
+
   it('a console user without add on the media menus is refused', async () => {
     const roleId = await createRole(t.db, 'viewer', [{ ids: [MenuId.LAW_MEDIA], actions: ['view'] }]);
     const u = await createUser(t.db, { roleId, unitBh: '440304000000' });
@@ -172,5 +439,3 @@ describe('evidence ingest (tus)', () => {
     expect(failure(err).status).toBe(403);
   });
 });
-
-void until;

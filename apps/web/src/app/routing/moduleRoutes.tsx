@@ -2,6 +2,7 @@ import { MODULES, MenuId, type ModuleDef } from '@bwc/protocol';
 import type { ReactNode } from 'react';
 import type { RouteObject } from 'react-router';
 import { alarmHistoryPages } from '../../features/alarms/history/routes';
+import { archivePages } from '../../features/archive/routes';
 import { configcenterPages } from '../../features/configcenter/routes';
 import { dataPages } from '../../features/data/routes';
 import { dispatchPages } from '../../features/dispatch/routes';
@@ -40,6 +41,7 @@ const MODULE_PAGES: Readonly<Record<number, ReactNode>> = {
   ...oamcenterPages,
   ...mapconfigPages,
   ...alarmHistoryPages,
+  ...archivePages,
   ...dataPages,
 };
 

@@ -1,0 +1,173 @@
+import { CASE_STATES, type CaseRecord } from '@bwc/protocol';
+import { Card, Tag, Typography } from 'antd';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { call } from '../../api/http';
+import { useCrud } from '../../components/crud';
+import { DataTable, type DataTableColumn } from '../../components/data-table';
+import type { DialogTarget } from '../../components/form-dialog';
+import type { SearchItem } from '../../components/search-bar';
+import { formatTime } from '../../format/time';
+import { ARCHIVE_STATE_LABELS, archiveKeys, menuOfKind, STATE_LABELS } from './archiveKeys';
+import { LinkedMediaDrawer } from './LinkedMedia';
+import { AddRecordDialog, ArchiveDialog, CancelDialog } from './RecordDialogs';
+
+type RecordKind = 'incident' | 'case';
+
+/**
+ * /data/archive/lawDoc (incidents and their files) and /data/archive/case (cases): the caller's
+ * units' records with filters, register, cancel with a reason, linked media, archive fields.
+ */
+function RecordsPage({ kind }: { kind: RecordKind }) {
+  const { t } = useTranslation('archive');
+  const { dialog, reload, addButton, permission } = useCrud<CaseRecord>({
+    menu: menuOfKind(kind),
+    invalidate: [archiveKeys.all],
+  });
+  const [cancelling, setCancelling] = useState<DialogTarget<CaseRecord>>(null);
+  const [archiving, setArchiving] = useState<DialogTarget<CaseRecord>>(null);
+  const [mediaOf, setMediaOf] = useState<CaseRecord | null>(null);
+
+  const searchItems = useMemo<SearchItem[]>(
+    () => [
+      {
+        type: 'text',
+        name: 'keyword',
+        label: t('filter.keyword'),
+        placeholder: t('filter.keywordPlaceholder'),
+      },
+      { type: 'text', name: 'no', label: t('filter.no'), width: 160 },
+      { type: 'dateTimeRange', names: ['start', 'end'], label: t('filter.time') },
+      {
+        type: 'select',
+        name: 'state',
+        label: t('filter.state'),
+        options: CASE_STATES.map((s) => ({ value: s, label: t(STATE_LABELS[s]) })),
+        width: 110,
+      },
+      addButton(t(kind === 'case' ? 'action.addCase' : 'action.addIncident')),
+    ],
+    [t, kind, addButton],
+  );
+
+  const columns = useMemo<DataTableColumn<CaseRecord>[]>(
+    () => [
+      { title: t('column.no'), dataIndex: 'no', key: 'no', width: 190 },
+      { title: t('column.title'), dataIndex: 'title', key: 'title', ellipsis: true },
+      {
+        title: t('column.occurredAt'),
+        dataIndex: 'occurred_at',
+        key: 'occurred_at',
+        width: 170,
+        render: (v: string) => formatTime(v),
+      },
+      { title: t('column.place'), dataIndex: 'place', key: 'place', ellipsis: true },
+      { title: t('column.unit'), dataIndex: 'unit_name', key: 'unit_name', width: 140, ellipsis: true },
+      kind === 'case'
+        ? {
+            title: t('column.incidents'),
+            dataIndex: 'incident_count',
+            key: 'incident_count',
+            width: 90,
+            align: 'center',
+          }
+        : { title: t('column.case'), dataIndex: 'case_no', key: 'case_no', width: 170 },
+      {
+        kind: 'action',
+        key: 'media',
+        title: t('column.media'),
+        width: 90,
+        label: t('action.media'),
+        onClick: (row) => setMediaOf(row),
+      },
+      {
+        title: t('column.media'),
+        dataIndex: 'media_count',
+        key: 'media_count',
+        width: 70,
+        align: 'center',
+        render: (n: number) => <Typography.Text type={n ? undefined : 'secondary'}>{n}</Typography.Text>,
+      },
+      {
+        title: t('column.state'),
+        dataIndex: 'state',
+        key: 'state',
+        width: 90,
+        render: (s: CaseRecord['state'], row) =>
+          s === 'cancelled' ? (
+            <Tag color="default" title={row.cancel_reason}>
+              {t('state.cancelled')}
+            </Tag>
+          ) : (
+            <Tag color="green">{t('state.open')}</Tag>
+          ),
+      },
+      {
+        title: t('column.archive'),
+        dataIndex: 'archive_state',
+        key: 'archive_state',
+        width: 90,
+        render: (s: CaseRecord['archive_state']) => (
+          <Tag color={s === 'archived' ? 'blue' : 'default'}>{t(ARCHIVE_STATE_LABELS[s])}</Tag>
+        ),
+      },
+      {
+        kind: 'operation',
+        width: 120,
+        actions: [
+          {
+            key: 'file',
+            label: t('action.file'),
+            onClick: (row) => setArchiving(() => row),
+            permission: permission('edit'),
+          },
+          {
+            key: 'cancel',
+            label: t('action.cancel'),
+            danger: true,
+            onClick: (row) => setCancelling(() => row),
+            hidden: (row) => row.state !== 'open',
+            permission: permission('edit'),
+          },
+        ],
+      },
+    ],
+    [t, kind, permission],
+  );
+
+  const saved = (close: () => void) => () => {
+    close();
+    void reload();
+  };
+
+  return (
+    <Card title={t(kind === 'case' ? 'title.cases' : 'title.incidents')}>
+      <DataTable<CaseRecord>
+        queryKey={[...archiveKeys.lists, kind]}
+        fetch={({ page, limit, filters }) =>
+          call(kind === 'case' ? 'caseList' : 'incidentList', { page, limit, ...filters })
+        }
+        columns={columns}
+        searchItems={searchItems}
+        scroll={{ x: 1300 }}
+      />
+      <AddRecordDialog kind={kind} {...dialog} />
+      <CancelDialog
+        kind={kind}
+        target={cancelling}
+        onClose={() => setCancelling(null)}
+        onSaved={saved(() => setCancelling(null))}
+      />
+      <ArchiveDialog target={archiving} onClose={() => setArchiving(null)} onSaved={saved(() => setArchiving(null))} />
+      <LinkedMediaDrawer record={mediaOf} onClose={() => setMediaOf(null)} />
+    </Card>
+  );
+}
+
+export function IncidentsPage() {
+  return <RecordsPage kind="incident" />;
+}
+
+export function CasesPage() {
+  return <RecordsPage kind="case" />;
+}

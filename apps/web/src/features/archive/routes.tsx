@@ -1,0 +1,33 @@
+import { ArchiveMenu } from '@bwc/protocol';
+import type { ReactNode } from 'react';
+import { Lazy } from '../../app/routing/guards';
+import { lazyPage } from '../../app/routing/lazyPage';
+
+const IncidentsPage = lazyPage(() => import('./RecordsPage'), 'IncidentsPage');
+const CasesPage = lazyPage(() => import('./RecordsPage'), 'CasesPage');
+const AlarmMediaPage = lazyPage(() => import('./PendingPages'), 'AlarmMediaPage');
+const SamplePage = lazyPage(() => import('./PendingPages'), 'SamplePage');
+
+/** /data/archive pages by menu id (placed by app/routing/moduleRoutes.tsx); each a lazy chunk. */
+export const archivePages: Readonly<Record<number, ReactNode>> = {
+  [ArchiveMenu.LAW_DOC]: (
+    <Lazy>
+      <IncidentsPage />
+    </Lazy>
+  ),
+  [ArchiveMenu.ALARM_MEDIA]: (
+    <Lazy>
+      <AlarmMediaPage />
+    </Lazy>
+  ),
+  [ArchiveMenu.CASE]: (
+    <Lazy>
+      <CasesPage />
+    </Lazy>
+  ),
+  [ArchiveMenu.SAMPLE]: (
+    <Lazy>
+      <SamplePage />
+    </Lazy>
+  ),
+};

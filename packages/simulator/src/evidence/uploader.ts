@@ -67,63 +67,67 @@ function alreadyStored(err: DetailedError): boolean {
 }
 
 /** Upload one queued clip; resolves once the server confirmed it. */
-export function uploadClip(queue: ClipQueue, entry: QueuedClip, target: UploadTarget): Promise<UploadOutcome> {
+export async function uploadClip(queue: ClipQueue, entry: QueuedClip, target: UploadTarget): Promise<UploadOutcome> {
   const endpoint = new URL(DEVICE_UPLOAD_PATH, target.server).toString();
-  return new Promise<UploadOutcome>((resolve, reject) => {
-    // the server names the item on the response that finished it (and on an "already stored")
-    let itemId: number | null = null;
-    const upload = new Upload(createReadStream(queue.path(entry)), {
-      endpoint,
-      uploadUrl: entry.upload_url ?? null,
-      chunkSize: target.chunkBytes ?? UPLOAD_CHUNK_BYTES,
-      retryDelays: target.retryDelays ?? [1_000, 3_000, 10_000],
-      metadata: {
-        filename: entry.filename,
-        filetype: entry.filetype,
-        fileid: entry.fileid,
-        recorded_at: entry.recorded_at,
-      },
-      // the queue's JSON keeps the upload address, not tus-js-client's own storage
-      storeFingerprintForResuming: false,
-      onBeforeRequest: (req) => req.setHeader('Authorization', target.authorization()),
-      onAfterResponse: (_req, res) => {
-        itemId = itemOf(res.getHeader('Evidence-Item')) ?? itemId;
-      },
-      onChunkComplete: (_chunk, accepted, total) => target.onProgress?.(entry, accepted, total),
-      onUploadUrlAvailable: () => {
-        if (upload.url && upload.url !== entry.upload_url) queue.update(entry, { upload_url: upload.url });
-      },
-      onShouldRetry: (err) => {
-        const status = err.originalResponse?.getStatus() ?? 0;
-        // "already stored" is final; another 409 is an offset mismatch, which a HEAD settles
-        if (status === 409) return !alreadyStored(err);
-        return status === 0 || status >= 500 || TRANSIENT.has(status);
-      },
-      onSuccess: ({ lastResponse }) =>
-        resolve({ result: 'stored', itemId: itemOf(lastResponse.getHeader('Evidence-Item')) ?? itemId }),
-      onError: (err) => {
-        const response = err instanceof DetailedError ? err.originalResponse : null;
-        const status = response?.getStatus() ?? 0;
-        if (err instanceof DetailedError && alreadyStored(err)) {
-          resolve({ result: 'duplicate', itemId: itemOf(response?.getHeader('Evidence-Item')) ?? itemId });
-          return;
-        }
-        const body = response?.getBody()?.slice(0, 200) ?? '';
-        reject(new EvidenceUploadError(status, `${entry.filename}: ${status || 'no answer'} ${body || err.message}`));
-      },
-    });
-    const { signal } = target;
-    if (signal?.aborted) return reject(new EvidenceUploadError(0, `${entry.filename}: stopped`));
-    signal?.addEventListener(
-      'abort',
-      () => {
+  const { signal } = target;
+  const stopped = () => new EvidenceUploadError(0, `${entry.filename}: stopped`);
+  if (signal?.aborted) throw stopped();
+  let onAbort = () => {};
+  try {
+    return await new Promise<UploadOutcome>((resolve, reject) => {
+      // the server names the item on the response that finished it (and on an "already stored")
+      let itemId: number | null = null;
+      const upload = new Upload(createReadStream(queue.path(entry)), {
+        endpoint,
+        uploadUrl: entry.upload_url ?? null,
+        chunkSize: target.chunkBytes ?? UPLOAD_CHUNK_BYTES,
+        retryDelays: target.retryDelays ?? [1_000, 3_000, 10_000],
+        metadata: {
+          filename: entry.filename,
+          filetype: entry.filetype,
+          fileid: entry.fileid,
+          recorded_at: entry.recorded_at,
+        },
+        // the queue's JSON keeps the upload address, not tus-js-client's own storage
+        storeFingerprintForResuming: false,
+        onBeforeRequest: (req) => req.setHeader('Authorization', target.authorization()),
+        onAfterResponse: (_req, res) => {
+          itemId = itemOf(res.getHeader('Evidence-Item')) ?? itemId;
+        },
+        onChunkComplete: (_chunk, accepted, total) => target.onProgress?.(entry, accepted, total),
+        onUploadUrlAvailable: () => {
+          if (upload.url && upload.url !== entry.upload_url) queue.update(entry, { upload_url: upload.url });
+        },
+        onShouldRetry: (err) => {
+          const status = err.originalResponse?.getStatus() ?? 0;
+          // "already stored" is final; another 409 is an offset mismatch, which a HEAD settles
+          if (status === 409) return !alreadyStored(err);
+          return status === 0 || status >= 500 || TRANSIENT.has(status);
+        },
+        onSuccess: ({ lastResponse }) =>
+          resolve({ result: 'stored', itemId: itemOf(lastResponse.getHeader('Evidence-Item')) ?? itemId }),
+        onError: (err) => {
+          const response = err instanceof DetailedError ? err.originalResponse : null;
+          const status = response?.getStatus() ?? 0;
+          if (err instanceof DetailedError && alreadyStored(err)) {
+            resolve({ result: 'duplicate', itemId: itemOf(response?.getHeader('Evidence-Item')) ?? itemId });
+            return;
+          }
+          const body = response?.getBody()?.slice(0, 200) ?? '';
+          reject(new EvidenceUploadError(status, `${entry.filename}: ${status || 'no answer'} ${body || err.message}`));
+        },
+      });
+      onAbort = () => {
         void upload.abort();
-        reject(new EvidenceUploadError(0, `${entry.filename}: stopped`));
-      },
-      { once: true },
-    );
-    upload.start();
-  });
+        reject(stopped());
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      upload.start();
+    });
+  } finally {
+    // the fleet's signal outlives many uploads: each removes its own listener
+    signal?.removeEventListener('abort', onAbort);
+  }
 }
 
 export interface SendSummary {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { getEventListeners } from 'node:events';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,15 +108,18 @@ describe.runIf(findFfmpeg())('simulated camera evidence', () => {
 
   it('uploads audio notes and photos as audio and image items', async () => {
     const { client, identity } = await camera(3);
+    const fleetStop = new AbortController();
     const ev = new CameraEvidence({
       identity,
       dir: join(work, identity.hostbody),
-      target: { server, authorization: () => client.bearer },
+      target: { server, authorization: () => client.bearer, signal: fleetStop.signal },
     });
     const audio = await ev.record('audio', 4);
     const photo = await ev.record('photo');
     const shas = [sha256(audio.path), sha256(photo.path)];
     expect(await ev.send()).toEqual({ stored: 2, duplicates: 0, refused: 0, left: 0 });
+    // the fleet's stop signal is not left holding a listener per upload
+    expect(getEventListeners(fleetStop.signal, 'abort')).toHaveLength(0);
     const [a] = await itemsWith(shas[0]!);
     const [p] = await itemsWith(shas[1]!);
     expect(a).toMatchObject({ media_type: 2, ext: 'mp3', file_name: audio.filename, device_id: client.id });

@@ -18,7 +18,7 @@ import { Metadata, type Upload } from '@tus/utils';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { lookupSession, requireLiveSession } from '../../../http/auth';
 import { AppError } from '../../../http/errors';
-import { requestLanguage } from '../../../http/i18n';
+import { requestLanguage, t } from '../../../http/i18n';
 import { issueToFieldError } from '../../../http/validation';
 import { roleCan } from '../../auth/permission.repository';
 import type { DeviceRuntime } from '../../devices/runtime';
@@ -85,6 +85,27 @@ export async function registerIngest(
   app.decorate('evidenceIngest', { store, derivatives });
   const finishing = new Set<string>();
 
+  /**
+   * Turn a complete upload into an item, once. An unexpected failure fails the upload (its HEAD
+   * then answers 404 and tus-js-client creates a new one) rather than leaving a complete file
+   * that a client would take for stored.
+   */
+  const finish = async (rc: RequestContext, id: string): Promise<number> => {
+    if (finishing.has(id)) throw refusal(rc.lang, new AppError(ResultCode.CONFLICT, 'errors.ingest.uploadBusy'));
+    finishing.add(id);
+    try {
+      return await finishUpload({ app, ctx, store, derivatives, lang: rc.lang }, rc.who, id);
+    } catch (err) {
+      if (!(err instanceof TusRefusal)) {
+        await store.discard(id).catch(() => undefined);
+        await store.fail(id, 'not stored').catch(() => undefined);
+      }
+      throw err;
+    } finally {
+      finishing.delete(id);
+    }
+  };
+
   const tusServer = (path: string) => {
     const options: ServerOptions & { datastore: EvidenceUploadStore } = {
       path,
@@ -101,20 +122,16 @@ export async function registerIngest(
       },
       onUploadFinish: async (req, upload: Upload) => {
         const rc = contextOf(req);
-        if (finishing.has(upload.id))
-          throw refusal(rc.lang, new AppError(ResultCode.CONFLICT, 'errors.ingest.uploadBusy'));
-        finishing.add(upload.id);
-        try {
-          const itemId = await finishUpload({ app, ctx, store, derivatives, lang: rc.lang }, rc.who, upload.id);
-          return { headers: { [EVIDENCE_ITEM_HEADER]: String(itemId) } };
-        } finally {
-          finishing.delete(upload.id);
-        }
+        const itemId = await finish(rc, upload.id);
+        return { headers: { [EVIDENCE_ITEM_HEADER]: String(itemId) } };
       },
-      onResponseError: (_req, err) => {
+      onResponseError: (req, err) => {
         if (err instanceof TusRefusal) return { status_code: err.status_code, body: err.body };
-        if (err instanceof Error) app.log.error({ err }, 'evidence upload failed');
-        return undefined;
+        if (!(err instanceof Error)) return undefined; // tus's own answers
+        const requestId = randomBytes(8).toString('hex');
+        app.log.error({ err, requestId }, 'evidence upload failed');
+        const lang = (req as { runtime?: { node?: { req?: WithContext } } }).runtime?.node?.req?.[CONTEXT]?.lang;
+        return { status_code: 500, body: `${t(lang ?? 'zh-CN', 'errors.server', { requestId })}\n` };
       },
     };
     return new Server(options);
@@ -279,6 +296,27 @@ export async function registerIngest(
                 new AppError(ResultCode.CONFLICT, 'errors.ingest.alreadyStored', { id: row.item_id ?? 0 }),
                 { itemId: row.item_id },
               );
+            // every byte arrived but the server stopped before storing it (a crash): store it now,
+            // since the client takes offset == length for done
+            if (req.method === 'HEAD' && row.state === 'open' && !finishing.has(row.id)) {
+              const upload = await store.getUpload(row.id).catch(() => null);
+              if (upload && upload.offset === upload.size) {
+                const itemId = await finish(rc, row.id).catch((err: unknown) => {
+                  if (err instanceof TusRefusal) return err;
+                  throw err;
+                });
+                if (itemId instanceof TusRefusal)
+                  return reply
+                    .code(itemId.status_code)
+                    .headers({
+                      'tus-resumable': '1.0.0',
+                      'content-type': 'text/plain; charset=utf-8',
+                      ...itemId.headers,
+                    })
+                    .send(itemId.body);
+                reply.raw.setHeader(EVIDENCE_ITEM_HEADER, String(itemId));
+              }
+            }
           }
         }
       } catch (err) {

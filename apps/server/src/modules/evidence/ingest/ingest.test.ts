@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEVICE_UPLOAD_PATH, MenuId, UPLOAD_PATH } from '@bwc/protocol';
+import { DEVICE_UPLOAD_PATH, MenuId, UPLOAD_EXPIRY_H, UPLOAD_PATH } from '@bwc/protocol';
 import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDevice, deviceLogin, unitIdOf, type CreatedDevice } from '../../../../test/devices';
@@ -399,6 +399,68 @@ describe('evidence ingest (tus)', () => {
       { cookie: `bwc_sid=${s.cookie}` },
     ).catch((e: unknown) => e);
     expect(failure(err).status).toBe(403);
+  });
+
+  it('an unfinished upload expires UPLOAD_EXPIRY_H after its last byte', async () => {
+    const b64 = (v: string) => Buffer.from(v).toString('base64');
+    const tusHeaders = { ...camAuth, 'tus-resumable': '1.0.0' };
+    const created = await fetch(`${base}${DEVICE_UPLOAD_PATH}`, {
+      method: 'POST',
+      headers: { ...tusHeaders, 'upload-length': '1000', 'upload-metadata': `filename ${b64('late.mp4')}` },
+    });
+    expect(created.status).toBe(201);
+    expect(Date.parse(created.headers.get('upload-expires')!)).toBeGreaterThan(
+      Date.now() + (UPLOAD_EXPIRY_H - 1) * 3_600_000,
+    );
+    const url = new URL(created.headers.get('location')!, base);
+    const id = url.pathname.split('/').pop()!;
+    const { store } = t.app.evidenceIngest;
+    expect(await store.deleteExpired()).toBe(0);
+    const old = new Date(Date.now() - (UPLOAD_EXPIRY_H * 3_600_000 + 60_000)).toISOString();
+    await t.db.updateTable('evidence_uploads').set({ updated: old }).where('id', '=', id).execute();
+    // past its expiry and not yet swept: tus answers 410 Gone
+    const late = await fetch(url, {
+      method: 'PATCH',
+      headers: { ...tusHeaders, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      body: new Uint8Array(10),
+    });
+    expect(late.status).toBe(410);
+    expect(await store.deleteExpired()).toBe(1);
+    expect(existsSync(store.path(id))).toBe(false);
+    const row = await t.db
+      .selectFrom('evidence_uploads')
+      .select(['state', 'error'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ state: 'failed', error: 'expired' });
+    expect((await fetch(url, { method: 'HEAD', headers: tusHeaders })).status).toBe(404);
+  });
+
+  it('an upload whose bytes all arrived before a crash is stored at the next HEAD', async () => {
+    const data = readFileSync(mp4);
+    const b64 = (v: string) => Buffer.from(v).toString('base64');
+    const tusHeaders = { ...camAuth, 'tus-resumable': '1.0.0' };
+    const created = await fetch(`${base}${DEVICE_UPLOAD_PATH}`, {
+      method: 'POST',
+      headers: {
+        ...tusHeaders,
+        'upload-length': String(data.length),
+        'upload-metadata': `filename ${b64('complete.mp4')}`,
+      },
+    });
+    const url = new URL(created.headers.get('location')!, base);
+    // the state a server killed between the last byte and the item leaves behind
+    writeFileSync(t.app.evidenceIngest.store.path(url.pathname.split('/').pop()!), data);
+    const head = await fetch(url, { method: 'HEAD', headers: tusHeaders });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('upload-offset')).toBe(String(data.length));
+    const itemId = Number(head.headers.get('evidence-item'));
+    const item = await t.db
+      .selectFrom('evidence_items')
+      .select(['sha256', 'title'])
+      .where('id', '=', itemId)
+      .executeTakeFirstOrThrow();
+    expect(item).toEqual({ sha256: sha256(mp4), title: 'complete' });
   });
 
   it('an avi (MPEG-4 part 2) gets an H.264/AAC derivative in the background', async () => {

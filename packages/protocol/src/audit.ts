@@ -93,6 +93,15 @@ export const AUDITED_ENDPOINTS = [
   'mediaRevert',
   'mediaHardDelete',
   'mediaDownload',
+  // incidents, cases, files (the custody chain records each link and unlink as well)
+  'incidentAdd',
+  'incidentCancel',
+  'incidentMediaWrite',
+  'incidentSend',
+  'caseAdd',
+  'caseCancel',
+  'caseMediaWrite',
+  'archiveEdit',
 ] as const satisfies readonly ApiName[];
 
 export type AuditedEndpoint = (typeof AUDITED_ENDPOINTS)[number];

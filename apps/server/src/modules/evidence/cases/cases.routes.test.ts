@@ -1,4 +1,5 @@
 import {
+  Api,
   ArchiveMenu,
   type ArchiveFile,
   type CaseRecord,
@@ -183,6 +184,21 @@ describe('incidents', () => {
     const ok = await api<CaseRecord>(t.app, 'incidentCancel', futianUser, { id: a.id, reason: '重复报警' });
     expect(ok.data).toMatchObject({ state: 'cancelled', cancel_reason: '重复报警', cancelled_by_name: '李警官' });
     expect(ok.data.cancelled_at).not.toBeNull();
+    // the registration and the cancellations are on the operation log, with the record's id
+    const logged = await t.db
+      .selectFrom('operation_log')
+      .select(['action', 'target', 'result_code'])
+      .where('target', '=', String(a.id))
+      .where('action', 'like', '/rest/yw/%')
+      .orderBy('id')
+      .execute();
+    // (the refused attempts too: no reason, another unit)
+    expect(logged).toEqual([
+      { action: Api.incidentAdd.path, target: String(a.id), result_code: 200 },
+      { action: Api.incidentCancel.path, target: String(a.id), result_code: 400 },
+      { action: Api.incidentCancel.path, target: String(a.id), result_code: 404 },
+      { action: Api.incidentCancel.path, target: String(a.id), result_code: 200 },
+    ]);
     const listed = await api<Page<CaseRecord>>(t.app, 'incidentList', futianUser, { state: 'cancelled' });
     expect(listed.data.list.map((r) => r.id)).toEqual([a.id]);
     expect((await api(t.app, 'incidentCancel', futianUser, { id: a.id, reason: 'x' })).code).toBe(409);

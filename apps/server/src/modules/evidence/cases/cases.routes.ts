@@ -230,7 +230,11 @@ export async function registerCases(app: FastifyInstance, _ctx: EvidenceContext)
     defineRoute(app, {
       api: names.add,
       msg: 'success.added',
-      handler: async ({ db, user, body }) => add(db, user, kind, body),
+      handler: async ({ db, user, body, req }) => {
+        const created = await add(db, user, kind, body);
+        req.audit.target = created.id;
+        return created;
+      },
     });
     defineRoute(app, {
       api: names.cancel,

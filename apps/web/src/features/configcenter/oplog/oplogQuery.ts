@@ -86,6 +86,14 @@ export const OPLOG_ACTION_LABELS = keysOf('configcenter', {
   mediaRevert: 'oplog.actionName.mediaRevert',
   mediaHardDelete: 'oplog.actionName.mediaHardDelete',
   mediaDownload: 'oplog.actionName.mediaDownload',
+  incidentAdd: 'oplog.actionName.incidentAdd',
+  incidentCancel: 'oplog.actionName.incidentCancel',
+  incidentMediaWrite: 'oplog.actionName.incidentMediaWrite',
+  incidentSend: 'oplog.actionName.incidentSend',
+  caseAdd: 'oplog.actionName.caseAdd',
+  caseCancel: 'oplog.actionName.caseCancel',
+  caseMediaWrite: 'oplog.actionName.caseMediaWrite',
+  archiveEdit: 'oplog.actionName.archiveEdit',
 } satisfies Record<AuditedEndpoint, string>);
 
 export type OplogAction = keyof typeof OPLOG_ACTION_LABELS;

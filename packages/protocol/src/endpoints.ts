@@ -109,6 +109,7 @@ import {
   MediaIdRequest,
   MediaIdsRequest,
   MediaItem,
+  MediaListAnswer,
   MediaReviseRequest,
   MediaRevision,
   MediaSearchRequest,
@@ -451,7 +452,7 @@ export const Api = {
   // evidence (issue 15; schemas/evidence.ts). Uploads are tus at UPLOAD_PATH / DEVICE_UPLOAD_PATH /
   // WORKSTATION_UPLOAD_PATH (not JSON routes, see schemas/evidence.ts); files are served at signed
   // addresses (`/media/evidence/...?token=`), with byte ranges
-  mediaList: { method: 'POST', path: '/rest/media/media/get', auth: evidence('view'), body: MediaSearchRequest, data: pageOf(MediaItem) },
+  mediaList: { method: 'POST', path: '/rest/media/media/get', auth: evidence('view'), body: MediaSearchRequest, data: MediaListAnswer },
   /** the item with a signed play address and its revisions; audited as viewed */
   mediaView: { method: 'POST', path: '/rest/media/mediaview/get', auth: evidence('view'), body: MediaIdRequest, data: MediaDetail },
   mediaFlag: { method: 'POST', path: '/rest/media/mediaflg_edit', auth: evidence('edit'), body: MediaFlagRequest, data: MediaItem },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PageQuery } from '../envelope';
+import { pageOf, PageQuery } from '../envelope';
 import { DateTimeInput } from './oplog';
 import { numberInput, optionalId, optionalInput } from './org';
 
@@ -189,6 +189,15 @@ export const MediaSearchRequest = PageQuery.extend({
   order: z.enum(['asc', 'desc']).default('desc'),
 });
 export type MediaSearchRequest = z.infer<typeof MediaSearchRequest>;
+
+/**
+ * The library counts matching items up to this many: `total` is exact below it; at it, `capped` is
+ * 1 and the console shows "10,000+" (narrow the filters to page further). Counting a million rows on
+ * every page would cost more than the page itself.
+ */
+export const MEDIA_LIST_COUNT_CAP = 10_000;
+export const MediaListAnswer = pageOf(MediaItem).extend({ capped: z.number().int() });
+export type MediaListAnswer = z.infer<typeof MediaListAnswer>;
 
 export const MediaIdRequest = z.object({
   id: numberInput(z.number({ error: 'validation.required' }).int().positive({ error: 'validation.range' })),

@@ -15,8 +15,9 @@ import * as m0013 from './0013_media_publish_keys';
 import * as m0014 from './0014_talk_records';
 import * as m0015 from './0015_call_records';
 import * as m0016 from './0016_evidence';
-import * as m0018 from './0018_evidence_cases';
 import * as m0017 from './0017_evidence_library';
+import * as m0018 from './0018_evidence_cases';
+import * as m0019 from './0019_evidence_search';
 
 /**
  * Every migration, by name. Kysely runs them in name order, once each, on SQLite and PostgreSQL.
@@ -39,6 +40,7 @@ export const migrations: Record<string, Migration> = {
   '0014_talk_records': m0014,
   '0015_call_records': m0015,
   '0016_evidence': m0016,
-  '0018_evidence_cases': m0018,
   '0017_evidence_library': m0017,
+  '0018_evidence_cases': m0018,
+  '0019_evidence_search': m0019,
 };

@@ -57,7 +57,7 @@ export async function appendCustody(
   // PostgreSQL: the row lock makes a concurrent append to the same item wait for this one
   // (SQLite runs one write transaction at a time)
   const read = trx.selectFrom('evidence_items').select(['custody_seq', 'custody_hash']).where('id', '=', mediaId);
-  const head = await (isPostgres(trx) ? read.forUpdate() : read).executeTakeFirstOrThrow();
+  const head = await (isPostgres(trx as Kysely<unknown>) ? read.forUpdate() : read).executeTakeFirstOrThrow();
   const seq = head.custody_seq + 1;
   const prev = head.custody_seq === 0 ? GENESIS : head.custody_hash;
   const fields: Fields = {

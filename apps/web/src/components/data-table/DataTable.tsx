@@ -165,10 +165,17 @@ export function DataTable<T extends Row>(props: DataTableProps<T>) {
     if (!current?.preselectedBy) return;
     const fresh = rows.filter((row) => !preselectionDone.current.has(keyOf(row)));
     for (const row of fresh) preselectionDone.current.add(keyOf(row));
-    const picked = fresh.filter((row) => readFlag(row, current.preselectedBy) && !readFlag(row, current.disabledBy)).map(keyOf);
+    const picked = fresh
+      .filter((row) => readFlag(row, current.preselectedBy) && !readFlag(row, current.disabledBy))
+      .map(keyOf);
     if (picked.length === 0) return;
     const existing = selectedRef.current;
-    const next = current.type === 'radio' ? (existing.length > 0 ? existing : picked.slice(0, 1)) : [...new Set([...existing, ...picked])];
+    const next =
+      current.type === 'radio'
+        ? existing.length > 0
+          ? existing
+          : picked.slice(0, 1)
+        : [...new Set([...existing, ...picked])];
     if (next.length !== existing.length) applySelection(next);
   }, [rows, keyOf, tree?.childrenField, applySelection]);
 
@@ -270,7 +277,13 @@ export function DataTable<T extends Row>(props: DataTableProps<T>) {
       }
       case 'action': {
         if (!allowed(column)) break;
-        antdColumns.push({ key: column.key, title: column.title, width: column.width, align: 'center', render: (_value, row) => renderAction(column, row) });
+        antdColumns.push({
+          key: column.key,
+          title: column.title,
+          width: column.width,
+          align: 'center',
+          render: (_value, row) => renderAction(column, row),
+        });
         break;
       }
       case 'operation': {
@@ -282,7 +295,11 @@ export function DataTable<T extends Row>(props: DataTableProps<T>) {
           width: column.width,
           fixed: column.fixed,
           align: 'center',
-          render: (_value, row) => <Space size={0} wrap>{actions.map((action) => renderAction(action, row))}</Space>,
+          render: (_value, row) => (
+            <Space size={0} wrap>
+              {actions.map((action) => renderAction(action, row))}
+            </Space>
+          ),
         });
         break;
       }
@@ -308,7 +325,13 @@ export function DataTable<T extends Row>(props: DataTableProps<T>) {
   return (
     <div className="bwc-data-table">
       {(searchItems.length > 0 || searchExtra) && (
-        <SearchBar items={searchItems} values={filters} onSearch={setFilters} resetValues={defaultFilters} extra={searchExtra} />
+        <SearchBar
+          items={searchItems}
+          values={filters}
+          onSearch={setFilters}
+          resetValues={defaultFilters}
+          extra={searchExtra}
+        />
       )}
       <Table<T>
         rowKey={keyOf}
@@ -334,7 +357,9 @@ export function DataTable<T extends Row>(props: DataTableProps<T>) {
               { childrenColumnName: NOT_A_TREE }
         }
         rowClassName={(row, index) =>
-          [striped && index % 2 === 1 ? 'bwc-row-striped' : '', readFlag(row, flagBy) ? 'bwc-row-flagged' : ''].filter(Boolean).join(' ')
+          [striped && index % 2 === 1 ? 'bwc-row-striped' : '', readFlag(row, flagBy) ? 'bwc-row-flagged' : '']
+            .filter(Boolean)
+            .join(' ')
         }
       />
       {pagination && (
@@ -346,7 +371,11 @@ export function DataTable<T extends Row>(props: DataTableProps<T>) {
           showSizeChanger
           pageSizeOptions={TABLE_PAGE_SIZES.map(String)}
           showQuickJumper
-          showTotal={(count) => t('table.total', { total: count })}
+          showTotal={(count) =>
+            serverPaged && query.data?.capped
+              ? t('table.totalCapped', { total: count })
+              : t('table.total', { total: count })
+          }
           onChange={(nextPage, nextSize) => setPage(nextPage, nextSize)}
         />
       )}

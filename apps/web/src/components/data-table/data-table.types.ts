@@ -11,6 +11,8 @@ export interface TableQuery {
 
 /** What the fetcher answers (the protocol's `Page<T>` fits). */
 export interface TablePage<T> {
+  /** 1 when the server counted up to a cap and more match (`total` is then a lower bound) */
+  capped?: number;
   total: number;
   list: T[];
 }

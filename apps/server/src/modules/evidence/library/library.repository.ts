@@ -1,5 +1,5 @@
-import type { EditRecordQuery, MediaSearchRequest } from '@bwc/protocol';
-import type { Updateable } from 'kysely';
+import { MEDIA_LIST_COUNT_CAP, type EditRecordQuery, type MediaSearchRequest } from '@bwc/protocol';
+import { sql, type SqlBool, type Updateable } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../../../db/connection';
 import type { UnitScope } from '../../../http/scope';
@@ -46,7 +46,7 @@ export async function searchItems(
   db: Db,
   scope: UnitScope,
   f: SearchFilter,
-): Promise<{ total: number; rows: ItemRow[] }> {
+): Promise<{ total: number; capped: number; rows: ItemRow[] }> {
   let q = db.selectFrom('evidence_items as e').where('e.purged_at', 'is', null);
   if (!scope.all) q = q.where('e.unit_id', 'in', scope.ids.length ? scope.ids : [-1]);
   if (f.unitIds) q = q.where('e.unit_id', 'in', f.unitIds.length ? f.unitIds : [-1]);
@@ -80,13 +80,23 @@ export async function searchItems(
     const like = `%${likeEscape(f.keyword)}%`;
     q = q.where((eb) =>
       eb.or(
-        (['e.title', 'e.description', 'e.file_name', 'e.hostbody', 'e.incident_no'] as const).map((c) =>
-          eb(c, 'like', like),
+        (['e.title', 'e.description', 'e.file_name', 'e.hostbody', 'e.incident_no'] as const).map(
+          (c) => sql<SqlBool>`${sql.ref(c)} like ${like} escape '\\'`,
         ),
       ),
     );
   }
-  const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  // counted up to the cap (MEDIA_LIST_COUNT_CAP): a bounded count whatever the library's size
+  const counted = await db
+    .selectFrom(
+      q
+        .select('e.id')
+        .limit(MEDIA_LIST_COUNT_CAP + 1)
+        .as('c'),
+    )
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst();
+  const n = Number(counted?.n ?? 0);
   const ids = await q
     .select('e.id')
     .orderBy(`e.${f.sort}`, f.order)
@@ -104,7 +114,11 @@ export async function searchItems(
         .execute()
     : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
-  return { total: Number(total?.n ?? 0), rows: ids.map((r) => byId.get(r.id)!).filter(Boolean) };
+  return {
+    total: Math.min(n, MEDIA_LIST_COUNT_CAP),
+    capped: n > MEDIA_LIST_COUNT_CAP ? 1 : 0,
+    rows: ids.map((r) => byId.get(r.id)!).filter(Boolean),
+  };
 }
 
 /** One item by id, tombstones included (callers decide). */

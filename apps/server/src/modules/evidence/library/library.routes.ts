@@ -42,9 +42,15 @@ export async function registerLibraryRoutes(app: FastifyInstance, service: Libra
         assertInScope(scope, body.unit_id);
         unitIds = body.include_sub ? await unitSubtree(db, body.unit_id) : [body.unit_id];
       }
-      const { total, rows } = await repo.searchItems(db, scope, { ...body, unitIds });
+      const { total, capped, rows } = await repo.searchItems(db, scope, { ...body, unitIds });
       const key = await service.key();
-      return { total, page: body.page, limit: body.limit, list: rows.map((r) => service.present(r, key, user.id)) };
+      return {
+        total,
+        capped,
+        page: body.page,
+        limit: body.limit,
+        list: rows.map((r) => service.present(r, key, user.id)),
+      };
     },
   });
 

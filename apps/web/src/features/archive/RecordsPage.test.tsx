@@ -140,6 +140,9 @@ describe('archive records pages', () => {
     const cancelled = await rowOf(2);
     expect(cancelled.textContent).toContain('Cancelled');
     expect(within(cancelled).queryByText('Cancel')).toBeNull();
+    // only an open incident can be sent to terminals
+    expect(within(open).getByText('Send')).toBeTruthy();
+    expect(within(cancelled).queryByText('Send')).toBeNull();
     expect(screen.getByRole('button', { name: 'Register incident' })).toBeTruthy();
   });
 

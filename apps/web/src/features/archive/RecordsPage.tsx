@@ -4,6 +4,8 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/http';
 import { useCrud } from '../../components/crud';
+import { GroupMemberPicker } from '../../components/group-member-picker';
+import { loadDeviceLevel } from '../../components/unit-tree';
 import { DataTable, type DataTableColumn } from '../../components/data-table';
 import type { DialogTarget } from '../../components/form-dialog';
 import type { SearchItem } from '../../components/search-bar';
@@ -27,6 +29,7 @@ function RecordsPage({ kind }: { kind: RecordKind }) {
   const [cancelling, setCancelling] = useState<DialogTarget<CaseRecord>>(null);
   const [archiving, setArchiving] = useState<DialogTarget<CaseRecord>>(null);
   const [mediaOf, setMediaOf] = useState<CaseRecord | null>(null);
+  const [sending, setSending] = useState<CaseRecord | null>(null);
 
   const searchItems = useMemo<SearchItem[]>(
     () => [
@@ -113,12 +116,19 @@ function RecordsPage({ kind }: { kind: RecordKind }) {
       },
       {
         kind: 'operation',
-        width: 120,
+        width: 160,
         actions: [
           {
             key: 'file',
             label: t('action.file'),
             onClick: (row) => setArchiving(() => row),
+            permission: permission('edit'),
+          },
+          {
+            key: 'send',
+            label: t('action.send'),
+            onClick: (row) => setSending(row),
+            hidden: (row) => kind !== 'incident' || row.state !== 'open',
             permission: permission('edit'),
           },
           {
@@ -160,6 +170,24 @@ function RecordsPage({ kind }: { kind: RecordKind }) {
       />
       <ArchiveDialog target={archiving} onClose={() => setArchiving(null)} onSaved={saved(() => setArchiving(null))} />
       <LinkedMediaDrawer record={mediaOf} onClose={() => setMediaOf(null)} />
+      {kind === 'incident' && (
+        <GroupMemberPicker
+          open={sending !== null}
+          title={t('send.title', { no: sending?.no ?? '' })}
+          loader={loadDeviceLevel}
+          disabledNode={(node) => !node.jq_hostcode}
+          offlinePickable
+          okText={t('action.send')}
+          onSend={(nodes) =>
+            call(
+              'incidentSend',
+              { id: sending!.id, device: nodes.map((node) => Number(node.id)) },
+              { success: true },
+            ).then(() => setSending(null))
+          }
+          onCancel={() => setSending(null)}
+        />
+      )}
     </Card>
   );
 }

@@ -8,9 +8,17 @@ import type { Kysely } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('evidence_items_recorded').on('evidence_items').columns(['recorded_at', 'id']).execute();
   await db.schema.createIndex('evidence_items_uploaded').on('evidence_items').columns(['uploaded_at', 'id']).execute();
+  // the deleted view is a small share of the library: a partial index holds just it
+  await db.schema
+    .createIndex('evidence_items_deleted')
+    .on('evidence_items')
+    .columns(['deleted_at', 'recorded_at'])
+    .where('deleted_at', 'is not', null)
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropIndex('evidence_items_deleted').execute();
   await db.schema.dropIndex('evidence_items_uploaded').execute();
   await db.schema.dropIndex('evidence_items_recorded').execute();
 }

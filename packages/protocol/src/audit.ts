@@ -93,6 +93,11 @@ export const AUDITED_ENDPOINTS = [
   'mediaRevert',
   'mediaHardDelete',
   'mediaDownload',
+  // history replay (revisions, marks and downloads through the library)
+  'replaySave',
+  'replayDownload',
+  'mediafileDownload',
+  'playbackFlag',
   // incidents, cases, files (the custody chain records each link and unlink as well)
   'incidentAdd',
   'incidentCancel',

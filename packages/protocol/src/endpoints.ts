@@ -47,6 +47,17 @@ import {
   IncidentSendAnswer,
   IncidentSendRequest,
 } from './schemas/cases';
+import {
+  PlaybackDevice,
+  PlaybackDeviceQuery,
+  PlaybackFlagRequest,
+  PlaybackIdRequest,
+  PlaybackInfo,
+  PlaybackMarksAnswer,
+  PlaybackSaveRequest,
+  PlaybackSearchAnswer,
+  PlaybackSearchRequest,
+} from './schemas/playback';
 import { ChangePasswordRequest, HeartbeatResult, LoginPageInfo, LoginRequest, LoginResult } from './schemas/auth';
 import {
   CommandQueued,
@@ -238,6 +249,10 @@ const bell = anyMenu('view', MenuId.DISPATCH_ALARM, MenuId.MONITOR_ALARM);
 const live = (action: Action) => anyMenu(action, MenuId.EMERGENCY, MenuId.DISPATCH_VIDEO, MenuId.VIDEO_PATROL);
 /** history track: one page under two menu entries, /monitor/track (10153) and /dispatch/history (10103) */
 const historyTrack = anyMenu('view', MenuId.TRACK, MenuId.HISTORY);
+/** history replay (schemas/playback.ts): /monitor/playback (10152) */
+const replay = (action: Action) => menu(MenuId.PLAYBACK, action);
+/** the dispatch mode's playback: the emergency screen (10101) or history (10103) */
+const dispatchReplay = (action: Action) => anyMenu(action, MenuId.EMERGENCY, MenuId.HISTORY);
 /** talk groups: the emergency screen's group tab (10101), cluster intercom (10102) and group management (10107) */
 const groups = (action: Action) => anyMenu(action, MenuId.EMERGENCY, MenuId.CLUSTER, MenuId.VOICE_MANAGE);
 /**
@@ -473,6 +488,21 @@ export const Api = {
   mediaDownload: { method: 'POST', path: '/rest/media/mediadown', auth: evidence('view'), body: MediaIdRequest, data: MediaDownloadAnswer },
   /** the item's chain of custody and whether it verifies */
   mediaCustody: { method: 'POST', path: '/rest/media/checkrecord/view', auth: evidence('view'), body: MediaIdRequest, data: CustodyAnswer },
+
+  // history replay (issue 15 section 2; schemas/playback.ts): a device's recordings on a timeline,
+  // through the library (custody, revisions, signed addresses)
+  replayDevices: { method: 'POST', path: '/rest/monitor/videoreplay/get', auth: replay('view'), body: PlaybackDeviceQuery, data: z.array(PlaybackDevice) },
+  replaySearch: { method: 'POST', path: '/rest/monitor/videoreplay/search', auth: replay('view'), body: PlaybackSearchRequest, data: PlaybackSearchAnswer },
+  /** the item with a signed play address; custody viewed */
+  replayInfo: { method: 'POST', path: '/rest/monitor/videoreplay/getinfo', auth: replay('view'), body: PlaybackIdRequest, data: PlaybackInfo },
+  replaySave: { method: 'POST', path: '/rest/monitor/videoreplay/saveinfo', auth: replay('edit'), body: PlaybackSaveRequest, data: MediaItem },
+  replayDownload: { method: 'POST', path: '/rest/monitor/videoreplay/mediadown', auth: replay('view'), body: PlaybackIdRequest, data: MediaDownloadAnswer },
+  mediafileSearch: { method: 'POST', path: '/rest/gis/mediafile/search', auth: dispatchReplay('view'), body: PlaybackSearchRequest, data: PlaybackSearchAnswer },
+  /** recordings as spans and the devices' alarms as moments */
+  mediafileMarks: { method: 'POST', path: '/rest/gis/mediafile/history_mark', auth: dispatchReplay('view'), body: PlaybackSearchRequest, data: PlaybackMarksAnswer },
+  mediafileDownload: { method: 'POST', path: '/rest/gis/mediafile/media_down', auth: dispatchReplay('view'), body: PlaybackIdRequest, data: MediaDownloadAnswer },
+  playbackInfo: { method: 'POST', path: '/rest/gis/playback/info_play', auth: dispatchReplay('view'), body: PlaybackIdRequest, data: PlaybackInfo },
+  playbackFlag: { method: 'POST', path: '/rest/gis/playback/mediaflg_edit', auth: dispatchReplay('edit'), body: PlaybackFlagRequest, data: MediaItem },
 
   // incidents, cases, law-enforcement files (issue 15 section 3; schemas/cases.ts). Incidents,
   // violations and incident files: 10221 (lawDoc); cases and case files: 10223 (case)

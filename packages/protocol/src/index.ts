@@ -29,6 +29,7 @@ export * from './schemas/groups';
 export * from './schemas/messages';
 export * from './schemas/alarms';
 export * from './schemas/evidence';
+export * from './schemas/playback';
 export * from './schemas/cases';
 export * from './schemas/realtime-session';
 export * from './console';

@@ -3,6 +3,7 @@ import type { DeviceRuntime } from '../devices/runtime';
 import { registerCases } from './cases/cases.routes';
 import { registerIngest } from './ingest/ingest.module';
 import { registerLibrary } from './library/library.module';
+import { registerPlayback } from './playback/playback.routes';
 import { LocalContentStore, type ContentStore } from './store';
 
 /** What the evidence module uses of other modules. */
@@ -26,5 +27,6 @@ export async function registerEvidenceModule(app: FastifyInstance, { devices }: 
   const ctx: EvidenceContext = { store: new LocalContentStore(app.config.dataDir) };
   await registerIngest(app, ctx, { devices });
   await registerLibrary(app, ctx);
+  await registerPlayback(app);
   await registerCases(app, ctx);
 }

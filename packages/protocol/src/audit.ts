@@ -93,6 +93,10 @@ export const AUDITED_ENDPOINTS = [
   'mediaRevert',
   'mediaHardDelete',
   'mediaDownload',
+  // scores and random checks (each also on the item's custody chain)
+  'mediaScoreUpdate',
+  'checkDraw',
+  'checkResult',
   // history replay (revisions, marks and downloads through the library)
   'replaySave',
   'replayDownload',

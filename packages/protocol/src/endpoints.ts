@@ -48,6 +48,19 @@ import {
   IncidentSendRequest,
 } from './schemas/cases';
 import {
+  CheckBatch,
+  CheckBatchDetail,
+  CheckBatchIdRequest,
+  CheckDrawRequest,
+  CheckItem,
+  CheckRecordQuery,
+  CheckResultRequest,
+  MediaScoreAnswer,
+  MediaScoreUpdate,
+  VideoScoreQuery,
+  VideoScoreRow,
+} from './schemas/review';
+import {
   PlaybackDevice,
   PlaybackDeviceQuery,
   PlaybackFlagRequest,
@@ -488,6 +501,15 @@ export const Api = {
   mediaDownload: { method: 'POST', path: '/rest/media/mediadown', auth: evidence('view'), body: MediaIdRequest, data: MediaDownloadAnswer },
   /** the item's chain of custody and whether it verifies */
   mediaCustody: { method: 'POST', path: '/rest/media/checkrecord/view', auth: evidence('view'), body: MediaIdRequest, data: CustodyAnswer },
+  // scores and random checks (issue 15 sections 2 and 5; schemas/review.ts): reading scores needs
+  // view on a library menu, scoring edit (supervisors); checks: 10231 draw (add), result (edit); 10232 records
+  mediaScoreGet: { method: 'POST', path: '/rest/media/media_score_get', auth: evidence('view'), body: MediaIdRequest, data: MediaScoreAnswer },
+  mediaScoreUpdate: { method: 'POST', path: '/rest/media/media_score_update', auth: evidence('edit'), body: MediaScoreUpdate, data: MediaScoreAnswer },
+  videoScore: { method: 'POST', path: '/rest/media/videoscore', auth: evidence('edit'), body: VideoScoreQuery, data: pageOf(VideoScoreRow) },
+  checkDraw: { method: 'POST', path: '/rest/media/checkrandom/draw', auth: menu(MenuId.CHECK_RANDOM, 'add'), body: CheckDrawRequest, data: CheckBatchDetail },
+  checkBatch: { method: 'POST', path: '/rest/media/checkrandom/get', auth: anyMenu('view', MenuId.CHECK_RANDOM, MenuId.CHECK_RECORD), body: CheckBatchIdRequest, data: CheckBatchDetail },
+  checkResult: { method: 'POST', path: '/rest/media/checkrandom/result', auth: menu(MenuId.CHECK_RANDOM, 'edit'), body: CheckResultRequest, data: CheckItem },
+  checkRecords: { method: 'POST', path: '/rest/media/checkrecord/get', auth: menu(MenuId.CHECK_RECORD, 'view'), body: CheckRecordQuery, data: pageOf(CheckBatch) },
 
   // history replay (issue 15 section 2; schemas/playback.ts): a device's recordings on a timeline,
   // through the library (custody, revisions, signed addresses)

@@ -18,6 +18,8 @@ import * as m0016 from './0016_evidence';
 import * as m0017 from './0017_evidence_library';
 import * as m0018 from './0018_evidence_cases';
 import * as m0019 from './0019_evidence_search';
+import * as m0020 from './0020_evidence_review';
+import * as m0024 from './0024_evidence_keyword';
 
 /**
  * Every migration, by name. Kysely runs them in name order, once each, on SQLite and PostgreSQL.
@@ -43,4 +45,6 @@ export const migrations: Record<string, Migration> = {
   '0017_evidence_library': m0017,
   '0018_evidence_cases': m0018,
   '0019_evidence_search': m0019,
+  '0020_evidence_review': m0020,
+  '0024_evidence_keyword': m0024,
 };

@@ -3,6 +3,7 @@ import type { DeviceRuntime } from '../devices/runtime';
 import { registerCases } from './cases/cases.routes';
 import { registerIngest } from './ingest/ingest.module';
 import { registerLibrary } from './library/library.module';
+import { registerReview } from './review/review.module';
 import { registerPlayback } from './playback/playback.routes';
 import { LocalContentStore, type ContentStore } from './store';
 
@@ -29,4 +30,5 @@ export async function registerEvidenceModule(app: FastifyInstance, { devices }: 
   await registerLibrary(app, ctx);
   await registerPlayback(app);
   await registerCases(app, ctx);
+  await registerReview(app, ctx);
 }

@@ -93,6 +93,8 @@ export const AUDITED_ENDPOINTS = [
   'mediaRevert',
   'mediaHardDelete',
   'mediaDownload',
+  'mediaDownloadAll',
+  'mediaCustodyExport',
   // scores and random checks (each also on the item's custody chain)
   'mediaScoreUpdate',
   'checkDraw',

@@ -126,6 +126,8 @@ import {
   MediaDeleteRequest,
   MediaDetail,
   MediaDownloadAnswer,
+  MediaDownloadAllAnswer,
+  CustodyExportQuery,
   MediaEditAllRequest,
   MediaFlagAllRequest,
   MediaFlagRequest,
@@ -499,8 +501,12 @@ export const Api = {
   mediaGps: { method: 'POST', path: '/rest/media/gps', auth: evidence('view'), body: MediaIdRequest, data: MediaGpsAnswer },
   /** a signed download address; the file's hash is verified again when it is fetched */
   mediaDownload: { method: 'POST', path: '/rest/media/mediadown', auth: evidence('view'), body: MediaIdRequest, data: MediaDownloadAnswer },
+  /** a signed address of one zip of many originals (each hashed again while it streams) with manifest.csv */
+  mediaDownloadAll: { method: 'POST', path: '/rest/media/mediadownload/download_all', auth: evidence('view'), body: MediaIdsRequest, data: MediaDownloadAllAnswer },
   /** the item's chain of custody and whether it verifies */
   mediaCustody: { method: 'POST', path: '/rest/media/checkrecord/view', auth: evidence('view'), body: MediaIdRequest, data: CustodyAnswer },
+  /** the custody report of one item (metadata, sha256, chain check, every entry) as PDF or .xlsx */
+  mediaCustodyExport: { method: 'GET', path: '/rest/media/checkrecord/export', auth: evidence('view'), file: true, query: CustodyExportQuery },
   // scores and random checks (issue 15 sections 2 and 5; schemas/review.ts): reading scores needs
   // view on a library menu, scoring edit (supervisors); checks: 10231 draw (add), result (edit); 10232 records
   mediaScoreGet: { method: 'POST', path: '/rest/media/media_score_get', auth: evidence('view'), body: MediaIdRequest, data: MediaScoreAnswer },

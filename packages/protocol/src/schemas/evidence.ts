@@ -306,6 +306,22 @@ export const MediaDownloadAnswer = z.object({
   expires: z.number().int(),
 });
 
+/** POST rest/media/mediadownload/download_all `{ids}`: a signed address of one zip of the originals. */
+export const MediaDownloadAllAnswer = z.object({
+  url: z.string(),
+  file_name: z.string(),
+  /** how many items the zip holds */
+  count: z.number().int(),
+  expires: z.number().int(),
+});
+export type MediaDownloadAllAnswer = z.infer<typeof MediaDownloadAllAnswer>;
+
+/** GET rest/media/checkrecord/export `?id=&format=`: an item's custody report as PDF or Excel. */
+export const CustodyExportQuery = MediaIdRequest.extend({
+  format: z.enum(['pdf', 'xlsx'], { error: 'validation.evidence.reportFormat' }).default('pdf'),
+});
+export type CustodyExportQuery = z.infer<typeof CustodyExportQuery>;
+
 /** Custody actions on the chain of an item. */
 export const CUSTODY_ACTIONS = [
   'uploaded',

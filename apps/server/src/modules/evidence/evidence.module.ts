@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { DeviceRuntime } from '../devices/runtime';
 import { registerCases } from './cases/cases.routes';
+import { registerEvidenceExport } from './export/export.routes';
 import { registerIngest } from './ingest/ingest.module';
 import { registerLibrary } from './library/library.module';
 import { registerReview } from './review/review.module';
@@ -28,6 +29,7 @@ export async function registerEvidenceModule(app: FastifyInstance, { devices }: 
   const ctx: EvidenceContext = { store: new LocalContentStore(app.config.dataDir) };
   await registerIngest(app, ctx, { devices });
   await registerLibrary(app, ctx);
+  await registerEvidenceExport(app, ctx);
   await registerPlayback(app);
   await registerCases(app, ctx);
   await registerReview(app, ctx);

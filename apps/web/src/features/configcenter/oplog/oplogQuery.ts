@@ -86,6 +86,8 @@ export const OPLOG_ACTION_LABELS = keysOf('configcenter', {
   mediaRevert: 'oplog.actionName.mediaRevert',
   mediaHardDelete: 'oplog.actionName.mediaHardDelete',
   mediaDownload: 'oplog.actionName.mediaDownload',
+  mediaDownloadAll: 'oplog.actionName.mediaDownloadAll',
+  mediaCustodyExport: 'oplog.actionName.mediaCustodyExport',
   mediaScoreUpdate: 'oplog.actionName.mediaScoreUpdate',
   checkDraw: 'oplog.actionName.checkDraw',
   checkResult: 'oplog.actionName.checkResult',

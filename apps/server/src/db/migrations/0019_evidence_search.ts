@@ -12,7 +12,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createIndex('evidence_items_deleted')
     .on('evidence_items')
-    .columns(['deleted_at', 'recorded_at'])
+    .columns(['recorded_at', 'id'])
     .where('deleted_at', 'is not', null)
     .execute();
 }

@@ -20,6 +20,7 @@ import * as m0018 from './0018_evidence_cases';
 import * as m0019 from './0019_evidence_search';
 import * as m0020 from './0020_evidence_review';
 import * as m0024 from './0024_evidence_keyword';
+import * as m0023 from './0023_evidence_access';
 
 /**
  * Every migration, by name. Kysely runs them in name order, once each, on SQLite and PostgreSQL.
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '0019_evidence_search': m0019,
   '0020_evidence_review': m0020,
   '0024_evidence_keyword': m0024,
+  '0023_evidence_access': m0023,
 };

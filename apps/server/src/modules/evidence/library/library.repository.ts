@@ -1,7 +1,8 @@
 import { MEDIA_LIST_COUNT_CAP, type EditRecordQuery, type MediaSearchRequest } from '@bwc/protocol';
-import { sql, type SqlBool, type Updateable } from 'kysely';
+import { sql, type Kysely, type SqlBool, type Updateable } from 'kysely';
 import type { z } from 'zod';
-import type { Db } from '../../../db/connection';
+import { isPostgres, type Db } from '../../../db/connection';
+import { PG_KEYWORD_EXPRESSION } from '../../../db/migrations/0024_evidence_keyword';
 import type { UnitScope } from '../../../http/scope';
 import type { EvidenceItemTable } from '../evidence.tables';
 import '../evidence.tables';
@@ -41,6 +42,25 @@ export interface SearchFilter extends Omit<MediaSearchRequest, 'unit_id' | 'incl
   unitIds?: number[];
 }
 
+/**
+ * Title, description, file name, hostbody or incident number contains the keyword (any case). From
+ * three characters on it is answered by the trigram index of 0024 (SQLite FTS5 `evidence_fts`,
+ * PostgreSQL pg_trgm on the joined lower-cased columns, when the extension was available); a
+ * shorter keyword reads the rows.
+ */
+function keywordFilter(db: Db, keyword: string) {
+  const like = `%${likeEscape(keyword.toLowerCase())}%`;
+  if (isPostgres(db as Kysely<unknown>))
+    return sql<SqlBool>`${sql.raw(PG_KEYWORD_EXPRESSION)} like ${like} escape '\\'`;
+  if ([...keyword].length >= 3)
+    return sql<SqlBool>`e.id in (select rowid from evidence_fts where evidence_fts match ${`"${keyword.replace(/"/g, '""')}"`})`;
+  return sql<SqlBool>`(${sql.join(
+    KEYWORD_COLUMNS.map((c) => sql`${sql.ref(c)} like ${like} escape '\\'`),
+    sql` or `,
+  )})`;
+}
+const KEYWORD_COLUMNS = ['e.title', 'e.description', 'e.file_name', 'e.hostbody', 'e.incident_no'] as const;
+
 /** One page of the library (purged tombstones never listed). */
 export async function searchItems(
   db: Db,
@@ -76,16 +96,7 @@ export async function searchItems(
   if (f.recorded_end) q = q.where('e.recorded_at', '<=', f.recorded_end);
   if (f.uploaded_start) q = q.where('e.uploaded_at', '>=', f.uploaded_start);
   if (f.uploaded_end) q = q.where('e.uploaded_at', '<=', f.uploaded_end);
-  if (f.keyword) {
-    const like = `%${likeEscape(f.keyword)}%`;
-    q = q.where((eb) =>
-      eb.or(
-        (['e.title', 'e.description', 'e.file_name', 'e.hostbody', 'e.incident_no'] as const).map(
-          (c) => sql<SqlBool>`${sql.ref(c)} like ${like} escape '\\'`,
-        ),
-      ),
-    );
-  }
+  if (f.keyword) q = q.where(keywordFilter(db, f.keyword));
   // counted up to the cap (MEDIA_LIST_COUNT_CAP): a bounded count whatever the library's size
   const counted = await db
     .selectFrom(

@@ -79,6 +79,7 @@ test('a camera recording is found, played, marked, linked, deleted, restored and
   const item = row(page, HOSTBODY);
   await expect(item).toHaveCount(1);
   await expect(item.locator('img.bwc-data-thumb')).toBeVisible();
+  await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
   await page.screenshot({ path: artifact('evidence-library-zh-CN'), fullPage: true });
 
   // plays: the video element's time advances
@@ -170,6 +171,7 @@ test('a camera recording is found, played, marked, linked, deleted, restored and
   await searchLibrary(page, 'en-US', '/data/manage/law', HOSTBODY);
   await expect(item).toHaveCount(1);
   await expect(page.getByText(text('en-US', 'data:view.law')).first()).toBeVisible();
+  await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
   await page.screenshot({ path: artifact('evidence-library-en-US'), fullPage: true });
   await rowAction(item, 'en-US', 'data:action.play');
   await expect(page.getByTestId('player-video')).toBeVisible();

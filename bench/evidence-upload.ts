@@ -1,0 +1,137 @@
+// Evidence upload throughput (issue 15 section 6): N parallel uploads of M MB each over tus
+// (tus-js-client, UPLOAD_CHUNK_BYTES chunks, a console user's bearer token) into the real server
+// (child process, production build of the code through tsx), from the first request to the last
+// stored item (SHA-256 while streaming, type check, ffprobe, adoption into the content store,
+// the item row and its custody entry). The anchor, in the same run on the same disk: the same
+// bytes copied by N parallel streams (read + write, as an upload must).
+//
+//   npx tsx bench/evidence-upload.ts [--uploads 10] [--mb 500] [--cpu-prof <dir>]
+//
+// The files are WAV (audio class, limit 1,024 MB): a real header and random PCM, so that the
+// server's sniffing and ffprobe see a real file, and nothing compresses them.
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { parseArgs } from 'node:util';
+import { UPLOAD_CHUNK_BYTES, UPLOAD_PATH } from '@bwc/protocol';
+import { Upload } from 'tus-js-client';
+import { freePort, prepareDataDir, startServer } from './support';
+import { CAPTCHA, httpLogin } from './live-support';
+
+const { values } = parseArgs({
+  options: {
+    uploads: { type: 'string', default: '10' },
+    mb: { type: 'string', default: '500' },
+    /** write a CPU profile of the server into this folder */
+    'cpu-prof': { type: 'string' },
+  },
+});
+const N = Number(values.uploads);
+const MB = Number(values.mb);
+const BYTES = MB * 1024 * 1024;
+
+const root = mkdtempSync(join(tmpdir(), 'bwc-upload-bench-'));
+const sources = join(root, 'sources');
+const copies = join(root, 'copies');
+const dataDir = join(root, 'data');
+mkdirSync(sources);
+mkdirSync(copies);
+mkdirSync(dataDir);
+
+/** A 16-bit stereo 48 kHz WAV of `bytes` in all, random samples. */
+async function writeWav(file: string, bytes: number) {
+  const header = Buffer.alloc(44);
+  const data = bytes - 44;
+  header.write('RIFF', 0);
+  header.writeUInt32LE(bytes - 8, 4);
+  header.write('WAVE', 8);
+  header.write('fmt ', 12);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(2, 22);
+  header.writeUInt32LE(48_000, 24);
+  header.writeUInt32LE(48_000 * 4, 28);
+  header.writeUInt16LE(4, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(data, 40);
+  const out = createWriteStream(file);
+  out.write(header);
+  const block = randomBytes(4 * 1024 * 1024);
+  let left = data;
+  while (left > 0) {
+    const n = Math.min(left, block.length);
+    if (!out.write(n === block.length ? block : block.subarray(0, n))) await new Promise((r) => out.once('drain', r));
+    left -= n;
+  }
+  await new Promise<void>((res, rej) => out.end((err?: Error | null) => (err ? rej(err) : res())));
+}
+
+function upload(base: string, token: string, file: string, name: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const up = new Upload(createReadStream(file), {
+      endpoint: `${base}${UPLOAD_PATH}`,
+      chunkSize: UPLOAD_CHUNK_BYTES,
+      uploadSize: statSync(file).size,
+      headers: { authorization: `Bearer ${token}` },
+      metadata: { filename: name, filetype: 'audio/wav', fileid: name },
+      retryDelays: [],
+      onError: reject,
+      onSuccess: () => resolve(),
+    });
+    up.start();
+  });
+}
+
+const mbps = (bytes: number, ms: number) => bytes / 1024 / 1024 / (ms / 1000);
+
+console.log(
+  `evidence upload: ${N} parallel uploads of ${MB} MB (${((N * BYTES) / 1024 ** 3).toFixed(2)} GiB), files in ${root}`,
+);
+const t0 = performance.now();
+await Promise.all(Array.from({ length: N }, (_, i) => writeWav(join(sources, `u${i}.wav`), BYTES)));
+console.log(`  wrote the sources in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+// anchor: the same bytes copied by N parallel streams on the same disk
+const c0 = performance.now();
+await Promise.all(
+  Array.from({ length: N }, (_, i) =>
+    pipeline(createReadStream(join(sources, `u${i}.wav`)), createWriteStream(join(copies, `u${i}.wav`))),
+  ),
+);
+const copyMs = performance.now() - c0;
+rmSync(copies, { recursive: true, force: true });
+
+const app = await prepareDataDir(dataDir, { workstations: 10, devices: 100 }, CAPTCHA);
+await app.close();
+const port = await freePort();
+const profile = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [];
+const server = await startServer(dataDir, port, profile, {
+  NODE_ENV: 'test',
+  TEST_CAPTCHA: CAPTCHA,
+  LOG_LEVEL: 'warn',
+});
+server.stdout?.resume();
+try {
+  const base = `http://127.0.0.1:${port}`;
+  const token = await httpLogin(base, 'admin', 'Admin@123');
+  const run = `${Date.now()}`;
+  const u0 = performance.now();
+  await Promise.all(
+    Array.from({ length: N }, (_, i) => upload(base, token, join(sources, `u${i}.wav`), `bench-${run}-${i}.wav`)),
+  );
+  const upMs = performance.now() - u0;
+  const total = N * BYTES;
+  const up = mbps(total, upMs);
+  const copy = mbps(total, copyMs);
+  console.log('measure | MB/s | seconds');
+  console.log(`raw copy, ${N} parallel streams (anchor) | ${copy.toFixed(1)} | ${(copyMs / 1000).toFixed(1)}`);
+  console.log(`tus upload to stored items, ${N} parallel | ${up.toFixed(1)} | ${(upMs / 1000).toFixed(1)}`);
+  console.log(`ratio upload / copy: ${(up / copy).toFixed(2)} (goal >= 0.8: ${up / copy >= 0.8 ? 'met' : 'NOT met'})`);
+} finally {
+  server.kill('SIGTERM');
+  await new Promise((r) => server.once('exit', r));
+  rmSync(root, { recursive: true, force: true });
+}

@@ -99,6 +99,12 @@ export const AUDITED_ENDPOINTS = [
   'mediaScoreUpdate',
   'checkDraw',
   'checkResult',
+  // access requests and share links (the custody chain records grants and each share visit as well)
+  'accessFromAdd',
+  'accessFromDel',
+  'accessToSave',
+  'shareAdd',
+  'shareRevoke',
   // history replay (revisions, marks and downloads through the library)
   'replaySave',
   'replayDownload',

@@ -48,6 +48,22 @@ import {
   IncidentSendRequest,
 } from './schemas/cases';
 import {
+  AccessAddRequest,
+  AccessDecideRequest,
+  AccessDetail,
+  AccessIdRequest,
+  AccessListRequest,
+  AccessRequest,
+  AccessRequestPage,
+  ShareAddAnswer,
+  ShareAddRequest,
+  ShareLink,
+  ShareLinkPage,
+  ShareListRequest,
+  ShareOpenAnswer,
+  ShareOpenRequest,
+} from './schemas/access';
+import {
   CheckBatch,
   CheckBatchDetail,
   CheckBatchIdRequest,
@@ -531,6 +547,23 @@ export const Api = {
   mediafileDownload: { method: 'POST', path: '/rest/gis/mediafile/media_down', auth: dispatchReplay('view'), body: PlaybackIdRequest, data: MediaDownloadAnswer },
   playbackInfo: { method: 'POST', path: '/rest/gis/playback/info_play', auth: dispatchReplay('view'), body: PlaybackIdRequest, data: PlaybackInfo },
   playbackFlag: { method: 'POST', path: '/rest/gis/playback/mediaflg_edit', auth: dispatchReplay('edit'), body: PlaybackFlagRequest, data: MediaItem },
+
+  // access to other units' items and external share links (issue 15 section 4; schemas/access.ts).
+  // Requests: 'view' on a library menu; approvals and share links: 'edit' on one (and the unit in scope)
+  accessFromList: { method: 'POST', path: '/rest/media/accessfrom/get', auth: evidence('view'), body: AccessListRequest, data: AccessRequestPage },
+  accessFromAdd: { method: 'POST', path: '/rest/media/accessfrom/add', auth: evidence('view'), body: AccessAddRequest, data: AccessRequest },
+  /** withdraw a request (an approved one ends its grant) */
+  accessFromDel: { method: 'POST', path: '/rest/media/accessfrom/del', auth: evidence('view'), body: AccessIdRequest, data: AccessRequest },
+  accessFromView: { method: 'POST', path: '/rest/media/accessfrom/view', auth: evidence('view'), body: AccessIdRequest, data: AccessDetail },
+  accessToList: { method: 'POST', path: '/rest/media/accessto/get', auth: evidence('edit'), body: AccessListRequest, data: AccessRequestPage },
+  /** approve with an expiry (custody 'shared' on every granted item) or refuse */
+  accessToSave: { method: 'POST', path: '/rest/media/accessto/appsave', auth: evidence('edit'), body: AccessDecideRequest, data: AccessRequest },
+  accessToView: { method: 'POST', path: '/rest/media/accessto/view', auth: evidence('edit'), body: AccessIdRequest, data: AccessDetail },
+  shareAdd: { method: 'POST', path: '/rest/media/share/add', auth: evidence('edit'), body: ShareAddRequest, data: ShareAddAnswer },
+  shareList: { method: 'POST', path: '/rest/media/share/get', auth: evidence('edit'), body: ShareListRequest, data: ShareLinkPage },
+  shareRevoke: { method: 'POST', path: '/rest/media/share/revoke', auth: evidence('edit'), body: AccessIdRequest, data: ShareLink },
+  /** the public share page's call (no login): the link's items with short-lived signed addresses */
+  shareOpen: { method: 'POST', path: '/rest/share/open', auth: pub, body: ShareOpenRequest, data: ShareOpenAnswer },
 
   // incidents, cases, law-enforcement files (issue 15 section 3; schemas/cases.ts). Incidents,
   // violations and incident files: 10221 (lawDoc); cases and case files: 10223 (case)

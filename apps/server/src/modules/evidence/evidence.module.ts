@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { DeviceRuntime } from '../devices/runtime';
+import { registerAccess } from './access/access.module';
 import { registerCases } from './cases/cases.routes';
 import { registerEvidenceExport } from './export/export.routes';
 import { registerIngest } from './ingest/ingest.module';
@@ -29,6 +30,7 @@ export async function registerEvidenceModule(app: FastifyInstance, { devices }: 
   const ctx: EvidenceContext = { store: new LocalContentStore(app.config.dataDir) };
   await registerIngest(app, ctx, { devices });
   await registerLibrary(app, ctx);
+  await registerAccess(app);
   await registerEvidenceExport(app, ctx);
   await registerPlayback(app);
   await registerCases(app, ctx);

@@ -44,12 +44,20 @@ export interface BulkAnswer {
   refused: { id: number; reason: string }[];
 }
 
+/** The hook `visible` asks for an item outside the caller's scope (access/access.service.ts). */
+export interface AccessGrants {
+  /** true while an approved, unexpired grant gives the item to a unit of `scope` */
+  allows(scope: UnitScope, mediaId: number, nowMs: number): Promise<boolean>;
+}
+
 /**
  * The library's operations. `clock` gives the time of every change and of the recovery window;
  * tests replace it to step past EVIDENCE_RECOVERY_DAYS.
  */
 export class LibraryService {
   clock: () => number = () => Date.now();
+  /** access grants to other units' items, set by access/ when it registers */
+  grants: AccessGrants | undefined;
 
   constructor(
     readonly db: Db,
@@ -65,11 +73,19 @@ export class LibraryService {
     return signedUrl(key, kind, id, uid, this.clock());
   }
 
-  /** An item in the caller's scope and not purged, else undefined (missing and foreign look the same). */
+  /**
+   * An item in the caller's scope and not purged, else undefined (missing and foreign look the same).
+   * An item of another unit is visible too while `grants` (access/) allows it to a unit of the scope
+   * (an approved, unexpired access request; never a deleted item). Every read of one item goes through
+   * here (view, play and file addresses, download, GPS, custody); lists and changes do not.
+   */
   async visible(scope: UnitScope, id: number, withPurged = false): Promise<ItemRow | undefined> {
     const row = await repo.findItem(this.db, id);
-    if (!row || !inScope(scope, row.unit_id) || (!withPurged && row.purged_at !== null)) return undefined;
-    return row;
+    if (!row || (!withPurged && row.purged_at !== null)) return undefined;
+    if (inScope(scope, row.unit_id)) return row;
+    if (row.deleted_at === null && row.purged_at === null && (await this.grants?.allows(scope, id, this.clock())))
+      return row;
+    return undefined;
   }
 
   present(row: ItemRow, key: Buffer, uid: number): MediaItem {

@@ -127,6 +127,20 @@ import {
   UnitDevicePointRequest,
 } from './schemas/devices';
 import {
+  Workstation,
+  WorkstationAddRequest,
+  WorkstationHeartbeatAnswer,
+  WorkstationHeartbeatRequest,
+  WorkstationIdRequest,
+  WorkstationListQuery,
+  WorkstationLoginAnswer,
+  WorkstationLoginRequest,
+  WorkstationProvisionAnswer,
+  WorkstationProvisionRequest,
+  WorkstationUpdateRequest,
+  WorkstationWithSecret,
+} from './schemas/workstations';
+import {
   DictAddRequest,
   DictDeleteRequest,
   DictEntry,
@@ -415,6 +429,18 @@ export const Api = {
   deviceCommandAck: { method: 'POST', path: '/rest/device/api/commands/ack', auth: pub, body: DeviceCommandAck, data: z.null() },
   deviceConfig: { method: 'GET', path: '/rest/device/api/config', auth: pub, data: DeviceApiConfig },
   deviceProvision: { method: 'POST', path: '/rest/device/api/provision', auth: pub, body: ProvisionRequest, data: ProvisionAnswer },
+
+  // docking workstations (issue 15; schemas/workstations.ts): registry (workAdmin 10313) and the
+  // workstation API (`public` here, the handler authenticates the station's bearer token)
+  workstationList: { method: 'GET', path: '/rest/oam/workstation/get', auth: menu(MenuId.WORKSTATIONS, 'view'), query: WorkstationListQuery, data: pageOf(Workstation) },
+  workstationAdd: { method: 'POST', path: '/rest/oam/workstation/add', auth: menu(MenuId.WORKSTATIONS, 'add'), body: WorkstationAddRequest, data: WorkstationWithSecret },
+  workstationUpdate: { method: 'POST', path: '/rest/oam/workstation/update', auth: menu(MenuId.WORKSTATIONS, 'edit'), body: WorkstationUpdateRequest, data: Workstation },
+  workstationDelete: { method: 'POST', path: '/rest/oam/workstation/del', auth: menu(MenuId.WORKSTATIONS, 'edit'), body: WorkstationIdRequest, data: z.null() },
+  /** a new workstation secret, shown once */
+  workstationResetSecret: { method: 'POST', path: '/rest/oam/workstation/reset_secret', auth: menu(MenuId.WORKSTATIONS, 'edit'), body: WorkstationIdRequest, data: WorkstationWithSecret },
+  workstationLogin: { method: 'POST', path: '/rest/workstation/api/login', auth: pub, body: WorkstationLoginRequest, data: WorkstationLoginAnswer },
+  workstationHeartbeat: { method: 'POST', path: '/rest/workstation/api/heartbeat', auth: pub, body: WorkstationHeartbeatRequest, data: WorkstationHeartbeatAnswer },
+  workstationProvision: { method: 'POST', path: '/rest/workstation/api/provision', auth: pub, body: WorkstationProvisionRequest, data: WorkstationProvisionAnswer },
 
   // dispatch map: positions, status and commands (spec part 2 section 7.2 gismoni)
   gisGetPoint: { method: 'POST', path: '/rest/gis/gismoni/get_point', auth: menu(MenuId.EMERGENCY, 'view'), body: DeviceIdsRequest, data: z.array(DevicePoint) },

@@ -19,6 +19,7 @@ import { registerMapsModule } from './maps/maps.module';
 import { registerAlarmsModule } from './alarms/alarms.module';
 import { registerMediaModule } from './media/media.module';
 import { registerEvidenceModule } from './evidence/evidence.module';
+import { registerWorkstationsModule } from './workstations/workstations.module';
 import { registerMessagesModule } from './messages/messages.module';
 import { registerConsoleService } from '../realtime/console/console.module';
 
@@ -51,6 +52,7 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   await registerMapsModule(app);
   await registerAlarmsModule(app, { devices });
   const live = await registerMediaModule(app, { devices });
+  await registerWorkstationsModule(app, { licence });
   await registerEvidenceModule(app, { devices });
   const consoleService = await registerConsoleService(app, { devices, live });
   await registerSystemModule(app, { consoleService });

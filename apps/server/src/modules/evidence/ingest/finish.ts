@@ -14,10 +14,10 @@ import { probe, thumbnail, type ProbeResult } from './media-tools';
 import { classOfExt, contentFitsClass, extOf, MIME_BY_EXT } from './sniff';
 import type { EvidenceUploadStore } from './upload-store';
 
-/** Who sends an upload: a console user or a camera. */
+/** Who sends an upload: a console user, a camera, or a docking workstation for a docked camera. */
 export interface Uploader {
-  kind: 'user' | 'device';
-  /** evidence_uploads.owner_id: the user's or the device's id */
+  kind: 'user' | 'device' | 'workstation';
+  /** evidence_uploads.owner_id: the user's, the device's or the workstation's id */
   ownerId: number;
   unitId: number;
   /** the officer: the device's owner, or the uploading user */
@@ -25,7 +25,9 @@ export interface Uploader {
   uploadedBy: number | null;
   deviceId: number | null;
   hostbody: string;
-  source: 'console' | 'device';
+  source: 'console' | 'device' | 'workstation';
+  /** the station that sent a camera's file */
+  workstationId?: number;
   /** 'add' on law-enforcement media / outside media */
   may: { law: boolean; outside: boolean };
   actor: CustodyActor;
@@ -134,7 +136,7 @@ export async function finishUpload(deps: FinishDeps, who: Uploader, id: string):
           outside: meta.outside === '1' ? 1 : 0,
           device_id: who.deviceId,
           hostbody: who.hostbody,
-          workstation_id: null,
+          workstation_id: who.workstationId ?? null,
           user_id: who.userId,
           uploaded_by: who.uploadedBy,
           unit_id: who.unitId,

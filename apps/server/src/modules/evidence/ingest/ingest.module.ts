@@ -11,6 +11,7 @@ import {
   UPLOAD_EXPIRY_H,
   UPLOAD_PATH,
   UploadMetadata,
+  WORKSTATION_UPLOAD_PATH,
   type Language,
 } from '@bwc/protocol';
 import { MemoryLocker, Server, type ServerOptions } from '@tus/server';
@@ -67,8 +68,8 @@ declare module 'fastify' {
  * by @tus/server on a store of our own, upload-store.ts) for console users at UPLOAD_PATH and for
  * cameras at DEVICE_UPLOAD_PATH. The route authenticates and checks every request before tus
  * sees it; creation is refused early (metadata, extension, size, duplicates); the last PATCH
- * turns the upload into an item (finish.ts). Workstation uploads (WORKSTATION_UPLOAD_PATH) need
- * the workstation registry, which does not exist yet.
+ * turns the upload into an item (finish.ts). Docking workstations upload at
+ * WORKSTATION_UPLOAD_PATH on behalf of the camera named by `hostbody` (modules/workstations).
  */
 export async function registerIngest(
   app: FastifyInstance,
@@ -182,6 +183,46 @@ export async function registerIngest(
   };
 
   /**
+   * A docking workstation (its bearer token) for the camera `hostbody` of the metadata: docked in
+   * it now for a new upload, of the station's units for the rest. The item is the camera's.
+   */
+  const workstationUploader = async (req: FastifyRequest, id: string | undefined): Promise<Uploader> => {
+    const station = await app.workstations.authenticate(req);
+    let hostbody: string | undefined;
+    if (req.method === 'POST') {
+      try {
+        hostbody = Metadata.parse(String(req.headers['upload-metadata'] ?? ''))?.hostbody ?? undefined;
+      } catch {
+        throw new AppError(ResultCode.INVALID, 'validation.ingest.metadata');
+      }
+    } else {
+      const row = id ? await store.row(id) : undefined;
+      if (!row || row.owner_kind !== 'workstation' || row.owner_id !== station.id) throw notFound();
+      hostbody = (JSON.parse(row.metadata) as { hostbody?: string }).hostbody;
+    }
+    const camera = await app.workstations.uploadCamera(station, hostbody?.trim(), req.method === 'POST');
+    if (camera.remote_kill === 1) throw new AppError(ResultCode.FORBIDDEN, 'errors.device.killed');
+    return {
+      kind: 'workstation',
+      ownerId: station.id,
+      unitId: camera.unit_id,
+      userId: camera.owner_id,
+      uploadedBy: null,
+      deviceId: camera.id,
+      hostbody: camera.hostbody,
+      source: 'workstation',
+      workstationId: station.id,
+      may: { law: true, outside: false },
+      actor: {
+        user_id: null,
+        actor: `workstation ${station.code} (${camera.hostbody})`,
+        unit_id: camera.unit_id,
+        ip: req.ip,
+      },
+    };
+  };
+
+  /**
    * Creation checks (before tus creates anything): metadata, extension, size, permission for the
    * view, and the origin: a stored file is refused (409 + Evidence-Item), an open upload of the
    * same file is answered with its own Location (the client resumes it, see schemas/evidence.ts).
@@ -225,7 +266,8 @@ export async function registerIngest(
         action: 'errors.actions.add',
       });
     const stored = { ...meta, outside: outside ? '1' : '0' };
-    const origin = meta.fileid ? `${who.kind === 'device' ? who.ownerId : `u${who.ownerId}`}:${meta.fileid}` : null;
+    // a camera's file has one origin whether the camera or a workstation sends it
+    const origin = meta.fileid ? `${who.kind === 'user' ? `u${who.ownerId}` : who.deviceId}:${meta.fileid}` : null;
     if (origin) {
       const item = await app.db
         .selectFrom('evidence_items')
@@ -263,7 +305,7 @@ export async function registerIngest(
       .send(r.body);
   };
 
-  const route = (path: string, kind: 'user' | 'device') => {
+  const route = (path: string, kind: Uploader['kind']) => {
     const tus = tusServer(path);
     return async (req: FastifyRequest, reply: FastifyReply) => {
       const lang = requestLanguage(req);
@@ -271,7 +313,12 @@ export async function registerIngest(
       let rc: RequestContext | undefined;
       try {
         if (req.method !== 'OPTIONS') {
-          const who = kind === 'device' ? await deviceUploader(req) : await userUploader(req);
+          const who =
+            kind === 'device'
+              ? await deviceUploader(req)
+              : kind === 'workstation'
+                ? await workstationUploader(req, id)
+                : await userUploader(req);
           rc = { who, lang };
           if (req.method === 'POST') {
             if (id) throw notFound();
@@ -338,6 +385,7 @@ export async function registerIngest(
     for (const [path, kind] of [
       [UPLOAD_PATH, 'user'],
       [DEVICE_UPLOAD_PATH, 'device'],
+      [WORKSTATION_UPLOAD_PATH, 'workstation'],
     ] as const) {
       const handler = route(path, kind);
       scope.route({ method: TUS_METHODS, url: path, handler });

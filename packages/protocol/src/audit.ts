@@ -98,6 +98,12 @@ export const AUDITED_ENDPOINTS = [
   'mediaRevert',
   'mediaHardDelete',
   'mediaDownload',
+  // retention and sensitive words
+  'retentionUpdate',
+  'retentionRun',
+  'sensitiveWordAdd',
+  'sensitiveWordEdit',
+  'sensitiveWordDelete',
   'mediaDownloadAll',
   'mediaCustodyExport',
   // scores and random checks (each also on the item's custody chain)

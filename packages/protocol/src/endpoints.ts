@@ -87,6 +87,18 @@ import {
   PlaybackSearchAnswer,
   PlaybackSearchRequest,
 } from './schemas/playback';
+import {
+  RetentionDueItem,
+  RetentionPolicy,
+  RetentionPreviewRequest,
+  RetentionRunAnswer,
+  RetentionUpdateRequest,
+  SensitiveWord,
+  SensitiveWordAddRequest,
+  SensitiveWordDeleteRequest,
+  SensitiveWordEditRequest,
+  SensitiveWordListRequest,
+} from './schemas/retention';
 import { ChangePasswordRequest, HeartbeatResult, LoginPageInfo, LoginRequest, LoginResult } from './schemas/auth';
 import {
   CommandQueued,
@@ -547,6 +559,18 @@ export const Api = {
   mediaDownloadAll: { method: 'POST', path: '/rest/media/mediadownload/download_all', auth: evidence('view'), body: MediaIdsRequest, data: MediaDownloadAllAnswer },
   /** the item's chain of custody and whether it verifies */
   mediaCustody: { method: 'POST', path: '/rest/media/checkrecord/view', auth: evidence('view'), body: MediaIdRequest, data: CustodyAnswer },
+
+  // retention (issue 15 section 4; schemas/retention.ts): the policy and preview on 10272 view,
+  // changes and a run now on 10272 edit. Sensitive words: 10462
+  retentionGet: { method: 'POST', path: '/rest/mediarevise/retention/get', auth: menu(MenuId.DELETED_MEDIA, 'view'), data: RetentionPolicy },
+  retentionUpdate: { method: 'POST', path: '/rest/mediarevise/retention/update', auth: menu(MenuId.DELETED_MEDIA, 'edit'), body: RetentionUpdateRequest, data: RetentionPolicy },
+  /** items due within the next N days, listed before the job acts */
+  retentionPreview: { method: 'POST', path: '/rest/mediarevise/retention/preview', auth: menu(MenuId.DELETED_MEDIA, 'view'), body: RetentionPreviewRequest, data: pageOf(RetentionDueItem) },
+  retentionRun: { method: 'POST', path: '/rest/mediarevise/retention/run', auth: menu(MenuId.DELETED_MEDIA, 'edit'), data: RetentionRunAnswer },
+  sensitiveWordList: { method: 'POST', path: '/rest/system/sensitiveword/get', auth: menu(MenuId.SENSITIVE_WORDS, 'view'), body: SensitiveWordListRequest, data: pageOf(SensitiveWord) },
+  sensitiveWordAdd: { method: 'POST', path: '/rest/system/sensitiveword/add', auth: menu(MenuId.SENSITIVE_WORDS, 'add'), body: SensitiveWordAddRequest, data: SensitiveWord },
+  sensitiveWordEdit: { method: 'POST', path: '/rest/system/sensitiveword/edit', auth: menu(MenuId.SENSITIVE_WORDS, 'edit'), body: SensitiveWordEditRequest, data: SensitiveWord },
+  sensitiveWordDelete: { method: 'POST', path: '/rest/system/sensitiveword/del', auth: menu(MenuId.SENSITIVE_WORDS, 'edit'), body: SensitiveWordDeleteRequest, data: z.object({ deleted: z.number().int() }) },
   /** the custody report of one item (metadata, sha256, chain check, every entry) as PDF or .xlsx */
   mediaCustodyExport: { method: 'GET', path: '/rest/media/checkrecord/export', auth: evidence('view'), file: true, query: CustodyExportQuery },
   // scores and random checks (issue 15 sections 2 and 5; schemas/review.ts): reading scores needs

@@ -31,6 +31,7 @@ export * from './schemas/alarms';
 export * from './schemas/evidence';
 export * from './schemas/playback';
 export * from './schemas/cases';
+export * from './schemas/retention';
 export * from './schemas/workstations';
 export * from './schemas/access';
 export * from './schemas/review';

@@ -18,6 +18,7 @@ import * as m0016 from './0016_evidence';
 import * as m0017 from './0017_evidence_library';
 import * as m0018 from './0018_evidence_cases';
 import * as m0019 from './0019_evidence_search';
+import * as m0021 from './0021_evidence_retention';
 import * as m0022 from './0022_workstations';
 import * as m0020 from './0020_evidence_review';
 import * as m0024 from './0024_evidence_keyword';
@@ -47,6 +48,7 @@ export const migrations: Record<string, Migration> = {
   '0017_evidence_library': m0017,
   '0018_evidence_cases': m0018,
   '0019_evidence_search': m0019,
+  '0021_evidence_retention': m0021,
   '0022_workstations': m0022,
   '0020_evidence_review': m0020,
   '0024_evidence_keyword': m0024,

@@ -5,6 +5,8 @@ import { registerCases } from './cases/cases.routes';
 import { registerEvidenceExport } from './export/export.routes';
 import { registerIngest } from './ingest/ingest.module';
 import { registerLibrary } from './library/library.module';
+import { registerRetention } from './retention/retention.module';
+import { registerSensitive } from './sensitive/sensitive.module';
 import { registerReview } from './review/review.module';
 import { registerPlayback } from './playback/playback.routes';
 import { LocalContentStore, type ContentStore } from './store';
@@ -34,5 +36,7 @@ export async function registerEvidenceModule(app: FastifyInstance, { devices }: 
   await registerEvidenceExport(app, ctx);
   await registerPlayback(app);
   await registerCases(app, ctx);
+  await registerRetention(app);
+  await registerSensitive(app);
   await registerReview(app, ctx);
 }

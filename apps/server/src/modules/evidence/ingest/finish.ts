@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { now } from '../../../db/connection';
 import { AppError } from '../../../http/errors';
 import { appendCustody, type CustodyActor } from '../custody';
+import { applySensitive } from '../sensitive/sensitive';
 import type { EvidenceContext } from '../evidence.module';
 import type { DerivativeQueue } from './derivatives';
 import { EVIDENCE_ITEM_HEADER, refusal } from './refusal';
@@ -163,6 +164,7 @@ export async function finishUpload(deps: FinishDeps, who: Uploader, id: string):
         .returning('id')
         .executeTakeFirstOrThrow();
       await trx.updateTable('evidence_uploads').set({ item_id: item.id }).where('id', '=', id).execute();
+      await applySensitive(trx, item.id);
       await appendCustody(trx, item.id, 'uploaded', who.actor, { sha256, size, upload: id, file_name: name }, at);
       return item.id;
     });

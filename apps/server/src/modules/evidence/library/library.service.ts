@@ -5,6 +5,7 @@ import { inScope, type UnitScope } from '../../../http/scope';
 import type { AlarmService } from '../../alarms/alarms.service';
 import { readMediaKey } from '../../media/keys';
 import { appendCustody, type CustodyActor } from '../custody';
+import { applySensitive } from '../sensitive/sensitive';
 import type { ContentStore } from '../store';
 import * as repo from './library.repository';
 import type { ItemRow } from './library.repository';
@@ -188,6 +189,7 @@ export class LibraryService {
       }));
       if (!changes.length) throw new Refused(REFUSAL.noChange);
       await repo.updateItem(trx, row.id, Object.fromEntries(changes.map((c) => [c.field, c.after])));
+      await applySensitive(trx, row.id);
       await repo.insertRevision(trx, {
         media_id: row.id,
         kind: 'revise',

@@ -9,6 +9,7 @@ import { lazyPage } from '../../app/routing/lazyPage';
 import { ImageZoom } from '../../components/image-zoom';
 import { formatTime } from '../../format/time';
 import { useMapSetup } from '../../map/mapSetup';
+import { ScorePanel, ScoreTabLabel } from '../review/ScorePanel';
 import { SOURCE_LABELS, TYPE_LABELS } from './labels';
 import { PLAYBACK_RATES, fixAt, formatDuration, formatSize } from './mediaQuery';
 
@@ -244,6 +245,11 @@ export function PlayerDialog({ item, onClose }: { item: MediaItem | null; onClos
                   key: 'revisions',
                   label: t('player.revisions', { count: detail.revisions.length }),
                   children: <Revisions revisions={detail.revisions} />,
+                },
+                {
+                  key: 'score',
+                  label: <ScoreTabLabel />,
+                  children: <ScorePanel mediaId={detail.item.id} deleted={detail.item.deleted_at !== null} />,
                 },
               ]}
             />

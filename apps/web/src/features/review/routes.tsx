@@ -1,0 +1,21 @@
+import { MenuId } from '@bwc/protocol';
+import type { ReactNode } from 'react';
+import { Lazy } from '../../app/routing/guards';
+import { lazyPage } from '../../app/routing/lazyPage';
+
+const CheckRandomPage = lazyPage(() => import('./CheckPages'), 'CheckRandomPage');
+const CheckRecordPage = lazyPage(() => import('./CheckPages'), 'CheckRecordPage');
+
+/** /data/check pages by menu id (placed by app/routing/moduleRoutes.tsx); each a lazy chunk. */
+export const reviewPages: Readonly<Record<number, ReactNode>> = {
+  [MenuId.CHECK_RANDOM]: (
+    <Lazy>
+      <CheckRandomPage />
+    </Lazy>
+  ),
+  [MenuId.CHECK_RECORD]: (
+    <Lazy>
+      <CheckRecordPage />
+    </Lazy>
+  ),
+};

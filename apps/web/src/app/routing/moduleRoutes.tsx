@@ -9,6 +9,7 @@ import { dispatchPages } from '../../features/dispatch/routes';
 import { mapconfigPages } from '../../features/mapconfig/routes';
 import { monitorPages } from '../../features/monitor/routes';
 import { oamcenterPages } from '../../features/oamcenter/routes';
+import { playbackPages } from '../../features/playback/routes';
 import { reviewPages } from '../../features/review/routes';
 import { AreaLayout } from '../shell/AreaLayout';
 import { FirstAllowedChild, Lazy, ModuleGate } from './guards';
@@ -44,6 +45,7 @@ const MODULE_PAGES: Readonly<Record<number, ReactNode>> = {
   ...alarmHistoryPages,
   ...archivePages,
   ...dataPages,
+  ...playbackPages,
   ...reviewPages,
 };
 

@@ -1,8 +1,10 @@
 import type { DevicePoint } from '@bwc/protocol';
-import { Descriptions } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { HistoryOutlined } from '@ant-design/icons';
+import { Button, Descriptions } from 'antd';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
+import { lazyPage } from '../../app/routing/lazyPage';
 import { AddressLocation } from '../../components/address-location';
 import { toDisplay } from '../../map/coords';
 import { maplibregl } from '../../map/maplibre';
@@ -15,6 +17,9 @@ import { CapabilityFlags, DeviceStateTag } from './DeviceState';
 import { resolveAddress } from './address';
 import type { useDeviceActions } from './deviceActions';
 import { panToFit, visibleBox } from './popupFit';
+
+/** the device's recordings on a timeline (features/playback), loaded when opened */
+const DeviceReplayDialog = lazyPage(() => import('../playback/DeviceReplayDialog'), 'DeviceReplayDialog');
 
 interface Props {
   point: DevicePoint;
@@ -31,6 +36,8 @@ interface Props {
 /** Info window (500x390) of a device on the map: a MapLibre popup whose content React renders. */
 export function InfoWindow({ point, mapOn, actions, onDetail, onMessage, onClose, sos = false }: Props) {
   const { t } = useTranslation('dispatch');
+  const { t: tp } = useTranslation('playback');
+  const [replay, setReplay] = useState(false);
   const { map, crs } = useMap();
   const [container] = useState(() => document.createElement('div'));
   const popupRef = useRef<InstanceType<typeof maplibregl.Popup> | null>(null);
@@ -123,6 +130,15 @@ export function InfoWindow({ point, mapOn, actions, onDetail, onMessage, onClose
     >
       <div className="bwc-info-window-title" data-testid="info-window-title">
         {nameWithCode(point)}
+        <Button
+          size="small"
+          type="link"
+          icon={<HistoryOutlined />}
+          onClick={() => setReplay(true)}
+          data-testid="info-window-replay"
+        >
+          {tp('open')}
+        </Button>
       </div>
       <div className="bwc-info-window-body">
         <Descriptions size="small" column={1} bordered>
@@ -146,6 +162,11 @@ export function InfoWindow({ point, mapOn, actions, onDetail, onMessage, onClose
       <div className="bwc-info-window-actions">
         <DeviceActionsBar point={point} actions={actions} onDetail={onDetail} onMessage={onMessage} />
       </div>
+      {replay && (
+        <Suspense fallback={null}>
+          <DeviceReplayDialog device={{ id: point.id, name: nameWithCode(point) }} onClose={() => setReplay(false)} />
+        </Suspense>
+      )}
     </div>,
     container,
   );

@@ -1,4 +1,5 @@
 import {
+  Api,
   MenuId,
   ResultCode,
   type CheckBatch,
@@ -304,5 +305,20 @@ describe('random checks', () => {
     expect((await list(luohuSup)).total).toBe(1);
     expect((await list(admin)).total).toBe(4);
     expect((await api(t.app, 'checkRecords', viewer, {})).code).toBe(ResultCode.FORBIDDEN);
+  });
+
+  it('writes scores, draws and results on the operation log', async () => {
+    const logged = async (path: string) =>
+      (
+        await t.db
+          .selectFrom('operation_log')
+          .select(['target', 'result_code'])
+          .where('action', '=', path)
+          .orderBy('id')
+          .execute()
+      ).map((r) => [r.target, r.result_code]);
+    expect(await logged(Api.mediaScoreUpdate.path)).toContainEqual([String(items.a), 200]);
+    expect(await logged(Api.checkDraw.path)).toContainEqual([String(batch.batch.id), 200]);
+    expect(await logged(Api.checkResult.path)).toContainEqual([`${batch.batch.id}:${batch.items[0]!.media_id}`, 200]);
   });
 });

@@ -1,9 +1,10 @@
-import { CheckCircleOutlined, WarningOutlined } from '@ant-design/icons';
+import { CheckCircleOutlined, FileExcelOutlined, FilePdfOutlined, WarningOutlined } from '@ant-design/icons';
 import type { CustodyAction, CustodyEntry, MediaItem } from '@bwc/protocol';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Modal, Result, Spin, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Modal, Result, Space, Spin, Table, Tag, Typography } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { call } from '../../api/http';
+import { call, download } from '../../api/http';
 import { formatTime } from '../../format/time';
 import { keysOf } from '../../i18n/keys';
 
@@ -38,6 +39,19 @@ export function CustodyDialog({ item, onClose }: { item: MediaItem | null; onClo
     staleTime: 0,
   });
   const data = custody.data;
+  const [exporting, setExporting] = useState<'pdf' | 'xlsx' | null>(null);
+  /** the custody report as a file (errors are shown by download()) */
+  const exportReport = async (format: 'pdf' | 'xlsx') => {
+    if (!item) return;
+    setExporting(format);
+    try {
+      await download('mediaCustodyExport', { id: item.id, format });
+    } catch {
+      // already reported
+    } finally {
+      setExporting(null);
+    }
+  };
 
   return (
     <Modal open={item !== null} title={t('custody.title', { name: item?.title ?? '' })} footer={null} onCancel={onClose} width={960} destroyOnHidden>
@@ -66,6 +80,26 @@ export function CustodyDialog({ item, onClose }: { item: MediaItem | null; onClo
                 description={t('custody.brokenHint')}
               />
             )}
+            <Space className="bwc-data-custody-export">
+              <Button
+                size="small"
+                icon={<FilePdfOutlined />}
+                loading={exporting === 'pdf'}
+                onClick={() => void exportReport('pdf')}
+                data-testid="custody-export-pdf"
+              >
+                {t('custody.exportPdf')}
+              </Button>
+              <Button
+                size="small"
+                icon={<FileExcelOutlined />}
+                loading={exporting === 'xlsx'}
+                onClick={() => void exportReport('xlsx')}
+                data-testid="custody-export-xlsx"
+              >
+                {t('custody.exportXlsx')}
+              </Button>
+            </Space>
             <Typography.Paragraph className="bwc-data-hash" copyable={{ text: data.sha256 }}>
               {t('field.sha256')}: {data.sha256}
             </Typography.Paragraph>

@@ -10,7 +10,7 @@ import type { EvidenceContext } from '../evidence.module';
 import type { ItemRow } from '../library/library.repository';
 import type { LibraryService } from '../library/library.service';
 import { custodyReport } from './report';
-import { checkZipToken, signedZipUrl, ZIP_PATH, zipOf } from './zip';
+import { checkZipToken, signedZipUrl, TamperedError, ZIP_PATH, zipOf } from './zip';
 
 const notFound = () => new AppError(ResultCode.NOT_FOUND, 'errors.notFound', { what: 'errors.what.media' });
 
@@ -90,7 +90,12 @@ export async function registerEvidenceExport(app: FastifyInstance, _ctx: Evidenc
       sizes.push(size);
     }
     const zip = zipOf(service, found.rows, sizes, who, (err) =>
-      req.log.error({ err, user: user.id }, 'evidence zip stream stopped'),
+      err instanceof TamperedError
+        ? req.log.error(
+            { media: err.mediaId, user: user.id },
+            'evidence zip stopped: an original failed its hash check',
+          )
+        : req.log.warn({ err, user: user.id }, 'evidence zip stream stopped'),
     );
     // a client that goes away stops the reading of the originals
     reply.raw.on('close', () => {

@@ -4,6 +4,7 @@ import type { RouteObject } from 'react-router';
 import { alarmHistoryPages } from '../../features/alarms/history/routes';
 import { archivePages } from '../../features/archive/routes';
 import { configcenterPages } from '../../features/configcenter/routes';
+import { sensitiveWordPages } from '../../features/configcenter/sensitive-words/routes';
 import { dataPages } from '../../features/data/routes';
 import { dispatchPages } from '../../features/dispatch/routes';
 import { mapconfigPages } from '../../features/mapconfig/routes';
@@ -45,6 +46,7 @@ const MODULE_PAGES: Readonly<Record<number, ReactNode>> = {
   ...alarmHistoryPages,
   ...archivePages,
   ...dataPages,
+  ...sensitiveWordPages,
   ...playbackPages,
   ...reviewPages,
 };

@@ -1,8 +1,8 @@
-import { DeleteOutlined, RollbackOutlined } from '@ant-design/icons';
-import { EVIDENCE_RECOVERY_DAYS, MenuId, type MediaItem, type MediaType } from '@bwc/protocol';
+import { ClockCircleOutlined, DeleteOutlined, RollbackOutlined } from '@ant-design/icons';
+import { EVIDENCE_RECOVERY_DAYS, MenuId, RETENTION_REASON, type MediaItem, type MediaType } from '@bwc/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Modal, Space, Tag, Typography } from 'antd';
-import { useCallback, useMemo, useState, type Key } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, call } from '../../api/http';
 import { usePermission } from '../../app/session/Permission';
@@ -16,6 +16,10 @@ import { FILTERS, formatSize, mediaQuery, purgeableAt } from './mediaQuery';
 import { useBulkReport } from './useBulkReport';
 import './data.css';
 
+const RetentionDrawer = lazy(() =>
+  import('../retention/RetentionDrawer').then((m) => ({ default: m.RetentionDrawer })),
+);
+
 /**
  * /data/edit/deleted (10272): items deleted with a reason, who and when, and from when they may be
  * removed for good. Restore needs edit, hard delete add on 10272; the server refuses a hard delete
@@ -23,6 +27,8 @@ import './data.css';
  */
 export function DeletedMediaPage() {
   const { t } = useTranslation('data');
+  const { t: tr } = useTranslation('retention');
+  const [retention, setRetention] = useState(false);
   const canRevert = usePermission(MenuId.DELETED_MEDIA, 'edit');
   const canPurge = usePermission(MenuId.DELETED_MEDIA, 'add');
   const queryClient = useQueryClient();
@@ -88,7 +94,14 @@ export function DeletedMediaPage() {
       { title: t('column.type'), dataIndex: 'media_type', key: 'type', width: 70, render: (v: MediaType) => t(TYPE_LABELS[v]) },
       { title: t('column.unit'), dataIndex: 'unit_name', key: 'unit', width: 110, ellipsis: true },
       { title: t('column.size'), dataIndex: 'size', key: 'size', width: 90, render: (v: number) => formatSize(v) },
-      { title: t('deleted.reason'), dataIndex: 'delete_reason', key: 'reason', width: 180, ellipsis: true },
+      {
+        title: t('deleted.reason'),
+        dataIndex: 'delete_reason',
+        key: 'reason',
+        width: 180,
+        ellipsis: true,
+        render: (v: string) => (v === RETENTION_REASON ? tr('reason') : v),
+      },
       { title: t('deleted.by'), dataIndex: 'deleted_by_name', key: 'by', width: 100 },
       {
         title: t('deleted.at'),
@@ -135,13 +148,27 @@ export function DeletedMediaPage() {
         ],
       },
     ],
-    [t, revert, purge],
+    [t, tr, revert, purge],
   );
 
   const ids = selected.map(Number);
   return (
-    <Card title={t('view.deleted')} className="bwc-data-library" data-testid="evidence-deleted">
+    <Card
+      title={t('view.deleted')}
+      className="bwc-data-library"
+      data-testid="evidence-deleted"
+      extra={
+        <Button icon={<ClockCircleOutlined />} onClick={() => setRetention(true)} data-testid="retention-open">
+          {tr('open')}
+        </Button>
+      }
+    >
       {contextHolder}
+      {retention && (
+        <Suspense fallback={null}>
+          <RetentionDrawer open onClose={() => setRetention(false)} onRun={() => void reload()} />
+        </Suspense>
+      )}
       <Alert type="info" showIcon className="bwc-data-note" message={t('deleted.window', { days: EVIDENCE_RECOVERY_DAYS })} />
       {refusal && (
         <Alert

@@ -5,6 +5,7 @@ import { lazyPage } from '../../app/routing/lazyPage';
 
 const RecorderAdminPage = lazyPage(() => import('./RecorderAdminPage'), 'RecorderAdminPage');
 const RecorderModelPage = lazyPage(() => import('./RecorderModelPage'), 'RecorderModelPage');
+const WorkstationAdminPage = lazyPage(() => import('./workstations/WorkstationAdminPage'), 'WorkstationAdminPage');
 const MediaGatewayPage = lazyPage(() => import('./media-gateway/MediaGatewayPage'), 'MediaGatewayPage');
 
 /** Built pages of /oamcenter by menu id (placed by app/routing/moduleRoutes.tsx). */
@@ -17,6 +18,11 @@ export const oamcenterPages: Readonly<Record<number, ReactNode>> = {
   [MenuId.RECORDER_MODELS]: (
     <Lazy>
       <RecorderModelPage />
+    </Lazy>
+  ),
+  [MenuId.WORKSTATIONS]: (
+    <Lazy>
+      <WorkstationAdminPage />
     </Lazy>
   ),
   [MenuId.MEDIA_GATEWAY]: (

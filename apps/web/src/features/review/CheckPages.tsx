@@ -21,6 +21,8 @@ function BatchById({ id }: { id: number }) {
   const batch = useQuery({
     queryKey: reviewKeys.batch(id),
     queryFn: ({ signal }) => call('checkBatch', { id }, { signal }),
+    // a fresh draw is put in the cache; results invalidate it
+    staleTime: 30_000,
   });
   if (batch.isPending) return <Spin />;
   if (batch.isError) return <Result status="warning" title={t('batch.loadFailed')} />;

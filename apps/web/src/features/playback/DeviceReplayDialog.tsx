@@ -95,6 +95,8 @@ export function DeviceReplayDialog({
         )}
       </div>
       <ReplayPlayer
+        // a new pick starts afresh (mark and revision state are the picked item's)
+        key={picked ? `${picked.id}:${picked.offset}` : 'none'}
         picked={picked}
         calls={calls}
         onClose={() => setPicked(null)}

@@ -1,5 +1,5 @@
 import { Api, MenuId, type PlaybackDevice, type PlaybackRecording } from '@bwc/protocol';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { App } from 'antd';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWidget } from '../../components/test-utils';
@@ -65,6 +65,8 @@ describe('history replay page', () => {
           truncated: false,
         };
       }
+      if (path === Api.replaySave.path)
+        return testMedia(Number(body.id), { flg: Number(body.flg ?? 0), title: String(body.title ?? 'clip') });
       if (path === Api.replayInfo.path)
         return {
           item: testMedia(Number(body.id), { device_id: camera.id }),
@@ -99,19 +101,45 @@ describe('history replay page', () => {
     expect(Date.parse(String(sent.end)) - Date.parse(String(sent.start))).toBe(86_400_000 - 1);
 
     const bars = await screen.findAllByTestId('replay-bar');
-    expect(bars.map((b) => [b.dataset.id, b.style.left, b.style.width])).toEqual([
-      ['11', '25%', '25%'],
-      ['12', '75%', '10%'],
+    const pct = (v: string) => Math.round(parseFloat(v) * 1000) / 1000;
+    expect(bars.map((b) => [b.dataset.id, pct(b.style.left), pct(b.style.width)])).toEqual([
+      ['11', 25, 25],
+      ['12', 75, 10],
     ]);
-    expect(screen.getByTestId('replay-alarm').style.left).toBe('50%');
+    expect(pct(screen.getByTestId('replay-alarm').style.left)).toBe(50);
     expect(screen.getByTestId('playback-count').textContent).toBe('2 recordings');
 
-    // a click plays that recording
-    fireEvent.click(bars[1]!);
+    // a click in the middle of a bar plays that recording from its middle
+    const bar = bars[1]!;
+    bar.getBoundingClientRect = () => ({
+      left: 100,
+      width: 200,
+      top: 0,
+      height: 20,
+      right: 300,
+      bottom: 20,
+      x: 100,
+      y: 0,
+      toJSON: () => ({}),
+    });
+    fireEvent.click(bar, { clientX: 200 });
     const video = (await screen.findByTestId('replay-video')) as HTMLVideoElement;
     expect(video.getAttribute('src')).toBe('/media/evidence/play/12?token=t');
     expect(server.calls(Api.replayInfo.path)).toEqual([{ id: 12 }]);
-    expect(screen.getByTestId('replay-mark')).toBeTruthy();
+    fireEvent.loadedMetadata(video);
+    const seconds = (Date.parse(range.end) - Date.parse(range.start)) / 1000;
+    expect(video.currentTime).toBeCloseTo(seconds * 0.1 * 0.5, 3);
+
+    // mark, and revise title with a reason, through saveinfo
+    fireEvent.click(screen.getByTestId('replay-mark'));
+    await waitFor(() => expect(server.calls(Api.replaySave.path)).toEqual([{ id: 12, flg: 1 }]));
+    fireEvent.click(screen.getByTestId('replay-edit'));
+    const form = await screen.findByTestId('replay-revise');
+    fireEvent.change(within(form).getByLabelText('Title'), { target: { value: 'traffic stop' } });
+    fireEvent.change(within(form).getByLabelText('Reason for the change'), { target: { value: 'named' } });
+    fireEvent.click(screen.getByRole('button', { name: 'OK' }));
+    await waitFor(() => expect(server.calls(Api.replaySave.path)).toHaveLength(2));
+    expect(server.calls(Api.replaySave.path)[1]).toMatchObject({ id: 12, title: 'traffic stop', reason: 'named' });
   });
 
   it('asks for devices before searching', async () => {

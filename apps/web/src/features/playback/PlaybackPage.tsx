@@ -122,7 +122,14 @@ export function PlaybackPage() {
           <span className="bwc-replay-alarm" /> {t('alarm')}
         </div>
       </Card>
-      <ReplayPlayer picked={picked} calls={calls} onClose={() => setPicked(null)} onChanged={() => void search()} />
+      <ReplayPlayer
+        // a new pick starts afresh (mark and revision state are the picked item's)
+        key={picked ? `${picked.id}:${picked.offset}` : 'none'}
+        picked={picked}
+        calls={calls}
+        onClose={() => setPicked(null)}
+        onChanged={() => void search()}
+      />
     </div>
   );
 }

@@ -1,7 +1,7 @@
-import { DownloadOutlined, FlagFilled, FlagOutlined } from '@ant-design/icons';
+import { DownloadOutlined, EditOutlined, FlagFilled, FlagOutlined } from '@ant-design/icons';
 import type { MediaItem, PlaybackInfo } from '@bwc/protocol';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Modal, Result, Segmented, Space, Spin, Typography } from 'antd';
+import { Alert, App, Button, Form, Input, Modal, Result, Segmented, Space, Spin, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -22,6 +22,14 @@ export interface ReplayCalls {
   /** null without the edit right */
   flag: ((id: number, flg: 0 | 1) => Promise<MediaItem>) | null;
   download: (id: number) => Promise<SignedDownload>;
+  /** title / description revision with a reason (videoreplay saveinfo); null where the door has none or without edit */
+  revise: ((id: number, values: ReviseValues) => Promise<MediaItem>) | null;
+}
+
+export interface ReviseValues {
+  title: string;
+  description: string;
+  reason: string;
 }
 
 export const monitorCalls = (canEdit: boolean): ReplayCalls => ({
@@ -29,6 +37,7 @@ export const monitorCalls = (canEdit: boolean): ReplayCalls => ({
   info: (id, signal) => call('replayInfo', { id }, { signal }),
   flag: canEdit ? (id, flg) => call('replaySave', { id, flg }) : null,
   download: (id) => call('replayDownload', { id }),
+  revise: canEdit ? (id, values) => call('replaySave', { id, ...values }) : null,
 });
 
 export const dispatchCalls = (canEdit: boolean): ReplayCalls => ({
@@ -36,6 +45,7 @@ export const dispatchCalls = (canEdit: boolean): ReplayCalls => ({
   info: (id, signal) => call('playbackInfo', { id }, { signal }),
   flag: canEdit ? (id, flg) => call('playbackFlag', { id, flg }) : null,
   download: (id) => call('mediafileDownload', { id }),
+  revise: null,
 });
 
 /** Save a signed download address (the server names the file). */
@@ -47,6 +57,62 @@ function save(answer: SignedDownload) {
   document.body.appendChild(a);
   a.click();
   a.remove();
+}
+
+/** Title and description of a recording, revised with a reason (the library keeps the revision). */
+function ReviseDialog({
+  item,
+  revise,
+  onClose,
+  onSaved,
+}: {
+  item: MediaItem;
+  revise: (id: number, values: ReviseValues) => Promise<MediaItem>;
+  onClose: () => void;
+  onSaved: (item: MediaItem) => void;
+}) {
+  const { t } = useTranslation('playback');
+  const [form] = Form.useForm<ReviseValues>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (values: ReviseValues) => {
+    setBusy(true);
+    try {
+      onSaved(await revise(item.id, values));
+    } catch {
+      /* the call showed the server's message */
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal open title={t('edit')} onCancel={onClose} onOk={() => form.submit()} confirmLoading={busy} destroyOnHidden>
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={{ title: item.title, description: item.description, reason: '' }}
+        onFinish={(values) => void submit(values)}
+        data-testid="replay-revise"
+      >
+        <Form.Item
+          name="title"
+          label={t('fieldTitle')}
+          rules={[{ required: true, whitespace: true, message: t('required') }]}
+        >
+          <Input maxLength={100} />
+        </Form.Item>
+        <Form.Item name="description" label={t('fieldDescription')}>
+          <Input.TextArea rows={3} maxLength={2000} />
+        </Form.Item>
+        <Form.Item
+          name="reason"
+          label={t('fieldReason')}
+          rules={[{ required: true, whitespace: true, message: t('required') }]}
+        >
+          <Input maxLength={200} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
 }
 
 export interface Picked {
@@ -84,8 +150,10 @@ export function ReplayPlayer({
   const [rate, setRate] = useState(1);
   const [flg, setFlg] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const [revised, setRevised] = useState<MediaItem | null>(null);
   const data = info.data;
-  const item = data?.item;
+  const item = revised ?? data?.item;
   const marked = (flg ?? item?.flg ?? 0) === 1;
 
   const changeRate = (next: number) => {
@@ -188,6 +256,11 @@ export function ReplayPlayer({
                   {t(marked ? 'unmark' : 'mark')}
                 </Button>
               )}
+              {calls.revise && (
+                <Button icon={<EditOutlined />} onClick={() => setEditing(true)} data-testid="replay-edit">
+                  {t('edit')}
+                </Button>
+              )}
               <Button icon={<DownloadOutlined />} onClick={() => void download()} data-testid="replay-download">
                 {t('download')}
               </Button>
@@ -195,6 +268,19 @@ export function ReplayPlayer({
           </div>
         )}
       </div>
+      {editing && item && calls.revise && (
+        <ReviseDialog
+          item={item}
+          revise={calls.revise}
+          onClose={() => setEditing(false)}
+          onSaved={(next) => {
+            setRevised(next);
+            setEditing(false);
+            message.success(t('saved'));
+            onChanged?.();
+          }}
+        />
+      )}
     </Modal>
   );
 }

@@ -178,6 +178,23 @@ describe('scores', () => {
     expect((await score(sup1, 999_999, [])).code).toBe(ResultCode.NOT_FOUND);
   });
 
+  it('keeps one current score per scorer when saves race', async () => {
+    const answers = await Promise.all([12, 14, 16, 18, 20].map((p) => score(sup2, items.b, [p])));
+    expect(answers.map((a) => a.code)).toEqual([200, 200, 200, 200, 200]);
+    const rows = await t.db
+      .selectFrom('evidence_scores')
+      .select(['current', 'total'])
+      .where('media_id', '=', items.b)
+      .execute();
+    expect(rows).toHaveLength(5);
+    const current = rows.filter((r) => r.current === 1);
+    expect(current).toHaveLength(1);
+    expect(await itemScore(items.b)).toBe(Number(current[0]!.total));
+    const custody = await api<CustodyAnswer>(t.app, 'mediaCustody', sup1, { id: items.b });
+    expect(custody.data.chain_ok).toBe(true);
+    expect(custody.data.entries.filter((e) => e.action === 'scored')).toHaveLength(5);
+  });
+
   it('lists items to score and scored (videoscore) within the scope', async () => {
     const list = async (s: Session, f: Record<string, unknown>) =>
       (await api<Page<VideoScoreRow>>(t.app, 'videoScore', s, f)).data.list.map((i) => i.id).sort((a, b) => a - b);

@@ -1,10 +1,10 @@
 import type { MediaScore, MediaScoreAnswer, Rubric, ScoreCriterion, VideoScoreQuery } from '@bwc/protocol';
 import { sql } from 'kysely';
-import type { Db } from '../../../db/connection';
+import { isPostgres, type Db } from '../../../db/connection';
 import { AppError, Errors } from '../../../http/errors';
 import type { UnitScope } from '../../../http/scope';
 import { ResultCode } from '@bwc/protocol';
-import type { Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { EvidenceScoreTable } from './review.tables';
 import './review.tables';
 
@@ -92,6 +92,10 @@ export async function saveScore(
   trx: Db,
   row: Omit<ScoreRow, 'id' | 'current'>,
 ): Promise<{ average: number | null; replaced: number | null }> {
+  // PostgreSQL: the item row lock makes a concurrent save of the same item wait (one current score
+  // per scorer); SQLite runs one write transaction at a time
+  if (isPostgres(trx as Kysely<unknown>))
+    await trx.selectFrom('evidence_items').select('id').where('id', '=', row.media_id).forUpdate().execute();
   const previous = await trx
     .selectFrom('evidence_scores')
     .select('id')

@@ -9,7 +9,7 @@ import { SensitiveRecompute } from './sensitive';
 /**
  * /configcenter/Admin/SensitiveWordAdmin (menu 10462): the word list. Each change is recorded as
  * pending and starts a background recompute of every item's sensitive flag; the node holding the
- * scheduler lease recomputes at start while one is pending (a restart cut it short).
+ * scheduler lease (at start or on taking it over) recomputes while one is pending (a restart cut it short).
  */
 export async function registerSensitive(app: FastifyInstance): Promise<void> {
   const recompute = new SensitiveRecompute(app.db, (err) => app.log.error({ err }, 'sensitive recompute failed'));
@@ -19,10 +19,20 @@ export async function registerSensitive(app: FastifyInstance): Promise<void> {
     await recompute.markPending();
     start();
   };
+  const resume = async () => {
+    if (await recompute.pending()) start();
+  };
   app.addHook('onReady', async () => {
-    if (app.cluster.scheduler.held && (await recompute.pending())) start();
+    if (app.cluster.scheduler.held) await resume();
   });
-  app.addHook('onClose', () => recompute.idle());
+  // a node taking the lease over resumes a recompute the previous holder left pending
+  const offLease = app.cluster.scheduler.onChange((held) => {
+    if (held) resume().catch((err) => app.log.error({ err }, 'sensitive recompute failed'));
+  });
+  app.addHook('onClose', async () => {
+    offLease();
+    await recompute.idle();
+  });
 
   const duplicate = (word: string) => Errors.field('word', 'errors.sensitiveWord.duplicate', { word });
   const taken = async (key: string, exceptId = 0) =>

@@ -29,7 +29,7 @@ let clock = Date.parse('2026-06-01T00:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
 const ago = (days: number) => iso(clock - days * DAY_MS);
 
-const items = {} as Record<'past' | 'soon' | 'longest' | 'byDefault' | 'linked' | 'young', number>;
+const items = {} as Record<'past' | 'soon' | 'longest' | 'byDefault' | 'linked' | 'young' | 'foreign', number>;
 
 const row = (id: number) =>
   t.db.selectFrom('evidence_items').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -75,6 +75,15 @@ beforeAll(async () => {
   items.byDefault = await add('', 366, 'default rule');
   items.linked = await add('traffic', 1000, 'in an open case');
   items.young = await add('traffic', 1, 'young');
+  // another unit's item, past due: not in a Futian user's preview
+  items.foreign = (
+    await insertItem(t.app, {
+      unit_id: await unitIdOf(t.db, '440303000000'),
+      bytes: PNG,
+      title: 'luohu',
+      recorded_at: ago(1000),
+    })
+  ).id;
   const c = await api<{ id: number }>(t.app, 'caseAdd', admin, {
     title: '案件',
     occurred_at: '2026-05-01 10:00:00',
@@ -152,6 +161,9 @@ describe('retention preview and job', () => {
     expect(p.code).toBe(200);
     expect(p.data.list.map((i) => i.id)).toEqual([items.past, items.byDefault, items.soon]);
     expect(p.data.total).toBe(3);
+    // the caller's units only: an administrator sees the other unit's item too
+    const all = await api<Page<RetentionDueItem>>(t.app, 'retentionPreview', admin, {});
+    expect(all.data.list.map((i) => i.id)).toEqual([items.foreign, items.past, items.byDefault, items.soon]);
     // same due date: by id
     const [past, byDefault, soon] = p.data.list;
     expect(byDefault).toMatchObject({ rule: '', days: 365, due_at: iso(clock - DAY_MS) });
@@ -171,8 +183,8 @@ describe('retention preview and job', () => {
     expect((await row(items.past)).deleted_at).toBeNull();
 
     const job = new RetentionJob(service, lease(true), report);
-    expect(await job.tick()).toEqual({ deleted: 2, purged: 0, exempt: 1 });
-    for (const id of [items.past, items.byDefault]) {
+    expect(await job.tick()).toEqual({ deleted: 3, purged: 0, exempt: 1 });
+    for (const id of [items.past, items.byDefault, items.foreign]) {
       const r = await row(id);
       expect(r).toMatchObject({ deleted_at: iso(clock), delete_reason: 'retention', deleted_by: null });
       expect((await actions(id)).at(-1)).toBe('retention');
@@ -192,7 +204,7 @@ describe('retention preview and job', () => {
     expect((await row(items.past)).purged_at).toBeNull();
     // after it: purged by the library's hard delete (tombstone, custody 'purged'); 'soon' is due now
     clock += 5 * DAY_MS;
-    expect(await job.tick()).toEqual({ deleted: 1, purged: 2, exempt: 1 });
+    expect(await job.tick()).toEqual({ deleted: 1, purged: 3, exempt: 1 });
     for (const id of [items.past, items.byDefault]) {
       expect((await row(id)).purged_at).toBe(iso(clock));
       expect((await actions(id)).slice(-2)).toEqual(['retention', 'purged']);

@@ -13,7 +13,7 @@ import { text, type Lang } from '../support/texts';
  * Evidence end to end (issue 15): a simulated body camera records a clip (ffmpeg test pattern with
  * its name and clock, H.264/AAC) and uploads it over tus with its device token; the recording
  * appears in the law-enforcement library, plays in the player (the video's clock advances), is
- * marked, linked to a police incident registered in the archive screen, deleted with a reason,
+ * scored against the rubric, marked, linked to a police incident registered in the archive screen, deleted with a reason,
  * found in the deleted list and restored, and downloaded through its signed address with the
  * SHA-256 the camera computed; its custody record lists those steps and verifies. Screenshots of
  * the library, the player and the custody record in zh-CN and en-US.
@@ -41,7 +41,7 @@ async function rowAction(target: Locator, lang: Lang, key: string) {
   await target.getByRole('button', { name: buttonName(text(lang, key)) }).click();
 }
 
-test('a camera recording is found, played, marked, linked, deleted, restored and downloaded with its hash', async ({
+test('a camera recording is found, played, scored, marked, linked, deleted, restored and downloaded with its hash', async ({
   page,
   baseURL,
 }) => {
@@ -95,8 +95,18 @@ test('a camera recording is found, played, marked, linked, deleted, restored and
     .toBeGreaterThan(1);
   await expect(page.getByTestId('player-gps')).toBeVisible();
   await page.screenshot({ path: artifact('evidence-player-zh-CN') });
-  await page.keyboard.press('Escape');
+
+  // scored against the rubric: 18 of 20 on every criterion is 90 %
+  await page.getByRole('tab', { name: text('zh-CN', 'review:score.tab') }).click();
+  const form = page.getByTestId('score-form');
+  const inputs = form.locator('input.ant-input-number-input');
+  await expect(inputs.first()).toBeVisible();
+  for (let i = 0; i < (await inputs.count()); i++) await inputs.nth(i).fill('18');
+  await page.getByTestId('score-save').click();
+  await expect(page.getByTestId('score-average')).toContainText('90');
+  await page.locator('.ant-modal-wrap:visible .ant-modal-close').click();
   await expect(video).toBeHidden();
+  await expect(item).toContainText('90.0');
 
   // marked
   await rowAction(item, 'zh-CN', 'data:action.mark');
@@ -156,7 +166,17 @@ test('a camera recording is found, played, marked, linked, deleted, restored and
   // the custody record lists what happened and verifies
   await rowAction(item, 'zh-CN', 'data:action.custody');
   const custody = page.getByTestId('custody-dialog');
-  for (const action of ['uploaded', 'viewed', 'marked', 'linked', 'deleted', 'restored', 'downloaded'])
+  for (const action of [
+    'uploaded',
+    'viewed',
+    'streamed',
+    'scored',
+    'marked',
+    'linked',
+    'deleted',
+    'restored',
+    'downloaded',
+  ])
     await expect(
       custody.getByText(text('zh-CN', `data:custody.action.${action}`), { exact: true }).first(),
     ).toBeVisible();

@@ -53,7 +53,7 @@ async function writeHashed(file: string, size: number, seed: number): Promise<st
   while (left > 0) {
     const piece = left >= chunk.length ? chunk : chunk.subarray(0, left);
     hash.update(piece);
-    if (!out.write(piece)) await new Promise((r) => out.once('drain', r));
+    if (!out.write(piece)) await new Promise<void>((r) => out.once('drain', () => r()));
     left -= piece.length;
     chunk = block;
   }

@@ -1,5 +1,6 @@
 import {
   ALARM_TYPE,
+  Api,
   MenuId,
   ResultCode,
   type MediaDownloadAnswer,
@@ -235,6 +236,17 @@ describe('videoreplay', () => {
     const again = await api(t.app, 'replaySave', replayUser, { id: items.second.id, flg: 1 });
     expect(again.code).toBe(ResultCode.INVALID);
     expect(await custody(items.second.id)).toEqual(['uploaded', 'revised', 'marked']);
+    // on the operation log with the item's id, the refused repeat too
+    const logged = await t.db
+      .selectFrom('operation_log')
+      .select(['action', 'target', 'result_code'])
+      .where('target', '=', String(items.second.id))
+      .orderBy('id')
+      .execute();
+    expect(logged).toEqual([
+      { action: Api.replaySave.path, target: String(items.second.id), result_code: 200 },
+      { action: Api.replaySave.path, target: String(items.second.id), result_code: 400 },
+    ]);
   });
 
   it('mediadown signs a download address that serves the verified original', async () => {

@@ -236,14 +236,16 @@ describe('videoreplay', () => {
     const again = await api(t.app, 'replaySave', replayUser, { id: items.second.id, flg: 1 });
     expect(again.code).toBe(ResultCode.INVALID);
     expect(await custody(items.second.id)).toEqual(['uploaded', 'revised', 'marked']);
-    // on the operation log with the item's id, the refused repeat too
+    // on the operation log with the item's id, the refusals too (no reason, earlier; the repeat)
     const logged = await t.db
       .selectFrom('operation_log')
       .select(['action', 'target', 'result_code'])
       .where('target', '=', String(items.second.id))
+      .where('action', '=', Api.replaySave.path)
       .orderBy('id')
       .execute();
     expect(logged).toEqual([
+      { action: Api.replaySave.path, target: String(items.second.id), result_code: 400 },
       { action: Api.replaySave.path, target: String(items.second.id), result_code: 200 },
       { action: Api.replaySave.path, target: String(items.second.id), result_code: 400 },
     ]);

@@ -55,6 +55,7 @@ import {
   AccessListRequest,
   AccessRequest,
   AccessRequestPage,
+  AccessUnit,
   ShareAddAnswer,
   ShareAddRequest,
   ShareLink,
@@ -601,6 +602,7 @@ export const Api = {
   // access to other units' items and external share links (issue 15 section 4; schemas/access.ts).
   // Requests: 'view' on a library menu; approvals and share links: 'edit' on one (and the unit in scope)
   accessFromList: { method: 'POST', path: '/rest/media/accessfrom/get', auth: evidence('view'), body: AccessListRequest, data: AccessRequestPage },
+  accessUnits: { method: 'POST', path: '/rest/media/accessfrom/units', auth: evidence('view'), body: z.object({}), data: z.array(AccessUnit) },
   accessFromAdd: { method: 'POST', path: '/rest/media/accessfrom/add', auth: evidence('view'), body: AccessAddRequest, data: AccessRequest },
   /** withdraw a request (an approved one ends its grant) */
   accessFromDel: { method: 'POST', path: '/rest/media/accessfrom/del', auth: evidence('view'), body: AccessIdRequest, data: AccessRequest },

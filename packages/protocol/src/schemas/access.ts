@@ -49,6 +49,13 @@ export const AccessAddRequest = z.object({
 });
 export type AccessAddRequest = z.input<typeof AccessAddRequest>;
 
+/**
+ * POST rest/media/accessfrom/units: the units a request can be sent to (every unit outside the
+ * caller's scope, by name and code; the unit tree itself shows the scope only).
+ */
+export const AccessUnit = z.object({ id: z.number().int(), name: z.string(), bh: z.string(), pid: z.number().int() });
+export type AccessUnit = z.infer<typeof AccessUnit>;
+
 /** POST rest/media/accessfrom/get and accessto/get */
 export const AccessListRequest = PageQuery.extend({
   state: AccessState.optional(),

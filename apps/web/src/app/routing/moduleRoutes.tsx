@@ -1,6 +1,7 @@
 import { MODULES, MenuId, type ModuleDef } from '@bwc/protocol';
 import type { ReactNode } from 'react';
 import type { RouteObject } from 'react-router';
+import { accessRoutes } from '../../features/access/routes';
 import { alarmHistoryPages } from '../../features/alarms/history/routes';
 import { archivePages } from '../../features/archive/routes';
 import { configcenterPages } from '../../features/configcenter/routes';
@@ -92,6 +93,8 @@ export function areaRoutes(): RouteObject[] {
     children: [
       { index: true, element: <FirstAllowedChild menuId={area.id} /> },
       ...MODULES.filter((m) => m.pid === area.id).map((m) => moduleRoute(m, area)),
+      // pages of an area that are not catalogue modules
+      ...(area.path === '/data' ? accessRoutes : []),
     ],
   }));
 }

@@ -1,5 +1,6 @@
 import { MenuId } from '@bwc/protocol';
 import { Navigate, type RouteObject } from 'react-router';
+import { shareRoute } from '../../features/access/routes';
 import { LoginPage } from '../../features/auth/LoginPage';
 import { homeRoutes } from '../../features/home/routes';
 import { systemRoutes } from '../../features/system/routes';
@@ -24,6 +25,8 @@ export function appRoutes(): RouteObject[] {
       errorElement: <RouteError />,
       children: [
         { path: 'login', element: <LoginPage /> },
+        // an external share link's page (issue 15 section 4): public, no login
+        shareRoute,
         { path: '406', element: <NotAcceptablePage /> },
         { path: 'not-support', element: <NotSupportPage /> },
         { path: '404', element: <NotFoundPage /> },

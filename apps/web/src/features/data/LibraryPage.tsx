@@ -6,6 +6,7 @@ import {
   EditOutlined,
   FileImageOutlined,
   FlagOutlined,
+  ShareAltOutlined,
   UploadOutlined,
   VideoCameraOutlined,
 } from '@ant-design/icons';
@@ -14,6 +15,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Space, Tag, Tooltip, Typography } from 'antd';
 import { Suspense, useCallback, useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { call } from '../../api/http';
 import { lazyPage } from '../../app/routing/lazyPage';
 import { usePermission } from '../../app/session/Permission';
@@ -32,6 +34,7 @@ import { useBulkReport } from './useBulkReport';
 import './data.css';
 
 const UploadDialog = lazyPage(() => import('./upload/UploadDialog'), 'UploadDialog');
+const ShareDialog = lazyPage(() => import('../access/ShareDialog'), 'ShareDialog');
 
 export type LibraryView = Exclude<EvidenceView, 'deleted'>;
 
@@ -97,6 +100,8 @@ export function LibraryPage({ view }: { view: LibraryView }) {
   const [flagging, setFlagging] = useState<MediaItem | null>(null);
   const [deleting, setDeleting] = useState<number[] | null>(null);
   const [bulkEditing, setBulkEditing] = useState<number[] | null>(null);
+  const { t: ta } = useTranslation('access');
+  const [sharing, setSharing] = useState<number[] | null>(null);
   const [custody, setCustody] = useState<MediaItem | null>(null);
   const [uploading, setUploading] = useState(false);
 
@@ -298,11 +303,16 @@ export function LibraryPage({ view }: { view: LibraryView }) {
       className="bwc-data-library"
       data-testid={`evidence-${view}`}
       extra={
-        uploadable && (
-          <Button type="primary" icon={<UploadOutlined />} onClick={() => setUploading(true)} data-testid="evidence-upload">
-            {t('action.upload')}
-          </Button>
-        )
+        <Space>
+          <Link to="/data/access" data-testid="evidence-access">
+            {ta('library.access')}
+          </Link>
+          {uploadable && (
+            <Button type="primary" icon={<UploadOutlined />} onClick={() => setUploading(true)} data-testid="evidence-upload">
+              {t('action.upload')}
+            </Button>
+          )}
+        </Space>
       }
     >
       {canEdit && (
@@ -327,6 +337,15 @@ export function LibraryPage({ view }: { view: LibraryView }) {
             data-testid="evidence-bulk-download"
           >
             {t('bulk.download')}
+          </Button>
+          <Button
+            size="small"
+            icon={<ShareAltOutlined />}
+            disabled={selected.length === 0}
+            onClick={() => setSharing(selectedIds)}
+            data-testid="evidence-bulk-share"
+          >
+            {ta('library.share')}
           </Button>
           <Button size="small" icon={<EditOutlined />} disabled={selected.length === 0} onClick={() => setBulkEditing(selectedIds)}>
             {t('bulk.edit')}
@@ -372,6 +391,11 @@ export function LibraryPage({ view }: { view: LibraryView }) {
         }}
       />
       <CustodyDialog item={custody} onClose={() => setCustody(null)} />
+      {sharing && (
+        <Suspense fallback={null}>
+          <ShareDialog ids={sharing} onClose={() => setSharing(null)} />
+        </Suspense>
+      )}
       {uploading && (
         <Suspense fallback={null}>
           <UploadDialog open outside={view === 'outside'} onClose={() => setUploading(false)} onUploaded={() => void reload()} />

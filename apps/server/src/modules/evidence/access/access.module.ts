@@ -22,6 +22,10 @@ export async function registerAccess(app: FastifyInstance) {
     handler: async ({ db, user, body }) => access.list('from', await unitScope(db, user), body),
   });
   defineRoute(app, {
+    api: 'accessUnits',
+    handler: async ({ db, user }) => access.units(await unitScope(db, user)),
+  });
+  defineRoute(app, {
     api: 'accessFromAdd',
     msg: 'success.saved',
     handler: async ({ db, user, body, req }) => {

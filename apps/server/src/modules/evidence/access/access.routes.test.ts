@@ -74,6 +74,10 @@ afterAll(async () => {
 
 describe('access requests (accessfrom / accessto)', () => {
   it('request -> approve: the requester views and streams the items until the grant expires', async () => {
+    // the units a request can go to: outside the caller's scope only
+    const units = await api<{ id: number }[]>(t.app, 'accessUnits', futianUser, {});
+    expect(units.data.map((u) => u.id)).toContain(luohu);
+    expect(units.data.map((u) => u.id)).not.toContain(futian);
     expect((await view(futianUser, items.a.id)).code).toBe(ResultCode.NOT_FOUND);
     const add = await api<AccessRequest>(t.app, 'accessFromAdd', futianUser, {
       unit_id: luohu,

@@ -121,6 +121,14 @@ export class AccessService implements AccessGrants {
       throw Errors.field(field, 'errors.access.expiry', { days: ACCESS_MAX_DAYS });
   }
 
+  /** Units a request can go to: every unit outside the scope. */
+  async units(scope: UnitScope) {
+    let q = this.db.selectFrom('units').select(['id', 'name', 'bh', 'pid']).orderBy('bh');
+    if (!scope.all) q = q.where('id', 'not in', scope.ids.length ? scope.ids : [-1]);
+    else q = q.where('id', '=', -1);
+    return q.execute();
+  }
+
   async add(user: AuthUser, scope: UnitScope, body: AddInput): Promise<AccessRequest> {
     const unit = await this.db.selectFrom('units').select('id').where('id', '=', body.unit_id).executeTakeFirst();
     if (!unit) throw Errors.notFound('unit');

@@ -1,4 +1,4 @@
-import type { EditRecordEntry } from '@bwc/protocol';
+import { RETENTION_REASON, type EditRecordEntry } from '@bwc/protocol';
 import { Card, Tag } from 'antd';
 import dayjs from 'dayjs';
 import { useMemo } from 'react';
@@ -38,6 +38,7 @@ export function recordQuery(filters: FilterValues): Record<string, string> {
 /** /data/edit/record (10271): revisions and deletions of evidence, newest first. */
 export function EditRecordPage() {
   const { t } = useTranslation('data');
+  const { t: tr } = useTranslation('retention');
   const lang = currentLanguage();
   const searchItems = useMemo<SearchItem[]>(
     () => [
@@ -64,12 +65,26 @@ export function EditRecordPage() {
         render: (kind: Kind) => <Tag color={KIND_COLORS[kind]}>{t(RECORD_KINDS[kind])}</Tag>,
       },
       { title: t('column.title'), dataIndex: 'media_title', key: 'media', width: 180, ellipsis: true },
-      { title: t('record.user'), dataIndex: 'user_name', key: 'user', width: 110 },
+      {
+        title: t('record.user'),
+        dataIndex: 'user_name',
+        key: 'user',
+        width: 110,
+        // the retention job acts as no user
+        render: (v: string, row: Entry) => v || (row.reason === RETENTION_REASON ? tr('actor') : ''),
+      },
       { title: t('column.unit'), dataIndex: 'unit_name', key: 'unit', width: 120, ellipsis: true },
-      { title: t('field.reason'), dataIndex: 'reason', key: 'reason', width: 180, ellipsis: true },
+      {
+        title: t('field.reason'),
+        dataIndex: 'reason',
+        key: 'reason',
+        width: 180,
+        ellipsis: true,
+        render: (v: string) => (v === RETENTION_REASON ? tr('reason') : v),
+      },
       { title: t('record.detail'), dataIndex: 'detail', key: 'detail', ellipsis: true },
     ],
-    [t],
+    [t, tr],
   );
   return (
     <Card title={t('view.record')} className="bwc-data-library" data-testid="evidence-record">

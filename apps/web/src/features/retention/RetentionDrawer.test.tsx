@@ -3,6 +3,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWidget } from '../../components/test-utils';
 import { DeletedMediaPage } from '../data/DeletedPage';
+import { EditRecordPage } from '../data/EditRecordPage';
 import { fakeServer } from '../data/fakeServer';
 import { testMedia } from '../data/test-media';
 import { RetentionDrawer } from './RetentionDrawer';
@@ -157,5 +158,38 @@ describe('retention policy', () => {
     expect(row(3)!.textContent).toContain('Retention period over');
     fireEvent.click(screen.getByTestId('retention-open'));
     expect((await screen.findByTestId('retention-default')).textContent).toContain('365 days');
+  });
+
+  it('edit records name the retention policy as reason and actor', async () => {
+    fakeServer((path) =>
+      path === Api.mediaEditRecord.path
+        ? {
+            total: 1,
+            page: 1,
+            limit: 20,
+            list: [
+              {
+                id: 5,
+                media_id: 3,
+                media_title: 'old patrol',
+                kind: 'delete',
+                user_name: '',
+                unit_name: '',
+                at: '2026-06-01T00:00:00.000Z',
+                reason: RETENTION_REASON,
+                detail: '',
+              },
+            ],
+          }
+        : null,
+    );
+    await renderWidget(<EditRecordPage />, {
+      url: '/data/edit/record',
+      permissions: { [MenuId.EDIT_RECORD]: { view: 1 } },
+      language: 'en-US',
+    });
+    await waitFor(() => expect(row(5)).not.toBeNull());
+    expect(row(5)!.textContent).toContain('Retention period over');
+    expect(row(5)!.textContent).toContain('Retention policy (system)');
   });
 });

@@ -1,5 +1,7 @@
 import { inflateSync } from 'node:zlib';
-import { chmod, open } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, open, readdir, readlink } from 'node:fs/promises';
 import { ALARM_TYPE, Api, MenuId, ResultCode, type MediaDownloadAllAnswer } from '@bwc/protocol';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,8 +9,10 @@ import { fromBuffer, type Entry, type ZipFile } from 'yauzl';
 import { api, callApi } from '../../../../test/api';
 import { unitIdOf } from '../../../../test/devices';
 import { createRole, createTestApp, createUser, login, type Session, type TestApp } from '../../../../test/helpers';
+import { until } from '../../../../test/wait';
 import { insertItem, makeMp4, PNG, sha256Of } from '../library/library.fixture';
 import type { LocalContentStore } from '../store';
+import { CJK_FONT, custodyReport } from './report';
 import { entryNames } from './zip';
 
 let t: TestApp;
@@ -173,6 +177,29 @@ describe('zip of many items', () => {
     expect((await actions(items.a.id)).length).toBe(before);
   });
 
+  it('stops reading the originals when the client goes away', async () => {
+    const futian = await unitIdOf(t.db, '440304000000');
+    // larger than the socket buffers: the server is still reading it when the client leaves
+    const big = await insertItem(t.app, { unit_id: futian, bytes: randomBytes(48 * 1024 * 1024), title: 'big' });
+    const path = (t.app.evidenceLibrary.store as LocalContentStore).localPath(big.sha256);
+    const openHere = async () => {
+      const fds = await readdir('/proc/self/fd');
+      const targets = await Promise.all(fds.map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
+      return targets.includes(path);
+    };
+    const link = await api<MediaDownloadAllAnswer>(t.app, 'mediaDownloadAll', futianUser, {
+      ids: [big.id, items.a.id],
+    });
+    const abort = new AbortController();
+    const res = await fetch(base + link.data.url, { signal: abort.signal });
+    const reader = res.body!.getReader();
+    await reader.read();
+    expect(await openHere()).toBe(true);
+    abort.abort();
+    await until('the original closed after the client left', async () => !(await openHere()));
+    expect((await actions(big.id)).map((a) => a.action)).toEqual(['uploaded']);
+  });
+
   it('breaks the stream when an original no longer matches its hash, with custody tamper and an alarm', async () => {
     // change one byte in the middle of the stored original (same size)
     const path = (t.app.evidenceLibrary.store as LocalContentStore).localPath(items.b.sha256);
@@ -217,6 +244,13 @@ describe('custody report', () => {
     }
     return out.join('\n');
   };
+  /** the strings shown by TJ operators of a latin (single-byte) font, kerning removed */
+  const shown = (pdf: Buffer) =>
+    [...pdfText(pdf).matchAll(/\[([^\]]*)\]\s*TJ/g)]
+      .map((m) =>
+        [...m[1]!.matchAll(/<([0-9a-fA-F]*)>/g)].map((h) => Buffer.from(h[1]!, 'hex').toString('latin1')).join(''),
+      )
+      .join('\n');
 
   it('writes a PDF with the item hash and the chain verdict', async () => {
     const res = await callApi(t.app, 'mediaCustodyExport', futianUser, { id: items.a.id, format: 'pdf' });
@@ -224,7 +258,7 @@ describe('custody report', () => {
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     // the hashes are set in Courier: pdfkit writes their characters as hex
-    expect(pdfText(res.rawPayload)).toContain(Buffer.from(items.a.sha256.slice(0, 32)).toString('hex'));
+    expect(shown(res.rawPayload)).toContain(items.a.sha256);
     const before = (await actions(items.a.id)).length;
     await callApi(t.app, 'mediaCustodyExport', futianUser, { id: items.a.id, format: 'pdf' });
     // a report appends nothing to the chain; it is on the operation log
@@ -268,6 +302,25 @@ describe('custody report', () => {
     const zhBook = new ExcelJS.Workbook();
     await zhBook.xlsx.load(zh.rawPayload as unknown as ArrayBuffer);
     expect(zhBook.getWorksheet('保管记录')!.getRow(2).getCell(2).value).toBe('上传');
+  });
+
+  it('sets Chinese text in WenQuanYi Micro Hei, or writes English with a note without it', async () => {
+    const row = (await t.app.evidenceLibrary.visible({ all: true }, items.a.id))!;
+    if (existsSync(CJK_FONT.path)) {
+      const zh = await custodyReport(t.app.evidenceLibrary, row, 'pdf', 'zh-CN', 'tester', { compress: false });
+      expect(zh.content.toString('latin1')).toMatch(/\/BaseFont \/[A-Z]{6}\+WenQuanYiMicroHei/);
+      expect(zh.fileName.startsWith('保管记录_')).toBe(true);
+    }
+    const latin = await custodyReport(t.app.evidenceLibrary, row, 'pdf', 'zh-CN', 'tester', {
+      cjkFont: null,
+      compress: false,
+    });
+    const text = shown(latin.content);
+    expect(latin.fileName.startsWith('custody_')).toBe(true);
+    expect(text).toContain('Evidence custody report');
+    expect(text).toContain('no font with Chinese glyphs');
+    expect(text).toContain(items.a.sha256);
+    expect(latin.content.toString('latin1')).not.toContain('WenQuanYi');
   });
 
   it('refuses an item of another unit and a bad format', async () => {

@@ -212,7 +212,7 @@ export function RetentionDrawer({ open, onClose, onRun }: RetentionDrawerProps) 
                     label={t('policy.days')}
                     rules={[{ required: true, type: 'integer', min: 1, max: 36500, message: t('policy.daysRange') }]}
                   >
-                    <InputNumber min={1} max={36500} precision={0} addonAfter={t('policy.dayUnit')} />
+                    <InputNumber min={1} max={36500} precision={0} suffix={t('policy.dayUnit')} />
                   </Form.Item>
                   {canEdit && (
                     <Button
@@ -250,7 +250,7 @@ export function RetentionDrawer({ open, onClose, onRun }: RetentionDrawerProps) 
             precision={0}
             value={days}
             onChange={(v) => setDays(typeof v === 'number' ? v : RETENTION_PREVIEW_DAYS)}
-            addonAfter={t('policy.dayUnit')}
+            suffix={t('policy.dayUnit')}
             data-testid="retention-days"
           />
           {canEdit && (

@@ -67,6 +67,9 @@ function startFleet() {
       ...['--faces-per-min', process.env.SIM_FACES_PER_MIN ?? '0.5', '--plates-per-min', process.env.SIM_PLATES_PER_MIN ?? '0.5'],
       // evidence: each camera records a clip every SIM_RECORD_EVERY minutes (off: none) and uploads it
       ...['--record-every', recordEvery],
+      // a docking workstation where 2 cameras dock in turn and hand over a clip each time
+      // (SIM_WORKSTATIONS, 0: none)
+      ...['--workstations', process.env.SIM_WORKSTATIONS ?? '1'],
     ],
     { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] },
   );

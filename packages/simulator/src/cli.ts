@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startSimulator } from './fleet';
+import { evidenceRoot } from './evidence/camera-evidence';
+import { simulatedIdentity, startSimulator } from './fleet';
 import {
   findAiToken,
   findProvisionKey,
@@ -10,13 +12,14 @@ import {
   parseRecordEvery,
   parseTalkEvery,
 } from './options';
+import { startWorkstations } from './workstation/station';
 
 const USAGE = `usage: npm run sim -- --devices 200 [--server http://127.0.0.1:8080] [--interval 1-5s]
        [--provision-key KEY] [--prefix SIM] [--no-commands] [--no-cameras] [--seed N]
        [--faces-per-min 0.5] [--plates-per-min 0.5] [--ai-token TOKEN]
        [--no-terminals] [--console-url ws://127.0.0.1:9080/] [--im-rate 0.0015] [--reply-rate 0.9]
        [--sos-rate 0.00005] [--offline-rate 0.0002] [--talk-every 2-4m | off] [--no-talk]
-       [--record-every 10-20 | off] [--no-record] [--evidence-dir DIR]
+       [--record-every 10-20 | off] [--no-record] [--evidence-dir DIR] [--workstations N] [--dock-seconds 60]
   devices with a cluster number are terminals of the console service (default address: /ws/console
   of --server): positions, emergencies and group messages go through it, messages to them are
   answered; --im-rate is the chance per upload of a group message, --no-terminals: device API only
@@ -32,6 +35,10 @@ const USAGE = `usage: npm run sim -- --devices 200 [--server http://127.0.0.1:80
   endpoint; clips wait in --evidence-dir (default: the system temp folder, bwc-sim-evidence/<server>/
   <device>) until the server confirms them, so a restarted simulator sends what was left;
   --no-record: no recording even with --record-every
+  --workstations N (default 0): docking workstations (provisioned with the same key, unit: the
+  first root unit) where 2 of the fleet's cameras each dock in turn for --dock-seconds; the station
+  heartbeats with the docked camera and uploads the clip it hands over at the workstation upload
+  endpoint on the camera's behalf
   --sos-rate and --offline-rate: chance per upload of an SOS and of an offline spell (0: never)
   face and plate results go to the AI engine API with generated pictures; the token is --ai-token,
   else AI_ENGINE_TOKEN, else DATA_DIR/ai-engine.token (the server writes it); 0 per minute (the default): off`;
@@ -69,6 +76,8 @@ try {
       'record-every': { type: 'string', default: 'off' },
       'no-record': { type: 'boolean', default: false },
       'evidence-dir': { type: 'string' },
+      workstations: { type: 'string', default: '0' },
+      'dock-seconds': { type: 'string', default: '60' },
       help: { type: 'boolean', default: false },
     },
   }));
@@ -83,6 +92,12 @@ const devices = Number(values.devices);
 if (!Number.isInteger(devices) || devices < 1 || devices > 100_000)
   fail('--devices must be a whole number from 1 to 100000');
 if (!/^[A-Za-z0-9_-]{1,20}$/.test(String(values.prefix))) fail('--prefix must be 1 to 20 letters, digits, _ or -');
+const workstations = Number(values.workstations);
+if (!Number.isInteger(workstations) || workstations < 0 || workstations > 100)
+  fail('--workstations must be a whole number from 0 to 100');
+const dockSeconds = Number(values['dock-seconds']);
+if (!Number.isFinite(dockSeconds) || dockSeconds < 5 || dockSeconds > 3600)
+  fail('--dock-seconds must be from 5 to 3600');
 let intervalS: [number, number];
 let provisionKey: string;
 let facesPerMin: number;
@@ -137,6 +152,25 @@ const stop = await startSimulator({
   log,
 }).catch((err: unknown) => fail(`cannot start: ${(err as Error).message}`));
 
+const stations =
+  workstations > 0
+    ? await startWorkstations({
+        count: workstations,
+        server: String(values.server),
+        provisionKey,
+        prefix: String(values.prefix),
+        cameras: Array.from({ length: Math.min(devices, workstations * 2) }, (_v, i) =>
+          simulatedIdentity(String(values.prefix), i + 1),
+        ),
+        dir: join(
+          (values['evidence-dir'] as string | undefined) ?? evidenceRoot(String(values.server)),
+          'workstations',
+        ),
+        dockMs: dockSeconds * 1000,
+        log,
+      }).catch((err: unknown) => fail(`workstations cannot start: ${(err as Error).message}`))
+    : null;
+
 log(
   `running ${devices} devices against ${values.server}, uploads every ${intervalS[0]}-${intervalS[1]} s, face results ${facesPerMin}/min, plate results ${platesPerMin}/min; Ctrl+C stops`,
 );
@@ -147,11 +181,18 @@ const report = setInterval(() => {
     `online ${s.online}/${s.devices}, killed ${s.killed}, positions ${s.positions} (+${s.positions - last}), batches ${s.batches}, sos ${s.sos}, faces ${s.faces}, plates ${s.plates}, offline spells ${s.offlineSpells}, terminals ${s.terminalsOnline}/${s.terminals} (im sent ${s.imSent}, received ${s.imReceived}, answered ${s.imAnswered}; talk bursts ${s.talkBursts}, frames sent ${s.talkFramesSent}, heard ${s.talkFramesHeard}, lost ${s.talkFramesLost}), commands ${s.commands}, cameras live ${s.cameras}, clips recorded ${s.clipsRecorded} (uploaded ${s.clipsUploaded}, queued ${s.clipsQueued}), errors ${s.errors}${s.lastError ? ` (last: ${s.lastError})` : ''}`,
   );
   last = s.positions;
+  for (const st of stations?.stations ?? []) {
+    const w = st.stats;
+    log(
+      `workstation: docks ${w.docks}, heartbeats ${w.heartbeats}, clips ${w.recorded} (stored ${w.stored}, already stored ${w.duplicates}, refused ${w.refused}), errors ${w.errors}${w.lastError ? ` (last: ${w.lastError})` : ''}`,
+    );
+  }
 }, 10_000);
 
 async function shutdown(): Promise<void> {
   clearInterval(report);
   log('stopping');
+  await stations?.close();
   await stop();
   process.exit(0);
 }

@@ -91,3 +91,10 @@ export {
   type UploadTarget,
 } from './evidence/uploader';
 export { CameraEvidence, evidenceRoot, Gate, pickKind, type CameraEvidenceOptions } from './evidence/camera-evidence';
+export {
+  SimWorkstation,
+  startWorkstations,
+  type WorkstationOptions,
+  type WorkstationsOptions,
+  type WorkstationStats,
+} from './workstation/station';

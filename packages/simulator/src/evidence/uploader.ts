@@ -19,6 +19,10 @@ export interface UploadTarget {
   authorization: () => string;
   /** default UPLOAD_CHUNK_BYTES */
   chunkBytes?: number;
+  /** tus endpoint path (default DEVICE_UPLOAD_PATH; a docking workstation sends to WORKSTATION_UPLOAD_PATH) */
+  path?: string;
+  /** Upload-Metadata added to the clip's (a workstation names the docked camera: `hostbody`) */
+  metadata?: Record<string, string>;
   /** waits between retries within one attempt, ms (default 1, 3 and 10 s) */
   retryDelays?: number[];
   /** stops a transfer under way (the simulator stopping); the clip stays queued */
@@ -68,7 +72,7 @@ function alreadyStored(err: DetailedError): boolean {
 
 /** Upload one queued clip; resolves once the server confirmed it. */
 export async function uploadClip(queue: ClipQueue, entry: QueuedClip, target: UploadTarget): Promise<UploadOutcome> {
-  const endpoint = new URL(DEVICE_UPLOAD_PATH, target.server).toString();
+  const endpoint = new URL(target.path ?? DEVICE_UPLOAD_PATH, target.server).toString();
   const { signal } = target;
   const stopped = () => new EvidenceUploadError(0, `${entry.filename}: stopped`);
   if (signal?.aborted) throw stopped();
@@ -87,6 +91,7 @@ export async function uploadClip(queue: ClipQueue, entry: QueuedClip, target: Up
           filetype: entry.filetype,
           fileid: entry.fileid,
           recorded_at: entry.recorded_at,
+          ...target.metadata,
         },
         // the queue's JSON keeps the upload address, not tus-js-client's own storage
         storeFingerprintForResuming: false,

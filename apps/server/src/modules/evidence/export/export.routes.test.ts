@@ -1,4 +1,4 @@
-import { inflateSync } from 'node:zlib';
+import { crc32, inflateSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, open, readdir, readlink } from 'node:fs/promises';
@@ -45,7 +45,10 @@ async function unzip(zip: Buffer): Promise<Map<string, Buffer>> {
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
         stream.on('end', () => {
-          out.set(entry.fileName, Buffer.concat(chunks));
+          const bytes = Buffer.concat(chunks);
+          // yauzl does not check the CRC-32 the zip declares: other readers do
+          expect(crc32(bytes)).toBe(entry.crc32);
+          out.set(entry.fileName, bytes);
           file.readEntry();
         });
         stream.on('error', reject);

@@ -3,7 +3,6 @@ import {
   Api,
   MenuId,
   ResultCode,
-  type MediaDownloadAnswer,
   type MediaItem,
   type PlaybackDevice,
   type PlaybackInfo,
@@ -48,6 +47,9 @@ const items = {} as Record<
   'before' | 'overlapping' | 'first' | 'second' | 'other' | 'after' | 'deleted' | 'foreign',
   { id: number; sha256: string }
 >;
+
+/** mediadown / media_down answer */
+type MediaDownloadAnswer = { url: string; file_name: string; sha256: string; expires: number };
 
 const custody = async (id: number) =>
   (await t.db.selectFrom('evidence_custody').select('action').where('media_id', '=', id).orderBy('seq').execute()).map(
@@ -260,7 +262,7 @@ describe('videoreplay', () => {
     expect(file.rawPayload.equals(mp4)).toBe(true);
     const forged = await t.app.inject({
       method: 'GET',
-      url: res.data.url.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a')),
+      url: res.data.url.replace(/.$/, (c: string) => (c === 'a' ? 'b' : 'a')),
     });
     expect(forged.statusCode).not.toBe(200);
   });

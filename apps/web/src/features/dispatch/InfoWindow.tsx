@@ -110,7 +110,10 @@ export function InfoWindow({ point, mapOn, actions, onDetail, onMessage, onClose
     };
     const open = () => {
       fit();
-      container.querySelector<HTMLElement>('button:not([disabled])')?.focus({ preventScroll: true });
+      // the first device action (the title's replay link comes before it in the document)
+      container
+        .querySelector<HTMLElement>('.bwc-info-window-actions button:not([disabled])')
+        ?.focus({ preventScroll: true });
     };
     // the page's locate flies the map to the device: fit where the flight ends
     if (map.isMoving()) map.once('moveend', open);

@@ -54,7 +54,12 @@ export function Timeline({ from, to, devices, recordings, alarms, onPick }: Prop
                 return (
                   <Tooltip
                     key={r.id}
-                    title={`${r.title} · ${dayjs(r.recorded_at).format('HH:mm:ss')} - ${dayjs(r.end).format('HH:mm:ss')}`}
+                    title={
+                      <>
+                        {r.thumb_url && <img className="bwc-replay-thumb" src={r.thumb_url} alt="" />}
+                        <div>{`${r.title} · ${dayjs(r.recorded_at).format('HH:mm:ss')} - ${dayjs(r.end).format('HH:mm:ss')}`}</div>
+                      </>
+                    }
                   >
                     <button
                       type="button"

@@ -199,9 +199,21 @@ export type SharedItem = z.infer<typeof SharedItem>;
 
 /**
  * What the page shows: `ok` with the items; `password` (the link has one and none was sent),
- * `wrongPassword`, `expired`, `revoked`, `unknown` (no such link) with no items.
+ * `wrongPassword`, `locked` (SHARE_PASSWORD_TRIES wrong passwords within SHARE_LOCK_MS: the link
+ * refuses passwords until that window passes), `expired`, `revoked`, `unknown` (no such link), with
+ * no items.
  */
-export const SHARE_OPEN_STATES = ['ok', 'password', 'wrongPassword', 'expired', 'revoked', 'unknown'] as const;
+export const SHARE_OPEN_STATES = [
+  'ok',
+  'password',
+  'wrongPassword',
+  'locked',
+  'expired',
+  'revoked',
+  'unknown',
+] as const;
+export const SHARE_PASSWORD_TRIES = 10;
+export const SHARE_LOCK_MS = 15 * 60_000;
 export const ShareOpenAnswer = z.object({
   status: z.enum(SHARE_OPEN_STATES),
   recipient: z.string(),

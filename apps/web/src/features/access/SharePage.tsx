@@ -10,6 +10,7 @@ import './access.css';
 
 const STATUS_TEXT: Record<Exclude<ShareOpenAnswer['status'], 'ok' | 'password'>, string> = {
   wrongPassword: 'page.wrongPassword',
+  locked: 'page.locked',
   expired: 'page.expired',
   revoked: 'page.revoked',
   unknown: 'page.unknown',

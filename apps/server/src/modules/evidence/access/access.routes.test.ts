@@ -2,6 +2,8 @@ import {
   Api,
   MenuId,
   ResultCode,
+  SHARE_LOCK_MS,
+  SHARE_PASSWORD_TRIES,
   type AccessDetail,
   type AccessRequest,
   type MediaDetail,
@@ -290,6 +292,20 @@ describe('external share links', () => {
     expect((await opened(add.data.token)).status).toBe('expired');
     const links = await api<Page<ShareLink>>(t.app, 'shareList', luohuDesk, { state: 'expired' });
     expect(links.data.list.map((l) => l.id)).toContain(add.data.link.id);
+    setClock(0);
+
+    // wrong passwords lock the link for a while, then the right one works again
+    const locked = await api<ShareAddAnswer>(t.app, 'shareAdd', luohuDesk, {
+      media_ids: [items.b.id],
+      recipient: 'guessed',
+      days: 1,
+      password: 'right one',
+    });
+    for (let i = 0; i < SHARE_PASSWORD_TRIES; i++)
+      expect((await opened(locked.data.token, `x${i}`)).status).toBe('wrongPassword');
+    expect((await opened(locked.data.token, 'right one')).status).toBe('locked');
+    setClock(SHARE_LOCK_MS + 1000);
+    expect((await opened(locked.data.token, 'right one')).status).toBe('ok');
     setClock(0);
 
     const foreign = await api(t.app, 'shareAdd', futianUser, { media_ids: [items.a.id], recipient: 'x', days: 1 });

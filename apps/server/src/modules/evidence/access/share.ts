@@ -3,6 +3,8 @@ import { hash, verify } from '@node-rs/argon2';
 import {
   ResultCode,
   SHARE_FILE_PATH,
+  SHARE_LOCK_MS,
+  SHARE_PASSWORD_TRIES,
   SHARE_PAGE_PATH,
   SHARE_URL_TTL_MS,
   type ShareAddRequest,
@@ -252,13 +254,22 @@ export class ShareService {
     if (state !== 'active') return { status: state, ...empty };
     if (row.password_hash) {
       if (!password) return { status: 'password', ...empty };
+      const failed = this.failures.get(row.id);
+      const nowMs = this.nowMs();
+      if (failed && nowMs - failed.since >= SHARE_LOCK_MS) this.failures.delete(row.id);
+      else if (failed && failed.count >= SHARE_PASSWORD_TRIES) return { status: 'locked', ...empty };
       let ok = false;
       try {
         ok = await verify(row.password_hash, password);
       } catch {
         ok = false;
       }
-      if (!ok) return { status: 'wrongPassword', ...empty };
+      if (!ok) {
+        const f = this.failures.get(row.id) ?? { count: 0, since: nowMs };
+        this.failures.set(row.id, { count: f.count + 1, since: f.since });
+        return { status: 'wrongPassword', ...empty };
+      }
+      this.failures.delete(row.id);
     }
     const nowMs = this.nowMs();
     const at = new Date(nowMs).toISOString();
@@ -389,6 +400,12 @@ export class ShareService {
         .send(store.read(sha, range));
     return reply.header('content-length', size).send(store.read(sha));
   }
+
+  /**
+   * Wrong passwords per link since the first of them (per process: each node of a cluster counts
+   * its own). With 256-bit tokens only the password can be guessed; argon2 makes each try slow.
+   */
+  private readonly failures = new Map<number, { count: number; since: number }>();
 
   /** Tokens whose first request was recorded (per process, as in library/files.ts). */
   private readonly seen = new Map<string, number>();

@@ -1,7 +1,10 @@
 import { Api, MenuId, type AccessRequest, type ShareOpenAnswer } from '@bwc/protocol';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { Route, Routes } from 'react-router';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { App as AntApp } from 'antd';
+import { createMemoryRouter, Route, RouterProvider, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { appRoutes } from '../../app/routing/routes';
 import { renderWidget } from '../../components/test-utils';
 import { fakeServer } from '../data/fakeServer';
 import { parseIds } from './AccessDialogs';
@@ -103,6 +106,24 @@ describe('share page (public)', () => {
       { url: '/share/old' },
     );
     expect((await screen.findByTestId('share-gone')).textContent).toContain('分享链接已被撤销');
+  });
+});
+
+describe('share route', () => {
+  it('is served by the app outside the login (no session, no redirect)', async () => {
+    const server = fakeServer((path) => (path === Api.shareOpen.path ? opened('expired') : null));
+    sessionStorage.clear();
+    const router = createMemoryRouter(appRoutes(), { initialEntries: ['/share/tok9'] });
+    render(
+      <AntApp>
+        <QueryClientProvider client={new QueryClient()}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </AntApp>,
+    );
+    expect((await screen.findByTestId('share-gone')).textContent).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/share/tok9');
+    expect(server.calls(Api.shareOpen.path)[0]).toEqual({ token: 'tok9', password: '' });
   });
 });
 

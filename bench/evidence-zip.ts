@@ -3,7 +3,9 @@
 // zip's MB/s and the server's resident memory (VmRSS from /proc, every 250 ms) at the start and at
 // its highest, beside the anchor measured in the same run: the same files read to /dev/null.
 //
-//   npx tsx bench/evidence-zip.ts [--gb 10] [--files 20] [--keep]
+//   npx tsx bench/evidence-zip.ts [--gb 10] [--files 20] [--keep] [--save FILE]
+//
+// --save also writes the zip to FILE (to test it with `unzip -t`; slower: the disk writes too).
 //
 // The files are written by a stream (random 4 MiB blocks, a different first block per file) and
 // hashed as they are written, then moved into the store and given an item row and custody entry,
@@ -27,6 +29,7 @@ const { values } = parseArgs({
     gb: { type: 'string', default: '10' },
     files: { type: 'string', default: '20' },
     keep: { type: 'boolean', default: false },
+    save: { type: 'string' },
   },
 });
 const FILES = Number(values.files);
@@ -158,16 +161,19 @@ try {
   const declared = Number(res.headers.get('content-length'));
   let received = 0;
   let tail = Buffer.alloc(0);
+  const saved = values.save ? createWriteStream(values.save) : null;
   await pipeline(
     res.body!,
     new Writable({
       write(chunk: Uint8Array, _enc, cb) {
         received += chunk.length;
         tail = Buffer.concat([tail, chunk]).subarray(-128);
-        cb();
+        if (saved && !saved.write(chunk)) saved.once('drain', () => cb());
+        else cb();
       },
     }),
   );
+  if (saved) await new Promise<void>((r) => saved.end(() => r()));
   const zipMs = performance.now() - z0;
   clearInterval(sampler);
   rssMax = Math.max(rssMax, rssKb());

@@ -1,16 +1,21 @@
-import { CaretRightOutlined, PauseOutlined } from '@ant-design/icons';
-import { TRACK_GAP_MIN_S, type DeviceTrack, type TrackAnswer } from '@bwc/protocol';
+import { CaretRightOutlined, HistoryOutlined, PauseOutlined } from '@ant-design/icons';
+import { MenuId, TRACK_GAP_MIN_S, type DeviceTrack, type TrackAnswer } from '@bwc/protocol';
 import { App, Button, DatePicker, Empty, List, Select, Slider, Space, Switch, Tag } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call, download } from '../../api/http';
+import { lazyPage } from '../../app/routing/lazyPage';
+import { usePermission } from '../../app/session/Permission';
 import { UnitTree, isTerminal, loadDeviceLevel } from '../../components/unit-tree';
 import { toDisplay } from '../../map/coords';
 import { MapScreen, type MapHandle } from '../../map/MapScreen';
 import { TRACK_COLORS, TrackLayer, type TrackCursor } from '../../map/TrackLayer';
 import { REPLAY_SPEEDS, advance, positionAt, timed } from './replay';
 import './track.css';
+
+/** a device's recordings of the track's range (features/playback; the dispatch calls: 10101 or 10103) */
+const DeviceReplayDialog = lazyPage(() => import('../playback/DeviceReplayDialog'), 'DeviceReplayDialog');
 
 const FORMAT = 'YYYY-MM-DD HH:mm:ss';
 /** room around the tracks when they are fitted into view (the replay bar covers the bottom) */
@@ -35,6 +40,10 @@ export function TrackPage() {
   const [speed, setSpeed] = useState<number>(1);
   const [follow, setFollow] = useState(true);
   const mapRef = useRef<MapHandle | null>(null);
+  const { t: tp } = useTranslation('playback');
+  const replayEmergency = usePermission(MenuId.EMERGENCY, 'view');
+  const replayHistory = usePermission(MenuId.HISTORY, 'view');
+  const [replay, setReplay] = useState<{ id: number; name: string; range: [Dayjs, Dayjs] } | null>(null);
 
   const tracks = useMemo(() => answer?.tracks ?? [], [answer]);
   const series = useMemo(() => tracks.map((track) => timed(track.points)), [tracks]);
@@ -202,7 +211,30 @@ export function TrackPage() {
               bordered
               dataSource={tracks}
               renderItem={(track, i) => (
-                <List.Item>
+                <List.Item
+                  actions={
+                    replayEmergency || replayHistory
+                      ? [
+                          <Button
+                            key="replay"
+                            size="small"
+                            type="link"
+                            icon={<HistoryOutlined />}
+                            onClick={() =>
+                              setReplay({
+                                id: track.device_id,
+                                name: label(track),
+                                range: [dayjs(answer!.start), dayjs(answer!.end)],
+                              })
+                            }
+                            data-testid="track-replay-recordings"
+                          >
+                            {tp('open')}
+                          </Button>,
+                        ]
+                      : undefined
+                  }
+                >
                   <Space direction="vertical" size={0}>
                     <span>
                       <Tag color={TRACK_COLORS[i % TRACK_COLORS.length]}>{track.hostbody}</Tag>
@@ -221,6 +253,15 @@ export function TrackPage() {
                 </List.Item>
               )}
             />
+          )}
+          {replay && (
+            <Suspense fallback={null}>
+              <DeviceReplayDialog
+                device={{ id: replay.id, name: replay.name }}
+                initialRange={replay.range}
+                onClose={() => setReplay(null)}
+              />
+            </Suspense>
           )}
         </>
       }

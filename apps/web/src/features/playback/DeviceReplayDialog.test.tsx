@@ -1,6 +1,7 @@
 import { Api, MenuId, type PlaybackDevice } from '@bwc/protocol';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { App } from 'antd';
+import dayjs from 'dayjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWidget } from '../../components/test-utils';
 import { fakeServer } from '../data/fakeServer';
@@ -78,5 +79,27 @@ describe('dispatch device replay', () => {
     expect(screen.queryByTestId('replay-edit')).toBeNull();
     fireEvent.click(screen.getByTestId('replay-mark'));
     await waitFor(() => expect(server.calls(Api.playbackFlag.path)).toEqual([{ id: 31, flg: 1 }]));
+  });
+
+  it("searches the range it is given (a track's range on the history page)", async () => {
+    const server = fakeServer((path, body) =>
+      path === Api.mediafileSearch.path
+        ? { start: body.start, end: body.end, devices: [camera], recordings: [], alarms: [], truncated: false }
+        : null,
+    );
+    const start = '2026-03-10T08:00:00.000Z';
+    const end = '2026-03-10T09:30:00.000Z';
+    await renderWidget(
+      <App>
+        <DeviceReplayDialog
+          device={{ id: camera.id, name: 'Officer Wang' }}
+          initialRange={[dayjs(start), dayjs(end)]}
+          onClose={() => undefined}
+        />
+      </App>,
+      { language: 'en-US', permissions: { [MenuId.HISTORY]: { view: 1 } } },
+    );
+    await waitFor(() => expect(server.calls(Api.mediafileSearch.path)).toEqual([{ ids: [camera.id], start, end }]));
+    expect(await screen.findByText('No recordings')).toBeTruthy();
   });
 });

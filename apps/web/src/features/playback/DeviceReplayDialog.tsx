@@ -1,7 +1,7 @@
 import { MenuId, type PlaybackSearchAnswer } from '@bwc/protocol';
 import { Button, DatePicker, Modal, Space, Spin, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/http';
 import { usePermission } from '../../app/session/Permission';
@@ -18,9 +18,12 @@ const FORMAT = 'YYYY-MM-DD HH:mm:ss';
  */
 export function DeviceReplayDialog({
   device,
+  initialRange,
   onClose,
 }: {
   device: { id: number; name: string } | null;
+  /** the range first searched (default today) */
+  initialRange?: [Dayjs, Dayjs];
   onClose: () => void;
 }) {
   const { t } = useTranslation('playback');
@@ -33,6 +36,8 @@ export function DeviceReplayDialog({
   const [loading, setLoading] = useState(false);
   const [picked, setPicked] = useState<Picked | null>(null);
   const deviceId = device?.id;
+  const initial = useRef(initialRange);
+  initial.current = initialRange;
 
   const search = useCallback(
     async (from: Dayjs, to: Dayjs) => {
@@ -51,7 +56,7 @@ export function DeviceReplayDialog({
 
   useEffect(() => {
     if (deviceId === undefined) return;
-    const first = today();
+    const first = initial.current ?? today();
     setRange(first);
     void search(first[0], first[1]);
   }, [deviceId, search]);

@@ -159,6 +159,15 @@ describe('workstation registry', () => {
     const theirs = await addStation(nanshan);
     expect(await listed(theirs.workstation.id, ops)).toBeUndefined();
     expect(await listed(mine.workstation.id, ops)).toBeDefined();
+    // keyword: part of name, code or ip; % and _ are plain characters
+    const byKeyword = async (keyword: string) =>
+      (await api<Page<Workstation>>(t.app, 'workstationList', admin, { keyword, limit: 100 })).data.list.map(
+        (w) => w.id,
+      );
+    expect(await byKeyword(mine.workstation.code.slice(2))).toEqual([mine.workstation.id]);
+    expect(await byKeyword('10.0.0.5')).toEqual(expect.arrayContaining([mine.workstation.id, theirs.workstation.id]));
+    expect(await byKeyword('%')).toEqual([]);
+    expect(await byKeyword('WS_')).toEqual([]);
     expect(await api(t.app, 'workstationDelete', ops, { id: theirs.workstation.id }, 'en-US')).toMatchObject({
       code: 404,
       msg: 'No such docking workstation',

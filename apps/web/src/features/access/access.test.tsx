@@ -1,4 +1,4 @@
-import { Api, MenuId, type AccessRequest, type ShareOpenAnswer } from '@bwc/protocol';
+import { Api, MenuId, type AccessRequest, type ShareLink, type ShareOpenAnswer } from '@bwc/protocol';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { App as AntApp } from 'antd';
@@ -7,12 +7,30 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { appRoutes } from '../../app/routing/routes';
 import { renderWidget } from '../../components/test-utils';
 import { fakeServer } from '../data/fakeServer';
+import { LawMediaPage } from '../data/LibraryPage';
+import { testMedia } from '../data/test-media';
 import { parseIds } from './AccessDialogs';
 import { AccessPage } from './AccessPage';
 import { ShareDialog } from './ShareDialog';
 import { SharePage } from './SharePage';
 
 afterEach(() => vi.unstubAllGlobals());
+
+const LINK: ShareLink = {
+  id: 5,
+  recipient: 'Zhang',
+  note: '',
+  media_ids: [11, 12],
+  has_password: 1,
+  created_by_name: 'Wang',
+  unit_name: 'Luohu',
+  created_at: '2026-11-27T00:00:00.000Z',
+  expires_at: '2026-12-04T00:00:00.000Z',
+  revoked_at: null,
+  state: 'active',
+  visits: 0,
+  last_visit_at: null,
+};
 
 const ALL = { view: 1, edit: 1, add: 1 } as const;
 
@@ -132,21 +150,7 @@ describe('share dialog', () => {
     const server = fakeServer((path) =>
       path === Api.shareAdd.path
         ? {
-            link: {
-              id: 5,
-              recipient: 'Zhang',
-              note: '',
-              media_ids: [11, 12],
-              has_password: 1,
-              created_by_name: 'Wang',
-              unit_name: 'Luohu',
-              created_at: '2026-11-27T00:00:00.000Z',
-              expires_at: '2026-12-04T00:00:00.000Z',
-              revoked_at: null,
-              state: 'active',
-              visits: 0,
-              last_visit_at: null,
-            },
+            link: LINK,
             token: 'abc',
             path: '/share/abc',
           }
@@ -173,6 +177,35 @@ describe('share dialog', () => {
     fireEvent.click(await screen.findByTestId('share-dialog-ok'));
     await waitFor(() => expect(screen.getByTestId('share-dialog').textContent).toMatch(/不能为空|required/i));
     expect(server.calls(Api.shareAdd.path)).toEqual([]);
+  });
+});
+
+describe('library share action', () => {
+  it('opens the share dialog for the checked rows', async () => {
+    const server = fakeServer((path) =>
+      path === Api.mediaList.path
+        ? { total: 2, capped: 0, page: 1, limit: 20, list: [testMedia(1), testMedia(2)] }
+        : path === Api.shareAdd.path
+          ? { link: LINK, token: 'abc', path: '/share/abc' }
+          : [],
+    );
+    await renderWidget(<LawMediaPage />, { permissions: { [MenuId.LAW_MEDIA]: ALL }, language: 'en-US' });
+    const row = (id: number) =>
+      waitFor(() => {
+        const found = document.querySelector<HTMLElement>(`tr[data-row-key="${id}"]`);
+        expect(found).not.toBeNull();
+        return found!;
+      });
+    fireEvent.click((await row(2)).querySelector('input[type="checkbox"]')!);
+    expect(screen.getByTestId('evidence-access').getAttribute('href')).toBe('/data/access');
+    const share = screen.getByTestId('evidence-bulk-share');
+    await waitFor(() => expect(share).toHaveProperty('disabled', false));
+    fireEvent.click(share);
+    fireEvent.change(await screen.findByTestId('share-recipient'), { target: { value: 'Zhang' } });
+    fireEvent.click(screen.getByTestId('share-dialog-ok'));
+    await waitFor(() => expect(server.calls(Api.shareAdd.path)).toHaveLength(1));
+    expect(server.calls(Api.shareAdd.path)[0]).toMatchObject({ media_ids: [2], recipient: 'Zhang', days: 7 });
+    expect(await screen.findByTestId('share-address')).toBeTruthy();
   });
 });
 

@@ -319,7 +319,7 @@ const groups = (action: Action) => anyMenu(action, MenuId.EMERGENCY, MenuId.CLUS
  * 10213, deleted 10272) and the unit scope of every id
  */
 const evidence = (action: Action) =>
-  anyMenu(action, MenuId.LAW_MEDIA, MenuId.SENSITIVE_MEDIA, MenuId.OUTSIDE_MEDIA, MenuId.DELETED_MEDIA, MenuId.PLAYBACK);
+  anyMenu(action, MenuId.LAW_MEDIA, MenuId.SENSITIVE_MEDIA, MenuId.OUTSIDE_MEDIA, MenuId.DELETED_MEDIA, MenuId.PLAYBACK, MenuId.ALARM_RECORDINGS);
 
 /** Paths are absolute; the console prefixes nothing. One line per endpoint: a table. */
 // prettier-ignore

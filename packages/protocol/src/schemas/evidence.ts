@@ -37,8 +37,11 @@ export const EVIDENCE_SOURCES = ['device', 'workstation', 'console', 'live'] as 
 export const EvidenceSource = z.enum(EVIDENCE_SOURCES);
 export type EvidenceSource = z.infer<typeof EvidenceSource>;
 
-/** The library views of /data: law-enforcement media, sensitive, outside imports, deleted. */
-export const EVIDENCE_VIEWS = ['law', 'sensitivity', 'outside', 'deleted'] as const;
+/**
+ * The library views of /data: law-enforcement media, sensitive, outside imports, deleted, and
+ * alarm recordings (/data/archive/alram: the live video an SOS had recorded).
+ */
+export const EVIDENCE_VIEWS = ['law', 'sensitivity', 'outside', 'deleted', 'alarm'] as const;
 export const EvidenceView = z.enum(EVIDENCE_VIEWS);
 export type EvidenceView = z.infer<typeof EvidenceView>;
 
@@ -141,6 +144,8 @@ export const MediaItem = z.object({
   sensitive: z.number().int(),
   /** 1 when linked to an incident or case */
   linked: z.number().int(),
+  /** the alarm whose live recording this is (source 'live'), null otherwise */
+  alarm_id: z.number().int().nullable(),
   /** 'ready' when the browser can play the original or its derivative; 'pending', 'failed', 'none' (images) */
   playable: z.enum(['ready', 'pending', 'failed', 'none']),
   deleted_at: z.string().nullable(),

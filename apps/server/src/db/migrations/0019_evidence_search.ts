@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 
 /**
  * Evidence library search (issue 15 section 6: a filtered page within 50 ms at a million items):
@@ -13,7 +13,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createIndex('evidence_items_deleted')
     .on('evidence_items')
     .columns(['recorded_at', 'id'])
-    .where('deleted_at', 'is not', null)
+    .where(sql.ref('deleted_at'), 'is not', null)
     .execute();
 }
 

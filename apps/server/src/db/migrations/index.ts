@@ -22,6 +22,7 @@ import * as m0021 from './0021_evidence_retention';
 import * as m0022 from './0022_workstations';
 import * as m0020 from './0020_evidence_review';
 import * as m0024 from './0024_evidence_keyword';
+import * as m0025 from './0025_evidence_alarm';
 import * as m0023 from './0023_evidence_access';
 
 /**
@@ -52,5 +53,6 @@ export const migrations: Record<string, Migration> = {
   '0022_workstations': m0022,
   '0020_evidence_review': m0020,
   '0024_evidence_keyword': m0024,
+  '0025_evidence_alarm': m0025,
   '0023_evidence_access': m0023,
 };

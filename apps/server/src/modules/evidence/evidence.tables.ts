@@ -46,6 +46,8 @@ export interface EvidenceItemTable {
   deleted_at: string | null;
   deleted_by: number | null;
   delete_reason: string;
+  /** the alarm whose live recording this is (0025), null otherwise */
+  alarm_id: number | null;
   /** head of the custody chain: last seq and its hash */
   custody_seq: Generated<number>;
   custody_hash: Generated<string>;

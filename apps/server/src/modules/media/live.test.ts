@@ -287,7 +287,7 @@ describe('live video on demand', () => {
     expect((await api(t.app, 'mediaKick', admin, { device_id: term.d.id })).code).toBe(404);
   });
 
-  it('an SOS records getvideo_time seconds of its live video and a first-frame picture under DATA_DIR', async () => {
+  it('an SOS records getvideo_time seconds of its live video and a first-frame picture under DATA_DIR, stored as evidence of its alarm', async () => {
     const set = await api(t.app, 'settingsUpdate', admin, {
       type: 'digitailmap',
       mapinfo: 0,
@@ -305,8 +305,8 @@ describe('live video on demand', () => {
     const term = await addOnline();
     const recorded = new Promise<SosRecording | null>((res) => {
       const original = t.app.sosRecorder.onSos.bind(t.app.sosRecorder);
-      t.app.sosRecorder.onSos = async (id, at) => {
-        const r = await original(id, at);
+      t.app.sosRecorder.onSos = async (id, at, eventId) => {
+        const r = await original(id, at, eventId);
         if (id === term.d.id) res(r);
         return r;
       };
@@ -326,6 +326,24 @@ describe('live video on demand', () => {
     expect(r.picture).toContain(join(t.app.config.dataDir, 'sos', 'picture', term.d.hostbody));
     // a JPEG (SOI marker)
     expect(readFileSync(r.picture!).subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    // the recording is an evidence item (remuxed to MP4, playable as it is) linked to the SOS alarm
+    const alarm = await t.db
+      .selectFrom('alarms')
+      .select('id')
+      .where('device_id', '=', term.d.id)
+      .where('eid', 'like', 'sos:%')
+      .executeTakeFirstOrThrow();
+    const item = await t.db
+      .selectFrom('evidence_items')
+      .selectAll()
+      .where('device_id', '=', term.d.id)
+      .executeTakeFirstOrThrow();
+    expect(item).toMatchObject({ source: 'live', alarm_id: alarm.id, ext: 'mp4', media_type: 1, video_codec: 'h264' });
+    expect(item.playable).toBe('ready');
+    expect(item.duration).toBeGreaterThan(5);
+    expect(await t.app.evidenceLibrary.store.rehash(item.sha256)).toBe(item.sha256);
+    const custody = await t.db.selectFrom('evidence_custody').selectAll().where('media_id', '=', item.id).execute();
+    expect(custody.map((c) => [c.action, c.actor])).toEqual([['uploaded', 'gateway']]);
     // nobody watches once the recording ends: the stream stops
     await term.obey('stoplive');
   }, 60_000);

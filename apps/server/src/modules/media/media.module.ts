@@ -165,7 +165,7 @@ export async function registerMediaModule(app: FastifyInstance, { devices }: Med
   app.decorate('sosRecorder', recorder);
   app.bus.onOrigin('device.sos', (e) => {
     recorder
-      .onSos(e.device_id)
+      .onSos(e.device_id, new Date(), e.event_id)
       .catch((err: unknown) => app.log.error({ err, device: e.device_id }, 'SOS recording failed'));
   });
   app.bus.on('device.remote', (e) => {

@@ -36,11 +36,13 @@ function under(root: string, ...parts: string[]): string {
  * SOS makes it publish (as a console's request would) and the gateway writes getvideo_time seconds
  * of the stream to `<DATA_DIR>/<getvideo_path>/<hostbody>/<time>.flv`, then ffmpeg takes its first
  * frame into `<DATA_DIR>/<getpic_path>/<hostbody>/<time>.jpg`. The recorder counts as a viewer, so
- * the stream runs while it records; afterwards the idle rule stops it if nobody watches. Evidence
- * management (issue 15) lists these files; until then they are on disk and in the log.
+ * the stream runs while it records; afterwards the idle rule stops it if nobody watches. Listeners
+ * of `recorded` are told of each file (evidence ingest stores it as an item linked to its alarm).
  */
 export class SosRecorder {
   private readonly active = new Set<number>();
+  /** told of every recording written (evidence ingest stores it as an item) */
+  readonly recorded: ((rec: SosRecording & { at: Date; sosEventId?: number }) => Promise<unknown>)[] = [];
 
   constructor(
     private readonly deps: {
@@ -53,7 +55,7 @@ export class SosRecorder {
   ) {}
 
   /** Record the device's stream after its SOS; resolves with what was written, null if nothing. */
-  async onSos(deviceId: number, at: Date = new Date()): Promise<SosRecording | null> {
+  async onSos(deviceId: number, at: Date = new Date(), sosEventId?: number): Promise<SosRecording | null> {
     const { db, gateway, live, log } = this.deps;
     const map = await readSettings(db, 'digitailmap');
     if (map.getvideo_switch !== 1 || gateway.port === null || this.active.has(deviceId)) return null;
@@ -79,7 +81,12 @@ export class SosRecorder {
         under(this.deps.dataDir, map.getpic_path, device.hostbody, `${name}.jpg`),
       );
       log.info({ device: device.id, video, picture, bytes }, 'SOS recording written');
-      return { deviceId: device.id, video, picture, bytes };
+      const rec = { deviceId: device.id, video, picture, bytes };
+      for (const hook of this.recorded)
+        await hook({ ...rec, at, sosEventId }).catch((err: unknown) =>
+          log.error({ err, device: device.id, video }, 'SOS recording: a listener failed'),
+        );
+      return rec;
     } finally {
       this.active.delete(deviceId);
     }

@@ -2,7 +2,6 @@ import { Api, ArchiveMenu, type CaseRecord, type MediaItem } from '@bwc/protocol
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWidget } from '../../components/test-utils';
-import { AlarmMediaPage } from './PendingPages';
 import { CasesPage, IncidentsPage } from './RecordsPage';
 
 function record(id: number, extra: Partial<CaseRecord> = {}): CaseRecord {
@@ -71,6 +70,7 @@ function media(id: number): MediaItem {
     score: null,
     sensitive: 0,
     linked: 1,
+    alarm_id: null,
     playable: 'ready',
     deleted_at: null,
     delete_reason: '',
@@ -203,10 +203,5 @@ describe('archive records pages', () => {
     await waitFor(() => expect(calls(Api.incidentMediaWrite.path)).toHaveLength(1));
     expect(bodyOf(calls(Api.incidentMediaWrite.path)[0]!)).toEqual({ id: 1, media_ids: [7], action: 'unlink' });
     expect(await screen.findByText('No media linked yet')).toBeTruthy();
-  });
-
-  it('alarm recordings say honestly that they come later', async () => {
-    await renderWidget(<AlarmMediaPage />, { url: '/data/archive/alram', language: 'en-US' });
-    expect(await screen.findByText(/once recordings are linked to their alarms/)).toBeTruthy();
   });
 });

@@ -5,7 +5,7 @@ import { lazyPage } from '../../app/routing/lazyPage';
 
 const IncidentsPage = lazyPage(() => import('./RecordsPage'), 'IncidentsPage');
 const CasesPage = lazyPage(() => import('./RecordsPage'), 'CasesPage');
-const AlarmMediaPage = lazyPage(() => import('./PendingPages'), 'AlarmMediaPage');
+const AlarmMediaPage = lazyPage(() => import('../data/LibraryPage'), 'AlarmRecordingsPage');
 const SamplePage = lazyPage(() => import('./PendingPages'), 'SamplePage');
 
 /** /data/archive pages by menu id (placed by app/routing/moduleRoutes.tsx); each a lazy chunk. */

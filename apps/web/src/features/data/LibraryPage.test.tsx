@@ -4,7 +4,7 @@ import dayjs from 'dayjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWidget } from '../../components/test-utils';
 import { fakeServer } from './fakeServer';
-import { LibraryPage } from './LibraryPage';
+import { AlarmRecordingsPage, LibraryPage } from './LibraryPage';
 import { testMedia } from './test-media';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -36,6 +36,23 @@ describe('evidence library', () => {
     expect(within(row(1)!).getByTestId('thumb-placeholder')).toBeTruthy();
     expect(row(1)!.textContent).toContain('01:05');
     expect(row(1)!.textContent).toContain('5.0 MB');
+  });
+
+  it('alarm recordings (/data/archive/alram) list the live recordings of alarms under menu 10222', async () => {
+    const server = fakeServer((path) =>
+      path === Api.mediaList.path ? page([testMedia(3, { source: 'live', alarm_id: 9, title: 'SOS T1' })]) : [],
+    );
+    await renderWidget(<AlarmRecordingsPage />, {
+      url: '/data/archive/alram',
+      permissions: { [MenuId.ALARM_RECORDINGS]: { view: 1 } },
+      language: 'en-US',
+    });
+    await waitFor(() => expect(server.calls(Api.mediaList.path).length).toBeGreaterThan(0));
+    expect(server.calls(Api.mediaList.path)[0]).toMatchObject({ view: 'alarm' });
+    expect(await screen.findByText('Alarm recordings')).toBeTruthy();
+    await waitFor(() => expect(row(3)?.textContent).toContain('SOS T1'));
+    // no upload into alarm recordings
+    expect(screen.queryByTestId('evidence-upload')).toBeNull();
   });
 
   it('without edit or add: no bulk actions, no selection, no upload, no revise / mark / delete', async () => {

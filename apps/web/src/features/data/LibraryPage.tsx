@@ -43,6 +43,7 @@ export const VIEW_MENUS: Record<LibraryView, number> = {
   law: MenuId.LAW_MEDIA,
   sensitivity: MenuId.SENSITIVE_MEDIA,
   outside: MenuId.OUTSIDE_MEDIA,
+  alarm: MenuId.ALARM_RECORDINGS,
 };
 
 export const evidenceKeys = { all: ['evidence'] as const, list: ['evidence', 'list'] as const };
@@ -416,4 +417,8 @@ export function SensitiveMediaPage() {
 /** /data/manage/outside (10213). */
 export function OutsideMediaPage() {
   return <LibraryPage view="outside" />;
+}
+/** /data/archive/alram (10222): the live video SOS alarms had recorded. */
+export function AlarmRecordingsPage() {
+  return <LibraryPage view="alarm" />;
 }

@@ -19,6 +19,7 @@ export const VIEW_TITLES = keysOf('data', {
   sensitivity: 'view.sensitivity',
   outside: 'view.outside',
   deleted: 'view.deleted',
+  alarm: 'view.alarm',
 } satisfies Record<EvidenceView, string>);
 
 export const RECORD_KINDS = keysOf('data', {

@@ -35,6 +35,7 @@ export function testMedia(id: number, change: Partial<MediaItem> = {}): MediaIte
     score: null,
     sensitive: 0,
     linked: 0,
+    alarm_id: null,
     playable: 'ready',
     deleted_at: null,
     delete_reason: '',

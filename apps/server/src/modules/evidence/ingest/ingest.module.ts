@@ -25,6 +25,7 @@ import { roleCan } from '../../auth/permission.repository';
 import type { DeviceRuntime } from '../../devices/runtime';
 import type { EvidenceContext } from '../evidence.module';
 import { DerivativeQueue } from './derivatives';
+import { LiveRecordings } from './live-recording';
 import { finishUpload, type Uploader } from './finish';
 import { EVIDENCE_ERROR_HEADER, EVIDENCE_ITEM_HEADER, refusal, TusRefusal } from './refusal';
 import { classOfExt, extOf } from './sniff';
@@ -84,6 +85,11 @@ export async function registerIngest(
   );
   const derivatives = new DerivativeQueue(app.db, ctx.store, store.dir, app.log);
   app.decorate('evidenceIngest', { store, derivatives });
+  // what the live gateway records (an SOS's video) becomes an item linked to its alarm
+  const live = new LiveRecordings({ app, ctx, derivatives, scratch: store.dir });
+  app.sosRecorder.recorded.push((rec) =>
+    live.ingest({ deviceId: rec.deviceId, video: rec.video, at: rec.at, sosEventId: rec.sosEventId }),
+  );
   const finishing = new Set<string>();
 
   /**

@@ -138,3 +138,22 @@ export async function derive(file: string, out: string, kind: 'video' | 'audio',
     6 * 60 * 60_000,
   );
 }
+
+/** The same streams in an MP4 (index in front): a gateway recording (FLV of H.264/AAC) made playable as it is. */
+export async function remuxToMp4(file: string, out: string): Promise<void> {
+  await run(FFMPEG, [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-i',
+    file,
+    '-c',
+    'copy',
+    '-movflags',
+    '+faststart',
+    '-f',
+    'mp4',
+    out,
+  ]);
+}

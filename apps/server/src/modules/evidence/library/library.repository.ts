@@ -83,6 +83,9 @@ export async function searchItems(
     case 'deleted':
       q = q.where('e.deleted_at', 'is not', null);
       break;
+    case 'alarm':
+      q = q.where('e.deleted_at', 'is', null).where('e.alarm_id', 'is not', null);
+      break;
   }
   if (f.user_id !== undefined) q = q.where('e.user_id', '=', f.user_id);
   if (f.device_id !== undefined) q = q.where('e.device_id', '=', f.device_id);

@@ -14,6 +14,7 @@ const VIEW_MENU: Record<EvidenceView, number> = {
   sensitivity: MenuId.SENSITIVE_MEDIA,
   outside: MenuId.OUTSIDE_MEDIA,
   deleted: MenuId.DELETED_MEDIA,
+  alarm: MenuId.ALARM_RECORDINGS,
 };
 
 /** Most GPS fixes one recording answers. */

@@ -123,6 +123,7 @@ export class LibraryService {
       score: row.score === null ? null : Number(row.score),
       sensitive: row.sensitive,
       linked: row.linked,
+      alarm_id: row.alarm_id,
       playable: row.playable as MediaItem['playable'],
       deleted_at: row.deleted_at,
       delete_reason: row.delete_reason,

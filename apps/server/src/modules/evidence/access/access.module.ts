@@ -37,7 +37,8 @@ export async function registerAccess(app: FastifyInstance) {
   defineRoute(app, {
     api: 'accessFromDel',
     msg: 'success.saved',
-    handler: async ({ db, user, body }) => access.withdraw(await unitScope(db, user), body.id),
+    handler: async ({ db, user, body, req }) =>
+      access.withdraw(await unitScope(db, user), actorOf(user, req.ip), body.id),
   });
   defineRoute(app, {
     api: 'accessFromView',
@@ -74,7 +75,8 @@ export async function registerAccess(app: FastifyInstance) {
   defineRoute(app, {
     api: 'shareRevoke',
     msg: 'success.saved',
-    handler: async ({ db, user, body }) => shares.revoke(user, await unitScope(db, user), body.id),
+    handler: async ({ db, user, body, req }) =>
+      shares.revoke(user, await unitScope(db, user), actorOf(user, req.ip), body.id),
   });
   defineRoute(app, {
     api: 'shareOpen',

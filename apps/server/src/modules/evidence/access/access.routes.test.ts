@@ -183,6 +183,8 @@ describe('access requests (accessfrom / accessto)', () => {
       'withdrawn',
     );
     expect((await view(futianUser, items.b.id)).code).toBe(ResultCode.NOT_FOUND);
+    const ended = (await custody(items.b.id)).filter((e) => e.action === 'shared').map((e) => JSON.parse(e.detail));
+    expect(ended.at(-1)).toEqual({ access_request: again.data.id, ended: 'withdrawn' });
     // the other side cannot see or withdraw the requester's request
     expect((await api(t.app, 'accessFromView', luohuDesk, { id: again.data.id })).code).toBe(ResultCode.NOT_FOUND);
 
@@ -275,6 +277,11 @@ describe('external share links', () => {
     expect((await api(t.app, 'shareRevoke', futianUser, { id: add.data.link.id })).code).toBe(ResultCode.NOT_FOUND);
     const revoked = await api<ShareLink>(t.app, 'shareRevoke', luohuDesk, { id: add.data.link.id });
     expect(revoked.data.state).toBe('revoked');
+    const last = (await custody(items.a.id)).at(-1)!;
+    expect([last.action, JSON.parse(last.detail)]).toEqual([
+      'shared',
+      { share_link: add.data.link.id, recipient: '检察院 张检', ended: 'revoked' },
+    ]);
     expect((await opened(add.data.token, 's3cret')).status).toBe('revoked');
     const gone = await get(video.play_url);
     expect(gone.statusCode).toBe(403);

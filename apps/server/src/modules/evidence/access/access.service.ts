@@ -190,16 +190,31 @@ export class AccessService implements AccessGrants {
     return row;
   }
 
-  /** Withdraw: a pending request is closed, an approved one ends its grant now. */
-  async withdraw(scope: UnitScope, id: number): Promise<AccessRequest> {
+  /**
+   * Withdraw: a pending request is closed; an approved one ends its grant now, with a 'shared'
+   * entry {access_request, ended} on each granted item in the same transaction.
+   */
+  async withdraw(scope: UnitScope, who: CustodyActor, id: number): Promise<AccessRequest> {
     const row = await this.load('from', scope, id);
     if (row.state !== 'pending' && row.state !== 'approved') throw Errors.conflict('errors.access.closed');
-    await this.db
-      .updateTable('evidence_access_requests')
-      .set({ state: 'withdrawn' })
-      .where('id', '=', id)
-      .where('state', '=', row.state)
-      .execute();
+    const at = new Date(this.nowMs());
+    await this.db.transaction().execute(async (trx) => {
+      const moved = await trx
+        .updateTable('evidence_access_requests')
+        .set({ state: 'withdrawn' })
+        .where('id', '=', id)
+        .where('state', '=', row.state)
+        .executeTakeFirst();
+      if (Number(moved.numUpdatedRows) !== 1) throw Errors.conflict('errors.access.closed');
+      if (row.state !== 'approved') return;
+      const items = await trx
+        .selectFrom('evidence_access_items')
+        .select('media_id')
+        .where('request_id', '=', id)
+        .execute();
+      for (const { media_id } of items)
+        await appendCustody(trx, media_id, 'shared', who, { access_request: id, ended: 'withdrawn' }, at);
+    });
     return this.present((await this.find(this.db, id))!);
   }
 

@@ -216,15 +216,36 @@ export class ShareService {
     return { total: Number(n), page: body.page, limit: body.limit, list: await this.present(rows) };
   }
 
-  async revoke(user: AuthUser, scope: UnitScope, id: number): Promise<ShareLink> {
+  /** Revoke at once, with a 'shared' entry {share_link, ended} on each item in the same transaction. */
+  async revoke(user: AuthUser, scope: UnitScope, who: CustodyActor, id: number): Promise<ShareLink> {
     const row = await linksQuery(this.db).where('l.id', '=', id).executeTakeFirst();
     if (!row || !inScope(scope, row.unit_id)) throw linkNotFound();
-    if (!row.revoked_at)
-      await this.db
-        .updateTable('evidence_share_links')
-        .set({ revoked_at: new Date(this.nowMs()).toISOString(), revoked_by: user.id })
-        .where('id', '=', id)
-        .execute();
+    if (!row.revoked_at) {
+      const at = new Date(this.nowMs());
+      await this.db.transaction().execute(async (trx) => {
+        const moved = await trx
+          .updateTable('evidence_share_links')
+          .set({ revoked_at: at.toISOString(), revoked_by: user.id })
+          .where('id', '=', id)
+          .where('revoked_at', 'is', null)
+          .executeTakeFirst();
+        if (Number(moved.numUpdatedRows) !== 1) return;
+        const items = await trx
+          .selectFrom('evidence_share_items')
+          .select('media_id')
+          .where('link_id', '=', id)
+          .execute();
+        for (const { media_id } of items)
+          await appendCustody(
+            trx,
+            media_id,
+            'shared',
+            who,
+            { share_link: id, recipient: row.recipient, ended: 'revoked' },
+            at,
+          );
+      });
+    }
     return this.one(id);
   }
 

@@ -11,7 +11,7 @@
 // the demo's units and devices, all three media types, four years of recorded-on times, 1 in 20
 // marked, 1 in 50 deleted, 1 in 10 linked.
 import { parseArgs } from 'node:util';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../apps/server/src/db/connection';
 import { createTestApp, DEMO, login, usingPostgres } from '../apps/server/test/helpers';
 
@@ -100,7 +100,7 @@ async function seed(n: number) {
     : 'NULL';
   const cols =
     'sha256, size, media_type, mime, ext, file_name, title, source, unit_id, device_id, recorded_at, uploaded_at, playable, flg, linked, deleted_at, duration, width, height';
-  if (isPostgres(db)) {
+  if (isPostgres(db as unknown as Kysely<unknown>)) {
     const ts = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
     await sql
       .raw(

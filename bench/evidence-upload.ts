@@ -63,7 +63,8 @@ async function writeWav(file: string, bytes: number) {
   let left = data;
   while (left > 0) {
     const n = Math.min(left, block.length);
-    if (!out.write(n === block.length ? block : block.subarray(0, n))) await new Promise((r) => out.once('drain', r));
+    if (!out.write(n === block.length ? block : block.subarray(0, n)))
+      await new Promise<void>((r) => out.once('drain', () => r()));
     left -= n;
   }
   await new Promise<void>((res, rej) => out.end((err?: Error | null) => (err ? rej(err) : res())));

@@ -90,6 +90,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('evidence_check_items_pk', ['batch_id', 'media_id'])
     .execute();
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   await (db as Kysely<any>)
     .insertInto('evidence_rubrics')
     .values({

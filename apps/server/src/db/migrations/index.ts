@@ -18,12 +18,12 @@ import * as m0016 from './0016_evidence';
 import * as m0017 from './0017_evidence_library';
 import * as m0018 from './0018_evidence_cases';
 import * as m0019 from './0019_evidence_search';
+import * as m0020 from './0020_evidence_review';
 import * as m0021 from './0021_evidence_retention';
 import * as m0022 from './0022_workstations';
-import * as m0020 from './0020_evidence_review';
+import * as m0023 from './0023_evidence_access';
 import * as m0024 from './0024_evidence_keyword';
 import * as m0025 from './0025_evidence_alarm';
-import * as m0023 from './0023_evidence_access';
 
 /**
  * Every migration, by name. Kysely runs them in name order, once each, on SQLite and PostgreSQL.
@@ -49,10 +49,10 @@ export const migrations: Record<string, Migration> = {
   '0017_evidence_library': m0017,
   '0018_evidence_cases': m0018,
   '0019_evidence_search': m0019,
+  '0020_evidence_review': m0020,
   '0021_evidence_retention': m0021,
   '0022_workstations': m0022,
-  '0020_evidence_review': m0020,
+  '0023_evidence_access': m0023,
   '0024_evidence_keyword': m0024,
   '0025_evidence_alarm': m0025,
-  '0023_evidence_access': m0023,
 };

@@ -57,8 +57,8 @@ export function checkZipToken(
 export function entryNames(rows: readonly Pick<ItemRow, 'id' | 'file_name' | 'ext'>[]): string[] {
   const taken = new Set([MANIFEST_NAME.toLowerCase()]);
   return rows.map((r) => {
-    // eslint-disable-next-line no-control-regex
     let base = r.file_name
+      // eslint-disable-next-line no-control-regex
       .replace(/[\u0000-\u001f\u007f]/g, '')
       .replace(/^.*[\\/]/, '')
       .trim();

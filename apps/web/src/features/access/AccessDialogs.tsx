@@ -15,8 +15,12 @@ import { call } from '../../api/http';
 import { zodRules } from '../../app/forms/zodRules';
 import { formatTime } from '../../format/time';
 import { PlayerDialog } from '../data/PlayerDialog';
-import { FormDialog } from './FormDialog';
+import { ShellDialog } from '../data/MediaDialogs';
 import { STATE_LABELS } from './labels';
+
+/** form values of these dialogs: dates, numbers, id lists */
+type Values = Record<string, NonNullable<unknown> | undefined>;
+const FormDialog = ShellDialog<Values>;
 
 const DATE_TIME = 'YYYY-MM-DD HH:mm';
 const iso = (d: unknown) => (dayjs.isDayjs(d) ? (d as Dayjs).toISOString() : undefined);

@@ -5,7 +5,11 @@ import { useTranslation } from 'react-i18next';
 import { call } from '../../api/http';
 import { zodRules } from '../../app/forms/zodRules';
 import { formatTime } from '../../format/time';
-import { FormDialog } from './FormDialog';
+import { ShellDialog } from '../data/MediaDialogs';
+
+/** form values of these dialogs: dates, numbers, id lists */
+type Values = Record<string, NonNullable<unknown> | undefined>;
+const FormDialog = ShellDialog<Values>;
 
 /** The address a recipient opens (the console's own origin). */
 export const shareAddress = (path: string) => `${window.location.origin}${path}`;

@@ -17,32 +17,48 @@ import { zodRules } from '../../app/forms/zodRules';
 
 type Values = Record<string, string | number | undefined>;
 
-interface ShellProps {
+interface ShellProps<V> {
   open: boolean;
   title: ReactNode;
   okText: ReactNode;
   danger?: boolean;
-  /** sends the form's values; the dialog closes when it resolves, stays open (error toasted) otherwise */
-  onSubmit: (values: Values) => Promise<unknown>;
+  /**
+   * sends the form's values; the dialog closes when it resolves (unless it resolves `true`: it stays
+   * open, e.g. to show a result), and stays open with what was typed when it fails (error toasted)
+   */
+  onSubmit: (values: V) => Promise<unknown>;
   onClose: () => void;
-  initial?: Values;
+  initial?: V;
   testId: string;
   children: ReactNode;
 }
 
-/** A small form dialog: validates, stays busy while the server works, closes on success. */
-function ShellDialog({ open, title, okText, danger, onSubmit, onClose, initial, testId, children }: ShellProps) {
-  const [form] = Form.useForm<Values>();
+/**
+ * A small form dialog: validates, stays busy while the server works, closes on success. Also used
+ * by the access screens (features/access).
+ */
+export function ShellDialog<V extends object = Values>({
+  open,
+  title,
+  okText,
+  danger,
+  onSubmit,
+  onClose,
+  initial,
+  testId,
+  children,
+}: ShellProps<V>) {
+  const [form] = Form.useForm<V>();
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     if (open) {
       form.resetFields();
-      if (initial) form.setFieldsValue(initial);
+      if (initial) form.setFieldsValue(initial as Parameters<typeof form.setFieldsValue>[0]);
     }
   }, [open, initial, form]);
 
   const submit = async () => {
-    let values: Values;
+    let values: V;
     try {
       values = await form.validateFields();
     } catch {
@@ -50,8 +66,7 @@ function ShellDialog({ open, title, okText, danger, onSubmit, onClose, initial, 
     }
     setBusy(true);
     try {
-      await onSubmit(values);
-      onClose();
+      if ((await onSubmit(values)) !== true) onClose();
     } catch {
       // the http layer has shown the server's message; the dialog keeps what was typed
     } finally {

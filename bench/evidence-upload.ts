@@ -24,6 +24,8 @@ const { values } = parseArgs({
   options: {
     uploads: { type: 'string', default: '10' },
     mb: { type: 'string', default: '500' },
+    /** PATCH size in MB (default UPLOAD_CHUNK_BYTES, what the console and the simulator send) */
+    'chunk-mb': { type: 'string' },
     /** write a CPU profile of the server into this folder */
     'cpu-prof': { type: 'string' },
   },
@@ -74,7 +76,7 @@ function upload(base: string, token: string, file: string, name: string): Promis
   return new Promise((resolve, reject) => {
     const up = new Upload(createReadStream(file), {
       endpoint: `${base}${UPLOAD_PATH}`,
-      chunkSize: UPLOAD_CHUNK_BYTES,
+      chunkSize: values['chunk-mb'] ? Number(values['chunk-mb']) * 1024 * 1024 : UPLOAD_CHUNK_BYTES,
       uploadSize: statSync(file).size,
       headers: { authorization: `Bearer ${token}` },
       metadata: { filename: name, filetype: 'audio/wav', fileid: name },

@@ -70,8 +70,13 @@ export const DEVICE_UPLOAD_PATH = '/rest/device/api/upload';
 export const WORKSTATION_UPLOAD_PATH = '/rest/workstation/api/upload';
 /** An unfinished upload is kept this long after its last byte, then removed. */
 export const UPLOAD_EXPIRY_H = 24;
-/** Chunk size the console and the simulator send (a PATCH each). */
-export const UPLOAD_CHUNK_BYTES = 8 * 1024 * 1024;
+/**
+ * Chunk size the console and the simulator send (a PATCH each). The server writes a PATCH's bytes
+ * as they arrive, so a broken PATCH loses nothing (the next HEAD says how far it got); larger
+ * PATCHes cost fewer round trips: one 500 MB upload ran at 330 MB/s in 8 MB PATCHes and 427 MB/s in
+ * 64 MB ones on the same machine (bench/evidence-upload.ts --chunk-mb).
+ */
+export const UPLOAD_CHUNK_BYTES = 64 * 1024 * 1024;
 
 /**
  * Upload-Metadata keys (tus: base64 values). `filename` is required. `fileid` is the device's own

@@ -172,7 +172,9 @@ import {
   MediaDownloadAllAnswer,
   CustodyExportQuery,
   MediaEditAllRequest,
+  MediaEditAllValues,
   MediaFlagAllRequest,
+  MediaFlagState,
   MediaFlagRequest,
   MediaGpsAnswer,
   MediaIdRequest,
@@ -541,13 +543,17 @@ export const Api = {
   /** the item with a signed play address and its revisions; audited as viewed */
   mediaView: { method: 'POST', path: '/rest/media/mediaview/get', auth: evidence('view'), body: MediaIdRequest, data: MediaDetail },
   mediaFlag: { method: 'POST', path: '/rest/media/mediaflg_edit', auth: evidence('edit'), body: MediaFlagRequest, data: MediaItem },
-  mediaFlagAll: { method: 'POST', path: '/rest/media/flg_all/update', auth: evidence('edit'), body: MediaFlagAllRequest, data: MediaBulkAnswer },
+  /** the marks of the checked items, to fill the bulk mark dialog (items outside the scope are left out) */
+  mediaFlagAllGet: { method: 'POST', path: '/rest/media/media/flg_all_get', auth: evidence('view'), body: MediaIdsRequest, data: z.array(MediaFlagState) },
+  mediaFlagAll: { method: 'POST', path: '/rest/media/media/flg_all_update', auth: evidence('edit'), body: MediaFlagAllRequest, data: MediaBulkAnswer },
   /** revise title, description, category, incident number; the original file is untouched */
   mediaRevise: { method: 'POST', path: '/rest/media/media_revise', auth: evidence('edit'), body: MediaReviseRequest, data: MediaItem },
   mediaRevisions: { method: 'POST', path: '/rest/mediarevise/filerevise/get', auth: evidence('view'), body: MediaIdRequest, data: z.array(MediaRevision) },
-  mediaEditAll: { method: 'POST', path: '/rest/media/edit_all/update', auth: evidence('edit'), body: MediaEditAllRequest, data: MediaBulkAnswer },
+  /** the values the checked items share, to fill the bulk edit dialog */
+  mediaEditAllGet: { method: 'POST', path: '/rest/media/media/edit_all_get', auth: evidence('view'), body: MediaIdsRequest, data: MediaEditAllValues },
+  mediaEditAll: { method: 'POST', path: '/rest/media/media/edit_all_update', auth: evidence('edit'), body: MediaEditAllRequest, data: MediaBulkAnswer },
   /** soft delete with a reason: to /data/edit/deleted for EVIDENCE_RECOVERY_DAYS */
-  mediaDelete: { method: 'POST', path: '/rest/media/del_all_update', auth: evidence('edit'), body: MediaDeleteRequest, data: MediaBulkAnswer },
+  mediaDelete: { method: 'POST', path: '/rest/media/media/del_all_update', auth: evidence('edit'), body: MediaDeleteRequest, data: MediaBulkAnswer },
   mediaRevert: { method: 'POST', path: '/rest/mediarevise/mediadel/revert', auth: menu(MenuId.DELETED_MEDIA, 'edit'), body: MediaIdsRequest, data: MediaBulkAnswer },
   /** permanent removal after the recovery window: its own permission, add on 10272 */
   mediaHardDelete: { method: 'POST', path: '/rest/mediarevise/mediadel/harddel', auth: menu(MenuId.DELETED_MEDIA, 'add'), body: MediaIdsRequest, data: MediaBulkAnswer },

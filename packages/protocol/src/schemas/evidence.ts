@@ -239,7 +239,7 @@ export const MediaDetail = z.object({
 });
 export type MediaDetail = z.infer<typeof MediaDetail>;
 
-/** POST rest/media/mediaflg_edit `{id, flg, flg_note}`; flg_all/update `{ids, flg}`. */
+/** POST rest/media/mediaflg_edit `{id, flg, flg_note}`; media/flg_all_update `{ids, flg}`. */
 export const MediaFlagRequest = MediaIdRequest.extend({
   flg: numberInput(z.union([z.literal(0), z.literal(1)], { error: 'validation.required' })),
   flg_note: z.string().trim().max(EVIDENCE_REASON_MAX, { error: 'validation.tooLong' }).default(''),
@@ -267,13 +267,26 @@ export const MediaReviseRequest = MediaIdRequest.extend({
   reason,
 });
 export type MediaReviseRequest = z.infer<typeof MediaReviseRequest>;
-/** POST rest/media/edit_all_update: the same fields on many items. */
+/** POST rest/media/media/edit_all_update: the same fields on many items. */
 export const MediaEditAllRequest = MediaIdsRequest.extend({
   category: revisable.category.optional(),
   incident_no: revisable.incident_no.optional(),
   reason,
 });
-/** POST rest/media/del_all_update `{ids, reason}`: soft delete. */
+/** POST rest/media/media/flg_all_get `{ids}`: the marks of the items (those in the caller's scope). */
+export const MediaFlagState = z.object({ id: z.number().int(), flg: z.number().int(), flg_note: z.string() });
+/**
+ * POST rest/media/media/edit_all_get `{ids}`: what the bulk edit dialog starts from: each field's
+ * value when every item found has the same one, null when they differ; `count` items were found
+ * in the caller's scope.
+ */
+export const MediaEditAllValues = z.object({
+  count: z.number().int(),
+  category: z.string().nullable(),
+  incident_no: z.string().nullable(),
+});
+
+/** POST rest/media/media/del_all_update `{ids, reason}`: soft delete. */
 export const MediaDeleteRequest = MediaIdsRequest.extend({ reason });
 /** Result of a bulk call: how many changed, and which ids were refused with the reason key. */
 export const MediaBulkAnswer = z.object({

@@ -10,6 +10,7 @@ import {
   type MediaItem,
 } from '@bwc/protocol';
 import { Form, Input, Modal, Radio, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/http';
@@ -241,9 +242,23 @@ export function BulkEditDialog({
 }) {
   const { t } = useTranslation('data');
   const rules = useMemo(() => zodRules(MediaEditAllRequest), []);
+  // what the checked items share (edit_all_get): a common value is filled in, differing ones say so
+  const shared = useQuery({
+    queryKey: ['evidence', 'edit-all', ids],
+    queryFn: () => call('mediaEditAllGet', { ids: ids! }),
+    enabled: ids !== null && ids.length > 0,
+  });
+  const initial = useMemo<Values | undefined>(
+    () =>
+      shared.data ? { category: shared.data.category ?? '', incident_no: shared.data.incident_no ?? '' } : undefined,
+    [shared.data],
+  );
+  const mixed = (field: 'category' | 'incident_no') =>
+    shared.data && shared.data[field] === null ? t('bulkEdit.mixed') : undefined;
   return (
     <ShellDialog
       open={ids !== null}
+      initial={initial}
       title={t('bulkEdit.title', { count: ids?.length ?? 0 })}
       okText={t('bulkEdit.ok')}
       testId="media-bulk-edit"
@@ -264,10 +279,10 @@ export function BulkEditDialog({
     >
       <Typography.Paragraph type="secondary">{t('bulkEdit.hint')}</Typography.Paragraph>
       <Form.Item name="category" label={t('field.category')} rules={rules('category')}>
-        <Input maxLength={EVIDENCE_CATEGORY_MAX} />
+        <Input maxLength={EVIDENCE_CATEGORY_MAX} placeholder={mixed('category')} />
       </Form.Item>
       <Form.Item name="incident_no" label={t('field.incidentNo')} rules={rules('incident_no')}>
-        <Input maxLength={EVIDENCE_INCIDENT_NO_MAX} />
+        <Input maxLength={EVIDENCE_INCIDENT_NO_MAX} placeholder={mixed('incident_no')} />
       </Form.Item>
       <ReasonField rules={rules('reason')} />
     </ShellDialog>

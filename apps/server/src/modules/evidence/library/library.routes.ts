@@ -2,9 +2,10 @@ import { MenuId, ResultCode, type EvidenceView } from '@bwc/protocol';
 import type { FastifyInstance } from 'fastify';
 import { AppError, Errors } from '../../../http/errors';
 import { defineRoute } from '../../../http/route';
-import { assertInScope, unitScope, unitSubtree } from '../../../http/scope';
+import { assertInScope, inScope, unitScope, unitSubtree } from '../../../http/scope';
 import { roleCan } from '../../auth/permission.repository';
 import { appendCustody, custodyEntry, verifyChain } from '../custody';
+import type { Db } from '../../../db/connection';
 import * as repo from './library.repository';
 import { actorOf, LibraryService, REFUSAL, type BulkAnswer, type Changes } from './library.service';
 
@@ -88,6 +89,28 @@ export async function registerLibraryRoutes(app: FastifyInstance, service: Libra
     handler: async ({ db, user, body, req }) => {
       single(await service.flag(await unitScope(db, user), actorOf(user, req.ip), [body.id], body.flg, body.flg_note));
       return presentOne(body.id, user.id);
+    },
+  });
+
+  /** the items of `ids` in the caller's scope, not purged (others are left out of these reads) */
+  const scoped = async (db: Db, user: Parameters<typeof unitScope>[1], ids: number[]) => {
+    const scope = await unitScope(db, user);
+    return (await repo.findItems(db, ids)).filter((r) => r.purged_at === null && inScope(scope, r.unit_id));
+  };
+
+  defineRoute(app, {
+    api: 'mediaFlagAllGet',
+    handler: async ({ db, user, body }) =>
+      (await scoped(db, user, body.ids)).map((r) => ({ id: r.id, flg: r.flg, flg_note: r.flg_note })),
+  });
+
+  defineRoute(app, {
+    api: 'mediaEditAllGet',
+    handler: async ({ db, user, body }) => {
+      const rows = await scoped(db, user, body.ids);
+      const common = (field: 'category' | 'incident_no') =>
+        rows.length > 0 && rows.every((r) => r[field] === rows[0]![field]) ? rows[0]![field] : null;
+      return { count: rows.length, category: common('category'), incident_no: common('incident_no') };
     },
   });
 

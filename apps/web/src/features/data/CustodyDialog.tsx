@@ -107,7 +107,7 @@ export function CustodyDialog({ item, onClose }: { item: MediaItem | null; onClo
               size="small"
               rowKey="seq"
               dataSource={data.entries}
-              pagination={{ pageSize: 10, hideOnSinglePage: true }}
+              pagination={{ pageSize: 50, hideOnSinglePage: true }}
               rowClassName={(row) => (data.broken_at !== null && row.seq >= data.broken_at ? 'bwc-data-broken' : '')}
               locale={{ emptyText: t('custody.empty') }}
               columns={[

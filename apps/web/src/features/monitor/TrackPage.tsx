@@ -1,4 +1,4 @@
-import { CaretRightOutlined, HistoryOutlined, PauseOutlined } from '@ant-design/icons';
+import { CaretRightOutlined, PauseOutlined } from '@ant-design/icons';
 import { MenuId, TRACK_GAP_MIN_S, type DeviceTrack, type TrackAnswer } from '@bwc/protocol';
 import { App, Button, DatePicker, Empty, List, Select, Slider, Space, Switch, Tag } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -219,7 +219,6 @@ export function TrackPage() {
                             key="replay"
                             size="small"
                             type="link"
-                            icon={<HistoryOutlined />}
                             onClick={() =>
                               setReplay({
                                 id: track.device_id,

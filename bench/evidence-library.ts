@@ -101,7 +101,7 @@ async function seed(n: number) {
   const cols =
     'sha256, size, media_type, mime, ext, file_name, title, source, unit_id, device_id, recorded_at, uploaded_at, playable, flg, linked, deleted_at, duration, width, height';
   if (isPostgres(db as unknown as Kysely<unknown>)) {
-    const ts = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+    const ts = (expr: string) => `to_char((${expr}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
     await sql
       .raw(
         `INSERT INTO evidence_items (${cols})

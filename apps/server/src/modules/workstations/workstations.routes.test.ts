@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -29,9 +28,8 @@ import {
   type Session,
   type TestApp,
 } from '../../../test/helpers';
+import { FFMPEG } from '../evidence/ingest/media-tools';
 
-const require = createRequire(import.meta.url);
-const FFMPEG = (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
 const work = mkdtempSync(join(tmpdir(), 'bwc-ws-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

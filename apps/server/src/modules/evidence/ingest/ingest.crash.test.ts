@@ -2,7 +2,6 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +14,7 @@ import { DEMO, login, TEST_CAPTCHA } from '../../../../test/helpers';
 import { freePort, until } from '../../../../test/wait';
 import { buildApp } from '../../../app';
 import type { Config } from '../../../config';
+import { FFMPEG } from './media-tools';
 
 /**
  * kill -9 of the server in the middle of an upload: after a restart on the same DATA_DIR the
@@ -22,8 +22,6 @@ import type { Config } from '../../../config';
  * and the stored item's SHA-256 is the file's. A real server child on a temp SQLite file.
  */
 
-const require = createRequire(import.meta.url);
-const FFMPEG = (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../../../..');
 const dataDir = mkdtempSync(join(tmpdir(), 'bwc-ingest-crash-'));
 const dbFile = join(dataDir, 'bwc.db');

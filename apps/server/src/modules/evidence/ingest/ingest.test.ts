@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEVICE_UPLOAD_PATH, MenuId, UPLOAD_EXPIRY_H, UPLOAD_PATH } from '@bwc/protocol';
@@ -20,10 +19,7 @@ import {
 import { until } from '../../../../test/wait';
 import { verifyChain } from '../custody';
 import { LocalContentStore } from '../store';
-import { probe } from './media-tools';
-
-const require = createRequire(import.meta.url);
-const FFMPEG = (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
+import { FFMPEG, probe } from './media-tools';
 
 const work = mkdtempSync(join(tmpdir(), 'bwc-ingest-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -117,6 +113,23 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => t?.close());
 
+/** A camera upload of `data` (named `<fileid>.mp4`) stopped once `share` of it was sent; answers its address. */
+function sendPart(data: Buffer, fileid: string, share: number): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const upload: tus.Upload = new tus.Upload(data, {
+      endpoint: `${base}${DEVICE_UPLOAD_PATH}`,
+      metadata: { filename: `${fileid}.mp4`, fileid },
+      headers: camAuth,
+      chunkSize: 16 * 1024,
+      storeFingerprintForResuming: false,
+      onError: reject,
+      onChunkComplete: (_chunk, sent) => {
+        if (sent >= data.length * share) void upload.abort().then(() => resolve(upload.url!), reject);
+      },
+    });
+    upload.start();
+  });
+}
 describe('evidence ingest (tus)', () => {
   it('a camera uploads an mp4: item with its hash, metadata, thumbnail and custody entry', async () => {
     const sent = await send(
@@ -258,20 +271,7 @@ describe('evidence ingest (tus)', () => {
     const data = readFileSync(mp4);
     const { store } = t.app.evidenceIngest;
     const rehashes = store.rehashes;
-    const url = await new Promise<string>((resolve, reject) => {
-      const upload: tus.Upload = new tus.Upload(data, {
-        endpoint: `${base}${DEVICE_UPLOAD_PATH}`,
-        metadata: { filename: 'resumed.mp4', fileid: 'resumed' },
-        headers: camAuth,
-        chunkSize: 16 * 1024,
-        storeFingerprintForResuming: false,
-        onError: reject,
-        onChunkComplete: (_chunk, sent) => {
-          if (sent >= data.length / 3) void upload.abort().then(() => resolve(upload.url!), reject);
-        },
-      });
-      upload.start();
-    });
+    const url = await sendPart(data, 'resumed', 1 / 3);
     const head = await fetch(new URL(url, base), { method: 'HEAD', headers: { ...camAuth, 'tus-resumable': '1.0.0' } });
     const offset = Number(head.headers.get('upload-offset'));
     expect(offset).toBeGreaterThan(0);
@@ -303,20 +303,7 @@ describe('evidence ingest (tus)', () => {
 
   it('a new creation of a file whose upload is open resumes that upload', async () => {
     const data = readFileSync(mp4);
-    const partial = await new Promise<string>((resolve, reject) => {
-      const upload: tus.Upload = new tus.Upload(data, {
-        endpoint: `${base}${DEVICE_UPLOAD_PATH}`,
-        metadata: { filename: 'again.mp4', fileid: 'again' },
-        headers: camAuth,
-        chunkSize: 16 * 1024,
-        storeFingerprintForResuming: false,
-        onError: reject,
-        onChunkComplete: (_chunk, sent) => {
-          if (sent >= data.length / 2) void upload.abort().then(() => resolve(upload.url!), reject);
-        },
-      });
-      upload.start();
-    });
+    const partial = await sendPart(data, 'again', 1 / 2);
     const done = await send(`${base}${DEVICE_UPLOAD_PATH}`, data, { filename: 'again.mp4', fileid: 'again' }, camAuth);
     expect(done.url).toBe(partial);
     const uploads = await t.db

@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -9,14 +8,12 @@ import type { FastifyInstance } from 'fastify';
 import { now } from '../../../db/connection';
 import { recordCustody, SYSTEM_ACTOR } from '../custody';
 import type { EvidenceItemTable } from '../evidence.tables';
+import { FFMPEG } from '../ingest/media-tools';
 
 /**
  * Test items for the library's tests, independent of ingest: a real file adopted into the app's
  * content store under its real SHA-256, its row, and its 'uploaded' custody entry.
  */
-
-const require = createRequire(import.meta.url);
-const FFMPEG = (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
 
 /** A 1x1 PNG. */
 export const PNG = Buffer.from(

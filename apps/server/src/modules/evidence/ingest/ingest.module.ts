@@ -85,11 +85,12 @@ export async function registerIngest(
   );
   const derivatives = new DerivativeQueue(app.db, ctx.store, store.dir, app.log);
   app.decorate('evidenceIngest', { store, derivatives });
-  // what the live gateway records (an SOS's video) becomes an item linked to its alarm
+  // what the live gateway records (an SOS's video, linked to its alarm; live streams) becomes an item
   const live = new LiveRecordings({ app, ctx, derivatives, scratch: store.dir });
   app.sosRecorder.recorded.push((rec) =>
     live.ingest({ deviceId: rec.deviceId, video: rec.video, at: rec.at, sosEventId: rec.sosEventId }),
   );
+  app.liveRecorder.recorded.push((seg) => live.ingest({ deviceId: seg.deviceId, video: seg.video, at: seg.at }));
   const finishing = new Set<string>();
 
   /**
@@ -421,5 +422,6 @@ export async function registerIngest(
     offLease();
     if (timer) clearInterval(timer);
     await derivatives.close();
+    await store.close();
   });
 }

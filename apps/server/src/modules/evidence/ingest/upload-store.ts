@@ -1,4 +1,4 @@
-import { createHash, type Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,20 +9,16 @@ import type { FastifyBaseLogger } from 'fastify';
 import { now, type Db } from '../../../db/connection';
 import type { EvidenceUploadTable } from '../evidence.tables';
 import '../evidence.tables';
+import { HashThread, type StreamHash } from './hash-thread';
 
 /** What a new upload's row holds besides its id, length and times (set by the route before tus creates it). */
 export type NewUpload = Pick<EvidenceUploadTable, 'owner_kind' | 'owner_id' | 'origin_key' | 'metadata'>;
 
-interface HashState {
-  hash: Hash;
-  /** bytes hashed so far: the file's length when the state is current */
-  bytes: number;
-}
-
 /**
  * The tus DataStore of evidence uploads: bytes in DATA_DIR/evidence/uploads/<id>, the upload
  * itself in evidence_uploads (owner, validated metadata, length, state). Every PATCH streams
- * through a SHA-256 kept in memory per upload, so the hash is ready when the last byte lands.
+ * through a SHA-256 kept per upload on a worker thread (hash-thread.ts), so the hash is ready
+ * when the last byte lands.
  * After a restart (or any write whose bytes did not all reach the file) the state is rebuilt
  * once by hashing the partial file, then it follows the stream again.
  *
@@ -32,7 +28,8 @@ interface HashState {
  */
 export class EvidenceUploadStore extends DataStore {
   override extensions = ['creation', 'creation-with-upload', 'termination', 'expiration'];
-  private readonly hashes = new Map<string, HashState>();
+  private readonly hashes = new Map<string, StreamHash>();
+  private readonly hashing = new HashThread();
   /** rows of uploads being created, by id (the route puts them here, `create` takes them) */
   readonly pending = new Map<string, NewUpload>();
   /** how many times a partial file was hashed again (diagnostics, tests) */
@@ -72,7 +69,8 @@ export class EvidenceUploadStore extends DataStore {
         error: '',
       })
       .execute();
-    this.hashes.set(upload.id, { hash: createHash('sha256'), bytes: 0 });
+    this.forget(upload.id);
+    this.hashes.set(upload.id, this.hashing.start());
     upload.creation_date = at;
     return upload;
   }
@@ -102,52 +100,71 @@ export class EvidenceUploadStore extends DataStore {
     let state = this.hashes.get(id);
     if (!state || state.bytes !== offset) state = await this.rehash(id, offset);
     const hashing = state;
+    this.hashes.delete(id);
     const tee = new Transform({
       transform(chunk: Buffer, _enc, done) {
-        hashing.hash.update(chunk);
-        hashing.bytes += chunk.length;
-        done(null, chunk);
+        const behind = hashing.update(chunk);
+        if (behind) void behind.then(() => done(null, chunk));
+        else done(null, chunk);
       },
     });
+    let size: number;
     try {
       await pipeline(stream, tee, createWriteStream(file, { flags: 'r+', start: offset }));
+      size = (await stat(file)).size;
     } catch (err) {
-      this.hashes.delete(id);
+      hashing.drop();
       throw err;
     }
-    const size = (await stat(file)).size;
     // the state is only kept when it covers exactly the bytes in the file
     if (size === hashing.bytes) this.hashes.set(id, hashing);
-    else this.hashes.delete(id);
+    else hashing.drop();
     await this.db.updateTable('evidence_uploads').set({ updated: now() }).where('id', '=', id).execute();
     return size;
   }
 
   /** The hash state over the file's first `offset` bytes, read from disk. */
-  private async rehash(id: string, offset: number): Promise<HashState> {
-    const hash = createHash('sha256');
+  private async rehash(id: string, offset: number): Promise<StreamHash> {
+    this.forget(id);
+    const hash = this.hashing.start();
     if (offset > 0) {
       this.rehashes += 1;
       this.log.info({ upload: id, offset }, 'evidence upload: hash state rebuilt from the partial file');
-      for await (const chunk of createReadStream(this.path(id), { start: 0, end: offset - 1 }))
-        hash.update(chunk as Buffer);
+      try {
+        for await (const chunk of createReadStream(this.path(id), { start: 0, end: offset - 1 }))
+          await hash.update(chunk as Buffer);
+      } catch (err) {
+        hash.drop();
+        throw err;
+      }
     }
-    return { hash, bytes: offset };
+    return hash;
   }
 
   /** SHA-256 of the finished file: the streamed state when it covers it, else read again. */
   async digest(id: string, size: number): Promise<string> {
     const state = this.hashes.get(id);
     this.hashes.delete(id);
-    if (state && state.bytes === size) return state.hash.digest('hex');
+    if (state && state.bytes === size) return state.digest();
+    state?.drop();
     const hash = createHash('sha256');
     for await (const chunk of createReadStream(this.path(id))) hash.update(chunk as Buffer);
     return hash.digest('hex');
   }
 
+  private forget(id: string) {
+    this.hashes.get(id)?.drop();
+    this.hashes.delete(id);
+  }
+
+  /** Ends the hash thread (app close). */
+  close(): Promise<void> {
+    return this.hashing.close();
+  }
+
   /** Forget an upload's bytes and hash state (the row stays, with its final state). */
   async discard(id: string): Promise<void> {
-    this.hashes.delete(id);
+    this.forget(id);
     await rm(this.path(id), { force: true });
   }
 

@@ -108,6 +108,9 @@ export const AUDITED_ENDPOINTS = [
   'mediaCustodyExport',
   // scores and random checks (each also on the item's custody chain)
   'mediaScoreUpdate',
+  'rubricAdd',
+  'rubricEdit',
+  'rubricActive',
   'checkDraw',
   'checkResult',
   // access requests and share links (the custody chain records grants and each share visit as well)
@@ -130,6 +133,12 @@ export const AUDITED_ENDPOINTS = [
   'caseCancel',
   'caseMediaWrite',
   'archiveEdit',
+  'violationAdd',
+  'violationCancel',
+  'violationClose',
+  'violationMediaWrite',
+  'sampleAdd',
+  'sampleDel',
 ] as const satisfies readonly ApiName[];
 
 export type AuditedEndpoint = (typeof AUDITED_ENDPOINTS)[number];

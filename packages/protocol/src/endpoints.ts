@@ -42,10 +42,15 @@ import {
   CaseMediaWriteAnswer,
   CaseMediaWriteRequest,
   CaseRecord,
+  CaseSample,
   IncidentAddRequest,
   IncidentSend,
   IncidentSendAnswer,
   IncidentSendRequest,
+  SampleAddRequest,
+  SampleListRequest,
+  ViolationAddRequest,
+  ViolationListRequest,
 } from './schemas/cases';
 import {
   AccessAddRequest,
@@ -74,6 +79,10 @@ import {
   CheckResultRequest,
   MediaScoreAnswer,
   MediaScoreUpdate,
+  RubricAddRequest,
+  RubricEditRequest,
+  RubricIdRequest,
+  RubricVersion,
   VideoScoreQuery,
   VideoScoreRow,
 } from './schemas/review';
@@ -585,6 +594,11 @@ export const Api = {
   mediaScoreGet: { method: 'POST', path: '/rest/media/media_score_get', auth: evidence('view'), body: MediaIdRequest, data: MediaScoreAnswer },
   mediaScoreUpdate: { method: 'POST', path: '/rest/media/media_score_update', auth: evidence('edit'), body: MediaScoreUpdate, data: MediaScoreAnswer },
   videoScore: { method: 'POST', path: '/rest/media/videoscore', auth: evidence('edit'), body: VideoScoreQuery, data: pageOf(VideoScoreRow) },
+  /** rubrics (/data/peerreview/review 10261): every version; a new one; a change (a new version when scored); the active one */
+  rubricList: { method: 'POST', path: '/rest/media/rubric_get', auth: menu(MenuId.PEER_REVIEW, 'view'), data: z.array(RubricVersion) },
+  rubricAdd: { method: 'POST', path: '/rest/media/rubric_add', auth: menu(MenuId.PEER_REVIEW, 'add'), body: RubricAddRequest, data: RubricVersion },
+  rubricEdit: { method: 'POST', path: '/rest/media/rubric_edit', auth: menu(MenuId.PEER_REVIEW, 'edit'), body: RubricEditRequest, data: RubricVersion },
+  rubricActive: { method: 'POST', path: '/rest/media/rubric_active', auth: menu(MenuId.PEER_REVIEW, 'edit'), body: RubricIdRequest, data: RubricVersion },
   checkDraw: { method: 'POST', path: '/rest/media/checkrandom/draw', auth: menu(MenuId.CHECK_RANDOM, 'add'), body: CheckDrawRequest, data: CheckBatchDetail },
   checkBatch: { method: 'POST', path: '/rest/media/checkrandom/get', auth: anyMenu('view', MenuId.CHECK_RANDOM, MenuId.CHECK_RECORD), body: CheckBatchIdRequest, data: CheckBatchDetail },
   checkResult: { method: 'POST', path: '/rest/media/checkrandom/result', auth: menu(MenuId.CHECK_RANDOM, 'edit'), body: CheckResultRequest, data: CheckItem },
@@ -639,7 +653,18 @@ export const Api = {
   caseList: { method: 'POST', path: '/rest/yw/anjian/zfgd_list', auth: menu(ArchiveMenu.CASE, 'view'), body: CaseListRequest, data: pageOf(CaseRecord) },
   caseMediaWrite: { method: 'POST', path: '/rest/yw/anjian/mediaview_write', auth: menu(ArchiveMenu.CASE, 'edit'), body: CaseMediaWriteRequest, data: CaseMediaWriteAnswer },
   caseMedia: { method: 'POST', path: '/rest/yw/anjian/mediaview_relation', auth: menu(ArchiveMenu.CASE, 'view'), body: CaseIdRequest, data: CaseMediaAnswer },
-  violationList: { method: 'POST', path: '/rest/yw/violation/zfgd_list', auth: menu(ArchiveMenu.LAW_DOC, 'view'), body: CaseListRequest, data: pageOf(CaseRecord) },
+  violationList: { method: 'POST', path: '/rest/yw/violation/zfgd_list', auth: menu(ArchiveMenu.LAW_DOC, 'view'), body: ViolationListRequest, data: pageOf(CaseRecord) },
+  violationAdd: { method: 'POST', path: '/rest/yw/violation/add', auth: menu(ArchiveMenu.LAW_DOC, 'add'), body: ViolationAddRequest, data: CaseRecord },
+  violationCancel: { method: 'POST', path: '/rest/yw/violation/cancel', auth: menu(ArchiveMenu.LAW_DOC, 'edit'), body: CaseCancelRequest, data: CaseRecord },
+  /** `{id, reason}`: the handling result */
+  violationClose: { method: 'POST', path: '/rest/yw/violation/close', auth: menu(ArchiveMenu.LAW_DOC, 'edit'), body: CaseCancelRequest, data: CaseRecord },
+  violationMediaWrite: { method: 'POST', path: '/rest/yw/violation/mediaview_write', auth: menu(ArchiveMenu.LAW_DOC, 'edit'), body: CaseMediaWriteRequest, data: CaseMediaWriteAnswer },
+  violationMedia: { method: 'POST', path: '/rest/yw/violation/mediaview_relation', auth: menu(ArchiveMenu.LAW_DOC, 'view'), body: CaseIdRequest, data: CaseMediaAnswer },
+  // case samples (典型案例): 10224 (/data/archive/sample)
+  sampleAdd: { method: 'POST', path: '/rest/yw/anjian/sample_add', auth: menu(ArchiveMenu.SAMPLE, 'add'), body: SampleAddRequest, data: CaseSample },
+  sampleDel: { method: 'POST', path: '/rest/yw/anjian/sample_del', auth: menu(ArchiveMenu.SAMPLE, 'edit'), body: CaseIdRequest, data: z.null() },
+  sampleList: { method: 'POST', path: '/rest/yw/anjian/sample_list', auth: menu(ArchiveMenu.SAMPLE, 'view'), body: SampleListRequest, data: pageOf(CaseSample) },
+  sampleMedia: { method: 'POST', path: '/rest/yw/anjian/sample_media', auth: menu(ArchiveMenu.SAMPLE, 'view'), body: CaseIdRequest, data: CaseMediaAnswer },
   /** files of `kind`; the server checks that kind's menu (incident 10221, case 10223) */
   archiveList: { method: 'POST', path: '/rest/yw/zfda/get', auth: anyMenu('view', ArchiveMenu.LAW_DOC, ArchiveMenu.CASE), body: ArchiveListRequest, data: pageOf(CaseRecord) },
   archiveGet: { method: 'POST', path: '/rest/yw/zfda/get_by_id', auth: anyMenu('view', ArchiveMenu.LAW_DOC, ArchiveMenu.CASE), body: CaseIdRequest, data: ArchiveFile },

@@ -12,8 +12,11 @@ import { numberInput, optionalId, optionalInput } from './org';
  * - An incident (警情, `kind: 'incident'`) is a police call-out: its number (接警单编号, given by
  *   the dispatch system or generated `JQyyyyMMddHHmmss<nn>`), title, place, time, the unit that
  *   handles it. A case (案件, `kind: 'case'`) is opened from incidents: it can include incidents
- *   of its unit's scope. A traffic violation (`kind: 'violation'`) is the same kind of record; no
- *   call creates one yet (the spec lists only its list), so its list shows what exists.
+ *   of its unit's scope. A violation record (违规记录 / 执法过错, `kind: 'violation'`) is an officer's
+ *   breach of the rules of law enforcement found by a supervisor reviewing recordings (recording
+ *   not started, camera covered, rude language...): the officer, his unit, the time, the kind of
+ *   breach (`VIOLATION_TYPES`), a description and the items that show it linked. It is closed
+ *   with the handling result, or cancelled with a reason.
  * - Records belong to a unit; a caller sees and changes those of his unit and its sub-units (an
  *   id outside them answers "not found"). Cancelling keeps the record, listed as cancelled, with
  *   the reason; a cancelled record cannot be changed or linked any more.
@@ -24,8 +27,12 @@ import { numberInput, optionalId, optionalInput } from './org';
  * - The law-enforcement file (执法档案, zfda) of a record is the record with its media, its
  *   incidents (cases) and its archive fields: archive number, state, keeping period, note.
  *
+ * - A case sample (典型案例, anjian/sample_*) is a case kept as a teaching example, with a summary
+ *   of why; listed with its linked media on /data/archive/sample.
+ *
  * Menus: incidents, violations and files of incidents 10221 (/data/archive/lawDoc); cases and
- * their files 10223 (/data/archive/case). Alarm recordings 10222 and samples 10224 have no calls yet.
+ * their files 10223 (/data/archive/case); samples 10224 (/data/archive/sample: view lists them,
+ * add marks a case, edit unmarks). Alarm recordings 10222 are a library view.
  */
 
 export const ArchiveMenu = { LAW_DOC: 10221, ALARM_MEDIA: 10222, CASE: 10223, SAMPLE: 10224 } as const;
@@ -34,7 +41,8 @@ export const CASE_KINDS = ['incident', 'case', 'violation'] as const;
 export const CaseKind = z.enum(CASE_KINDS);
 export type CaseKind = z.infer<typeof CaseKind>;
 
-export const CASE_STATES = ['open', 'cancelled'] as const;
+/** 'closed': a violation record whose handling is done (only violations are closed). */
+export const CASE_STATES = ['open', 'cancelled', 'closed'] as const;
 export const CaseState = z.enum(CASE_STATES);
 export type CaseState = z.infer<typeof CaseState>;
 
@@ -42,6 +50,20 @@ export type CaseState = z.infer<typeof CaseState>;
 export const ARCHIVE_STATES = ['none', 'archived'] as const;
 export const ArchiveState = z.enum(ARCHIVE_STATES);
 export type ArchiveState = z.infer<typeof ArchiveState>;
+
+/** Kinds of violation records (a fixed list; the console names them). */
+export const VIOLATION_TYPES = [
+  'not_recorded',
+  'incomplete',
+  'covered',
+  'no_identity',
+  'rude_language',
+  'procedure',
+  'device_misuse',
+  'other',
+] as const;
+export const ViolationType = z.enum(VIOLATION_TYPES, { error: 'validation.choice' });
+export type ViolationType = z.infer<typeof ViolationType>;
 
 export const CASE_NO_MAX = 40;
 export const CASE_TITLE_MAX = 100;
@@ -87,6 +109,7 @@ export const CaseRecord = z.object({
   created_by_name: z.string(),
   created_at: z.string(),
   state: CaseState,
+  /** the reason it was cancelled, or (a closed violation) the handling result */
   cancel_reason: z.string(),
   cancelled_at: z.string().nullable(),
   cancelled_by_name: z.string(),
@@ -103,6 +126,12 @@ export const CaseRecord = z.object({
   keep_years: z.number().int(),
   archive_note: z.string(),
   archived_at: z.string().nullable(),
+  /** violations: the officer in breach (null otherwise), his name, the kind of breach ('' otherwise) */
+  officer_id: z.number().int().nullable(),
+  officer_name: z.string(),
+  violation_type: z.union([ViolationType, z.literal('')]),
+  /** cases: 1 while the case is a sample */
+  sample: z.number().int(),
 });
 export type CaseRecord = z.infer<typeof CaseRecord>;
 
@@ -133,7 +162,32 @@ export const CaseAddRequest = z.object({
 });
 export type CaseAddRequest = z.infer<typeof CaseAddRequest>;
 
-/** POST /rest/yw/jingqing/cancel, /rest/yw/anjian/cancel: `{id, reason}`; a cancelled case frees its incidents. */
+/**
+ * POST /rest/yw/violation/add: a violation record of an officer of the caller's units, with the
+ * items that show it (of the caller's units, not deleted; linked in the same transaction). The
+ * unit is the officer's unit unless given (in the caller's scope).
+ */
+export const ViolationAddRequest = z.object({
+  no: common.no,
+  title: common.title,
+  content: required(CASE_TEXT_MAX),
+  place: common.place,
+  occurred_at: common.occurred_at,
+  officer_id: positive,
+  violation_type: ViolationType,
+  unit_id: optionalId,
+  media_ids: z
+    .array(positive, { error: 'validation.required' })
+    .max(EVIDENCE_BULK_MAX, { error: 'validation.tooLong' })
+    .default([]),
+});
+export type ViolationAddRequest = z.infer<typeof ViolationAddRequest>;
+
+/**
+ * POST /rest/yw/jingqing/cancel, /rest/yw/anjian/cancel, /rest/yw/violation/cancel: `{id, reason}`;
+ * a cancelled case frees its incidents. /rest/yw/violation/close: `{id, reason}` with the handling
+ * result as reason.
+ */
 export const CaseCancelRequest = z.object({ id: positive, reason: required(CASE_REASON_MAX) });
 export type CaseCancelRequest = z.infer<typeof CaseCancelRequest>;
 
@@ -152,6 +206,13 @@ export const CaseListRequest = PageQuery.extend({
   state: optionalInput(CaseState),
 });
 export type CaseListRequest = z.infer<typeof CaseListRequest>;
+
+/** POST /rest/yw/violation/zfgd_list: also by officer and kind of breach. */
+export const ViolationListRequest = CaseListRequest.extend({
+  officer_id: optionalId,
+  violation_type: optionalInput(ViolationType),
+});
+export type ViolationListRequest = z.infer<typeof ViolationListRequest>;
 
 /** POST .../mediaview_write `{id, media_ids, action}`: link or unlink media items of the caller's units. */
 export const CaseMediaWriteRequest = z.object({
@@ -225,3 +286,25 @@ export const ArchiveEditRequest = z.object({
   archive_note: text(CASE_TEXT_MAX).default(''),
 });
 export type ArchiveEditRequest = z.infer<typeof ArchiveEditRequest>;
+
+export const SAMPLE_SUMMARY_MAX = 2000;
+
+/** POST /rest/yw/anjian/sample_add: mark a case (of the caller's units, not cancelled) as a sample. */
+export const SampleAddRequest = z.object({ id: positive, summary: required(SAMPLE_SUMMARY_MAX) });
+export type SampleAddRequest = z.infer<typeof SampleAddRequest>;
+
+/** One sample (sample_list): the case with the summary and who marked it when. */
+export const CaseSample = CaseRecord.extend({
+  summary: z.string(),
+  marked_by_name: z.string(),
+  marked_at: z.string(),
+});
+export type CaseSample = z.infer<typeof CaseSample>;
+
+/**
+ * POST /rest/yw/anjian/sample_list: samples of the caller's units, latest marked first (keyword:
+ * case number, title or summary; start/end: when the case occurred). sample_del `{id}` unmarks a
+ * case; sample_media `{id}` answers its linked items (the sample menu's view).
+ */
+export const SampleListRequest = CaseListRequest.omit({ no: true, state: true });
+export type SampleListRequest = z.infer<typeof SampleListRequest>;

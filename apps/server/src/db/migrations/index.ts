@@ -24,6 +24,8 @@ import * as m0022 from './0022_workstations';
 import * as m0023 from './0023_evidence_access';
 import * as m0024 from './0024_evidence_keyword';
 import * as m0025 from './0025_evidence_alarm';
+import * as m0026 from './0026_case_samples';
+import * as m0027 from './0027_rubric_versions';
 
 /**
  * Every migration, by name. Kysely runs them in name order, once each, on SQLite and PostgreSQL.
@@ -55,4 +57,6 @@ export const migrations: Record<string, Migration> = {
   '0023_evidence_access': m0023,
   '0024_evidence_keyword': m0024,
   '0025_evidence_alarm': m0025,
+  '0026_case_samples': m0026,
+  '0027_rubric_versions': m0027,
 };

@@ -32,6 +32,10 @@ function record(id: number, extra: Partial<CaseRecord> = {}): CaseRecord {
     keep_years: 0,
     archive_note: '',
     archived_at: null,
+    officer_id: null,
+    officer_name: '',
+    violation_type: '',
+    sample: 0,
     ...extra,
   };
 }

@@ -14,6 +14,7 @@ export const menuOfKind = (kind: CaseKind): number => (kind === 'case' ? Archive
 export const STATE_LABELS = keysOf('archive', {
   open: 'state.open',
   cancelled: 'state.cancelled',
+  closed: 'state.closed',
 } satisfies Record<CaseState, string>);
 
 export const ARCHIVE_STATE_LABELS = keysOf('archive', {

@@ -1,4 +1,12 @@
-import type { CaseKind, CaseListRequest, CaseRecord, IncidentSend, MediaItem } from '@bwc/protocol';
+import type {
+  CaseKind,
+  CaseListRequest,
+  CaseRecord,
+  CaseSample,
+  IncidentSend,
+  MediaItem,
+  SampleListRequest,
+} from '@bwc/protocol';
 import type { Insertable } from 'kysely';
 import type { Db } from '../../../db/connection';
 import type { UnitScope } from '../../../http/scope';
@@ -33,6 +41,11 @@ function recordsQuery(db: Db) {
         .whereRef('inc.case_id', '=', 'c.id')
         .select((x) => x.fn.countAll<number>().as('n'))
         .as('incident_count'),
+      eb
+        .selectFrom('evidence_case_samples as s')
+        .whereRef('s.case_id', '=', 'c.id')
+        .select((x) => x.fn.countAll<number>().as('n'))
+        .as('sample'),
     ]);
 }
 type RecordRow = Awaited<ReturnType<ReturnType<typeof recordsQuery>['executeTakeFirstOrThrow']>>;
@@ -65,6 +78,10 @@ export function presentRecord(r: RecordRow): CaseRecord {
     keep_years: r.keep_years,
     archive_note: r.archive_note,
     archived_at: r.archived_at,
+    officer_id: r.officer_id,
+    officer_name: r.officer_name,
+    violation_type: r.violation_type as CaseRecord['violation_type'],
+    sample: Number(r.sample ?? 0) > 0 ? 1 : 0,
   };
 }
 
@@ -121,6 +138,8 @@ export interface RecordFilter extends Omit<CaseListRequest, 'unit_id' | 'include
   /** the units asked for, inside the caller's scope; undefined: the whole scope */
   unitIds?: number[];
   archive_state?: 'none' | 'archived';
+  officer_id?: number;
+  violation_type?: string;
 }
 
 /** One page of records of the caller's scope, latest occurrence first. */
@@ -134,6 +153,8 @@ export async function listRecords(
   if (f.unitIds) q = q.where('c.unit_id', 'in', f.unitIds.length ? f.unitIds : [-1]);
   if (f.state) q = q.where('c.state', '=', f.state);
   if (f.archive_state) q = q.where('c.archive_state', '=', f.archive_state);
+  if (f.officer_id !== undefined) q = q.where('c.officer_id', '=', f.officer_id);
+  if (f.violation_type) q = q.where('c.violation_type', '=', f.violation_type);
   if (f.start) q = q.where('c.occurred_at', '>=', f.start);
   if (f.end) q = q.where('c.occurred_at', '<=', f.end);
   if (f.no) q = q.where('c.no', 'like', `%${likeEscape(f.no)}%`);
@@ -160,6 +181,72 @@ export async function listRecords(
     : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
   return { total: Number(total?.n ?? 0), rows: ids.map((r) => byId.get(r.id)!).filter(Boolean) };
+}
+
+// ---- samples -------------------------------------------------------------------------------
+
+export const sampleOf = (db: Db, caseId: number) =>
+  db.selectFrom('evidence_case_samples').selectAll().where('case_id', '=', caseId).executeTakeFirst();
+
+export function insertSample(db: Db, caseId: number, summary: string, by: number, byName: string, at: string) {
+  return db
+    .insertInto('evidence_case_samples')
+    .values({ case_id: caseId, summary, marked_by: by, marked_by_name: byName, marked_at: at })
+    .execute();
+}
+
+export async function deleteSample(db: Db, caseId: number): Promise<boolean> {
+  const r = await db.deleteFrom('evidence_case_samples').where('case_id', '=', caseId).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+export interface SampleFilter extends Omit<SampleListRequest, 'unit_id' | 'include_sub'> {
+  unitIds?: number[];
+}
+
+/** One page of samples of the caller's scope, latest marked first. */
+export async function listSamples(
+  db: Db,
+  scope: UnitScope,
+  f: SampleFilter,
+): Promise<{ total: number; rows: CaseSample[] }> {
+  let q = db
+    .selectFrom('evidence_case_samples as s')
+    .innerJoin('evidence_cases as c', 'c.id', 's.case_id')
+    .where('c.kind', '=', 'case');
+  if (!scope.all) q = q.where('c.unit_id', 'in', scope.ids.length ? scope.ids : [-1]);
+  if (f.unitIds) q = q.where('c.unit_id', 'in', f.unitIds.length ? f.unitIds : [-1]);
+  if (f.start) q = q.where('c.occurred_at', '>=', f.start);
+  if (f.end) q = q.where('c.occurred_at', '<=', f.end);
+  if (f.keyword) {
+    const like = `%${likeEscape(f.keyword)}%`;
+    q = q.where((eb) => eb.or((['c.no', 'c.title', 's.summary'] as const).map((c) => eb(c, 'like', like))));
+  }
+  const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  const page = await q
+    .select(['s.case_id', 's.summary', 's.marked_by_name', 's.marked_at'])
+    .orderBy('s.marked_at', 'desc')
+    .orderBy('s.case_id', 'desc')
+    .limit(f.limit)
+    .offset((f.page - 1) * f.limit)
+    .execute();
+  const records = page.length
+    ? await recordsQuery(db)
+        .where(
+          'c.id',
+          'in',
+          page.map((r) => r.case_id),
+        )
+        .execute()
+    : [];
+  const byId = new Map(records.map((r) => [r.id, r]));
+  const rows = page.flatMap((s) => {
+    const r = byId.get(s.case_id);
+    return r
+      ? [{ ...presentRecord(r), summary: s.summary, marked_by_name: s.marked_by_name, marked_at: s.marked_at }]
+      : [];
+  });
+  return { total: Number(total?.n ?? 0), rows };
 }
 
 // ---- media ---------------------------------------------------------------------------------
@@ -283,7 +370,7 @@ export const isLinkedTo = async (db: Db, caseId: number, mediaId: number): Promi
     .where('media_id', '=', mediaId)
     .executeTakeFirst()) !== undefined;
 
-export function insertLink(db: Db, caseId: number, mediaId: number, at: string, by: number) {
+export function insertLink(db: Db, caseId: number, mediaId: number, at: string, by: number | null) {
   return db
     .insertInto('evidence_case_media')
     .values({ case_id: caseId, media_id: mediaId, linked_at: at, linked_by: by })

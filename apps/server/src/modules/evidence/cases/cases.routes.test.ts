@@ -377,11 +377,6 @@ describe('cases and files', () => {
     expect(freed.data.list[0]!.case_id).toBeNull();
     expect(await linkedFlag(direct)).toBe(1);
   });
-
-  it('lists violations (none are created yet)', async () => {
-    const v = await api<Page<CaseRecord>>(t.app, 'violationList', futianUser, {});
-    expect(v).toMatchObject({ code: 200, data: { total: 0, list: [] } });
-  });
 });
 
 describe('sending an incident', () => {

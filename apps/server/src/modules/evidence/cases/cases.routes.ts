@@ -9,6 +9,7 @@ import {
   type CaseListRequest,
   type CaseMediaWriteRequest,
   type IncidentAddRequest,
+  type ViolationAddRequest,
 } from '@bwc/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { now, type Db } from '../../../db/connection';
@@ -50,7 +51,10 @@ async function loadRecord(db: Db, scope: UnitScope, kind: CaseKind | readonly Ca
 
 async function loadOpen(db: Db, scope: UnitScope, kind: CaseKind, id: number) {
   const row = await loadRecord(db, scope, kind, id);
-  if (row.state !== 'open') throw Errors.conflict('errors.archive.cancelled', { no: row.no });
+  if (row.state !== 'open')
+    throw Errors.conflict(row.state === 'closed' ? 'errors.archive.closed' : 'errors.archive.cancelled', {
+      no: row.no,
+    });
   return row;
 }
 
@@ -91,8 +95,44 @@ function actorOf(user: AuthUser, req: FastifyRequest): CustodyActor {
   return { user_id: user.id, actor: nameOf(user), unit_id: user.unit_id, ip: req.ip };
 }
 
+/**
+ * Link or unlink items of the caller's units to an open record (an item outside them, or deleted,
+ * is "not found"): the link rows, the items' `linked` flags and a custody entry per changed item.
+ * Runs inside the caller's transaction; answers how many links changed.
+ */
+async function changeLinks(
+  trx: Db,
+  scope: UnitScope,
+  who: CustodyActor,
+  record: { id: number; kind: string; no: string },
+  mediaIds: readonly number[],
+  action: 'link' | 'unlink',
+): Promise<number> {
+  const ids = [...new Set(mediaIds)];
+  const items = await repo.mediaByIds(trx, ids);
+  const missing = ids.filter((i) => !items.some((r) => r.id === i && inScope(scope, r.unit_id)));
+  if (missing.length) throw mediaNotFound(missing);
+  const at = now();
+  let changed = 0;
+  for (const mediaId of ids) {
+    const linked = await repo.isLinkedTo(trx, record.id, mediaId);
+    if (action === 'link') {
+      if (linked) continue;
+      await repo.insertLink(trx, record.id, mediaId, at, who.user_id);
+      await repo.setLinked(trx, mediaId, 1);
+    } else {
+      if (!linked) continue;
+      await repo.deleteLink(trx, record.id, mediaId);
+      if ((await repo.linkCount(trx, mediaId)) === 0) await repo.setLinked(trx, mediaId, 0);
+    }
+    await appendCustody(trx, mediaId, 'linked', who, { kind: record.kind, no: record.no, action });
+    changed++;
+  }
+  return changed;
+}
+
 export async function registerCases(app: FastifyInstance, _ctx: EvidenceContext): Promise<void> {
-  const add = async (db: Db, user: AuthUser, kind: CaseKind, body: IncidentAddRequest | CaseAddRequest) => {
+  const add = async (db: Db, user: AuthUser, kind: 'incident' | 'case', body: IncidentAddRequest | CaseAddRequest) => {
     const scope = await unitScope(db, user);
     const unitId = await unitFor(db, user, scope, body.unit_id);
     const incidentIds = 'incident_ids' in body ? [...new Set(body.incident_ids)] : [];
@@ -132,6 +172,9 @@ export async function registerCases(app: FastifyInstance, _ctx: EvidenceContext)
         keep_years: 0,
         archive_note: '',
         archived_at: null,
+        officer_id: null,
+        officer_name: '',
+        violation_type: '',
       });
       if (incidentIds.length) await repo.setCaseOfIncidents(trx, incidentIds, id);
       return id;
@@ -139,12 +182,70 @@ export async function registerCases(app: FastifyInstance, _ctx: EvidenceContext)
     return repo.presentRecord((await repo.findRecord(db, kind, id))!);
   };
 
-  const cancel = async (db: Db, user: AuthUser, kind: CaseKind, id: number, reason: string) => {
+  /**
+   * A violation of an officer of the caller's units; its unit is the officer's unless given. The
+   * record and the links to its items (with their custody entries) are written in one transaction.
+   */
+  const addViolation = async (db: Db, user: AuthUser, req: FastifyRequest, body: ViolationAddRequest) => {
+    const scope = await unitScope(db, user);
+    const officer = await db
+      .selectFrom('users')
+      .select(['id', 'unit_id', 'hostname', 'username'])
+      .where('id', '=', body.officer_id)
+      .executeTakeFirst();
+    if (!officer || !inScope(scope, officer.unit_id)) throw Errors.notFound('user');
+    const unitId = body.unit_id === undefined ? officer.unit_id : await unitFor(db, user, scope, body.unit_id);
+    const id = await db.transaction().execute(async (trx) => {
+      const no = body.no || (await generateNo(trx, 'violation'));
+      if (await repo.numberTaken(trx, 'violation', no)) throw Errors.field('no', 'errors.archive.noTaken', { no });
+      const id = await repo.insertRecord(trx, {
+        kind: 'violation',
+        no,
+        title: body.title,
+        content: body.content,
+        place: body.place,
+        occurred_at: body.occurred_at,
+        reporter: '',
+        reporter_phone: '',
+        unit_id: unitId,
+        created_by: user.id,
+        created_by_name: nameOf(user),
+        created_at: now(),
+        state: 'open',
+        cancel_reason: '',
+        cancelled_at: null,
+        cancelled_by_name: '',
+        case_id: null,
+        archive_no: '',
+        archive_state: 'none',
+        keep_years: 0,
+        archive_note: '',
+        archived_at: null,
+        officer_id: officer.id,
+        officer_name: officer.hostname || officer.username,
+        violation_type: body.violation_type,
+      });
+      if (body.media_ids.length)
+        await changeLinks(trx, scope, actorOf(user, req), { id, kind: 'violation', no }, body.media_ids, 'link');
+      return id;
+    });
+    return repo.presentRecord((await repo.findRecord(db, 'violation', id))!);
+  };
+
+  /** Cancel a record (any kind), or close a violation: the reason or result, who and when. */
+  const cancel = async (
+    db: Db,
+    user: AuthUser,
+    kind: CaseKind,
+    id: number,
+    reason: string,
+    state: 'cancelled' | 'closed' = 'cancelled',
+  ) => {
     const scope = await unitScope(db, user);
     await db.transaction().execute(async (trx) => {
       await loadOpen(trx, scope, kind, id);
       await repo.updateRecord(trx, id, {
-        state: 'cancelled',
+        state,
         cancel_reason: reason,
         cancelled_at: now(),
         cancelled_by_name: nameOf(user),
@@ -158,22 +259,20 @@ export async function registerCases(app: FastifyInstance, _ctx: EvidenceContext)
     db: Db,
     user: AuthUser,
     kind: CaseKind,
-    q: CaseListRequest,
+    q: CaseListRequest & { officer_id?: number; violation_type?: string },
     archiveState?: 'none' | 'archived',
   ) => {
     const scope = await unitScope(db, user);
     const { total, rows } = await repo.listRecords(db, scope, {
       ...(await filterOf(db, scope, q)),
+      officer_id: q.officer_id,
+      violation_type: q.violation_type,
       kind,
       archive_state: archiveState,
     });
     return { total, page: q.page, limit: q.limit, list: rows.map(repo.presentRecord) };
   };
 
-  /**
-   * Link or unlink items of the caller's units (an item outside them, or deleted, is "not found"):
-   * the link rows, the items' `linked` flags and a custody entry per changed item, in one transaction.
-   */
   const writeMedia = async (
     db: Db,
     user: AuthUser,
@@ -182,29 +281,9 @@ export async function registerCases(app: FastifyInstance, _ctx: EvidenceContext)
     body: CaseMediaWriteRequest,
   ) => {
     const scope = await unitScope(db, user);
-    const ids = [...new Set(body.media_ids)];
-    const who = actorOf(user, req);
-    let changed = 0;
-    await db.transaction().execute(async (trx) => {
+    const changed = await db.transaction().execute(async (trx) => {
       const record = await loadOpen(trx, scope, kind, body.id);
-      const items = await repo.mediaByIds(trx, ids);
-      const missing = ids.filter((i) => !items.some((r) => r.id === i && inScope(scope, r.unit_id)));
-      if (missing.length) throw mediaNotFound(missing);
-      const at = now();
-      for (const mediaId of ids) {
-        const linked = await repo.isLinkedTo(trx, record.id, mediaId);
-        if (body.action === 'link') {
-          if (linked) continue;
-          await repo.insertLink(trx, record.id, mediaId, at, user.id);
-          await repo.setLinked(trx, mediaId, 1);
-        } else {
-          if (!linked) continue;
-          await repo.deleteLink(trx, record.id, mediaId);
-          if ((await repo.linkCount(trx, mediaId)) === 0) await repo.setLinked(trx, mediaId, 0);
-        }
-        await appendCustody(trx, mediaId, 'linked', who, { kind, no: record.no, action: body.action });
-        changed++;
-      }
+      return changeLinks(trx, scope, actorOf(user, req), record, body.media_ids, body.action);
     });
     return { changed };
   };
@@ -256,9 +335,95 @@ export async function registerCases(app: FastifyInstance, _ctx: EvidenceContext)
     });
   }
 
+  // violation records: registered with their items; closed with the result or cancelled
+  defineRoute(app, {
+    api: 'violationAdd',
+    msg: 'success.added',
+    handler: async ({ db, user, body, req }) => {
+      const created = await addViolation(db, user, req, body);
+      req.audit.target = created.id;
+      return created;
+    },
+  });
+  defineRoute(app, {
+    api: 'violationCancel',
+    msg: 'success.archive.cancelled',
+    handler: async ({ db, user, body, req }) => {
+      req.audit.target = body.id;
+      return cancel(db, user, 'violation', body.id, body.reason);
+    },
+  });
+  defineRoute(app, {
+    api: 'violationClose',
+    msg: 'success.archive.closed',
+    handler: async ({ db, user, body, req }) => {
+      req.audit.target = body.id;
+      return cancel(db, user, 'violation', body.id, body.reason, 'closed');
+    },
+  });
   defineRoute(app, {
     api: 'violationList',
     handler: async ({ db, user, body }) => list(db, user, 'violation', body),
+  });
+  defineRoute(app, {
+    api: 'violationMediaWrite',
+    msg: 'success.saved',
+    handler: async ({ db, user, body, req }) => {
+      req.audit.target = body.id;
+      return writeMedia(db, user, req, 'violation', body);
+    },
+  });
+  defineRoute(app, {
+    api: 'violationMedia',
+    handler: async ({ db, user, body }) => relation(db, user, 'violation', body.id),
+  });
+
+  // case samples: a case of the caller's units (not cancelled) marked with a summary
+  defineRoute(app, {
+    api: 'sampleAdd',
+    msg: 'success.archive.sampleAdded',
+    handler: async ({ db, user, body, req }) => {
+      const scope = await unitScope(db, user);
+      req.audit.target = body.id;
+      const at = now();
+      await db.transaction().execute(async (trx) => {
+        const record = await loadRecord(trx, scope, 'case', body.id);
+        if (record.state === 'cancelled') throw Errors.conflict('errors.archive.sampleCancelled', { no: record.no });
+        if (await repo.sampleOf(trx, record.id))
+          throw Errors.conflict('errors.archive.sampleExists', { no: record.no });
+        await repo.insertSample(trx, record.id, body.summary, user.id, nameOf(user), at);
+      });
+      const record = repo.presentRecord((await repo.findRecord(db, 'case', body.id))!);
+      return { ...record, summary: body.summary, marked_by_name: nameOf(user), marked_at: at };
+    },
+  });
+  defineRoute(app, {
+    api: 'sampleDel',
+    msg: 'success.archive.sampleRemoved',
+    handler: async ({ db, user, body, req }) => {
+      const record = await loadRecord(db, await unitScope(db, user), 'case', body.id);
+      req.audit.target = record.id;
+      if (!(await repo.deleteSample(db, record.id)))
+        throw new AppError(ResultCode.NOT_FOUND, 'errors.notFound', { what: 'errors.archive.sample' });
+      return null;
+    },
+  });
+  defineRoute(app, {
+    api: 'sampleList',
+    handler: async ({ db, user, body }) => {
+      const scope = await unitScope(db, user);
+      const { total, rows } = await repo.listSamples(db, scope, await filterOf(db, scope, body));
+      return { total, page: body.page, limit: body.limit, list: rows };
+    },
+  });
+  defineRoute(app, {
+    api: 'sampleMedia',
+    handler: async ({ db, user, body }) => {
+      const record = await loadRecord(db, await unitScope(db, user), 'case', body.id);
+      if (!(await repo.sampleOf(db, record.id)))
+        throw new AppError(ResultCode.NOT_FOUND, 'errors.notFound', { what: 'errors.archive.sample' });
+      return (await repo.linkedMedia(db, record.id)).map(repo.presentMedia);
+    },
   });
 
   defineRoute(app, {

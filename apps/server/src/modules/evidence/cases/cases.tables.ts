@@ -29,6 +29,19 @@ export interface EvidenceCaseTable {
   keep_years: number;
   archive_note: string;
   archived_at: string | null;
+  /** violations: the officer in breach, his name then, the kind of breach (0026) */
+  officer_id: number | null;
+  officer_name: string;
+  violation_type: string;
+}
+
+/** Cases kept as teaching samples (0026). */
+export interface EvidenceCaseSampleTable {
+  case_id: number;
+  summary: string;
+  marked_by: number | null;
+  marked_by_name: string;
+  marked_at: string;
 }
 
 export interface EvidenceCaseMediaTable {
@@ -56,5 +69,6 @@ declare module '../../../db/types' {
     evidence_cases: EvidenceCaseTable;
     evidence_case_media: EvidenceCaseMediaTable;
     evidence_case_sends: EvidenceCaseSendTable;
+    evidence_case_samples: EvidenceCaseSampleTable;
   }
 }

@@ -104,6 +104,9 @@ export const OPLOG_ACTION_LABELS = keysOf('configcenter', {
   mediaDownloadAll: 'oplog.actionName.mediaDownloadAll',
   mediaCustodyExport: 'oplog.actionName.mediaCustodyExport',
   mediaScoreUpdate: 'oplog.actionName.mediaScoreUpdate',
+  rubricAdd: 'oplog.actionName.rubricAdd',
+  rubricEdit: 'oplog.actionName.rubricEdit',
+  rubricActive: 'oplog.actionName.rubricActive',
   checkDraw: 'oplog.actionName.checkDraw',
   checkResult: 'oplog.actionName.checkResult',
   replaySave: 'oplog.actionName.replaySave',
@@ -118,6 +121,12 @@ export const OPLOG_ACTION_LABELS = keysOf('configcenter', {
   caseCancel: 'oplog.actionName.caseCancel',
   caseMediaWrite: 'oplog.actionName.caseMediaWrite',
   archiveEdit: 'oplog.actionName.archiveEdit',
+  violationAdd: 'oplog.actionName.violationAdd',
+  violationCancel: 'oplog.actionName.violationCancel',
+  violationClose: 'oplog.actionName.violationClose',
+  violationMediaWrite: 'oplog.actionName.violationMediaWrite',
+  sampleAdd: 'oplog.actionName.sampleAdd',
+  sampleDel: 'oplog.actionName.sampleDel',
 } satisfies Record<AuditedEndpoint, string>);
 
 export type OplogAction = keyof typeof OPLOG_ACTION_LABELS;

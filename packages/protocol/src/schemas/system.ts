@@ -55,6 +55,11 @@ export const SettingsSchemas = {
     record_path: path.pipe(z.string().min(1, { error: 'validation.required' })),
     record_minutes: z.coerce.number().pipe(z.union(RECORDING_DURATIONS_MIN.map((m) => z.literal(m)) as unknown as [z.ZodLiteral<20>, z.ZodLiteral<30>, z.ZodLiteral<60>], { error: 'validation.choice' })),
     keep_days: int(1, 3650),
+    /**
+     * Recording of live streams (issue 15 section 1d): 0 off, 1 every stream the gateway receives
+     * is recorded while it is published, in record_minutes segments, each stored as evidence.
+     */
+    record_live: z.coerce.number().pipe(z.union([z.literal(0), z.literal(1)], { error: 'validation.choice' })).default(0),
   }),
   /** alarm bell sound and type -> severity: sos_alarm_time seconds, sos_alarm_audio sound path or URL ('' built-in) */
   alarmset: z.object({
@@ -95,7 +100,7 @@ export const SETTINGS_DEFAULTS: { [T in SettingsType]: Settings<T> } = {
     getvideo_path: 'sos/video',
     getpic_path: 'sos/picture',
   },
-  cloudstorage: { record_path: 'recordings', record_minutes: 30, keep_days: 180 },
+  cloudstorage: { record_path: 'recordings', record_minutes: 30, keep_days: 180, record_live: 0 },
   alarmset: { sos_alarm_time: 30, sos_alarm_audio: '', type_levels: {}, alerm_face: 0 },
 };
 

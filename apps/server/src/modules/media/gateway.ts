@@ -2,7 +2,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { createRequire } from 'node:module';
 import type { FastifyBaseLogger } from 'fastify';
 import type { MediaKeys } from './keys';
-import { LiveStream, type AvPacket, type StreamSink } from './live-stream';
+import { LiveStream, type AvPacket, type StreamSink, type StreamTap } from './live-stream';
 
 const require = createRequire(import.meta.url);
 
@@ -61,6 +61,8 @@ export class MediaGateway {
   port: number | null = null;
   /** the live service (live.service.ts): starts, stops and idle timeouts */
   listener: GatewayListener | null = null;
+  /** told of each publish after the listener (continuous-recorder.ts) */
+  readonly onPublish: ((deviceId: number) => void)[] = [];
   /** viewers waiting for a device that was told to publish */
   private readonly waiting = new Map<number, Set<(published: boolean) => void>>();
 
@@ -118,6 +120,7 @@ export class MediaGateway {
           for (const packet of waiting) publishing.push(packet);
           this.log.info({ device: deviceId, address }, 'media gateway: publishing');
           this.listener?.published(deviceId);
+          for (const hook of this.onPublish) hook(deviceId);
           this.resolveWaiting(deviceId, true);
         },
         (err: unknown) => {
@@ -173,6 +176,18 @@ export class MediaGateway {
     // (a viewer that stopped taking data was already dropped by the stream: count again anyway)
     entry.stream.leave(sink);
     this.listener?.viewersChanged(deviceId, entry.stream.viewers.size);
+  }
+
+  /** A recorder taps a device's stream (not a viewer); false when the device is not publishing. */
+  tap(deviceId: number, tap: StreamTap): boolean {
+    const entry = this.streams.get(deviceId);
+    if (!entry) return false;
+    entry.stream.tap(tap);
+    return true;
+  }
+
+  untap(deviceId: number, tap: StreamTap): void {
+    this.streams.get(deviceId)?.stream.untap(tap);
   }
 
   /**

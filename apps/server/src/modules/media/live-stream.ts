@@ -41,6 +41,15 @@ export interface StreamSink {
   close(reason: string): void;
 }
 
+/**
+ * A recorder's way in (continuous-recorder.ts): every FLV tag with its packet's flags (see AvPacket).
+ * Taps are not viewers: they do not keep a stream alive nor show in the ops centre.
+ */
+export interface StreamTap {
+  tag(tag: Buffer, flags: number): void;
+  close(reason: string): void;
+}
+
 /** A GOP longer than this many tags is dropped (a publisher that never sends a keyframe). */
 const GOP_MAX_TAGS = 4096;
 
@@ -50,8 +59,9 @@ export class LiveStream {
   private metadata: Buffer | null = null;
   private audioHeader: Buffer | null = null;
   private videoHeader: Buffer | null = null;
-  private gop: Buffer[] | null = null;
+  private gop: { tag: Buffer; flags: number }[] | null = null;
   readonly viewers = new Set<StreamSink>();
+  readonly taps = new Set<StreamTap>();
   /** bytes over the last complete second (bitrate) */
   private window = { start: Date.now(), bytes: 0, last: 0 };
 
@@ -76,11 +86,11 @@ export class LiveStream {
         this.videoHeader = tag;
         break;
       case 3:
-        this.gop = [tag];
+        this.gop = [{ tag, flags: packet.flags }];
         break;
       case 1:
       case 4:
-        if (this.gop) this.gop.push(tag);
+        if (this.gop) this.gop.push({ tag, flags: packet.flags });
         if (this.gop && this.gop.length > GOP_MAX_TAGS) this.gop = null;
         break;
       case 5:
@@ -88,17 +98,37 @@ export class LiveStream {
         break;
     }
     for (const viewer of this.viewers) if (!viewer.write(tag)) this.viewers.delete(viewer);
+    for (const tap of this.taps) tap.tag(tag, packet.flags);
   }
 
   /** A viewer joins: the FLV header, what it needs to decode, the GOP since the last keyframe. */
   join(viewer: StreamSink): void {
-    const start = [LiveStream.header(), this.metadata, this.audioHeader, this.videoHeader, ...(this.gop ?? [])];
+    const start = [
+      LiveStream.header(),
+      this.metadata,
+      this.audioHeader,
+      this.videoHeader,
+      ...(this.gop ?? []).map((g) => g.tag),
+    ];
     for (const chunk of start) if (chunk && !viewer.write(chunk)) return;
     this.viewers.add(viewer);
   }
 
   leave(viewer: StreamSink): void {
     this.viewers.delete(viewer);
+  }
+
+  /** A tap joins: the tags a decoder needs, the GOP since the last keyframe, then every tag (no FLV header). */
+  tap(tap: StreamTap): void {
+    if (this.metadata) tap.tag(this.metadata, 5);
+    if (this.audioHeader) tap.tag(this.audioHeader, 0);
+    if (this.videoHeader) tap.tag(this.videoHeader, 2);
+    for (const g of this.gop ?? []) tap.tag(g.tag, g.flags);
+    this.taps.add(tap);
+  }
+
+  untap(tap: StreamTap): void {
+    this.taps.delete(tap);
   }
 
   /** bits per second over the last complete second */
@@ -110,5 +140,7 @@ export class LiveStream {
   end(reason: string): void {
     for (const viewer of this.viewers) viewer.close(reason);
     this.viewers.clear();
+    for (const tap of this.taps) tap.close(reason);
+    this.taps.clear();
   }
 }

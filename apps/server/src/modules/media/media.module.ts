@@ -18,6 +18,7 @@ import { ensureWebsocket } from '../../realtime/connections/websocket';
 import { findDevice, findDeviceByImei, findDevicesByIds } from '../devices/devices.repository';
 import { deviceNotFound } from '../devices/devices.service';
 import type { DeviceRuntime } from '../devices/runtime';
+import { ContinuousRecorder } from './continuous-recorder';
 import { MediaGateway, type ViewerSink } from './gateway';
 import { MediaKeys, readMediaKey } from './keys';
 import { LiveService } from './live.service';
@@ -32,6 +33,8 @@ declare module 'fastify' {
     live: LiveService;
     /** recording of SOS live video (map config getvideo_*) */
     sosRecorder: SosRecorder;
+    /** recording of every live stream (cloudstorage.record_live) */
+    liveRecorder: ContinuousRecorder;
   }
 }
 
@@ -168,6 +171,8 @@ export async function registerMediaModule(app: FastifyInstance, { devices }: Med
       .onSos(e.device_id, new Date(), e.event_id)
       .catch((err: unknown) => app.log.error({ err, device: e.device_id }, 'SOS recording failed'));
   });
+  const liveRecorder = new ContinuousRecorder({ db: app.db, gateway, dataDir: app.config.dataDir, log: app.log });
+  app.decorate('liveRecorder', liveRecorder);
   app.bus.on('device.remote', (e) => {
     if (e.action === 'remote_kill') live.deviceOffline(e.device_id);
   });
@@ -373,6 +378,7 @@ export async function registerMediaModule(app: FastifyInstance, { devices }: Med
   });
   app.addHook('onClose', async () => {
     live.close();
+    await liveRecorder.close();
     await gateway.close();
   });
   return live;

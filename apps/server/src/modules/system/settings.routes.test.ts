@@ -74,7 +74,7 @@ const VALID = {
     getvideo_path: 'alarm/video',
     getpic_path: 'alarm/picture',
   },
-  cloudstorage: { record_path: 'records', record_minutes: 60, keep_days: 90 },
+  cloudstorage: { record_path: 'records', record_minutes: 60, keep_days: 90, record_live: 1 },
 } as const;
 
 describe('GET/POST system_get, system_update: unauthenticated', () => {

@@ -7,12 +7,12 @@ import type { DerivativeQueue } from './derivatives';
 import { examineFile, sha256File, storeFile, type Uploader } from './finish';
 import { remuxToMp4 } from './media-tools';
 
-/** A recording the live gateway wrote (modules/media/sos-recorder.ts). */
+/** A recording the live gateway wrote (modules/media/sos-recorder.ts, continuous-recorder.ts). */
 export interface GatewayRecording {
   deviceId: number;
   /** the FLV file */
   video: string;
-  /** when the recording started */
+  /** when the recording started (the item's recorded_at) */
   at: Date;
   /** the SOS device event that made it, when it was an SOS */
   sosEventId?: number;
@@ -21,11 +21,12 @@ export interface GatewayRecording {
 const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace('T', '').slice(0, 14);
 
 /**
- * Ingest of what the live gateway recorded (issue 15 section 1d): the FLV is remuxed into an MP4
- * (same H.264/AAC streams, nothing re-encoded) in the ingest folder, checked and stored like an
- * upload (storeFile), source 'live', owned by the device's unit and officer, named after the device
- * and the time, and, for an SOS, linked to its alarm (alarm eid `sos:<event id>`). The gateway's
- * own FLV stays where the map config's getvideo_path put it.
+ * Ingest of what the live gateway recorded (issue 15 section 1d): an SOS's video, or a segment of
+ * a live stream when cloudstorage.record_live is on. The FLV is remuxed into an MP4 (same
+ * H.264/AAC streams, nothing re-encoded) in the ingest folder, checked and stored like an upload
+ * (storeFile), source 'live', owned by the device's unit and officer, named after the device and
+ * the time, and, for an SOS, linked to its alarm (alarm eid `sos:<event id>`). The gateway's own
+ * FLV stays where it was written (getvideo_path of the map config, record_path of cloudstorage).
  */
 export class LiveRecordings {
   constructor(

@@ -51,6 +51,8 @@ import {
   SampleListRequest,
   ViolationAddRequest,
   ViolationListRequest,
+  ViolationOfficer,
+  ViolationOfficersRequest,
 } from './schemas/cases';
 import {
   AccessAddRequest,
@@ -660,6 +662,7 @@ export const Api = {
   violationClose: { method: 'POST', path: '/rest/yw/violation/close', auth: menu(ArchiveMenu.LAW_DOC, 'edit'), body: CaseCancelRequest, data: CaseRecord },
   violationMediaWrite: { method: 'POST', path: '/rest/yw/violation/mediaview_write', auth: menu(ArchiveMenu.LAW_DOC, 'edit'), body: CaseMediaWriteRequest, data: CaseMediaWriteAnswer },
   violationMedia: { method: 'POST', path: '/rest/yw/violation/mediaview_relation', auth: menu(ArchiveMenu.LAW_DOC, 'view'), body: CaseIdRequest, data: CaseMediaAnswer },
+  violationOfficers: { method: 'POST', path: '/rest/yw/violation/officers', auth: menu(ArchiveMenu.LAW_DOC, 'view'), body: ViolationOfficersRequest, data: z.array(ViolationOfficer) },
   // case samples (典型案例): 10224 (/data/archive/sample)
   sampleAdd: { method: 'POST', path: '/rest/yw/anjian/sample_add', auth: menu(ArchiveMenu.SAMPLE, 'add'), body: SampleAddRequest, data: CaseSample },
   sampleDel: { method: 'POST', path: '/rest/yw/anjian/sample_del', auth: menu(ArchiveMenu.SAMPLE, 'edit'), body: CaseIdRequest, data: z.null() },

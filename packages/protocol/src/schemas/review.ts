@@ -17,7 +17,15 @@ import { numberInput, optionalId, optionalInput } from './org';
  * 'view' on a library menu, saving and the to-score list 'edit' on one (supervisors); every save
  * appends 'scored' to the item's chain of custody in the same transaction. A deleted item cannot be
  * scored. The built-in rubric 执法规范 (five criteria, 20 points each) is seeded by migration
- * 0020; an admin screen to edit rubrics is not built yet.
+ * 0020.
+ *
+ * Rubrics (rubric_get, rubric_add, rubric_edit, rubric_active; /data/peerreview/review 10261: view
+ * to list, add to create, edit to change or activate): 1..20 criteria with unique keys and a
+ * positive most points. New scores use the one active rubric. Editing a rubric that no score used
+ * changes it in place; editing one that has scores creates its next version (same `root_id`,
+ * `version` + 1, active if the old one was) and leaves the old row as it was, so every score keeps
+ * the rubric (name, version, criteria) it was made with. Only the newest version of a rubric can be
+ * edited or activated.
  *
  * Random checks: a supervisor (add on 10231) draws N (1..100) recordings at random from the items
  * of his units matching the filters (unit, recorded time range, media type; deleted items are
@@ -49,6 +57,90 @@ export const Rubric = z.object({
 });
 export type Rubric = z.infer<typeof Rubric>;
 
+/** The rubric a score was made with: its name and version. */
+export const RubricRef = z.object({
+  id: z.number().int(),
+  name_zh: z.string(),
+  name_en: z.string(),
+  version: z.number().int(),
+  criteria: z.array(ScoreCriterion),
+});
+export type RubricRef = z.infer<typeof RubricRef>;
+
+/** POST rest/media/rubric_get: every rubric version, newest rubric first, versions newest first. */
+export const RubricVersion = Rubric.extend({
+  /** id of the rubric's first version (the same for all its versions) */
+  root_id: z.number().int(),
+  version: z.number().int(),
+  /** 1: new scores use it */
+  active: z.number().int(),
+  /** 1: the newest version of its rubric (only it can be edited or activated) */
+  latest: z.number().int(),
+  /** scores made with this version (current and history) */
+  scores: z.number().int(),
+  updated: z.string(),
+});
+export type RubricVersion = z.infer<typeof RubricVersion>;
+
+export const RUBRIC_CRITERIA_MAX = 20;
+export const RUBRIC_POINTS_MAX = 1000;
+
+const text = (max: number) =>
+  z
+    .string({ error: 'validation.required' })
+    .trim()
+    .min(1, { error: 'validation.required' })
+    .max(max, { error: 'validation.tooLong' });
+
+/**
+ * A rubric as written by its editor: a name (English optional: the Chinese one when empty) and
+ * 1..20 criteria, each a key (letters, digits, `_`; unique within the rubric:
+ * `validation.review.duplicateKey` on the repeated one), labels and most points (1..1000).
+ */
+export const RubricInput = z.object({
+  name_zh: text(100),
+  name_en: z.string().trim().max(100, { error: 'validation.tooLong' }).default(''),
+  criteria: z
+    .array(
+      z.object({
+        key: text(40).regex(/^[A-Za-z][A-Za-z0-9_]*$/, { error: 'validation.review.criterionKey' }),
+        label_zh: text(40),
+        label_en: z.string().trim().max(40, { error: 'validation.tooLong' }).default(''),
+        max: numberInput(
+          z
+            .number({ error: 'validation.required' })
+            .int({ error: 'validation.integer' })
+            .min(1, { error: 'validation.range' })
+            .max(RUBRIC_POINTS_MAX, { error: 'validation.range' }),
+        ),
+      }),
+      { error: 'validation.required' },
+    )
+    .min(1, { error: 'validation.review.criteriaCount' })
+    .max(RUBRIC_CRITERIA_MAX, { error: 'validation.review.criteriaCount' })
+    .superRefine((list, ctx) => {
+      const seen = new Set<string>();
+      list.forEach((c, i) => {
+        if (seen.has(c.key))
+          ctx.addIssue({ code: 'custom', message: 'validation.review.duplicateKey', path: [i, 'key'] });
+        seen.add(c.key);
+      });
+    }),
+});
+export type RubricInput = z.infer<typeof RubricInput>;
+
+/** POST rest/media/rubric_add: a new rubric (version 1, not active). Answers the RubricVersion. */
+export const RubricAddRequest = RubricInput;
+/** POST rest/media/rubric_edit `{id, ...}`: in place, or the next version when it has scores. */
+export const RubricEditRequest = RubricInput.extend({
+  id: numberInput(z.number({ error: 'validation.required' }).int().positive({ error: 'validation.range' })),
+});
+export type RubricEditRequest = z.infer<typeof RubricEditRequest>;
+/** POST rest/media/rubric_active `{id}`: new scores use this rubric (the others are deactivated). */
+export const RubricIdRequest = z.object({
+  id: numberInput(z.number({ error: 'validation.required' }).int().positive({ error: 'validation.range' })),
+});
+
 export const SCORE_COMMENT_MAX = 500;
 
 /** One scorer's score of an item. */
@@ -61,6 +153,8 @@ export const MediaScore = z.object({
   comment: z.string(),
   total: z.number(),
   max_total: z.number().int(),
+  /** the rubric version the score was made with */
+  rubric: RubricRef,
 });
 export type MediaScore = z.infer<typeof MediaScore>;
 
@@ -103,10 +197,20 @@ export type MediaScoreUpdate = z.infer<typeof MediaScoreUpdate>;
 const optionalDate = optionalInput(DateTimeInput);
 const flag = optionalInput(numberInput(z.union([z.literal(0), z.literal(1)])));
 
+const percent = optionalInput(
+  numberInput(
+    z
+      .number({ error: 'validation.number' })
+      .min(0, { error: 'validation.range' })
+      .max(100, { error: 'validation.range' }),
+  ),
+);
+
 /**
  * POST rest/media/videoscore: the supervisors' list of items to score or scored (law and outside
  * items of the caller's units, not deleted). `scored` 0: nobody scored it yet, 1: scored by
- * anyone; `mine` 0: not scored by the caller, 1: scored by him.
+ * anyone; `mine` 0: not scored by the caller, 1: scored by him; `user_id` the officer;
+ * `score_min`/`score_max` bound the item's average percentage (only scored items match them).
  */
 export const VideoScoreQuery = PageQuery.extend({
   unit_id: optionalId,
@@ -117,6 +221,9 @@ export const VideoScoreQuery = PageQuery.extend({
   keyword: z.string().trim().max(100, { error: 'validation.tooLong' }).optional(),
   recorded_start: optionalDate,
   recorded_end: optionalDate,
+  user_id: optionalId,
+  score_min: percent,
+  score_max: percent,
 });
 export type VideoScoreQuery = z.infer<typeof VideoScoreQuery>;
 
@@ -125,6 +232,17 @@ export const VideoScoreRow = MediaItem.extend({
   scorers: z.number().int(),
   /** the caller's percentage, null when he has not scored it */
   my_score: z.number().nullable(),
+  /** the newest current score (scorer, time, rubric version), null when nobody scored it */
+  last_score: z
+    .object({
+      user_name: z.string(),
+      at: z.string(),
+      total: z.number(),
+      max_total: z.number().int(),
+      rubric: RubricRef,
+      items: z.array(z.object({ key: z.string(), score: z.number() })),
+    })
+    .nullable(),
 });
 export type VideoScoreRow = z.infer<typeof VideoScoreRow>;
 

@@ -199,7 +199,16 @@ function Stage({ detail, onTime, onZoom }: { detail: MediaDetail; onTime: (s: nu
  * range-capable address, audio, or the image with its zoom dialog; the GPS track beside a
  * recording with a marker at the playback position; details and revision history.
  */
-export function PlayerDialog({ item, onClose }: { item: MediaItem | null; onClose: () => void }) {
+export function PlayerDialog({
+  item,
+  onClose,
+  tab,
+}: {
+  item: MediaItem | null;
+  onClose: () => void;
+  /** the tab shown first (details, revisions, score); details when not given */
+  tab?: 'details' | 'revisions' | 'score';
+}) {
   const { t } = useTranslation('data');
   const view = useQuery({
     queryKey: playerKeys.view(item?.id ?? 0),
@@ -239,6 +248,7 @@ export function PlayerDialog({ item, onClose }: { item: MediaItem | null; onClos
             </div>
             <Tabs
               size="small"
+              defaultActiveKey={tab}
               items={[
                 { key: 'details', label: t('player.details'), children: <Details item={detail.item} /> },
                 {

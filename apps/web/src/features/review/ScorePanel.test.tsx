@@ -24,6 +24,7 @@ function scoreOf(id: number, user_name: string, points: number[], comment = ''):
     comment,
     total: points.reduce((a, b) => a + b, 0),
     max_total: 60,
+    rubric: { id: 1, name_zh: '执法规范', name_en: 'Law-enforcement conduct', version: 1, criteria: CRITERIA },
   };
 }
 

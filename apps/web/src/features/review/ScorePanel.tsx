@@ -7,7 +7,7 @@ import { call } from '../../api/http';
 import { useAnyPermission } from './permission';
 import { formatTime } from '../../format/time';
 import { currentLanguage } from '../../i18n';
-import { criterionLabel, reviewKeys } from './reviewKeys';
+import { criterionLabel, reviewKeys, rubricVersionName } from './reviewKeys';
 
 /** Who may score: 'edit' on any library menu (the Api rule of mediaScoreUpdate). */
 const SCORE_MENUS = [
@@ -22,8 +22,9 @@ type Values = Record<string, number | string | undefined>;
 
 function Others({ answer, lang }: { answer: MediaScoreAnswer; lang: string }) {
   const { t } = useTranslation('review');
-  const label = (key: string) => {
-    const c = answer.rubric.criteria.find((x) => x.key === key);
+  // each score with the labels of the rubric version it was made with
+  const label = (s: MediaScore, key: string) => {
+    const c = s.rubric.criteria.find((x) => x.key === key);
     return c ? criterionLabel(c, lang) : key;
   };
   return (
@@ -40,11 +41,12 @@ function Others({ answer, lang }: { answer: MediaScoreAnswer; lang: string }) {
                 <Typography.Text strong>{s.user_name}</Typography.Text>
                 <Typography.Text>{t('score.total', { total: s.total, max: s.max_total })}</Typography.Text>
                 <Typography.Text type="secondary">{formatTime(s.at)}</Typography.Text>
+                <Typography.Text type="secondary">{rubricVersionName(t, s.rubric, lang)}</Typography.Text>
               </Space>
             }
             description={
               <>
-                <div>{s.items.map((i) => `${label(i.key)} ${i.score}`).join(' · ')}</div>
+                <div>{s.items.map((i) => `${label(s, i.key)} ${i.score}`).join(' · ')}</div>
                 {s.comment && <div>{s.comment}</div>}
               </>
             }

@@ -1,4 +1,4 @@
-import type { CheckItem, ScoreCriterion } from '@bwc/protocol';
+import type { CheckItem, RubricRef, ScoreCriterion } from '@bwc/protocol';
 
 /** Query keys of the review screens. */
 export const reviewKeys = {
@@ -6,6 +6,8 @@ export const reviewKeys = {
   score: (id: number) => ['review', 'score', id] as const,
   batch: (id: number) => ['review', 'batch', id] as const,
   records: ['review', 'records'] as const,
+  rubrics: ['review', 'rubrics'] as const,
+  scoreList: ['review', 'scoreList'] as const,
 };
 
 /** Catalogue keys of the check results. */
@@ -27,3 +29,10 @@ export const criterionLabel = (c: ScoreCriterion, lang: string) => (lang === 'en
 
 /** Catalogue keys of the media types. */
 export const TYPE_LABELS: Record<number, string> = { 1: 'type.1', 2: 'type.2', 3: 'type.3' };
+
+/** A rubric's name in the console's language with its version: 执法规范（第 2 版）. */
+export const rubricVersionName = (
+  t: (key: string, options: Record<string, unknown>) => string,
+  r: Pick<RubricRef, 'name_zh' | 'name_en' | 'version'>,
+  lang: string,
+) => t('rubric.nameVersion', { name: lang === 'en-US' ? r.name_en : r.name_zh, version: r.version });

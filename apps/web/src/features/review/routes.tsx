@@ -5,8 +5,9 @@ import { lazyPage } from '../../app/routing/lazyPage';
 
 const CheckRandomPage = lazyPage(() => import('./CheckPages'), 'CheckRandomPage');
 const CheckRecordPage = lazyPage(() => import('./CheckPages'), 'CheckRecordPage');
+const PeerReviewPage = lazyPage(() => import('./PeerReviewPage'), 'PeerReviewPage');
 
-/** /data/check pages by menu id (placed by app/routing/moduleRoutes.tsx); each a lazy chunk. */
+/** /data/check and /data/peerreview/review pages by menu id (placed by app/routing/moduleRoutes.tsx); each a lazy chunk. */
 export const reviewPages: Readonly<Record<number, ReactNode>> = {
   [MenuId.CHECK_RANDOM]: (
     <Lazy>
@@ -16,6 +17,11 @@ export const reviewPages: Readonly<Record<number, ReactNode>> = {
   [MenuId.CHECK_RECORD]: (
     <Lazy>
       <CheckRecordPage />
+    </Lazy>
+  ),
+  [MenuId.PEER_REVIEW]: (
+    <Lazy>
+      <PeerReviewPage />
     </Lazy>
   ),
 };

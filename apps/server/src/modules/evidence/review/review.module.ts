@@ -10,11 +10,12 @@ import { findItems } from '../library/library.repository';
 import { actorOf, REFUSAL } from '../library/library.service';
 import * as checks from './checks';
 import { drawSample } from './sample';
+import * as rubrics from './rubrics';
 import * as scores from './scores';
 
 /**
  * Review of evidence (issue 15 sections 2 and 5): scores against a rubric (media_score_get,
- * media_score_update, videoscore) and random checks (checkrandom/*, checkrecord/get). Contract and
+ * media_score_update, videoscore), their rubrics (rubric_get/add/edit/active) and random checks (checkrandom/*, checkrecord/get). Contract and
  * rules: packages/protocol/src/schemas/review.ts. Uses the library (registered before it).
  */
 
@@ -92,6 +93,43 @@ export async function registerReview(app: FastifyInstance, _ctx: EvidenceContext
           .filter((id) => byId.has(id))
           .map((id) => ({ ...library.present(byId.get(id)!, key, user.id), ...stats.get(id)! })),
       };
+    },
+  });
+
+  defineRoute(app, {
+    api: 'rubricList',
+    handler: async ({ db }) => rubrics.listRubrics(db),
+  });
+
+  defineRoute(app, {
+    api: 'rubricAdd',
+    msg: 'success.saved',
+    handler: async ({ db, body, req }) => {
+      const id = await rubrics.addRubric(db, body);
+      req.audit.target = String(id);
+      return rubrics.rubricVersion(db, id);
+    },
+  });
+
+  defineRoute(app, {
+    api: 'rubricEdit',
+    msg: 'success.saved',
+    handler: async ({ db, body, req }) => {
+      const { id, ...input } = body;
+      const next = await rubrics.editRubric(db, id, input);
+      // the old id, and the new version's when the edit made one
+      req.audit.target = next.versioned ? `${id}->${next.id}` : String(id);
+      return rubrics.rubricVersion(db, next.id);
+    },
+  });
+
+  defineRoute(app, {
+    api: 'rubricActive',
+    msg: 'success.saved',
+    handler: async ({ db, body, req }) => {
+      req.audit.target = String(body.id);
+      await rubrics.activateRubric(db, body.id);
+      return rubrics.rubricVersion(db, body.id);
     },
   });
 

@@ -9,6 +9,9 @@ export interface EvidenceRubricTable {
   criteria: string;
   active: number;
   updated: string;
+  /** id of the rubric's first version (0027_rubric_versions) */
+  root_id: number;
+  version: number;
 }
 
 export interface EvidenceScoreTable {

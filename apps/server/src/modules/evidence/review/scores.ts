@@ -1,4 +1,4 @@
-import type { MediaScore, MediaScoreAnswer, Rubric, ScoreCriterion, VideoScoreQuery } from '@bwc/protocol';
+import type { MediaScore, MediaScoreAnswer, Rubric, RubricRef, VideoScoreQuery, VideoScoreRow } from '@bwc/protocol';
 import { sql } from 'kysely';
 import { isPostgres, type Db } from '../../../db/connection';
 import { AppError, Errors } from '../../../http/errors';
@@ -6,6 +6,7 @@ import type { UnitScope } from '../../../http/scope';
 import { ResultCode } from '@bwc/protocol';
 import type { Kysely, Selectable } from 'kysely';
 import type { EvidenceScoreTable } from './review.tables';
+import { presentRubric, rubricRefs } from './rubrics';
 import './review.tables';
 
 /** Scores of evidence items against a rubric (contract: packages/protocol/src/schemas/review.ts). */
@@ -21,14 +22,7 @@ export async function activeRubric(db: Db): Promise<Rubric> {
     .orderBy('id', 'desc')
     .executeTakeFirst();
   if (!row) throw noRubric();
-  const criteria = JSON.parse(row.criteria) as ScoreCriterion[];
-  return {
-    id: row.id,
-    name_zh: row.name_zh,
-    name_en: row.name_en,
-    criteria,
-    max_total: criteria.reduce((s, c) => s + c.max, 0),
-  };
+  return presentRubric(row);
 }
 
 /** Every criterion once, each 0..max; the total. Throws a field error naming the problem. */
@@ -58,7 +52,10 @@ export const percentOf = (total: number, max: number) => (max > 0 ? round1((Numb
 
 type ScoreRow = Selectable<EvidenceScoreTable>;
 
-export function presentScore(r: ScoreRow): MediaScore {
+/** A rubric version that was removed from the table (never done by the console). */
+const unknownRubric = (id: number): RubricRef => ({ id, name_zh: '', name_en: '', version: 0, criteria: [] });
+
+export function presentScore(r: ScoreRow, refs: Map<number, RubricRef>): MediaScore {
   return {
     id: r.id,
     user_id: r.user_id,
@@ -68,6 +65,7 @@ export function presentScore(r: ScoreRow): MediaScore {
     comment: r.comment,
     total: Number(r.total),
     max_total: r.max_total,
+    rubric: refs.get(r.rubric_id) ?? unknownRubric(r.rubric_id),
   };
 }
 
@@ -115,7 +113,11 @@ export async function saveScore(
 
 export async function scoreAnswer(db: Db, mediaId: number, userId: number): Promise<MediaScoreAnswer> {
   const rows = await currentScores(db, mediaId);
-  const scores = rows.map(presentScore);
+  const refs = await rubricRefs(
+    db,
+    rows.map((r) => r.rubric_id),
+  );
+  const scores = rows.map((r) => presentScore(r, refs));
   return {
     media_id: mediaId,
     rubric: await activeRubric(db),
@@ -138,6 +140,9 @@ export async function scoreListIds(
   if (f.media_type !== undefined) q = q.where('e.media_type', '=', f.media_type);
   if (f.scored === 1) q = q.where('e.score', 'is not', null);
   if (f.scored === 0) q = q.where('e.score', 'is', null);
+  if (f.user_id !== undefined) q = q.where('e.user_id', '=', f.user_id);
+  if (f.score_min !== undefined) q = q.where('e.score', '>=', f.score_min);
+  if (f.score_max !== undefined) q = q.where('e.score', '<=', f.score_max);
   if (f.recorded_start) q = q.where('e.recorded_at', '>=', f.recorded_start);
   if (f.recorded_end) q = q.where('e.recorded_at', '<=', f.recorded_end);
   if (f.keyword) {
@@ -173,22 +178,41 @@ export async function scoreListIds(
   return { total: Number(counted?.n ?? 0), ids: ids.map((r) => r.id) };
 }
 
-/** Scorer counts and the caller's percentage of some items. */
-export async function scoreStats(db: Db, ids: number[], userId: number) {
+type Stats = Pick<VideoScoreRow, 'scorers' | 'my_score' | 'last_score'>;
+
+/** Scorer counts, the caller's percentage and the newest current score of some items. */
+export async function scoreStats(db: Db, ids: number[], userId: number): Promise<Map<number, Stats>> {
   const rows = ids.length
     ? await db
         .selectFrom('evidence_scores')
-        .select(['media_id', 'user_id', 'total', 'max_total'])
+        .selectAll()
         .where('media_id', 'in', ids)
         .where('current', '=', 1)
+        .orderBy('at', 'desc')
+        .orderBy('id', 'desc')
         .execute()
     : [];
-  const stats = new Map<number, { scorers: number; my_score: number | null }>();
-  for (const id of ids) stats.set(id, { scorers: 0, my_score: null });
+  const refs = await rubricRefs(
+    db,
+    rows.map((r) => r.rubric_id),
+  );
+  const stats = new Map<number, Stats>();
+  for (const id of ids) stats.set(id, { scorers: 0, my_score: null, last_score: null });
   for (const r of rows) {
     const s = stats.get(r.media_id)!;
     s.scorers++;
     if (r.user_id === userId) s.my_score = percentOf(r.total, r.max_total);
+    if (!s.last_score) {
+      const p = presentScore(r, refs);
+      s.last_score = {
+        user_name: p.user_name,
+        at: p.at,
+        total: p.total,
+        max_total: p.max_total,
+        rubric: p.rubric,
+        items: p.items,
+      };
+    }
   }
   return stats;
 }

@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DeviceCommand, Envelope, LivePlay } from '@bwc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -159,4 +159,27 @@ describe('recording of live streams (cloudstorage.record_live)', () => {
     camera.kill('SIGKILL');
     await until('the stream ends', () => !t.app.media.streams.has(d.id));
   }, 90_000);
+
+  // last: it closes the recorder of the shared app
+  it('closing the recorder (app close) stores the open segment and leaves no tool process running', async () => {
+    await setRecordLive(1);
+    const { d, camera } = await publishingDevice(60);
+    const dir = join(t.app.config.dataDir, 'recordings', d.hostbody);
+    await until('a segment holds frames', () =>
+      segmentFiles(d.hostbody).some((f) => statSync(join(dir, f)).size > 20_000),
+    );
+    await t.app.liveRecorder.close();
+    expect(t.app.liveRecorder.recording()).toEqual([]);
+    const written = segmentFiles(d.hostbody).length;
+    expect(await itemsOf(d.id)).toHaveLength(written);
+    // the only child processes left are the test's publishers (the remux ffmpeg has ended)
+    const ps = spawnSync('ps', ['-o', 'pid=', '--ppid', String(process.pid)], { encoding: 'utf8' });
+    const mine = new Set(children.map((c) => c.pid));
+    const others = ps.stdout
+      .split('\n')
+      .map((l) => Number(l.trim()))
+      .filter((pid) => pid && pid !== ps.pid && !mine.has(pid));
+    expect(others).toEqual([]);
+    camera.kill('SIGKILL');
+  }, 60_000);
 });

@@ -1,16 +1,29 @@
 import { RECORDING_DURATIONS_MIN } from '@bwc/protocol';
-import { Form, Input, InputNumber, Radio } from 'antd';
+import { Form, Input, InputNumber, Radio, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { flagSwitchProps } from '../../../app/forms/flagSwitch';
 import { NUMBER_INPUT_STYLE, numberRules, settingBounds } from './SettingsCard';
 import { SettingsTypePage } from './SettingsTypePage';
 
-/** /system/player/cloudstorage: recording storage folder, segment duration (20/30/60 min), retention. */
+/**
+ * /system/player/cloudstorage: recording of live streams (off / every stream, stored as evidence),
+ * recording storage folder, segment duration (20/30/60 min), retention.
+ */
 export function CloudStoragePage() {
   const { t } = useTranslation('system');
   return (
     <SettingsTypePage type="cloudstorage">
       {(rules) => (
         <>
+          <Form.Item
+            name="record_live"
+            label={t('cloudstorage.field.record_live')}
+            rules={rules('record_live')}
+            extra={t('cloudstorage.help.record_live')}
+            {...flagSwitchProps}
+          >
+            <Switch checkedChildren={t('settings.on')} unCheckedChildren={t('settings.off')} />
+          </Form.Item>
           <Form.Item
             name="record_path"
             label={t('cloudstorage.field.record_path')}

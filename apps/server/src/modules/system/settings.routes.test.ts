@@ -231,6 +231,7 @@ describe('system_get, system_update: bad input names the field and changes nothi
       [{ type: 'digitailmap', ...VALID.digitailmap, getvideo_path: '../etc' }, '字段 getvideo_path：路径不能包含 ..'],
       [{ type: 'digitailmap', ...VALID.digitailmap, getvideo_num: 10 }, '字段 getvideo_num：取值范围为 1 到 9'],
       [{ type: 'cloudstorage', ...VALID.cloudstorage, record_minutes: 45 }, '字段 record_minutes：不是允许的选项'],
+      [{ type: 'cloudstorage', ...VALID.cloudstorage, record_live: 2 }, '字段 record_live：不是允许的选项'],
       [{ type: 'statisticset', ...VALID.statisticset, stat_day_start: 24 }, '字段 stat_day_start：取值范围为 0 到 23'],
     ];
     for (const [payload, msg] of bad) expect(envelope(await update(payload))).toEqual({ code: 400, msg, data: null });

@@ -207,6 +207,19 @@ export const CaseListRequest = PageQuery.extend({
 });
 export type CaseListRequest = z.infer<typeof CaseListRequest>;
 
+/**
+ * POST /rest/yw/violation/officers `{keyword}`: officers (accounts) of the caller's units to name in
+ * a violation record, by name or username, at most 50, so a supervisor needs no account screen.
+ */
+export const ViolationOfficersRequest = z.object({ keyword: text(50).default('') });
+export const ViolationOfficer = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  username: z.string(),
+  unit_name: z.string(),
+});
+export type ViolationOfficer = z.infer<typeof ViolationOfficer>;
+
 /** POST /rest/yw/violation/zfgd_list: also by officer and kind of breach. */
 export const ViolationListRequest = CaseListRequest.extend({
   officer_id: optionalId,

@@ -54,6 +54,9 @@ function useMediaColumns(): TableColumnType<MediaItem>[] {
   );
 }
 
+const MEDIA_API = { incident: 'incidentMedia', case: 'caseMedia', violation: 'violationMedia' } as const;
+const WRITE_API = { incident: 'incidentMediaWrite', case: 'caseMediaWrite', violation: 'violationMediaWrite' } as const;
+
 /** Pick items of the library (the caller's units, not deleted) to link to a record. */
 function MediaPicker({ record, onClose, onLinked }: { record: CaseRecord; onClose: () => void; onLinked: () => void }) {
   const { t } = useTranslation('archive');
@@ -93,7 +96,7 @@ function MediaPicker({ record, onClose, onLinked }: { record: CaseRecord; onClos
     setBusy(true);
     try {
       await call(
-        record.kind === 'case' ? 'caseMediaWrite' : 'incidentMediaWrite',
+        WRITE_API[record.kind],
         { id: record.id, media_ids: selected.map(Number), action: 'link' },
         { success: true },
       );
@@ -126,15 +129,26 @@ function MediaPicker({ record, onClose, onLinked }: { record: CaseRecord; onClos
   );
 }
 
-/** A record's linked items: unlink one, or pick more to link (while the record is open). */
-export function LinkedMediaDrawer({ record, onClose }: { record: CaseRecord | null; onClose: () => void }) {
+/**
+ * A record's linked items: unlink one, or pick more to link (while the record is open). `sample`:
+ * a case sample's items, read through the sample menu, view only.
+ */
+export function LinkedMediaDrawer({
+  record,
+  onClose,
+  sample = false,
+}: {
+  record: CaseRecord | null;
+  onClose: () => void;
+  sample?: boolean;
+}) {
   const { t } = useTranslation('archive');
   const client = useQueryClient();
   const [picking, setPicking] = useState(false);
-  const canEdit = usePermission(menuOfKind(record?.kind ?? 'incident'), 'edit');
-  const endpoint = record?.kind === 'case' ? 'caseMedia' : 'incidentMedia';
+  const canEdit = usePermission(menuOfKind(record?.kind ?? 'incident'), 'edit') && !sample;
+  const endpoint = sample ? 'sampleMedia' : MEDIA_API[record?.kind ?? 'incident'];
   const media = useQuery({
-    queryKey: [...archiveKeys.media, record?.id],
+    queryKey: [...archiveKeys.media, endpoint, record?.id],
     queryFn: ({ signal }) => call(endpoint, { id: record!.id }, { signal }),
     enabled: record !== null,
   });
@@ -159,7 +173,7 @@ export function LinkedMediaDrawer({ record, onClose }: { record: CaseRecord | nu
                   title={t('media.unlinkConfirm', { no: record.no })}
                   onConfirm={() =>
                     call(
-                      record.kind === 'case' ? 'caseMediaWrite' : 'incidentMediaWrite',
+                      WRITE_API[record.kind],
                       { id: record.id, media_ids: [item.id], action: 'unlink' },
                       { success: true },
                     ).then(reload)
@@ -191,7 +205,8 @@ export function LinkedMediaDrawer({ record, onClose }: { record: CaseRecord | nu
       }
     >
       <Space direction="vertical" style={{ width: '100%' }}>
-        {record?.state === 'cancelled' && <Alert type="info" showIcon message={t('media.cancelledHint')} />}
+        {!sample && record?.state === 'cancelled' && <Alert type="info" showIcon message={t('media.cancelledHint')} />}
+        {!sample && record?.state === 'closed' && <Alert type="info" showIcon message={t('media.closedHint')} />}
         <Table<MediaItem>
           rowKey="id"
           size="small"

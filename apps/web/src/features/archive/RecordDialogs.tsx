@@ -100,30 +100,35 @@ export function AddRecordDialog({ kind, ...props }: FormDialogTargetProps<CaseRe
 }
 
 const CancelForm = CaseCancelRequest.omit({ id: true });
+const CANCEL_API = { incident: 'incidentCancel', case: 'caseCancel', violation: 'violationCancel' } as const;
 
-/** Cancel an incident or a case with a reason. */
-export function CancelDialog({ kind, ...props }: FormDialogTargetProps<CaseRecord> & { kind: CaseKind }) {
+/** Cancel a record with a reason, or (`close`) close a violation record with the handling result. */
+export function CancelDialog({
+  kind,
+  close = false,
+  ...props
+}: FormDialogTargetProps<CaseRecord> & { kind: CaseKind; close?: boolean }) {
   const { t } = useTranslation('archive');
   const dialog = useFormDialog({
     ...props,
     schema: CancelForm,
     initial: () => ({ reason: '' }),
     update: (values, row) =>
-      call(kind === 'case' ? 'caseCancel' : 'incidentCancel', { id: row.id, ...values }, { success: true }),
+      call(close ? 'violationClose' : CANCEL_API[kind], { id: row.id, ...values }, { success: true }),
   });
   return (
     <FormDialog
       dialog={dialog}
-      name={`${kind}-cancel`}
-      title={t('form.cancelTitle', { no: dialog.row?.no ?? '' })}
-      okText={t('action.cancel')}
+      name={`${kind}-${close ? 'close' : 'cancel'}`}
+      title={t(close ? 'form.closeTitle' : 'form.cancelTitle', { no: dialog.row?.no ?? '' })}
+      okText={t(close ? 'action.finish' : 'action.cancel')}
     >
       <Form.Item
         name="reason"
-        label={t('form.reason')}
+        label={t(close ? 'form.result' : 'form.reason')}
         rules={dialog.rules('reason')}
         required
-        extra={t('form.cancelHelp')}
+        extra={t(close ? 'form.closeHelp' : 'form.cancelHelp')}
       >
         <Input.TextArea rows={3} maxLength={CASE_REASON_MAX} />
       </Form.Item>

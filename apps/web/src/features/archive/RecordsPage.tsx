@@ -1,7 +1,8 @@
-import { CASE_STATES, type CaseRecord } from '@bwc/protocol';
-import { Card, Tag, Typography } from 'antd';
+import { ArchiveMenu, CASE_STATES, type CaseRecord } from '@bwc/protocol';
+import { Card, Tabs, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { call } from '../../api/http';
 import { useCrud } from '../../components/crud';
 import { GroupMemberPicker } from '../../components/group-member-picker';
@@ -13,14 +14,16 @@ import { formatTime } from '../../format/time';
 import { ARCHIVE_STATE_LABELS, archiveKeys, menuOfKind, STATE_LABELS } from './archiveKeys';
 import { LinkedMediaDrawer } from './LinkedMedia';
 import { AddRecordDialog, ArchiveDialog, CancelDialog } from './RecordDialogs';
+import { SampleDialog } from './ViolationDialogs';
+import { ViolationsTable } from './ViolationsTable';
 
 type RecordKind = 'incident' | 'case';
 
 /**
- * /data/archive/lawDoc (incidents and their files) and /data/archive/case (cases): the caller's
- * units' records with filters, register, cancel with a reason, linked media, archive fields.
+ * Incidents (and their files) or cases: the caller's units' records with filters, register, cancel
+ * with a reason, linked media, archive fields; cases are marked as samples (sample menu's add) here.
  */
-function RecordsPage({ kind }: { kind: RecordKind }) {
+function RecordsTable({ kind }: { kind: RecordKind }) {
   const { t } = useTranslation('archive');
   const { dialog, reload, addButton, permission } = useCrud<CaseRecord>({
     menu: menuOfKind(kind),
@@ -30,6 +33,7 @@ function RecordsPage({ kind }: { kind: RecordKind }) {
   const [archiving, setArchiving] = useState<DialogTarget<CaseRecord>>(null);
   const [mediaOf, setMediaOf] = useState<CaseRecord | null>(null);
   const [sending, setSending] = useState<CaseRecord | null>(null);
+  const [sampling, setSampling] = useState<DialogTarget<CaseRecord>>(null);
 
   const searchItems = useMemo<SearchItem[]>(
     () => [
@@ -114,6 +118,17 @@ function RecordsPage({ kind }: { kind: RecordKind }) {
           <Tag color={s === 'archived' ? 'blue' : 'default'}>{t(ARCHIVE_STATE_LABELS[s])}</Tag>
         ),
       },
+      ...(kind === 'case'
+        ? [
+            {
+              title: t('column.sample'),
+              dataIndex: 'sample',
+              key: 'sample',
+              width: 90,
+              render: (v: number) => (v ? <Tag color="gold">{t('state.sample')}</Tag> : null),
+            },
+          ]
+        : []),
       {
         kind: 'operation',
         width: 160,
@@ -130,6 +145,21 @@ function RecordsPage({ kind }: { kind: RecordKind }) {
             onClick: (row) => setSending(row),
             hidden: (row) => kind !== 'incident' || row.state !== 'open',
             permission: permission('edit'),
+          },
+          {
+            key: 'sample',
+            label: t('action.markSample'),
+            onClick: (row) => setSampling(() => row),
+            hidden: (row) => kind !== 'case' || row.sample === 1 || row.state !== 'open',
+            permission: { menu: ArchiveMenu.SAMPLE, action: 'add' },
+          },
+          {
+            key: 'unsample',
+            label: t('action.unmarkSample'),
+            confirm: t('action.unmarkConfirm'),
+            onClick: (row) => call('sampleDel', { id: row.id }, { success: true }),
+            hidden: (row) => kind !== 'case' || row.sample !== 1,
+            permission: { menu: ArchiveMenu.SAMPLE, action: 'edit' },
           },
           {
             key: 'cancel',
@@ -151,7 +181,7 @@ function RecordsPage({ kind }: { kind: RecordKind }) {
   };
 
   return (
-    <Card title={t(kind === 'case' ? 'title.cases' : 'title.incidents')}>
+    <>
       <DataTable<CaseRecord>
         queryKey={[...archiveKeys.lists, kind]}
         fetch={({ page, limit, filters }) =>
@@ -188,14 +218,41 @@ function RecordsPage({ kind }: { kind: RecordKind }) {
           onCancel={() => setSending(null)}
         />
       )}
+      {kind === 'case' && (
+        <SampleDialog target={sampling} onClose={() => setSampling(null)} onSaved={saved(() => setSampling(null))} />
+      )}
+    </>
+  );
+}
+
+/**
+ * /data/archive/lawDoc: incidents and their files, and violation records (`?tab=violations`).
+ */
+export function IncidentsPage() {
+  const { t } = useTranslation('archive');
+  const [params, setParams] = useSearchParams();
+  const tab = params.get('tab') === 'violations' ? 'violations' : 'incidents';
+  return (
+    <Card title={t('title.lawDoc')}>
+      <Tabs
+        activeKey={tab}
+        onChange={(key) => setParams(key === 'violations' ? { tab: 'violations' } : {})}
+        destroyOnHidden
+        items={[
+          { key: 'incidents', label: t('tab.incidents'), children: <RecordsTable kind="incident" /> },
+          { key: 'violations', label: t('tab.violations'), children: <ViolationsTable /> },
+        ]}
+      />
     </Card>
   );
 }
 
-export function IncidentsPage() {
-  return <RecordsPage kind="incident" />;
-}
-
+/** /data/archive/case: cases and their files. */
 export function CasesPage() {
-  return <RecordsPage kind="case" />;
+  const { t } = useTranslation('archive');
+  return (
+    <Card title={t('title.cases')}>
+      <RecordsTable kind="case" />
+    </Card>
+  );
 }

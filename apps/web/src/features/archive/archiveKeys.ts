@@ -1,4 +1,11 @@
-import { ArchiveMenu, type ArchiveState, type CaseKind, type CaseState, type MediaType } from '@bwc/protocol';
+import {
+  ArchiveMenu,
+  type ArchiveState,
+  type CaseKind,
+  type CaseState,
+  type MediaType,
+  type ViolationType,
+} from '@bwc/protocol';
 import { keysOf } from '../../i18n/keys';
 
 /** Query keys of the archive screens (a change invalidates `all`). */
@@ -6,6 +13,7 @@ export const archiveKeys = {
   all: ['archive'] as const,
   lists: ['archive', 'list'] as const,
   media: ['archive', 'media'] as const,
+  samples: ['archive', 'samples'] as const,
 };
 
 /** The menu whose rights govern a record kind (the server checks the same). */
@@ -27,3 +35,14 @@ export const MEDIA_TYPE_LABELS = keysOf('archive', {
   2: 'media.types.2',
   3: 'media.types.3',
 } satisfies Record<MediaType, string>);
+
+export const VIOLATION_TYPE_LABELS = keysOf('archive', {
+  not_recorded: 'violation.types.not_recorded',
+  incomplete: 'violation.types.incomplete',
+  covered: 'violation.types.covered',
+  no_identity: 'violation.types.no_identity',
+  rude_language: 'violation.types.rude_language',
+  procedure: 'violation.types.procedure',
+  device_misuse: 'violation.types.device_misuse',
+  other: 'violation.types.other',
+} satisfies Record<ViolationType, string>);

@@ -6,7 +6,7 @@ import { lazyPage } from '../../app/routing/lazyPage';
 const IncidentsPage = lazyPage(() => import('./RecordsPage'), 'IncidentsPage');
 const CasesPage = lazyPage(() => import('./RecordsPage'), 'CasesPage');
 const AlarmMediaPage = lazyPage(() => import('../data/LibraryPage'), 'AlarmRecordingsPage');
-const SamplePage = lazyPage(() => import('./PendingPages'), 'SamplePage');
+const SamplePage = lazyPage(() => import('./SamplePage'), 'SamplePage');
 
 /** /data/archive pages by menu id (placed by app/routing/moduleRoutes.tsx); each a lazy chunk. */
 export const archivePages: Readonly<Record<number, ReactNode>> = {

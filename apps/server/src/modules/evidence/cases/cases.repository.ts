@@ -183,6 +183,21 @@ export async function listRecords(
   return { total: Number(total?.n ?? 0), rows: ids.map((r) => byId.get(r.id)!).filter(Boolean) };
 }
 
+/** Accounts of the caller's units by name or username (at most 50), to name in a violation. */
+export async function officers(db: Db, scope: UnitScope, keyword: string) {
+  let q = db
+    .selectFrom('users as u')
+    .leftJoin('units as un', 'un.id', 'u.unit_id')
+    .select(['u.id', 'u.hostname', 'u.username', 'un.name as unit_name']);
+  if (!scope.all) q = q.where('u.unit_id', 'in', scope.ids.length ? scope.ids : [-1]);
+  if (keyword) {
+    const like = `%${likeEscape(keyword)}%`;
+    q = q.where((eb) => eb.or([eb('u.hostname', 'like', like), eb('u.username', 'like', like)]));
+  }
+  const rows = await q.orderBy('u.hostname').orderBy('u.id').limit(50).execute();
+  return rows.map((r) => ({ id: r.id, name: r.hostname, username: r.username, unit_name: r.unit_name ?? '' }));
+}
+
 // ---- samples -------------------------------------------------------------------------------
 
 export const sampleOf = (db: Db, caseId: number) =>

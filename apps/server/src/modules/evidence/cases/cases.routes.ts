@@ -377,6 +377,10 @@ export async function registerCases(app: FastifyInstance, _ctx: EvidenceContext)
     api: 'violationMedia',
     handler: async ({ db, user, body }) => relation(db, user, 'violation', body.id),
   });
+  defineRoute(app, {
+    api: 'violationOfficers',
+    handler: async ({ db, user, body }) => repo.officers(db, await unitScope(db, user), body.keyword),
+  });
 
   // case samples: a case of the caller's units (not cancelled) marked with a summary
   defineRoute(app, {

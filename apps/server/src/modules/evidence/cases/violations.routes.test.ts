@@ -115,6 +115,15 @@ describe('violation records', () => {
     expect((await custody(mine.id)).map((e) => e.action)).toEqual(['uploaded']);
   });
 
+  it("names officers of the caller's units only", async () => {
+    const found = await api<{ id: number; name: string }[]>(t.app, 'violationOfficers', viewer, { keyword: '警官' });
+    expect(found.data.map((o) => o.name)).toEqual(['张警官']);
+    const luohu = await api<{ id: number; name: string }[]>(t.app, 'violationOfficers', luohuSupervisor, {
+      keyword: '警',
+    });
+    expect(luohu.data.map((o) => o.id)).toEqual([luohuOfficer.id]);
+  });
+
   it('is refused without the menu action', async () => {
     expect((await violation(viewer)).code).toBe(403);
     const mine = (await violation(supervisor, { no: 'WF-PERM' })).data;

@@ -1,7 +1,21 @@
-import { Api, AudioKind, decodeAudioFrame, encodeAudioFrame, MenuId, type Envelope } from '@bwc/protocol';
+import {
+  Api,
+  AudioKind,
+  decodeAudioFrame,
+  encodeAudioFrame,
+  MenuId,
+  SHARE_PASSWORD_TRIES,
+  type Envelope,
+  type MediaDetail,
+  type ShareAddAnswer,
+  type ShareOpenAnswer,
+} from '@bwc/protocol';
+import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../src/db/connection';
+import { insertItem, PNG as PNG_BYTES } from '../src/modules/evidence/library/library.fixture';
+import { LocalContentStore } from '../src/modules/evidence/store';
 import { api } from '../test/api';
 import { consoleUrl, logonConsole, logonTerminal, type LoggedOn } from '../test/console-fixtures';
 import { ConsoleClient } from '../test/console-client';
@@ -481,6 +495,45 @@ describe('caches', () => {
       },
       10_000,
     );
+  });
+});
+
+describe('evidence across nodes', () => {
+  it("a file token's first request is on the custody record once whichever nodes serve it; a share link's wrong passwords count on every node", async () => {
+    // the nodes share DATA_DIR, so an original stored by one is read by all
+    const owner = {
+      db,
+      evidenceLibrary: { store: new LocalContentStore(data.path) },
+    } as unknown as FastifyInstance;
+    const item = await insertItem(owner, { unit_id: futian, bytes: PNG_BYTES, title: 'cluster item' });
+    const view = await api<MediaDetail>(a.app, 'mediaView', admin, { id: item.id });
+    expect(view.code).toBe(200);
+    for (const node of [a, b, c, b]) {
+      const res = await node.app.inject({ method: 'GET', url: view.data.play_url });
+      expect(res.statusCode, node.name).toBe(200);
+    }
+    const streamed = await db
+      .selectFrom('evidence_custody')
+      .select('id')
+      .where('media_id', '=', item.id)
+      .where('action', '=', 'streamed')
+      .execute();
+    expect(streamed).toHaveLength(1);
+
+    const share = await api<ShareAddAnswer>(a.app, 'shareAdd', admin, {
+      media_ids: [item.id],
+      recipient: 'cluster prosecutor',
+      days: 1,
+      password: 'right one',
+    });
+    expect(share.code).toBe(200);
+    const open = async (node: ServerNode, password: string) =>
+      (await post(node, Api.shareOpen.path, {}, { token: share.data.token, password }))
+        .data as unknown as ShareOpenAnswer;
+    // the tries spread over the three nodes add up to the limit
+    for (let i = 0; i < SHARE_PASSWORD_TRIES; i++)
+      expect((await open(nodes[i % 3]!, `wrong ${i}`)).status).toBe('wrongPassword');
+    for (const node of nodes) expect((await open(node, 'right one')).status, node.name).toBe('locked');
   });
 });
 

@@ -65,9 +65,21 @@ export class LocalSharedState implements SharedState {
   async compareAndSet(key: string, expected: string | null, next: string | null, ttlMs: number): Promise<boolean> {
     if ((await this.get(key)) !== expected) return false;
     if (next === null) this.values.delete(key);
-    else this.values.set(key, { value: next, expires: Date.now() + ttlMs });
+    else {
+      // expired keys nobody reads again go when the map grows (Redis expires them itself)
+      if (this.values.size >= 4096) {
+        const nowMs = Date.now();
+        for (const [k, entry] of this.values) if (entry.expires <= nowMs) this.values.delete(k);
+      }
+      this.values.set(key, { value: next, expires: Date.now() + ttlMs });
+    }
     return true;
   }
+}
+
+/** True for the first caller on any node that offers `key` within `ttlMs` (a once-only mark). */
+export function firstMark(shared: SharedState, key: string, ttlMs: number): Promise<boolean> {
+  return shared.compareAndSet(key, null, '1', Math.max(1_000, ttlMs));
 }
 
 export class LeaseState implements Lease {

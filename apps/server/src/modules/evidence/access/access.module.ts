@@ -14,7 +14,7 @@ import { ShareService } from './share';
 export async function registerAccess(app: FastifyInstance) {
   const library = app.evidenceLibrary;
   const access = new AccessService(app.db, library);
-  const shares = new ShareService(app.db, library);
+  const shares = new ShareService(app.db, library, app.cluster.shared);
   library.grants = access;
 
   defineRoute(app, {

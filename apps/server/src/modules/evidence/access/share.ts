@@ -15,6 +15,7 @@ import {
 } from '@bwc/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { firstMark, type SharedState } from '../../../cluster/cluster';
 import type { Db } from '../../../db/connection';
 import type { AuthUser } from '../../../http/auth';
 import { AppError } from '../../../http/errors';
@@ -23,6 +24,7 @@ import { inScope, type UnitScope } from '../../../http/scope';
 import { parseRange } from '../../download/range';
 import { contentDisposition } from '../../system/file-store';
 import { appendCustody, type CustodyActor } from '../custody';
+import { tokenMark } from '../library/files';
 import * as libraryRepo from '../library/library.repository';
 import type { LibraryService } from '../library/library.service';
 import './access.tables';
@@ -102,6 +104,7 @@ export class ShareService {
   constructor(
     readonly db: Db,
     readonly library: LibraryService,
+    private readonly shared: SharedState,
   ) {}
 
   private nowMs() {
@@ -275,10 +278,9 @@ export class ShareService {
     if (state !== 'active') return { status: state, ...empty };
     if (row.password_hash) {
       if (!password) return { status: 'password', ...empty };
-      const failed = this.failures.get(row.id);
       const nowMs = this.nowMs();
-      if (failed && nowMs - failed.since >= SHARE_LOCK_MS) this.failures.delete(row.id);
-      else if (failed && failed.count >= SHARE_PASSWORD_TRIES) return { status: 'locked', ...empty };
+      const failed = await this.failures(row.id, nowMs);
+      if (failed && failed.count >= SHARE_PASSWORD_TRIES) return { status: 'locked', ...empty };
       let ok = false;
       try {
         ok = await verify(row.password_hash, password);
@@ -286,11 +288,11 @@ export class ShareService {
         ok = false;
       }
       if (!ok) {
-        const f = this.failures.get(row.id) ?? { count: 0, since: nowMs };
-        this.failures.set(row.id, { count: f.count + 1, since: f.since });
+        await this.failed(row.id, nowMs);
         return { status: 'wrongPassword', ...empty };
       }
-      this.failures.delete(row.id);
+      const tries = await this.shared.get(failuresKey(row.id));
+      if (tries) await this.shared.compareAndSet(failuresKey(row.id), tries, null, 0);
     }
     const nowMs = this.nowMs();
     const at = new Date(nowMs).toISOString();
@@ -396,7 +398,7 @@ export class ShareService {
     if (
       kind !== 'thumb' &&
       range !== 'unsatisfiable' &&
-      this.firstUse(`${kind}|${id}|${String(req.query.token)}`, nowMs)
+      (await this.firstUse(`${kind}|${id}|${String(req.query.token)}`))
     )
       await this.db
         .transaction()
@@ -423,17 +425,32 @@ export class ShareService {
   }
 
   /**
-   * Wrong passwords per link since the first of them (per process: each node of a cluster counts
-   * its own). With 256-bit tokens only the password can be guessed; argon2 makes each try slow.
+   * Wrong passwords per link since the first of them, `<count>:<first at>` in the cluster's shared
+   * state, so every node counts the same tries. With 256-bit tokens only the password can be
+   * guessed; argon2 makes each try slow. Null once SHARE_LOCK_MS have passed since the first.
    */
-  private readonly failures = new Map<number, { count: number; since: number }>();
+  private async failures(linkId: number, nowMs: number): Promise<{ count: number; since: number } | null> {
+    const value = await this.shared.get(failuresKey(linkId));
+    if (!value) return null;
+    const [count, since] = value.split(':').map(Number) as [number, number];
+    return nowMs - since >= SHARE_LOCK_MS ? null : { count, since };
+  }
 
-  /** Tokens whose first request was recorded (per process, as in library/files.ts). */
-  private readonly seen = new Map<string, number>();
-  private firstUse(key: string, nowMs: number): boolean {
-    if (this.seen.has(key)) return false;
-    if (this.seen.size >= 1024) for (const [k, at] of this.seen) if (at + SHARE_URL_TTL_MS < nowMs) this.seen.delete(k);
-    this.seen.set(key, nowMs);
-    return true;
+  private async failed(linkId: number, nowMs: number): Promise<void> {
+    const key = failuresKey(linkId);
+    // compare-and-set: two nodes counting at once retry, neither try is lost
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const value = await this.shared.get(key);
+      const current = await this.failures(linkId, nowMs);
+      const next = current ? `${current.count + 1}:${current.since}` : `1:${nowMs}`;
+      if (await this.shared.compareAndSet(key, value, next, SHARE_LOCK_MS)) return;
+    }
+  }
+
+  /** The first request of a file token is recorded; the ranges of a seeking player are not. */
+  private firstUse(key: string): Promise<boolean> {
+    return firstMark(this.shared, tokenMark(`share|${key}`), SHARE_URL_TTL_MS);
   }
 }
+
+const failuresKey = (linkId: number) => `evidence:share-failures:${linkId}`;

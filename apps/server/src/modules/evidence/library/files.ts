@@ -1,28 +1,18 @@
+import { createHash } from 'node:crypto';
 import { ResultCode } from '@bwc/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requestLanguage, t } from '../../../http/i18n';
 import { unitScope } from '../../../http/scope';
 import { parseRange } from '../../download/range';
 import { contentDisposition } from '../../system/file-store';
+import { firstMark } from '../../../cluster/cluster';
 import { appendCustody, type CustodyActor } from '../custody';
 import type { LibraryService } from './library.service';
 import { checkToken, EVIDENCE_FILE_PATH, FILE_KINDS, type FileKind } from './signed';
 
-/**
- * Tokens whose first request was recorded (streamed / downloaded), so that the range requests a
- * player sends while seeking add no entry each. Per process: on a cluster another node may record
- * the same token once more.
- */
-class SeenTokens {
-  private readonly seen = new Map<string, number>();
-  /** true the first time a token is offered */
-  first(token: string, expires: number, nowMs: number): boolean {
-    if (this.seen.has(token)) return false;
-    if (this.seen.size >= 1024) for (const [k, exp] of this.seen) if (exp < nowMs) this.seen.delete(k);
-    this.seen.set(token, expires);
-    return true;
-  }
-}
+/** the shared-state key of a file token's first use (hashed: tokens are long) */
+export const tokenMark = (text: string) =>
+  `evidence:seen:${createHash('sha256').update(text).digest('base64url').slice(0, 24)}`;
 
 function refuse(req: FastifyRequest, reply: FastifyReply, status: number, key: string, params = {}) {
   const code = status === 404 ? ResultCode.NOT_FOUND : status === 409 ? ResultCode.CONFLICT : ResultCode.FORBIDDEN;
@@ -39,7 +29,6 @@ const notFound = (req: FastifyRequest, reply: FastifyReply) =>
  * The token's user must still see the item's unit; a missing, foreign or purged item is 404.
  */
 export async function registerFileRoutes(app: FastifyInstance, service: LibraryService) {
-  const seen = new SeenTokens();
   app.get<{ Params: { kind: string; id: string }; Querystring: { token?: string } }>(
     `${EVIDENCE_FILE_PATH}/:kind/:id`,
     async (req, reply) => {
@@ -94,8 +83,10 @@ export async function registerFileRoutes(app: FastifyInstance, service: LibraryS
       const range = parseRange(req.headers.range, size);
       const token = String(req.query.token);
       if ((kind === 'play' || kind === 'original' || kind === 'download') && range !== 'unsatisfiable') {
+        // the first request of a token is recorded, not each range a player asks for while seeking:
+        // marked in the cluster's shared state, so once whichever node serves it
         const expires = Number(token.split('.')[1]);
-        if (seen.first(`${kind}|${id}|${token}`, expires, nowMs))
+        if (await firstMark(app.cluster.shared, tokenMark(`${kind}|${id}|${token}`), expires - nowMs))
           await service.db
             .transaction()
             .execute((trx) =>

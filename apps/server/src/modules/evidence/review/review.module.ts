@@ -51,6 +51,7 @@ export async function registerReview(app: FastifyInstance, _ctx: EvidenceContext
       const checked = scores.checkScores(rubric, body.items, lang);
       const at = new Date(library.clock());
       await db.transaction().execute(async (trx) => {
+        await scores.holdRubric(trx, rubric);
         const { average, replaced } = await scores.saveScore(trx, {
           media_id: row.id,
           user_id: user.id,

@@ -12,6 +12,7 @@ import { api } from '../../../../test/api';
 import { unitIdOf } from '../../../../test/devices';
 import { createRole, createTestApp, createUser, login, type Session, type TestApp } from '../../../../test/helpers';
 import { insertItem, makeMp4 } from '../library/library.fixture';
+import { holdRubric } from './scores';
 
 let t: TestApp;
 /** peer review 10261 view/add/edit and law media view/edit, Futian */
@@ -233,5 +234,16 @@ describe('rubrics', () => {
     // the officer filter: item A is made the scorer's own recording
     await t.db.updateTable('evidence_items').set({ user_id: scorerId }).where('id', '=', itemA).execute();
     expect((await page({ user_id: scorerId })).map((r) => r.id)).toEqual([itemA]);
+  });
+
+  it('refuses a score checked against a rubric changed in place meanwhile', async () => {
+    const x = (await api<RubricVersion>(t.app, 'rubricAdd', boss, { name_zh: '临时', criteria: criteria('a') })).data;
+    await expect(t.db.transaction().execute((trx) => holdRubric(trx, x))).resolves.toBeUndefined();
+    expect(
+      (await api(t.app, 'rubricEdit', boss, { id: x.id, name_zh: '临时', criteria: criteria('a', 'b') })).code,
+    ).toBe(200);
+    await expect(t.db.transaction().execute((trx) => holdRubric(trx, x))).rejects.toMatchObject({
+      key: 'errors.review.rubricChanged',
+    });
   });
 });

@@ -85,6 +85,18 @@ export function averageOf(rows: readonly ScoreRow[]): number | null {
   return round1(rows.reduce((s, r) => s + percentOf(r.total, r.max_total), 0) / rows.length);
 }
 
+/**
+ * Inside the score's transaction: the rubric the score was checked against is still as it was (an
+ * edit in place of an unscored rubric may have run meanwhile). PostgreSQL: the shared row lock
+ * makes a concurrent rubric edit wait, and then see this score (so it makes a new version).
+ */
+export async function holdRubric(trx: Db, rubric: Rubric): Promise<void> {
+  const read = trx.selectFrom('evidence_rubrics').select('criteria').where('id', '=', rubric.id);
+  const row = await (isPostgres(trx as Kysely<unknown>) ? read.forShare() : read).executeTakeFirst();
+  if (!row || JSON.stringify(JSON.parse(row.criteria)) !== JSON.stringify(rubric.criteria))
+    throw new AppError(ResultCode.INVALID, 'errors.review.rubricChanged');
+}
+
 /** Save the caller's score inside the item's transaction: the previous one becomes history. */
 export async function saveScore(
   trx: Db,

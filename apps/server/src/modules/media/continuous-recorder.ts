@@ -1,6 +1,6 @@
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { resolve, sep } from 'node:path';
+import { readdir, rm, stat } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
 import type { Settings } from '@bwc/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/connection';
@@ -20,6 +20,10 @@ export interface LiveSegment {
 
 /** How often the setting is read again (a change on any node reaches the node holding the stream). */
 const SETTINGS_POLL_MS = 5_000;
+/** How often segment files older than cloudstorage.keep_days are removed. */
+const SWEEP_MS = 3_600_000;
+/** A segment file's name (see `stamp`): the sweep removes nothing else. */
+const SEGMENT_FILE = /^\d{8}-\d{6}-\d{3}\.flv$/;
 
 /** One stream being recorded; `file` is the open segment (null before its first keyframe). */
 interface Recording {
@@ -60,13 +64,15 @@ function retimed(tag: Buffer, ms: number): Buffer {
  * its length (the next one starts with that keyframe, so nothing is lost between them) or when the
  * stream ends (a shorter last segment). Listeners of `recorded` are told of each finished segment
  * (evidence ingest stores it as an item). Turning the setting off lets the open segments finish
- * and starts no new ones; turning it on starts recording the streams already published.
+ * and starts no new ones; turning it on starts recording the streams already published. Segment
+ * files older than keep_days are removed hourly.
  */
 export class ContinuousRecorder {
   private readonly recordings = new Map<number, Recording>();
   private readonly pending = new Set<Promise<unknown>>();
   private settings: Settings<'cloudstorage'> | null = null;
   private readonly timer: NodeJS.Timeout;
+  private readonly sweeper: NodeJS.Timeout;
   private closed = false;
   /** told of every segment written (evidence ingest stores it as an item) */
   readonly recorded: ((segment: LiveSegment) => Promise<unknown>)[] = [];
@@ -87,6 +93,8 @@ export class ContinuousRecorder {
     deps.gateway.onPublish.push((deviceId) => this.track(this.published(deviceId)));
     this.timer = setInterval(() => this.track(this.refresh()), deps.pollMs ?? SETTINGS_POLL_MS);
     this.timer.unref();
+    this.sweeper = setInterval(() => this.track(this.sweep()), SWEEP_MS);
+    this.sweeper.unref();
   }
 
   /** Devices whose stream is being recorded now. */
@@ -215,6 +223,31 @@ export class ContinuousRecorder {
     this.deps.log.info({ device: rec.deviceId }, 'live recording stopped');
   }
 
+  /**
+   * Remove this node's segment files older than cloudstorage.keep_days (their evidence items are
+   * kept by the retention rules). Answers how many were removed.
+   */
+  async sweep(now = Date.now()): Promise<number> {
+    const { keep_days, record_path } = await readSettings(this.deps.db, 'cloudstorage');
+    const root = resolve(this.deps.dataDir, record_path);
+    const before = now - keep_days * 86_400_000;
+    const open = new Set([...this.recordings.values()].map((r) => r.path));
+    let removed = 0;
+    for (const dir of await readdir(root, { withFileTypes: true }).catch(() => [])) {
+      if (!dir.isDirectory()) continue;
+      for (const name of await readdir(join(root, dir.name)).catch(() => [])) {
+        const file = join(root, dir.name, name);
+        if (!SEGMENT_FILE.test(name) || open.has(file)) continue;
+        const info = await stat(file).catch(() => null);
+        if (info?.isFile() && info.mtimeMs < before) {
+          await rm(file, { force: true });
+          removed += 1;
+        }
+      }
+    }
+    return removed;
+  }
+
   private track(p: Promise<unknown>): void {
     const tracked = p
       .catch((err: unknown) => this.deps.log.error({ err }, 'live recording failed'))
@@ -226,6 +259,7 @@ export class ContinuousRecorder {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
+    clearInterval(this.sweeper);
     for (const rec of [...this.recordings.values()]) this.stop(rec);
     while (this.pending.size) await Promise.all([...this.pending]);
   }

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DeviceCommand, Envelope, LivePlay } from '@bwc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -159,6 +159,19 @@ describe('recording of live streams (cloudstorage.record_live)', () => {
     camera.kill('SIGKILL');
     await until('the stream ends', () => !t.app.media.streams.has(d.id));
   }, 90_000);
+
+  it('segment files older than keep_days are removed; newer ones and other files stay', async () => {
+    await setRecordLive(0);
+    const dir = join(t.app.config.dataDir, 'recordings', 'SWEEP01');
+    mkdirSync(dir, { recursive: true });
+    const old = new Date(Date.now() - 181 * 86_400_000);
+    for (const name of ['20250101-000000-000.flv', 'notes.flv', '20260101-000000-000.flv']) {
+      writeFileSync(join(dir, name), 'FLV');
+      if (name !== '20260101-000000-000.flv') utimesSync(join(dir, name), old, old);
+    }
+    expect(await t.app.liveRecorder.sweep()).toBe(1);
+    expect(readdirSync(dir).sort()).toEqual(['20260101-000000-000.flv', 'notes.flv']);
+  });
 
   // last: it closes the recorder of the shared app
   it('closing the recorder (app close) stores the open segment and leaves no tool process running', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   Api,
   AudioKind,
@@ -5,6 +6,7 @@ import {
   encodeAudioFrame,
   MenuId,
   SHARE_PASSWORD_TRIES,
+  UPLOAD_PATH,
   type Envelope,
   type MediaDetail,
   type ShareAddAnswer,
@@ -14,7 +16,7 @@ import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../src/db/connection';
-import { insertItem, PNG as PNG_BYTES } from '../src/modules/evidence/library/library.fixture';
+import { insertItem, makeMp4, PNG as PNG_BYTES } from '../src/modules/evidence/library/library.fixture';
 import { LocalContentStore } from '../src/modules/evidence/store';
 import { api } from '../test/api';
 import { consoleUrl, logonConsole, logonTerminal, type LoggedOn } from '../test/console-fixtures';
@@ -534,6 +536,42 @@ describe('evidence across nodes', () => {
     for (let i = 0; i < SHARE_PASSWORD_TRIES; i++)
       expect((await open(nodes[i % 3]!, `wrong ${i}`)).status).toBe('wrongPassword');
     for (const node of nodes) expect((await open(node, 'right one')).status, node.name).toBe('locked');
+  });
+
+  it('an upload begun on one node is finished on another (shared DATA_DIR) with the right hash', async () => {
+    const bytes = await makeMp4(1);
+    const half = Math.floor(bytes.length / 2);
+    const tus = { ...admin.headers, 'tus-resumable': '1.0.0' };
+    const b64 = (v: string) => Buffer.from(v).toString('base64');
+    const created = await fetch(`${a.address}${UPLOAD_PATH}`, {
+      method: 'POST',
+      headers: {
+        ...tus,
+        'upload-length': String(bytes.length),
+        'upload-metadata': `filename ${b64('cluster clip.mp4')},filetype ${b64('video/mp4')}`,
+      },
+    });
+    expect(created.status).toBe(201);
+    const path = new URL(created.headers.get('location')!, a.address).pathname;
+    const patch = (node: ServerNode, offset: number, part: Buffer) =>
+      fetch(`${node.address}${path}`, {
+        method: 'PATCH',
+        headers: { ...tus, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
+        body: part,
+      });
+    expect((await patch(a, 0, bytes.subarray(0, half))).status).toBe(204);
+    // B knows nothing of A's running hash: it rebuilds it from the partial file
+    const head = await fetch(`${b.address}${path}`, { method: 'HEAD', headers: tus });
+    expect(head.headers.get('upload-offset')).toBe(String(half));
+    const done = await patch(b, half, bytes.subarray(half));
+    expect(done.status).toBe(204);
+    const itemId = Number(done.headers.get('evidence-item'));
+    const item = await db
+      .selectFrom('evidence_items')
+      .select('sha256')
+      .where('id', '=', itemId)
+      .executeTakeFirstOrThrow();
+    expect(item.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
   });
 });
 

@@ -35,12 +35,13 @@ async function publishingDevice(seconds: number): Promise<{ d: CreatedDevice; ca
     start = ((await res.json()) as Envelope<DeviceCommand[]>).data.find((c) => c.type === 'startlive');
     return !!start;
   });
-  // 15 fps with a keyframe each second: segments are cut at the first keyframe after SEGMENT_MS
+  // 15 fps with a keyframe every 2 s: segments are cut at the first keyframe after SEGMENT_MS; the
+  // recorder, which joins at the last keyframe, has 2 s to tap the stream before frames are missed
   const camera = spawn(FFMPEG, [
     ...['-hide_banner', '-loglevel', 'error', '-re'],
     ...['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=15'],
     ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100'],
-    ...['-t', String(seconds), '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '15'],
+    ...['-t', String(seconds), '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '30'],
     ...['-c:a', 'aac', '-f', 'flv', String(start!.payload!.url)],
   ]);
   camera.stderr.resume();

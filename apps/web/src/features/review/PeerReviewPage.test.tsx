@@ -89,7 +89,7 @@ describe('peer review page', () => {
     });
     const view = await renderWidget(<PeerReviewPage />, {
       url: '/data/peerreview/review?scored=0',
-      permissions: { [MenuId.PEER_REVIEW]: { view: 1, add: 1 } },
+      permissions: { [MenuId.PEER_REVIEW]: { view: 1, add: 1 }, [MenuId.OUTSIDE_MEDIA]: { view: 1, edit: 1 } },
     });
     const tr = await waitFor(() => {
       const found = document.querySelector<HTMLElement>('tr[data-row-key="8"]');
@@ -101,6 +101,17 @@ describe('peer review page', () => {
     expect(await screen.findByTestId('rubric-editor')).toBeTruthy();
     expect(view.url().get('tab')).toBe('rubrics');
     expect(screen.getByTestId('rubric-new')).toBeTruthy();
+  });
+
+  it('shows only the rubrics without edit on a library menu', async () => {
+    const server = fakeServer((path) => (path === Api.rubricList.path ? [] : []));
+    await renderWidget(<PeerReviewPage />, {
+      url: '/data/peerreview/review',
+      permissions: { [MenuId.PEER_REVIEW]: { view: 1 }, [MenuId.LAW_MEDIA]: { view: 1 } },
+    });
+    expect(await screen.findByTestId('rubric-editor')).toBeTruthy();
+    expect(screen.queryByRole('tab', { name: '评分记录' })).toBeNull();
+    expect(server.calls(Api.videoScore.path)).toHaveLength(0);
   });
 
   it('turns the filters into the wire query', () => {

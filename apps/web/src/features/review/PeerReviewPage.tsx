@@ -13,6 +13,7 @@ import { formatTime } from '../../format/time';
 import { currentLanguage } from '../../i18n';
 import { OfficerSelect } from '../data/OfficerSelect';
 import { PlayerDialog } from '../data/PlayerDialog';
+import { SCORE_MENUS, useAnyPermission } from './permission';
 import { RubricEditor } from './RubricEditor';
 import { reviewKeys, rubricVersionName } from './reviewKeys';
 
@@ -173,12 +174,15 @@ export function ScoreList() {
 
 /**
  * /data/peerreview/review (10261): the scored recordings and the rubrics supervisors score with.
- * The tab is in the address (`?tab=rubrics`).
+ * The tab is in the address (`?tab=rubrics`). The list needs what scoring needs (edit on a library
+ * menu); without it the page shows the rubrics only.
  */
 export function PeerReviewPage() {
   const { t } = useTranslation('review');
   const [params, setParams] = useSearchParams();
-  const tab = params.get('tab') === 'rubrics' ? 'rubrics' : 'scores';
+  // the list is the scorers' (videoscore: edit on a library menu); without it only the rubrics
+  const canList = useAnyPermission(SCORE_MENUS, 'edit');
+  const tab = params.get('tab') === 'rubrics' || !canList ? 'rubrics' : 'scores';
   return (
     <Card title={t('title.peerReview')}>
       <Tabs
@@ -186,7 +190,7 @@ export function PeerReviewPage() {
         onChange={(key) => setParams(key === 'rubrics' ? { tab: 'rubrics' } : {})}
         destroyOnHidden
         items={[
-          { key: 'scores', label: t('title.scores'), children: <ScoreList /> },
+          ...(canList ? [{ key: 'scores', label: t('title.scores'), children: <ScoreList /> }] : []),
           { key: 'rubrics', label: t('title.rubrics'), children: <RubricEditor /> },
         ]}
       />

@@ -1,22 +1,13 @@
-import { MenuId, SCORE_COMMENT_MAX, type MediaScore, type MediaScoreAnswer } from '@bwc/protocol';
+import { SCORE_COMMENT_MAX, type MediaScore, type MediaScoreAnswer } from '@bwc/protocol';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Empty, Form, Input, InputNumber, List, Result, Space, Spin, Statistic, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/http';
-import { useAnyPermission } from './permission';
+import { SCORE_MENUS, useAnyPermission } from './permission';
 import { formatTime } from '../../format/time';
 import { currentLanguage } from '../../i18n';
 import { criterionLabel, reviewKeys, rubricVersionName } from './reviewKeys';
-
-/** Who may score: 'edit' on any library menu (the Api rule of mediaScoreUpdate). */
-const SCORE_MENUS = [
-  MenuId.LAW_MEDIA,
-  MenuId.SENSITIVE_MEDIA,
-  MenuId.OUTSIDE_MEDIA,
-  MenuId.DELETED_MEDIA,
-  MenuId.PLAYBACK,
-];
 
 type Values = Record<string, number | string | undefined>;
 

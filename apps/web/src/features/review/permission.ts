@@ -1,4 +1,4 @@
-import { can, type Action } from '@bwc/protocol';
+import { MenuId, can, type Action } from '@bwc/protocol';
 import { useMemo } from 'react';
 import { permissionMap } from '../../app/session/permissions';
 import { useUserContext } from '../../app/session/queries';
@@ -9,3 +9,13 @@ export function useAnyPermission(menus: readonly number[], action: Action): bool
   const map = useMemo(() => permissionMap(data), [data]);
   return menus.some((m) => can(map, m, action));
 }
+
+/** Who may score and list items to score: 'edit' on any library menu (the Api rule of mediaScoreUpdate, videoScore). */
+export const SCORE_MENUS = [
+  MenuId.LAW_MEDIA,
+  MenuId.SENSITIVE_MEDIA,
+  MenuId.OUTSIDE_MEDIA,
+  MenuId.DELETED_MEDIA,
+  MenuId.PLAYBACK,
+  MenuId.ALARM_RECORDINGS,
+];

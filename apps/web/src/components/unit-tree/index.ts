@@ -21,3 +21,4 @@ export {
   type UnitTreeState,
 } from './useUnitTree';
 export { isUnitNode, loadDeviceLevel, loadUnitLevel } from './loaders';
+export { unitSearchItem } from './unitSearchItem';

@@ -21,7 +21,7 @@ import { lazyPage } from '../../app/routing/lazyPage';
 import { usePermission } from '../../app/session/Permission';
 import { DataTable, useTableUrlState, type DataTableColumn } from '../../components/data-table';
 import type { SearchItem } from '../../components/search-bar';
-import { UnitTreeSelect, isTerminal, isUnitNode, loadDeviceLevel, loadUnitLevel } from '../../components/unit-tree';
+import { UnitTreeSelect, isTerminal, loadDeviceLevel, unitSearchItem } from '../../components/unit-tree';
 import { formatTime } from '../../format/time';
 import { currentLanguage } from '../../i18n';
 import { CustodyDialog } from './CustodyDialog';
@@ -125,14 +125,7 @@ export function LibraryPage({ view }: { view: LibraryView }) {
 
   const searchItems = useMemo<SearchItem[]>(
     () => [
-      {
-        type: 'custom',
-        name: FILTERS.unit,
-        label: t('filter.unit'),
-        render: ({ value, onChange }) => (
-          <UnitTreeSelect loader={loadUnitLevel} value={value} onChange={(next) => onChange(next)} selectableNode={isUnitNode} />
-        ),
-      },
+      unitSearchItem(t('filter.unit'), FILTERS.unit),
       {
         type: 'custom',
         name: FILTERS.device,

@@ -7,9 +7,8 @@ import { useTranslation } from 'react-i18next';
 import { CrudPage, useCrud } from '../../components/crud';
 import { NameWithCode, type DataTableColumn } from '../../components/data-table';
 import type { SearchItem } from '../../components/search-bar';
-import { UnitTreeSelect } from '../../components/unit-tree';
+import { unitSearchItem } from '../../components/unit-tree';
 import { oamKeys } from './oamcenter.api';
-import { isUnitNode, loadUnitLevel } from '../../components/unit-tree';
 import { RecorderFormDialog } from './RecorderFormDialog';
 import { RecorderImportDialog } from './RecorderImportDialog';
 
@@ -34,19 +33,7 @@ export function RecorderAdminPage() {
         label: t('recorder.filter.keyword'),
         placeholder: t('recorder.filter.keywordPlaceholder'),
       },
-      {
-        type: 'custom',
-        name: 'unit_id',
-        label: t('recorder.field.unit'),
-        render: ({ value, onChange }) => (
-          <UnitTreeSelect
-            loader={loadUnitLevel}
-            value={value}
-            onChange={(next) => onChange(next)}
-            selectableNode={isUnitNode}
-          />
-        ),
-      },
+      unitSearchItem(t('recorder.field.unit')),
       {
         type: 'select',
         name: 'model_id',
@@ -79,7 +66,13 @@ export function RecorderAdminPage() {
   const columns = useMemo<DataTableColumn<Device>[]>(
     () => [
       // widths: on a 1280-pixel screen every header fits and the unit column keeps about 100 px
-      { title: t('recorder.field.hostbody'), dataIndex: 'hostbody', key: 'hostbody', width: 130, className: 'bwc-nowrap' },
+      {
+        title: t('recorder.field.hostbody'),
+        dataIndex: 'hostbody',
+        key: 'hostbody',
+        width: 130,
+        className: 'bwc-nowrap',
+      },
       // 15 digits on one line
       { title: 'IMEI', dataIndex: 'imei', key: 'imei', width: 140, className: 'bwc-nowrap' },
       {

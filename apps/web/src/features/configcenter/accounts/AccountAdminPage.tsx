@@ -10,9 +10,8 @@ import { useUserInfo } from '../../../app/session/queries';
 import { CrudTable, useCrud } from '../../../components/crud';
 import type { DataTableColumn } from '../../../components/data-table';
 import type { SearchItem } from '../../../components/search-bar';
-import { UnitTreeSelect } from '../../../components/unit-tree';
+import { unitSearchItem } from '../../../components/unit-tree';
 import { configKeys } from '../configcenter.api';
-import { isUnitNode, loadUnitLevel } from '../../../components/unit-tree';
 import { keysOf } from '../../../i18n/keys';
 import { useUnits } from '../units/useUnits';
 import { AccountFormDialog } from './AccountFormDialog';
@@ -66,19 +65,7 @@ function AccountsTab() {
         label: t('accounts.filter.keyword'),
         placeholder: t('accounts.filter.keywordPlaceholder'),
       },
-      {
-        type: 'custom',
-        name: 'unit_id',
-        label: t('accounts.filter.unit'),
-        render: ({ value, onChange }) => (
-          <UnitTreeSelect
-            loader={loadUnitLevel}
-            value={value}
-            onChange={(next) => onChange(next)}
-            selectableNode={isUnitNode}
-          />
-        ),
-      },
+      unitSearchItem(t('accounts.filter.unit')),
       {
         type: 'select',
         name: 'role_id',

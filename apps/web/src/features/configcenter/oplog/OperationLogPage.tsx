@@ -8,9 +8,8 @@ import { call, download } from '../../../api/http';
 import { usePermission } from '../../../app/session/Permission';
 import { DataTable, useTableUrlState, type DataTableColumn } from '../../../components/data-table';
 import type { SearchItem } from '../../../components/search-bar';
-import { UnitTreeSelect } from '../../../components/unit-tree';
+import { unitSearchItem } from '../../../components/unit-tree';
 import { configKeys } from '../configcenter.api';
-import { isUnitNode, loadUnitLevel } from '../../../components/unit-tree';
 import { keysOf } from '../../../i18n/keys';
 import { OPLOG_ACTION_LABELS, OPLOG_ACTIONS, actionLabelKey, actionPath, oplogQuery } from './oplogQuery';
 
@@ -34,19 +33,7 @@ export function OperationLogPage() {
         placeholder: t('oplog.filter.userPlaceholder'),
         width: 150,
       },
-      {
-        type: 'custom',
-        name: 'unit_id',
-        label: t('oplog.filter.unit'),
-        render: ({ value, onChange }) => (
-          <UnitTreeSelect
-            loader={loadUnitLevel}
-            value={value}
-            onChange={(next) => onChange(next)}
-            selectableNode={isUnitNode}
-          />
-        ),
-      },
+      unitSearchItem(t('oplog.filter.unit')),
       {
         type: 'select',
         name: 'action',

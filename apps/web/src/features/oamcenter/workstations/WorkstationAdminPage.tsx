@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { CrudPage, useCrud } from '../../../components/crud';
 import type { DataTableColumn } from '../../../components/data-table';
 import type { SearchItem } from '../../../components/search-bar';
-import { isUnitNode, loadUnitLevel, UnitTreeSelect } from '../../../components/unit-tree';
+import { unitSearchItem } from '../../../components/unit-tree';
 import { formatTime } from '../../../format/time';
 import { oamKeys } from '../oamcenter.api';
 import { WorkstationFormDialog } from './WorkstationFormDialog';
@@ -35,19 +35,7 @@ export function WorkstationAdminPage() {
         label: t('workstation.filter.keyword'),
         placeholder: t('workstation.filter.keywordPlaceholder'),
       },
-      {
-        type: 'custom',
-        name: 'unit_id',
-        label: t('workstation.field.unit'),
-        render: ({ value, onChange }) => (
-          <UnitTreeSelect
-            loader={loadUnitLevel}
-            value={value}
-            onChange={(next) => onChange(next)}
-            selectableNode={isUnitNode}
-          />
-        ),
-      },
+      unitSearchItem(t('workstation.field.unit')),
       {
         type: 'select',
         name: 'lineon',

@@ -15,7 +15,7 @@ import { OfficerSelect } from '../data/OfficerSelect';
 import { PlayerDialog } from '../data/PlayerDialog';
 import { SCORE_MENUS, useAnyPermission } from './permission';
 import { RubricEditor } from './RubricEditor';
-import { reviewKeys, rubricVersionName } from './reviewKeys';
+import { reviewKeys, rubricVersionParams } from './reviewKeys';
 
 const IDS = ['unit_id', 'user_id', 'scored', 'mine'];
 
@@ -113,7 +113,7 @@ export function ScoreList() {
         key: 'rubric',
         width: 190,
         render: (_: unknown, r: VideoScoreRow) =>
-          r.last_score ? rubricVersionName(t, r.last_score.rubric, lang) : '-',
+          r.last_score ? t('rubric.nameVersion', rubricVersionParams(r.last_score.rubric, lang)) : '-',
       },
       {
         title: t('list.score'),

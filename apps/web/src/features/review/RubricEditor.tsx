@@ -9,7 +9,7 @@ import { call } from '../../api/http';
 import { usePermission } from '../../app/session/Permission';
 import { formatTime } from '../../format/time';
 import { currentLanguage } from '../../i18n';
-import { criterionLabel, reviewKeys, rubricVersionName } from './reviewKeys';
+import { criterionLabel, reviewKeys, rubricVersionParams } from './reviewKeys';
 
 type Values = RubricInput;
 
@@ -259,7 +259,7 @@ export function RubricEditor() {
       {
         title: t('rubric.name'),
         key: 'name',
-        render: (_, r) => rubricVersionName(t, r, lang),
+        render: (_, r) => t('rubric.nameVersion', rubricVersionParams(r, lang)),
       },
       {
         title: t('rubric.criteria'),

@@ -7,7 +7,7 @@ import { call } from '../../api/http';
 import { SCORE_MENUS, useAnyPermission } from './permission';
 import { formatTime } from '../../format/time';
 import { currentLanguage } from '../../i18n';
-import { criterionLabel, reviewKeys, rubricVersionName } from './reviewKeys';
+import { criterionLabel, reviewKeys, rubricVersionParams } from './reviewKeys';
 
 type Values = Record<string, number | string | undefined>;
 
@@ -32,7 +32,9 @@ function Others({ answer, lang }: { answer: MediaScoreAnswer; lang: string }) {
                 <Typography.Text strong>{s.user_name}</Typography.Text>
                 <Typography.Text>{t('score.total', { total: s.total, max: s.max_total })}</Typography.Text>
                 <Typography.Text type="secondary">{formatTime(s.at)}</Typography.Text>
-                <Typography.Text type="secondary">{rubricVersionName(t, s.rubric, lang)}</Typography.Text>
+                <Typography.Text type="secondary">
+                  {t('rubric.nameVersion', rubricVersionParams(s.rubric, lang))}
+                </Typography.Text>
               </Space>
             }
             description={

@@ -30,9 +30,8 @@ export const criterionLabel = (c: ScoreCriterion, lang: string) => (lang === 'en
 /** Catalogue keys of the media types. */
 export const TYPE_LABELS: Record<number, string> = { 1: 'type.1', 2: 'type.2', 3: 'type.3' };
 
-/** A rubric's name in the console's language with its version: 执法规范（第 2 版）. */
-export const rubricVersionName = (
-  t: (key: string, options: Record<string, unknown>) => string,
-  r: Pick<RubricRef, 'name_zh' | 'name_en' | 'version'>,
-  lang: string,
-) => t('rubric.nameVersion', { name: lang === 'en-US' ? r.name_en : r.name_zh, version: r.version });
+/** The parameters of `rubric.nameVersion` (a rubric's name in the console's language and its version). */
+export const rubricVersionParams = (r: Pick<RubricRef, 'name_zh' | 'name_en' | 'version'>, lang: string) => ({
+  name: lang === 'en-US' ? r.name_en : r.name_zh,
+  version: r.version,
+});

@@ -8,7 +8,7 @@ import { useSearchParams } from 'react-router';
 import { call } from '../../api/http';
 import { DataTable, type DataTableColumn } from '../../components/data-table';
 import type { FilterValues, SearchItem } from '../../components/search-bar';
-import { UnitTreeSelect, isUnitNode, loadUnitLevel } from '../../components/unit-tree';
+import { unitSearchItem } from '../../components/unit-tree';
 import { formatTime } from '../../format/time';
 import { currentLanguage } from '../../i18n';
 import { OfficerSelect } from '../data/OfficerSelect';
@@ -49,19 +49,7 @@ export function ScoreList() {
 
   const searchItems = useMemo<SearchItem[]>(
     () => [
-      {
-        type: 'custom',
-        name: 'unit_id',
-        label: t('list.unit'),
-        render: ({ value, onChange }) => (
-          <UnitTreeSelect
-            loader={loadUnitLevel}
-            value={value}
-            onChange={(next) => onChange(next)}
-            selectableNode={isUnitNode}
-          />
-        ),
-      },
+      unitSearchItem(t('list.unit')),
       {
         type: 'custom',
         name: 'user_id',

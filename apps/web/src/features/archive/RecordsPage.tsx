@@ -49,7 +49,8 @@ function RecordsTable({ kind }: { kind: RecordKind }) {
         type: 'select',
         name: 'state',
         label: t('filter.state'),
-        options: CASE_STATES.map((s) => ({ value: s, label: t(STATE_LABELS[s]) })),
+        // only violations are closed
+        options: CASE_STATES.filter((s) => s !== 'closed').map((s) => ({ value: s, label: t(STATE_LABELS[s]) })),
         width: 110,
       },
       addButton(t(kind === 'case' ? 'action.addCase' : 'action.addIncident')),

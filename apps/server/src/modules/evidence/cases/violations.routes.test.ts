@@ -105,13 +105,19 @@ describe('violation records', () => {
     expect(noOfficer.msg).toContain('officer_id');
     expect((await violation(supervisor, { officer_id: luohuOfficer.id })).code).toBe(404);
     expect((await violation(supervisor, { officer_id: 999999 })).code).toBe(404);
-    const elsewhere = await insertItem(t.app, { unit_id: await unitIdOf(t.db, '440303000000'), bytes: PNG });
+    const luohu = await unitIdOf(t.db, '440303000000');
+    expect((await violation(supervisor, { unit_id: luohu })).code).toBe(404);
+    await violation(supervisor, { no: 'WF-TAKEN' });
+    const taken = await violation(supervisor, { no: 'WF-TAKEN' });
+    expect(taken.code).toBe(400);
+    expect(taken.msg).toContain('WF-TAKEN');
+    const elsewhere = await insertItem(t.app, { unit_id: luohu, bytes: PNG });
     const mine = await insertItem(t.app, { unit_id: futian, bytes: PNG });
     const refused = await violation(supervisor, { media_ids: [mine.id, elsewhere.id] });
     expect(refused.code).toBe(404);
     expect(refused.msg).toContain(String(elsewhere.id));
-    // the record was not written and the item of the caller's unit was not linked
-    expect((await api<Page<CaseRecord>>(t.app, 'violationList', supervisor, {})).data.total).toBe(before);
+    // only WF-TAKEN was written: no refused record, and the item of the caller's unit was not linked
+    expect((await api<Page<CaseRecord>>(t.app, 'violationList', supervisor, {})).data.total).toBe(before + 1);
     expect((await custody(mine.id)).map((e) => e.action)).toEqual(['uploaded']);
   });
 

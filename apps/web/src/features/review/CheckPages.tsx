@@ -9,7 +9,7 @@ import { call } from '../../api/http';
 import { usePermission } from '../../app/session/Permission';
 import { DataTable, type DataTableColumn } from '../../components/data-table';
 import type { FilterValues, SearchItem } from '../../components/search-bar';
-import { UnitTreeSelect, isUnitNode, loadUnitLevel } from '../../components/unit-tree';
+import { unitSearchItem } from '../../components/unit-tree';
 import { formatTime } from '../../format/time';
 import { BatchDetail } from './BatchDetail';
 import { DrawDialog } from './DrawDialog';
@@ -84,19 +84,7 @@ export function CheckRecordPage() {
 
   const searchItems = useMemo<SearchItem[]>(
     () => [
-      {
-        type: 'custom',
-        name: 'unit_id',
-        label: t('filter.unit'),
-        render: ({ value, onChange }) => (
-          <UnitTreeSelect
-            loader={loadUnitLevel}
-            value={value}
-            onChange={(next) => onChange(next)}
-            selectableNode={isUnitNode}
-          />
-        ),
-      },
+      unitSearchItem(t('filter.unit')),
       { type: 'dateTimeRange', names: ['start', 'end'], label: t('filter.drawnAt') },
       {
         type: 'select',

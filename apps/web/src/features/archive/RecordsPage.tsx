@@ -1,5 +1,5 @@
 import { ArchiveMenu, CASE_STATES, type CaseRecord } from '@bwc/protocol';
-import { Card, Tabs, Tag, Typography } from 'antd';
+import { Card, Tabs, Tag } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -12,6 +12,7 @@ import type { DialogTarget } from '../../components/form-dialog';
 import type { SearchItem } from '../../components/search-bar';
 import { formatTime } from '../../format/time';
 import { ARCHIVE_STATE_LABELS, archiveKeys, menuOfKind, STATE_LABELS } from './archiveKeys';
+import { linkedMediaColumn } from './linkedMediaColumn';
 import { LinkedMediaDrawer } from './LinkedMedia';
 import { AddRecordDialog, ArchiveDialog, CancelDialog } from './RecordDialogs';
 import { SampleDialog } from './ViolationDialogs';
@@ -61,7 +62,19 @@ function RecordsTable({ kind }: { kind: RecordKind }) {
   const columns = useMemo<DataTableColumn<CaseRecord>[]>(
     () => [
       { title: t('column.no'), dataIndex: 'no', key: 'no', width: 190 },
-      { title: t('column.title'), dataIndex: 'title', key: 'title', ellipsis: true },
+      {
+        title: t('column.title'),
+        dataIndex: 'title',
+        key: 'title',
+        ellipsis: true,
+        // a case sample says so before its title
+        render: (v: string, row) => (
+          <>
+            {row.sample ? <Tag color="gold">{t('state.sample')}</Tag> : null}
+            {v}
+          </>
+        ),
+      },
       {
         title: t('column.occurredAt'),
         dataIndex: 'occurred_at',
@@ -80,22 +93,7 @@ function RecordsTable({ kind }: { kind: RecordKind }) {
             align: 'center',
           }
         : { title: t('column.case'), dataIndex: 'case_no', key: 'case_no', width: 170 },
-      {
-        kind: 'action',
-        key: 'media',
-        title: t('column.media'),
-        width: 90,
-        label: t('action.media'),
-        onClick: (row) => setMediaOf(row),
-      },
-      {
-        title: t('column.media'),
-        dataIndex: 'media_count',
-        key: 'media_count',
-        width: 70,
-        align: 'center',
-        render: (n: number) => <Typography.Text type={n ? undefined : 'secondary'}>{n}</Typography.Text>,
-      },
+      linkedMediaColumn<CaseRecord>({ title: t('column.media'), button: t('action.media') }, setMediaOf),
       {
         title: t('column.state'),
         dataIndex: 'state',
@@ -119,17 +117,6 @@ function RecordsTable({ kind }: { kind: RecordKind }) {
           <Tag color={s === 'archived' ? 'blue' : 'default'}>{t(ARCHIVE_STATE_LABELS[s])}</Tag>
         ),
       },
-      ...(kind === 'case'
-        ? [
-            {
-              title: t('column.sample'),
-              dataIndex: 'sample',
-              key: 'sample',
-              width: 90,
-              render: (v: number) => (v ? <Tag color="gold">{t('state.sample')}</Tag> : null),
-            },
-          ]
-        : []),
       {
         kind: 'operation',
         width: 160,

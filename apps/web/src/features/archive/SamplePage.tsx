@@ -7,6 +7,7 @@ import { DataTable, type DataTableColumn } from '../../components/data-table';
 import type { SearchItem } from '../../components/search-bar';
 import { formatTime } from '../../format/time';
 import { archiveKeys } from './archiveKeys';
+import { linkedMediaColumn } from './linkedMediaColumn';
 import { LinkedMediaDrawer } from './LinkedMedia';
 
 /**
@@ -52,22 +53,7 @@ export function SamplePage() {
         render: (v: string) => formatTime(v),
       },
       { title: t('column.unit'), dataIndex: 'unit_name', key: 'unit_name', width: 140, ellipsis: true },
-      {
-        kind: 'action',
-        key: 'media',
-        title: t('column.media'),
-        width: 90,
-        label: t('action.media'),
-        onClick: (row) => setMediaOf(row),
-      },
-      {
-        title: t('column.media'),
-        dataIndex: 'media_count',
-        key: 'media_count',
-        width: 70,
-        align: 'center',
-        render: (n: number) => <Typography.Text type={n ? undefined : 'secondary'}>{n}</Typography.Text>,
-      },
+      linkedMediaColumn<CaseSample>({ title: t('column.media'), button: t('action.media') }, setMediaOf),
       { title: t('column.markedBy'), dataIndex: 'marked_by_name', key: 'marked_by_name', width: 110 },
       {
         title: t('column.markedAt'),

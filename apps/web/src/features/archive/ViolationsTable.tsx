@@ -1,5 +1,5 @@
 import { CASE_STATES, VIOLATION_TYPES, type CaseRecord } from '@bwc/protocol';
-import { Tag, Typography } from 'antd';
+import { Tag } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/http';
@@ -9,6 +9,7 @@ import type { DialogTarget } from '../../components/form-dialog';
 import type { SearchItem } from '../../components/search-bar';
 import { formatTime } from '../../format/time';
 import { archiveKeys, menuOfKind, STATE_LABELS, VIOLATION_TYPE_LABELS } from './archiveKeys';
+import { linkedMediaColumn } from './linkedMediaColumn';
 import { LinkedMediaDrawer } from './LinkedMedia';
 import { CancelDialog } from './RecordDialogs';
 import { AddViolationDialog, OfficerPicker } from './ViolationDialogs';
@@ -91,22 +92,7 @@ export function ViolationsTable() {
         render: (v: string) => formatTime(v),
       },
       { title: t('column.unit'), dataIndex: 'unit_name', key: 'unit_name', width: 140, ellipsis: true },
-      {
-        kind: 'action',
-        key: 'media',
-        title: t('column.media'),
-        width: 90,
-        label: t('action.media'),
-        onClick: (row) => setMediaOf(row),
-      },
-      {
-        title: t('column.media'),
-        dataIndex: 'media_count',
-        key: 'media_count',
-        width: 70,
-        align: 'center',
-        render: (n: number) => <Typography.Text type={n ? undefined : 'secondary'}>{n}</Typography.Text>,
-      },
+      linkedMediaColumn<CaseRecord>({ title: t('column.media'), button: t('action.media') }, setMediaOf),
       {
         title: t('column.state'),
         dataIndex: 'state',

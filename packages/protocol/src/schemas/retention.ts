@@ -8,7 +8,8 @@ import { between } from '../validators';
  * Retention: per media category (keys of the media_category dictionary), how many days an item is
  * kept, counted from its recorded_at. An item's `category` is a comma-separated list of keys; the
  * longest rule among them wins; items with no rule keep the file-storage default
- * (settings filestorage.keep_days). Items linked to an open case are never deleted by retention.
+ * (settings filestorage.keep_days). Items linked to an open case or open violation record are never
+ * deleted by retention.
  * Due items are soft-deleted (delete_reason 'retention', custody 'retention') by a daily job and
  * purged once the recovery window (EVIDENCE_RECOVERY_DAYS) has passed. Menu 10272 (deleted media):
  * view reads the policy and the preview, edit changes the policy and runs the job now.
@@ -82,7 +83,7 @@ export const RetentionRunAnswer = z.object({
   deleted: z.number().int(),
   /** purged after the recovery window */
   purged: z.number().int(),
-  /** due but linked to an open case */
+  /** due but linked to an open case or violation */
   exempt: z.number().int(),
 });
 export type RetentionRunAnswer = z.infer<typeof RetentionRunAnswer>;

@@ -426,13 +426,15 @@ export async function retentionExemptIds(db: Db, mediaIds: readonly number[]): P
       eb.or([
         eb.and([eb('c.kind', '=', 'case'), eb('c.state', '=', 'open')]),
         eb.and([eb('c.kind', '=', 'incident'), eb('parent.kind', '=', 'case'), eb('parent.state', '=', 'open')]),
+        // the evidence of an officer's breach stays while the violation is being handled
+        eb.and([eb('c.kind', '=', 'violation'), eb('c.state', '=', 'open')]),
       ]),
     )
     .execute();
   return new Set(rows.map((r) => r.media_id));
 }
 
-/** Whether retention must keep this item (linked to an open case; see retentionExemptIds). */
+/** Whether retention must keep this item (linked to an open case or violation; see retentionExemptIds). */
 export async function isRetentionExempt(db: Db, mediaId: number): Promise<boolean> {
   return (await retentionExemptIds(db, [mediaId])).has(mediaId);
 }

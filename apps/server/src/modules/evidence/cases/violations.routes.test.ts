@@ -4,6 +4,7 @@ import { api } from '../../../../test/api';
 import { unitIdOf } from '../../../../test/devices';
 import { createRole, createTestApp, createUser, login, type Session, type TestApp } from '../../../../test/helpers';
 import { verifyChain } from '../custody';
+import { retentionExemptIds } from './cases.repository';
 import { insertItem, PNG } from '../library/library.fixture';
 
 let t: TestApp;
@@ -193,5 +194,14 @@ describe('violation records', () => {
     });
     expect(unlinked.data.changed).toBe(1);
     expect((await custody(item.id)).map((e) => e.action)).toEqual(['uploaded', 'linked', 'linked']);
+  });
+
+  it("keeps an open violation's items from retention; closed, they follow the rules again", async () => {
+    const item = await insertItem(t.app, { unit_id: futian, bytes: PNG });
+    const other = await insertItem(t.app, { unit_id: futian, bytes: PNG });
+    const a = (await violation(supervisor, { no: 'WF-KEEP', media_ids: [item.id] })).data;
+    expect([...(await retentionExemptIds(t.db, [item.id, other.id]))]).toEqual([item.id]);
+    expect((await api(t.app, 'violationClose', supervisor, { id: a.id, reason: '批评教育' })).code).toBe(200);
+    expect((await retentionExemptIds(t.db, [item.id])).size).toBe(0);
   });
 });

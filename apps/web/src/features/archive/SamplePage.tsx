@@ -33,12 +33,13 @@ export function SamplePage() {
 
   const columns = useMemo<DataTableColumn<CaseSample>[]>(
     () => [
-      { title: t('column.no'), dataIndex: 'no', key: 'no', width: 190 },
-      { title: t('column.title'), dataIndex: 'title', key: 'title', width: 200, ellipsis: true },
+      { title: t('column.no'), dataIndex: 'no', key: 'no', width: 170 },
+      { title: t('column.title'), dataIndex: 'title', key: 'title', width: 180, ellipsis: true },
       {
         title: t('column.summary'),
         dataIndex: 'summary',
         key: 'summary',
+        width: 240,
         render: (v: string) => (
           <Typography.Paragraph ellipsis={{ rows: 2, tooltip: v }} style={{ marginBottom: 0 }}>
             {v}
@@ -54,13 +55,19 @@ export function SamplePage() {
       },
       { title: t('column.unit'), dataIndex: 'unit_name', key: 'unit_name', width: 140, ellipsis: true },
       linkedMediaColumn<CaseSample>({ title: t('column.media'), button: t('action.media') }, setMediaOf),
-      { title: t('column.markedBy'), dataIndex: 'marked_by_name', key: 'marked_by_name', width: 110 },
       {
-        title: t('column.markedAt'),
-        dataIndex: 'marked_at',
-        key: 'marked_at',
+        // who marked it, and when below
+        title: t('column.markedBy'),
+        dataIndex: 'marked_by_name',
+        key: 'marked_by_name',
         width: 170,
-        render: (v: string) => formatTime(v),
+        render: (v: string, row) => (
+          <>
+            {v}
+            <br />
+            <Typography.Text type="secondary">{formatTime(row.marked_at)}</Typography.Text>
+          </>
+        ),
       },
       {
         kind: 'operation',
@@ -87,7 +94,7 @@ export function SamplePage() {
         fetch={({ page, limit, filters }) => call('sampleList', { page, limit, ...filters })}
         columns={columns}
         searchItems={searchItems}
-        scroll={{ x: 1300 }}
+        scroll={{ x: 1350 }}
       />
       <LinkedMediaDrawer record={mediaOf} sample onClose={() => setMediaOf(null)} />
     </Card>

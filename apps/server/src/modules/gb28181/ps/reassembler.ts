@@ -52,6 +52,8 @@ export class RtpReassembler {
   private readonly maxFrameBytes: number;
   private readonly isFrameStart: (payload: Buffer) => boolean;
   private expected: number | null = null;
+  /** a packet was taken in order */
+  private started = false;
   private held = new Map<number, RtpPacket>();
   /** frame being joined */
   private parts: Buffer[] = [];
@@ -61,8 +63,8 @@ export class RtpReassembler {
   private lastSeq = 0;
   /** after a gap: packets of this timestamp are dropped; null when in sync */
   private dropTs: number | null = null;
-  /** after a gap, before the first packet past it */
-  private lostSync = false;
+  /** at the start and after a gap, before the next packet: it must begin a frame to be taken */
+  private lostSync = true;
 
   constructor(opts: ReassemblerOptions = {}) {
     this.ssrc = opts.ssrc;
@@ -80,8 +82,7 @@ export class RtpReassembler {
     }
     this.stats.packets++;
     if (this.expected === null) this.expected = p.sequence;
-    const d = seqDiff(p.sequence, this.expected);
-    if (d < 0) {
+    if (this.started && seqDiff(p.sequence, this.expected) < 0) {
       this.stats.late++;
       return out;
     }
@@ -90,6 +91,11 @@ export class RtpReassembler {
       return out;
     }
     this.held.set(p.sequence, p);
+    if (!this.started) {
+      // the first packets may come out of order too: a few are held to find the lowest number
+      if (this.held.size < Math.max(1, Math.min(this.window, 8))) return out;
+      this.begin();
+    }
     this.drain(out);
     while (this.held.size > this.window) {
       this.skipToHeld(out);
@@ -101,6 +107,8 @@ export class RtpReassembler {
   /** End of stream: whatever is held is taken (gaps reported) and a complete last frame emitted. */
   flush(): ReassemblyEvent[] {
     const out: ReassemblyEvent[] = [];
+    if (!this.started && this.held.size) this.begin();
+    this.drain(out);
     while (this.held.size > 0) {
       this.skipToHeld(out);
       this.drain(out);
@@ -109,6 +117,14 @@ export class RtpReassembler {
     this.parts = [];
     this.partsBytes = 0;
     return out;
+  }
+
+  private begin(): void {
+    const first = this.expected!;
+    let lowest = 0;
+    for (const s of this.held.keys()) lowest = Math.min(lowest, seqDiff(s, first));
+    this.expected = (first + lowest) & 0xffff;
+    this.started = true;
   }
 
   private drain(out: ReassemblyEvent[]): void {

@@ -244,7 +244,8 @@ interface PendingVideo {
  * RTP reassembler gives them: one or more packs). Video PES packets are joined per PTS: a PES with
  * a new PTS starts a new access unit, one without a PTS continues the current one; the last one is
  * held until the next PTS or `flush()`. Each audio PES is one access unit. Malformed input is
- * returned as errors and the demuxer resumes at the next pack header; it never throws.
+ * returned as errors, the video frame being joined is dropped, and the demuxer resumes at the next
+ * pack header; it never throws.
  */
 export class PsDemuxer {
   /** The last program stream map seen. */
@@ -268,6 +269,11 @@ export class PsDemuxer {
       } catch (e) {
         if (!(e instanceof PsError)) throw e;
         errors.push(e);
+        // the frame being joined may have lost a part
+        if (this.pending) {
+          this.pending = null;
+          this.skipping = true;
+        }
         const next = buf.indexOf(PACK_START, off + 1);
         if (next < 0) break;
         off = next;

@@ -24,18 +24,7 @@ import {
   type AccessUnit,
   type ReassemblyEvent,
 } from './index';
-
-/** mulberry32: a fixed-seed generator, so that every run shuffles and splits the same way */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from './testing';
 
 function ffmpeg(args: string[]): void {
   const r = spawnSync(FFMPEG, ['-hide_banner', '-loglevel', 'error', '-y', ...args]);

@@ -103,7 +103,7 @@ export function readXml(body: Buffer): { root: string; content: XmlObject } {
     throw new ManscdpError('root', 'exactly one root element');
   const [root, content] = first;
   if (!content || typeof content !== 'object') throw new ManscdpError('root', `<${root}> has no elements`, root);
-  checkLists(content as XmlObject, root);
+  checkLists(content as XmlObject, '');
   return { root, content: content as XmlObject };
 }
 
@@ -116,8 +116,9 @@ function checkLists(node: XmlValue, path: string): void {
     return;
   }
   for (const [k, v] of Object.entries(node)) {
-    if (Array.isArray(v) && k !== 'Item') throw new ManscdpError('invalid', 'element repeated', `${path}.${k}`);
-    checkLists(v, `${path}.${k}`);
+    const at = k === 'Item' ? path : path ? `${path}.${k}` : k;
+    if (Array.isArray(v) && k !== 'Item') throw new ManscdpError('invalid', 'element repeated', at);
+    checkLists(v, at);
   }
 }
 

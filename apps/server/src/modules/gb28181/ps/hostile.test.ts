@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   parsePackHeader,
   parsePes,
@@ -151,5 +151,30 @@ describe('hostile PS input', () => {
     reasm.flush();
     expect(frames).toBeGreaterThan(0);
     expect(reasm.stats.packets).toBe(20000);
+  });
+
+  it('the reassembler ends with numbers spread over the whole sequence space', () => {
+    const rtp = new RtpPacketizer({ ssrc: 9, sequence: 0, maxPayload: 2000 });
+    const one = parseRtp(rtp.packetize(validStream(), 0)[0]!);
+    const reasm = new RtpReassembler({ reorderWindow: 2 });
+    const events = [0, 20000, 45000, 1, 2, 30000, 3].flatMap((sequence) => reasm.push({ ...one, sequence }));
+    events.push(...reasm.flush());
+    expect(events.filter((e) => e.type === 'gap').length).toBeGreaterThan(0);
+    expect(reasm.stats.late).toBeGreaterThan(0);
+  });
+
+  it('the framer copies a packet sent a byte at a time once, not once per byte', () => {
+    const framer = new RtpTcpFramer();
+    const big = Buffer.alloc(65535, 7);
+    big[0] = 0x80;
+    const stream = Buffer.concat([Buffer.from([0xff, 0xff]), big]);
+    const concat = vi.spyOn(Buffer, 'concat');
+    const got: Buffer[] = [];
+    for (let i = 0; i < stream.length; i++) got.push(...framer.push(stream.subarray(i, i + 1)));
+    // joined once when complete; once per byte would move about 2 GB
+    expect(concat).toHaveBeenCalledTimes(1);
+    concat.mockRestore();
+    expect(got.length).toBe(1);
+    expect(got[0]!.equals(big)).toBe(true);
   });
 });

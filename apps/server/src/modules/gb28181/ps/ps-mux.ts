@@ -67,6 +67,7 @@ export class PsMuxer {
   /** One audio frame (G.711 bytes) as one pack. */
   audio(data: Buffer, pts: number): Buffer {
     if (!this.opts.audio) throw new PsError('ps-marker', 'muxer made without audio');
+    if (!data.length) throw new PsError('ps-length', 'empty audio frame');
     const parts = [this.packHeader(pts)];
     for (let at = 0; at < data.length; at += this.maxPes) {
       parts.push(this.pes(AUDIO_STREAM_ID, data.subarray(at, at + this.maxPes), at === 0 ? pts : null, null));

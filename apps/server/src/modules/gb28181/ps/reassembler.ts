@@ -141,8 +141,15 @@ export class RtpReassembler {
   private skipToHeld(out: ReassemblyEvent[]): void {
     if (this.expected === null) return;
     let nearest = Infinity;
-    for (const s of this.held.keys()) nearest = Math.min(nearest, seqDiff(s, this.expected));
-    if (nearest === Infinity || nearest <= 0) return;
+    for (const s of this.held.keys()) {
+      const d = seqDiff(s, this.expected);
+      // behind the expected number (held numbers spread over more than half the space): late
+      if (d <= 0) {
+        this.held.delete(s);
+        this.stats.late++;
+      } else nearest = Math.min(nearest, d);
+    }
+    if (nearest === Infinity) return;
     out.push({ type: 'gap', gap: { from: this.expected, count: nearest } });
     this.expected = (this.expected + nearest) & 0xffff;
     // the frame being joined lost its tail, or the next packets lost their head

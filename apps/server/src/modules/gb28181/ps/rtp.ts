@@ -109,32 +109,44 @@ export class RtpTcpFramer {
   /** Complete packets of this chunk (and the bytes held before it). */
   push(chunk: Buffer): Buffer[] {
     if (this.failed) throw this.failed;
-    this.pending.push(chunk);
-    this.pendingBytes += chunk.length;
-    if (this.pendingBytes < 2) return [];
-    let buf = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
+    if (chunk.length) {
+      this.pending.push(chunk);
+      this.pendingBytes += chunk.length;
+    }
+    // joined only once a packet is complete: a packet in many small chunks is copied once
+    if (this.pendingBytes < 2 || this.pendingBytes < 2 + this.check(this.peekLength())) return [];
+    const buf = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
     const out: Buffer[] = [];
     let off = 0;
     while (buf.length - off >= 2) {
-      const len = buf.readUInt16BE(off);
-      if (len === 0 || len > this.maxPacket) {
-        this.failed = new PsError(
-          len === 0 ? 'rtp-empty' : 'rtp-too-long',
-          `framed length ${len}, limit ${this.maxPacket}`,
-        );
-        this.pending = [];
-        this.pendingBytes = 0;
-        throw this.failed;
-      }
+      const len = this.check(buf.readUInt16BE(off));
       if (buf.length - off - 2 < len) break;
       // a copy, so that a held packet does not pin the whole chunk
       out.push(Buffer.from(buf.subarray(off + 2, off + 2 + len)));
       off += 2 + len;
     }
-    buf = buf.subarray(off);
-    this.pending = buf.length ? [buf] : [];
-    this.pendingBytes = buf.length;
+    const rest = buf.subarray(off);
+    this.pending = rest.length ? [rest] : [];
+    this.pendingBytes = rest.length;
     return out;
+  }
+
+  private peekLength(): number {
+    const first = this.pending[0]!;
+    return first.length >= 2 ? first.readUInt16BE(0) : (first[0]! << 8) | this.pending[1]![0]!;
+  }
+
+  private check(len: number): number {
+    if (len === 0 || len > this.maxPacket) {
+      this.failed = new PsError(
+        len === 0 ? 'rtp-empty' : 'rtp-too-long',
+        `framed length ${len}, limit ${this.maxPacket}`,
+      );
+      this.pending = [];
+      this.pendingBytes = 0;
+      throw this.failed;
+    }
+    return len;
   }
 
   /** Bytes of an unfinished frame held for the next chunk. */

@@ -178,6 +178,23 @@ describe('MANSCDP round trips', () => {
     expect(iconv.decode(body, 'gbk')).toContain('<DeviceList Num="2">');
   });
 
+  it('refuses to write what a peer would refuse', () => {
+    expect(() => encodeManscdp(keepalive({ sn: 1, deviceId: '3402' }))).toThrow(
+      expect.objectContaining({ code: 'invalid', field: 'DeviceID' }),
+    );
+    const at = { sn: 1, deviceId: CAM, time: '2026-11-27T08:30:00', latitude: 22.5 };
+    expect(() => encodeManscdp(mobilePositionNotify({ ...at, longitude: NaN }))).toThrow(
+      expect.objectContaining({ code: 'invalid', field: 'Longitude' }),
+    );
+    const many = Array.from({ length: 400 }, (_, i) => ({
+      ...ITEMS[0]!,
+      DeviceID: `3402000000132${String(i).padStart(7, '0')}`,
+    }));
+    expect(() => encodeManscdp(catalogResponsePages({ sn: 1, deviceId: DEV, items: many, pageSize: 400 })[0]!)).toThrow(
+      expect.objectContaining({ code: 'too_large' }),
+    );
+  });
+
   it('splits a catalogue into pages with the same SN and SumNum', () => {
     const pages = catalogResponsePages({
       sn: 3,

@@ -83,10 +83,16 @@ export function tryDecodeManscdp(
   }
 }
 
-/** A message to its body; elements are written in the message's key order (the builders keep the standard's). */
+/**
+ * A message to its body; elements are written in the message's key order (the builders keep the
+ * standard's). The body is read back through decodeManscdp, so what a peer would refuse (a short id,
+ * a page over the size limit, a bad PTZCmd) throws the same ManscdpError here.
+ */
 export function encodeManscdp(message: ManscdpMessage, charset: ManscdpCharset = 'GB2312'): Buffer {
   const { kind, ...content } = message;
-  return writeXml(kind, content as unknown as WritableObject, charset);
+  const body = writeXml(kind, content as unknown as WritableObject, charset);
+  decodeManscdp(body);
+  return body;
 }
 
 // Builders: what the platform sends.

@@ -266,6 +266,53 @@ describe('ffmpeg as an independent PS producer', () => {
   });
 });
 
+describe('ffmpeg H.265', () => {
+  it('libx265 frames through the muxer, RTP and back: codec h265 from the PSM, bytes, and the keyframes ffprobe sees', () => {
+    const file = join(dir, 'v.hevc');
+    // an access unit delimiter (NAL type 35) opens each frame, which is how the test splits them
+    const x265 = 'keyint=10:min-keyint=10:scenecut=0:aud=1:log-level=error';
+    ffmpeg([
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=320x240:rate=25',
+      '-t',
+      '1.2',
+      '-c:v',
+      'libx265',
+      '-x265-params',
+      x265,
+      '-f',
+      'hevc',
+      file,
+    ]);
+    const es = readFileSync(file);
+    const starts: number[] = [];
+    for (let i = 0; i + 4 < es.length; i++) {
+      if (es[i] === 0 && es[i + 1] === 0 && es[i + 2] === 1 && ((es[i + 3]! >> 1) & 0x3f) === 35)
+        starts.push(es[i - 1] === 0 ? i - 1 : i);
+    }
+    const aus = starts.map((at, k) => es.subarray(at, starts[k + 1] ?? es.length));
+    const probe = spawnSync(FFPROBE, ['-v', 'error', '-show_entries', 'packet=flags', '-of', 'json', file]);
+    const packets = (JSON.parse(probe.stdout.toString()) as { packets: { flags: string }[] }).packets;
+    expect(aus.length).toBe(packets.length);
+    const mux = new PsMuxer({ video: 'h265' });
+    const rtp = new RtpPacketizer({ ssrc: 265, sequence: 1, maxPayload: 1400 });
+    const reasm = new RtpReassembler();
+    const demux = new PsDemuxer();
+    const units: AccessUnit[] = [];
+    const events = aus.flatMap((au, i) =>
+      rtp.packetize(mux.video(au, i * 3600), i * 3600).flatMap((p) => reasm.push(parseRtp(p))),
+    );
+    events.push(...reasm.flush());
+    for (const ev of events) if (ev.type === 'frame') units.push(...demux.push(ev.frame.data).units, ...demux.flush());
+    expect(units.length).toBe(aus.length);
+    expect(units.every((u, i) => u.codec === 'h265' && u.pts === i * 3600 && u.data.equals(aus[i]!))).toBe(true);
+    expect(units.map((u) => u.keyframe)).toEqual(packets.map((p) => p.flags.startsWith('K')));
+    expect(demux.psm?.streams).toEqual([{ streamType: 0x24, streamId: 0xe0, codec: 'h265' }]);
+  });
+});
+
 /** A PSM laid out by hand from ISO/IEC 13818-1 2.5.4.1: H.265 on 0xE0, G.711 mu-law on 0xC0. */
 function handPsm(): Buffer {
   const body = [

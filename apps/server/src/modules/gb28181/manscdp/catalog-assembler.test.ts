@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CatalogAssembler, type CatalogPage } from './catalog-assembler';
+import { CatalogAssembler, RecordInfoAssembler, type CatalogPage } from './catalog-assembler';
 import { catalogResponsePages, decodeManscdp, encodeManscdp } from './codec';
 import type { CatalogItem } from './schemas';
 
@@ -31,9 +31,9 @@ describe('CatalogAssembler', () => {
     const done = a.add(pages[1]!);
     expect(done.state).toBe('complete');
     if (done.state !== 'complete') return;
-    expect(done.catalog.sumNum).toBe(7);
-    expect(done.catalog.items.map((i) => i.DeviceID).sort()).toEqual(items.map((i) => i.DeviceID).sort());
-    expect(done.catalog.items.find((i) => i.DeviceID === items[0]!.DeviceID)?.Name).toBe('通道 1');
+    expect(done.assembled.sumNum).toBe(7);
+    expect(done.assembled.items.map((i) => i.DeviceID).sort()).toEqual(items.map((i) => i.DeviceID).sort());
+    expect(done.assembled.items.find((i) => i.DeviceID === items[0]!.DeviceID)?.Name).toBe('通道 1');
     expect(a.complete).toBe(true);
     expect(a.add(pages[0]!).state).toBe('ignored');
   });
@@ -44,7 +44,11 @@ describe('CatalogAssembler', () => {
     expect(a.add(p1!)).toMatchObject({ state: 'pending', received: 2 });
     expect(a.add({ ...p1!, DeviceList: [{ ...channel(1), Name: 'renamed' }] })).toMatchObject({ received: 2 });
     const done = a.add(p2!);
-    expect(done.state === 'complete' && done.catalog.items.map((i) => i.Name)).toEqual(['通道 2', 'renamed', '通道 3']);
+    expect(done.state === 'complete' && done.assembled.items.map((i) => i.Name)).toEqual([
+      '通道 2',
+      'renamed',
+      '通道 3',
+    ]);
   });
 
   it('ignores other SNs, other devices and a changed SumNum; partial() serves the caller timeout', () => {
@@ -63,6 +67,43 @@ describe('CatalogAssembler', () => {
     const a = new CatalogAssembler(8, DEV);
     const [empty] = wire(8, [], 10);
     expect(empty!.SumNum).toBe(0);
-    expect(a.add(empty!)).toMatchObject({ state: 'complete', catalog: { items: [] } });
+    expect(a.add(empty!)).toMatchObject({ state: 'complete', assembled: { items: [] } });
+  });
+
+  it('assembles RecordInfo pages, one item per file and time span', () => {
+    const CAM = '34020000001320000001';
+    const rec = (h: number) => ({
+      DeviceID: CAM,
+      Name: '东门',
+      FilePath: `/rec/${h}.ps`,
+      StartTime: `2026-11-27T${String(h).padStart(2, '0')}:00:00`,
+      EndTime: `2026-11-27T${String(h).padStart(2, '0')}:59:59`,
+      Type: 'time' as const,
+    });
+    const pages = [[rec(1), rec(2)], [rec(2), rec(3)], [rec(4)]].map((list) => {
+      const m = decodeManscdp(
+        encodeManscdp({
+          kind: 'Response',
+          CmdType: 'RecordInfo',
+          SN: 9,
+          DeviceID: CAM,
+          Name: '东门',
+          SumNum: 4,
+          RecordList: list,
+        }),
+      );
+      if (m.kind !== 'Response' || m.CmdType !== 'RecordInfo') throw new Error('not a RecordInfo page');
+      return m;
+    });
+    const a = new RecordInfoAssembler(9, CAM);
+    expect(a.add(pages[0]!)).toMatchObject({ state: 'pending', received: 2 });
+    expect(a.add(pages[1]!)).toMatchObject({ state: 'pending', received: 3 });
+    const done = a.add(pages[2]!);
+    expect(done.state === 'complete' && done.assembled.items.map((r) => r.FilePath)).toEqual([
+      '/rec/1.ps',
+      '/rec/2.ps',
+      '/rec/3.ps',
+      '/rec/4.ps',
+    ]);
   });
 });

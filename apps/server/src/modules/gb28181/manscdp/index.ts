@@ -44,8 +44,12 @@ export {
 } from './codec';
 export {
   CatalogAssembler,
-  MAX_CATALOG_ITEMS,
+  RecordInfoAssembler,
+  MAX_ASSEMBLED_ITEMS,
   type AddResult,
+  type Assembled,
   type AssembledCatalog,
+  type AssembledRecordInfo,
   type CatalogPage,
+  type RecordInfoPage,
 } from './catalog-assembler';

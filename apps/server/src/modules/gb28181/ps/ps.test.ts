@@ -375,6 +375,32 @@ describe('the parts by hand', () => {
     expect(units[0]!.data.equals(key)).toBe(true);
   });
 
+  it('video PES packets of one frame are joined whether later ones repeat the PTS or carry none', () => {
+    const mux = new PsMuxer({ video: 'h264' });
+    const a = Buffer.from([0, 0, 0, 1, 0x65, 1, 2]);
+    const b = Buffer.from([3, 4, 5]);
+    const c = Buffer.from([6]);
+    const next = Buffer.from([0, 0, 0, 1, 0x41, 9]);
+    const demux = new PsDemuxer();
+    const r = demux.push(
+      Buffer.concat([
+        mux.packHeader(0),
+        mux.pes(0xe0, a, 3600, null),
+        mux.pes(0xe0, b, 3600, null), // the same PTS again, as many cameras send it
+        mux.pes(0xe0, c, null, null),
+        mux.pes(0xbe, Buffer.alloc(8, 0xff), null, null), // padding stream: skipped
+        mux.packHeader(3600),
+        mux.pes(0xe0, next, 7200, null),
+      ]),
+    );
+    expect(r.errors).toEqual([]);
+    const units = [...r.units, ...demux.flush()];
+    expect(units.map((u) => [u.pts, u.keyframe, u.data.toString('hex')])).toEqual([
+      [3600, true, Buffer.concat([a, b, c]).toString('hex')],
+      [7200, false, next.toString('hex')],
+    ]);
+  });
+
   it("the muxer's pack, system header and PES carry the fields the standard lays out", () => {
     const mux = new PsMuxer({ video: 'h264', audio: 'g711u' });
     const big = 2 ** 33 - 1; // 33-bit time stamps

@@ -341,11 +341,10 @@ export class TalkService {
     recorder.packet(data.subarray(AUDIO_HEADER_BYTES));
     this.relayLocal(frame.tgid, data);
     const { cluster, bus } = this.service.deps;
-    if (cluster.distributed) {
-      const uids = this.listeners.get(frame.tgid)?.uids ?? [];
-      if (uids.some((uid) => !this.service.connectionOf(uid) && this.service.online(uid)))
-        bus.emit('talk.audio', { tgid: frame.tgid, frame: data.toString('base64') });
-    }
+    // every frame goes to the other nodes, which relay it to their own listeners of the group:
+    // choosing here from this node's cached listener list lost the first frames of a burst
+    // whenever that list was not read yet or was being read again (cluster.test group talk)
+    if (cluster.distributed) bus.emit('talk.audio', { tgid: frame.tgid, frame: data.toString('base64') });
   }
 
   /** Send a frame to this node's listeners of the group, except its talker. */

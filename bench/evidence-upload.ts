@@ -3,7 +3,9 @@
 // (child process, production build of the code through tsx), from the first request to the last
 // stored item (SHA-256 while streaming, type check, ffprobe, adoption into the content store,
 // the item row and its custody entry). The anchor, in the same run on the same disk: the same
-// bytes copied by N parallel streams (read + write, as an upload must).
+// bytes copied by N parallel streams (read + write, as an upload must). A second anchor: the same
+// files PUT at once to a bare node:http server (own process) that only writes them to files, the
+// floor of any HTTP upload on this machine.
 //
 //   npx tsx bench/evidence-upload.ts [--uploads 10] [--mb 500] [--cpu-prof <dir>]
 //
@@ -14,6 +16,8 @@ import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, rmSync, st
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { spawn } from 'node:child_process';
+import { request } from 'node:http';
 import { parseArgs } from 'node:util';
 import { UPLOAD_CHUNK_BYTES, UPLOAD_PATH } from '@bwc/protocol';
 import { Upload } from 'tus-js-client';
@@ -107,6 +111,43 @@ await Promise.all(
 const copyMs = performance.now() - c0;
 rmSync(copies, { recursive: true, force: true });
 
+// second anchor: the floor of any HTTP upload here. A bare node:http server in its own process
+// writes each PUT's body to a file (no tus, no hash, no checks); the bench sends the N files at
+// once with node:http, as the tus client shares these two cores with the server
+const BARE_SERVER = `
+const { createServer } = require('node:http');
+const { createWriteStream } = require('node:fs');
+const { pipeline } = require('node:stream');
+let n = 0;
+const server = createServer((req, res) => {
+  pipeline(req, createWriteStream(process.argv[1] + '/bare' + n++), (err) => res.end(err ? 'err' : 'ok'));
+});
+server.listen(0, '127.0.0.1', () => process.stdout.write(String(server.address().port) + '\\n'));
+`;
+mkdirSync(copies);
+const bare = spawn(process.execPath, ['-e', BARE_SERVER, copies], { stdio: ['ignore', 'pipe', 'inherit'] });
+const barePort = await new Promise<number>((resolve) =>
+  bare.stdout!.once('data', (d: Buffer) => resolve(Number(String(d)))),
+);
+const b0 = performance.now();
+await Promise.all(
+  Array.from(
+    { length: N },
+    (_, i) =>
+      new Promise<void>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: barePort, method: 'PUT', path: `/u${i}` }, (res) => {
+          res.resume();
+          res.on('end', () => resolve());
+        });
+        req.on('error', reject);
+        createReadStream(join(sources, `u${i}.wav`)).pipe(req);
+      }),
+  ),
+);
+const bareMs = performance.now() - b0;
+bare.kill();
+rmSync(copies, { recursive: true, force: true });
+
 const app = await prepareDataDir(dataDir, { workstations: 10, devices: 100 }, CAPTCHA);
 await app.close();
 const port = await freePort();
@@ -130,9 +171,14 @@ try {
   const up = mbps(total, upMs);
   const copy = mbps(total, copyMs);
   console.log('measure | MB/s | seconds');
+  const bareUp = mbps(total, bareMs);
   console.log(`raw copy, ${N} parallel streams (anchor) | ${copy.toFixed(1)} | ${(copyMs / 1000).toFixed(1)}`);
+  console.log(
+    `bare HTTP PUT to files, ${N} parallel (second anchor) | ${bareUp.toFixed(1)} | ${(bareMs / 1000).toFixed(1)}`,
+  );
   console.log(`tus upload to stored items, ${N} parallel | ${up.toFixed(1)} | ${(upMs / 1000).toFixed(1)}`);
   console.log(`ratio upload / copy: ${(up / copy).toFixed(2)} (goal >= 0.8: ${up / copy >= 0.8 ? 'met' : 'NOT met'})`);
+  console.log(`ratio bare HTTP / copy: ${(bareUp / copy).toFixed(2)}; upload / bare HTTP: ${(up / bareUp).toFixed(2)}`);
 } finally {
   server.kill('SIGTERM');
   await new Promise((r) => server.once('exit', r));

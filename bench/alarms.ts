@@ -25,7 +25,7 @@
  *    the load average before and after (other work on the machine shares its 2 cores).
  * No timing assertion anywhere: this prints what it measures.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -36,8 +36,7 @@ import { MenuId, SESSION_WS_PATH } from '@bwc/protocol';
 import { addDevice, type CreatedDevice } from '../apps/server/test/devices';
 import { createRole, createUser, login, DEMO } from '../apps/server/test/helpers';
 import { WebSocket, type WsClient } from '../packages/simulator/src/ws';
-import { freePort, prepareDataDir, startServer } from './support';
-
+import { cpuOf, freePort, prepareDataDir, startServer } from './support';
 
 const { values } = parseArgs({
   options: {
@@ -120,13 +119,6 @@ function post(port: number, path: string, body: unknown, token?: string) {
     req.on('error', rej);
     req.end(payload);
   });
-}
-
-/** CPU seconds (user + system) a process used so far, from /proc (Linux). */
-function cpuOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
 }
 
 const pct = (sorted: ArrayLike<number>, p: number) =>

@@ -21,7 +21,7 @@ import { request } from 'node:http';
 import { parseArgs } from 'node:util';
 import { UPLOAD_CHUNK_BYTES, UPLOAD_PATH } from '@bwc/protocol';
 import { Upload } from 'tus-js-client';
-import { freePort, prepareDataDir, startServer } from './support';
+import { cpuOf, freePort, prepareDataDir, startServer } from './support';
 import { CAPTCHA, httpLogin } from './live-support';
 
 const { values } = parseArgs({
@@ -130,6 +130,7 @@ const barePort = await new Promise<number>((resolve) =>
   bare.stdout!.once('data', (d: Buffer) => resolve(Number(String(d)))),
 );
 const b0 = performance.now();
+const bareCpu0 = { server: cpuOf(bare.pid!), bench: cpuOf(process.pid) };
 await Promise.all(
   Array.from(
     { length: N },
@@ -145,6 +146,7 @@ await Promise.all(
   ),
 );
 const bareMs = performance.now() - b0;
+const bareCpu = { server: cpuOf(bare.pid!) - bareCpu0.server, bench: cpuOf(process.pid) - bareCpu0.bench };
 bare.kill();
 rmSync(copies, { recursive: true, force: true });
 
@@ -163,10 +165,12 @@ try {
   const token = await httpLogin(base, 'admin', 'Admin@123');
   const run = `${Date.now()}`;
   const u0 = performance.now();
+  const upCpu0 = { server: cpuOf(server.pid!), bench: cpuOf(process.pid) };
   await Promise.all(
     Array.from({ length: N }, (_, i) => upload(base, token, join(sources, `u${i}.wav`), `bench-${run}-${i}.wav`)),
   );
   const upMs = performance.now() - u0;
+  const upCpu = { server: cpuOf(server.pid!) - upCpu0.server, bench: cpuOf(process.pid) - upCpu0.bench };
   const total = N * BYTES;
   const up = mbps(total, upMs);
   const copy = mbps(total, copyMs);
@@ -178,6 +182,10 @@ try {
   );
   console.log(`tus upload to stored items, ${N} parallel | ${up.toFixed(1)} | ${(upMs / 1000).toFixed(1)}`);
   console.log(`ratio upload / copy: ${(up / copy).toFixed(2)} (goal >= 0.8: ${up / copy >= 0.8 ? 'met' : 'NOT met'})`);
+  // where the two cores went: the sending client (this process) and the receiving server
+  console.log(
+    `CPU seconds, server / client: bare HTTP ${bareCpu.server.toFixed(1)} / ${bareCpu.bench.toFixed(1)}, tus upload ${upCpu.server.toFixed(1)} / ${upCpu.bench.toFixed(1)}`,
+  );
   console.log(`ratio bare HTTP / copy: ${(bareUp / copy).toFixed(2)}; upload / bare HTTP: ${(up / bareUp).toFixed(2)}`);
 } finally {
   server.kill('SIGTERM');

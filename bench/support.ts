@@ -1,6 +1,7 @@
 // Shared set-up of the benchmarks: a prepared SQLite data folder with a licence large enough for
 // the run, and the real server started as a child process on a free port.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -104,4 +105,11 @@ export async function startServer(
     child.once('exit', (code) => rej(new Error(`server exited with ${code}`)));
   });
   return child;
+}
+
+/** CPU seconds (user + system) a process used so far, from /proc (Linux). */
+export function cpuOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
 }

@@ -85,7 +85,7 @@ async function vitestSuite(name, dir, env = process.env, extraArgs = []) {
   record(name, passed, failed, since, note);
 }
 
-/** Missing Debian packages for the database and browser suites, installed in one apt-get run. */
+/** Missing Debian packages for the database, SIP and browser suites, installed in one apt-get run. */
 async function ensureSystemPackages() {
   const missing = [];
   const needPostgres = !process.env.TEST_DATABASE_URL && !(hasCommand('pg_ctlcluster') && hasCommand('psql'));
@@ -95,10 +95,12 @@ async function ensureSystemPackages() {
   // the multi-node suite starts its own redis-server
   const needRedis = !hasCommand('redis-server');
   if (needRedis) missing.push('redis-server');
+  // the GB28181 SIP tests run SIPp (Debian's sip-tester) as an independent peer
+  if (!hasCommand('sipp')) missing.push('sip-tester');
   // without a CJK font the zh-CN screenshots show empty boxes
   const cjk = spawnSync('fc-list', [':lang=zh'], { encoding: 'utf8' });
   if (cjk.status !== 0 || !cjk.stdout.trim()) missing.push('fonts-wqy-microhei');
-  const ok = await aptInstall(missing, 'database and browser suites');
+  const ok = await aptInstall(missing, 'database, SIP and browser suites');
   return {
     postgres: !needPostgres || (ok && hasCommand('pg_ctlcluster')),
     chromium: existsSync(CHROMIUM),

@@ -51,9 +51,13 @@ export interface SipMessage {
 
 /** Parses one whole message (head, blank line, body); null when it is not SIP or lacks a mandatory header. */
 export function parseSip(text: string): SipMessage | null {
+  // The package's own regex backtracks quadratically over leading whitespace and a missing blank
+  // line, so both are dealt with here first.
+  const start = text.search(/\S/);
+  if (start < 0 || text.indexOf('\r\n\r\n', start) < 0) return null;
   let m: SipMessage | undefined;
   try {
-    m = sip.parse(text) as SipMessage | undefined;
+    m = sip.parse(start === 0 ? text : text.slice(start)) as SipMessage | undefined;
   } catch {
     return null;
   }

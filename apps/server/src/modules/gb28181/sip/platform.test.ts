@@ -297,6 +297,25 @@ describe('GbSipPlatform with a raw UA', () => {
     expect(platform.device(DEVICE)).toBeUndefined();
   });
 
+  it('a nonce is used once: the same Authorization again gets 401 stale=true', async () => {
+    const { platform } = await startPlatform();
+    const u = await ua('udp', platform.port);
+    const challenge = await u.register(3600);
+    const www = challenge.headers.get('www-authenticate')!;
+    expect(www).toMatch(/^Digest realm="3402000000",nonce="[0-9a-f]{32}",qop="auth",algorithm=MD5$/);
+    const nonce = /nonce="([^"]+)"/.exec(www)![1]!;
+    const uri = `sip:${PLATFORM}@${DOMAIN}`;
+    const md5 = (s: string) => createHash('md5').update(s).digest('hex');
+    const response = md5(
+      `${md5(`${DEVICE}:${DOMAIN}:${PASSWORD}`)}:${nonce}:00000001:abc:auth:${md5(`REGISTER:${uri}`)}`,
+    );
+    const auth = `Digest username="${DEVICE}",realm="${DOMAIN}",nonce="${nonce}",uri="${uri}",response="${response}",algorithm=MD5,qop=auth,nc=00000001,cnonce="abc"`;
+    expect((await u.register(3600, auth)).status).toBe(200);
+    const replay = await u.register(3600, auth);
+    expect(replay.status).toBe(401);
+    expect(replay.headers.get('www-authenticate')).toMatch(/stale=true/);
+  });
+
   it('the Date header is the configured local time', async () => {
     const now = Date.UTC(2026, 0, 2, 3, 4, 5, 678);
     const { platform } = await startPlatform({ now: () => now, timeZoneOffsetMinutes: 480 });

@@ -134,7 +134,13 @@ export class GbSipPlatform extends EventEmitter<GbSipEvents> {
       setInterval,
       clearInterval: (h: unknown) => clearInterval(h as NodeJS.Timeout),
     };
-    this.timer = timers.setInterval(() => this.check(), this.o.checkIntervalMs);
+    this.timer = timers.setInterval(() => {
+      try {
+        this.check();
+      } catch (err) {
+        this.log.warn({ err }, 'gb28181 sip: liveness check failed');
+      }
+    }, this.o.checkIntervalMs);
     (this.timer as { unref?: () => void }).unref?.();
   }
 
@@ -234,6 +240,8 @@ export class GbSipPlatform extends EventEmitter<GbSipEvents> {
       this.log.warn({ deviceId, remote }, 'gb28181 sip: register refused');
       return send(403, 'Forbidden');
     }
+    // Single use: a replayed Authorization gets a fresh challenge (stale=true).
+    this.nonces.delete(auth.nonce!);
 
     const contacts = m.headers.contact;
     const first = Array.isArray(contacts) ? contacts[0] : undefined;

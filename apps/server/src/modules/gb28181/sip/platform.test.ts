@@ -486,6 +486,12 @@ describe('GbSipPlatform with a raw UA', () => {
     bad.write('MESSAGE sip:x SIP/2.0\r\nVia: SIP/2.0/TCP 1.2.3.4\r\n\r\n');
     await once(bad, 'close');
     expect(logs.some((l) => l.msg.includes('tcp stream dropped'))).toBe(true);
+    const huge = net.connect({ port: platform.port, host: '127.0.0.1' });
+    huge.write(`MESSAGE sip:x SIP/2.0\r\nContent-Length: 100000\r\n\r\n${'x'.repeat(1000)}`);
+    await once(huge, 'close');
+    expect(logs.filter((l) => l.msg.includes('tcp stream dropped')).map((l) => (l.obj as { why: string }).why)).toEqual(
+      ['no Content-Length', 'message too large'],
+    );
     const again = await ua('tcp', platform.port);
     expect((await again.registerWithAuth(3600)).status).toBe(200);
   });

@@ -27,6 +27,8 @@ describe('parseSip', () => {
     expect(parseSip(BASE)).toBeNull();
     expect(parseSip('SIP/2.0 999 What\r\n' + BASE.split('\r\n').slice(1).join('\r\n') + '\r\n')).toBeNull();
     expect(parseSip('\u0000\u0001garbage\r\n\r\n')).toBeNull();
+    expect(uriUser('sip:%E0%A4%A@host')).toBe('');
+    expect(uriUser('sip:host')).toBe('');
   });
 
   it('hostile 60 KB inputs return quickly', () => {

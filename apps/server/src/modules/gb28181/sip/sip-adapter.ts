@@ -73,7 +73,12 @@ export function parseSip(text: string): SipMessage | null {
 /** The user part of a `sip:user@host` URI, or '' when there is none. */
 export function uriUser(uri: string): string {
   const m = /^sips?:([^@;>]*)@/i.exec(uri.trim());
-  return m ? decodeURIComponent(m[1]!) : '';
+  if (!m) return '';
+  try {
+    return decodeURIComponent(m[1]!);
+  } catch {
+    return ''; // a bad %-escape
+  }
 }
 
 export interface ResponseExtra {

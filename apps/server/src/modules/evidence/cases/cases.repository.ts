@@ -8,7 +8,7 @@ import type {
   SampleListRequest,
 } from '@bwc/protocol';
 import type { Insertable } from 'kysely';
-import type { Db } from '../../../db/connection';
+import { now, type Db } from '../../../db/connection';
 import type { UnitScope } from '../../../http/scope';
 import '../../../realtime/console/console.tables';
 import '../evidence.tables';
@@ -112,8 +112,42 @@ export const numberTaken = async (db: Db, kind: CaseKind, no: string): Promise<b
     .where('no', '=', no)
     .executeTakeFirst()) !== undefined;
 
-export async function insertRecord(db: Db, values: Omit<Insertable<EvidenceCaseTable>, 'id'>): Promise<number> {
-  const row = await db.insertInto('evidence_cases').values(values).returning('id').executeTakeFirstOrThrow();
+/** What registering a record says; the rest starts as an open record's, neither cancelled nor archived. */
+export type NewRecord = Pick<
+  Insertable<EvidenceCaseTable>,
+  'kind' | 'no' | 'title' | 'content' | 'place' | 'occurred_at' | 'unit_id' | 'created_by' | 'created_by_name'
+> &
+  Partial<
+    Pick<
+      Insertable<EvidenceCaseTable>,
+      'reporter' | 'reporter_phone' | 'officer_id' | 'officer_name' | 'violation_type'
+    >
+  >;
+
+export async function insertRecord(db: Db, values: NewRecord): Promise<number> {
+  const row = await db
+    .insertInto('evidence_cases')
+    .values({
+      reporter: '',
+      reporter_phone: '',
+      created_at: now(),
+      state: 'open',
+      cancel_reason: '',
+      cancelled_at: null,
+      cancelled_by_name: '',
+      case_id: null,
+      archive_no: '',
+      archive_state: 'none',
+      keep_years: 0,
+      archive_note: '',
+      archived_at: null,
+      officer_id: null,
+      officer_name: '',
+      violation_type: '',
+      ...values,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 

@@ -8,6 +8,8 @@ import { usePermission } from '../../app/session/Permission';
 import { DataTable, type DataTableColumn } from '../../components/data-table';
 import type { SearchItem } from '../../components/search-bar';
 import { formatTime } from '../../format/time';
+import { PlayerDialog } from '../data/PlayerDialog';
+import { SCORE_MENUS, useAnyPermission } from '../review/permission';
 import { archiveKeys, MEDIA_TYPE_LABELS, menuOfKind } from './archiveKeys';
 
 /** Bytes as B / KB / MB / GB. */
@@ -159,11 +161,33 @@ export function LinkedMediaDrawer({
     ]);
   const columns = useMediaColumns();
   const editable = canEdit && record?.state === 'open';
+  // the player reads the item through the library (view on any of its menus, as mediaView asks)
+  const canPlay = useAnyPermission(SCORE_MENUS, 'view');
+  const [playing, setPlaying] = useState<MediaItem | null>(null);
+  const withPlay = useMemo<TableColumnType<MediaItem>[]>(
+    () =>
+      canPlay
+        ? [
+            ...columns,
+            {
+              title: '',
+              key: 'play',
+              width: 70,
+              render: (_v: unknown, item: MediaItem) => (
+                <Button type="link" size="small" onClick={() => setPlaying(item)}>
+                  {t('action.play')}
+                </Button>
+              ),
+            },
+          ]
+        : columns,
+    [columns, canPlay, t],
+  );
   const withUnlink = useMemo<TableColumnType<MediaItem>[]>(
     () =>
       editable && record
         ? [
-            ...columns,
+            ...withPlay,
             {
               title: '',
               key: 'unlink',
@@ -186,9 +210,9 @@ export function LinkedMediaDrawer({
               ),
             },
           ]
-        : columns,
+        : withPlay,
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [columns, editable, record, t],
+    [withPlay, editable, record, t],
   );
   return (
     <Drawer
@@ -217,6 +241,7 @@ export function LinkedMediaDrawer({
           locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('media.empty')} /> }}
         />
       </Space>
+      <PlayerDialog item={playing} onClose={() => setPlaying(null)} />
       {picking && record && (
         <MediaPicker
           record={record}

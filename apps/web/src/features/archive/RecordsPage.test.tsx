@@ -1,4 +1,4 @@
-import { Api, ArchiveMenu, type CaseRecord, type MediaItem } from '@bwc/protocol';
+import { Api, ArchiveMenu, MenuId, type CaseRecord, type MediaItem } from '@bwc/protocol';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWidget } from '../../components/test-utils';
@@ -207,5 +207,29 @@ describe('archive records pages', () => {
     await waitFor(() => expect(calls(Api.incidentMediaWrite.path)).toHaveLength(1));
     expect(bodyOf(calls(Api.incidentMediaWrite.path)[0]!)).toEqual({ id: 1, media_ids: [7], action: 'unlink' });
     expect(await screen.findByText('No media linked yet')).toBeTruthy();
+  });
+
+  it('plays a linked item in the player when the user may view the library', async () => {
+    await renderWidget(<IncidentsPage />, {
+      url: '/data/archive/lawDoc',
+      permissions: { [ArchiveMenu.LAW_DOC]: ALL, [MenuId.LAW_MEDIA]: { view: 1, edit: 0, add: 0 } },
+      language: 'en-US',
+    });
+    fireEvent.click(within(await rowOf(1)).getByText('Linked media'));
+    expect(await screen.findByText('clip 7')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Play' }));
+    await waitFor(() => expect(calls(Api.mediaView.path)).toHaveLength(1));
+    expect(bodyOf(calls(Api.mediaView.path)[0]!)).toEqual({ id: 7 });
+  });
+
+  it('offers no play without a library menu', async () => {
+    await renderWidget(<IncidentsPage />, {
+      url: '/data/archive/lawDoc',
+      permissions: { [ArchiveMenu.LAW_DOC]: ALL },
+      language: 'en-US',
+    });
+    fireEvent.click(within(await rowOf(1)).getByText('Linked media'));
+    expect(await screen.findByText('clip 7')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Play' })).toBeNull();
   });
 });

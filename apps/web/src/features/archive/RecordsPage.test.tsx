@@ -212,7 +212,7 @@ describe('archive records pages', () => {
   it('plays a linked item in the player when the user may view the library', async () => {
     await renderWidget(<IncidentsPage />, {
       url: '/data/archive/lawDoc',
-      permissions: { [ArchiveMenu.LAW_DOC]: ALL, [MenuId.LAW_MEDIA]: { view: 1, edit: 0, add: 0 } },
+      permissions: { [ArchiveMenu.LAW_DOC]: ALL, [MenuId.LAW_MEDIA]: { view: 1 } },
       language: 'en-US',
     });
     fireEvent.click(within(await rowOf(1)).getByText('Linked media'));

@@ -97,8 +97,13 @@ export class TalkService {
         code === 'notice_add_grp_mem' ||
         code === 'notice_rem_grp_mem' ||
         code === 'notice_delete_grp'
-      )
-        this.forgetListeners((e.payload as { tgid: number }).tgid);
+      ) {
+        const { tgid, uids } = e.payload as { tgid: number; uids?: number[] };
+        // who entered or left counts at once; the list is then read again to be sure
+        if (uids && (code === 'notice_enter_group' || code === 'notice_leave_group'))
+          this.adjustListeners(tgid, uids, code === 'notice_enter_group');
+        this.forgetListeners(tgid);
+      }
     });
     // who enters a group where somebody talks is told who (a console that reconnected missed it)
     bus.onOrigin('console.notice', (e) => {
@@ -380,7 +385,9 @@ export class TalkService {
     entry.promise = listenerUids(this.service.deps.db, tgid).then(
       (uids) => {
         this.loading.delete(tgid);
-        this.listeners.set(tgid, { uids, at: Date.now() });
+        // a read that a change overtook keeps the list as adjusted (adjustListeners) until the next
+        // read: its snapshot may predate that change
+        if (!entry.again || !this.listeners.has(tgid)) this.listeners.set(tgid, { uids, at: Date.now() });
         if (entry.again)
           this.listenersOf(tgid, true).catch((err: unknown) =>
             this.service.deps.log.error({ err, tgid }, 'talk: listeners not read'),
@@ -394,6 +401,14 @@ export class TalkService {
     );
     this.loading.set(tgid, entry);
     return entry.promise;
+  }
+
+  /** Adds (entered) or removes (left) `uids` in the known listener list of a group, if one is known. */
+  private adjustListeners(tgid: number, uids: number[], entered: boolean): void {
+    const known = this.listeners.get(tgid);
+    if (!known) return;
+    const next = entered ? [...new Set([...known.uids, ...uids])] : known.uids.filter((uid) => !uids.includes(uid));
+    this.listeners.set(tgid, { uids: next, at: known.at });
   }
 
   private forgetListeners(tgid: number): void {

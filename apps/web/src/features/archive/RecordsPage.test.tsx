@@ -2,86 +2,9 @@ import { Api, ArchiveMenu, MenuId, type CaseRecord, type MediaItem } from '@bwc/
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWidget } from '../../components/test-utils';
+import { testMedia } from '../data/test-media';
 import { CasesPage, IncidentsPage } from './RecordsPage';
-
-function record(id: number, extra: Partial<CaseRecord> = {}): CaseRecord {
-  return {
-    id,
-    kind: 'incident',
-    no: `JQ-${id}`,
-    title: `incident ${id}`,
-    content: '',
-    place: 'Shennan Rd',
-    occurred_at: '2026-11-20T08:00:00Z',
-    reporter: '',
-    reporter_phone: '',
-    unit_id: 2,
-    unit_name: 'Futian',
-    created_by_name: 'Li',
-    created_at: '2026-11-20T08:05:00Z',
-    state: 'open',
-    cancel_reason: '',
-    cancelled_at: null,
-    cancelled_by_name: '',
-    case_id: null,
-    case_no: '',
-    media_count: 0,
-    incident_count: 0,
-    archive_no: '',
-    archive_state: 'none',
-    keep_years: 0,
-    archive_note: '',
-    archived_at: null,
-    officer_id: null,
-    officer_name: '',
-    violation_type: '',
-    sample: 0,
-    ...extra,
-  };
-}
-
-function media(id: number): MediaItem {
-  return {
-    id,
-    media_type: 1,
-    title: `clip ${id}`,
-    description: '',
-    category: '',
-    incident_no: '',
-    file_name: `clip${id}.mp4`,
-    ext: 'mp4',
-    mime: 'video/mp4',
-    size: 2048,
-    sha256: 'a'.repeat(64),
-    duration: 10,
-    width: 640,
-    height: 360,
-    video_codec: 'h264',
-    audio_codec: '',
-    recorded_at: '2026-11-20T08:00:00Z',
-    uploaded_at: '2026-11-20T09:00:00Z',
-    source: 'device',
-    outside: 0,
-    device_id: 1,
-    hostbody: 'T1',
-    hostname: 'cam 1',
-    user_id: null,
-    user_name: 'Officer Wang',
-    unit_id: 2,
-    unit_name: 'Futian',
-    flg: 0,
-    flg_note: '',
-    score: null,
-    sensitive: 0,
-    linked: 1,
-    alarm_id: null,
-    playable: 'ready',
-    deleted_at: null,
-    delete_reason: '',
-    deleted_by_name: '',
-    thumb_url: '',
-  };
-}
+import { testRecord } from './test-records';
 
 let rows: CaseRecord[];
 let linked: MediaItem[];
@@ -95,8 +18,8 @@ const calls = (p: string) => fetchMock.mock.calls.filter(([url]) => path(url) ==
 const bodyOf = (call: unknown[]) => JSON.parse(String((call[1] as RequestInit).body)) as Record<string, unknown>;
 
 beforeEach(() => {
-  rows = [record(1, { media_count: 1 }), record(2, { state: 'cancelled', cancel_reason: 'duplicate' })];
-  linked = [media(7)];
+  rows = [testRecord(1, { media_count: 1 }), testRecord(2, { state: 'cancelled', cancel_reason: 'duplicate' })];
+  linked = [testMedia(7)];
   fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
     const p = path(url);
     const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : {};
@@ -112,7 +35,10 @@ beforeEach(() => {
     if (p === Api.incidentMedia.path) return answer(linked);
     if (p === Api.incidentMediaWrite.path) {
       const ids = body.media_ids as number[];
-      linked = body.action === 'unlink' ? linked.filter((m) => !ids.includes(m.id)) : [...linked, ...ids.map(media)];
+      linked =
+        body.action === 'unlink'
+          ? linked.filter((m) => !ids.includes(m.id))
+          : [...linked, ...ids.map((id) => testMedia(id))];
       return answer({ changed: ids.length }, 'Saved');
     }
     return answer(null);

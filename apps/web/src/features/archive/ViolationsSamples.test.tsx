@@ -1,87 +1,26 @@
-import { Api, ArchiveMenu, type CaseRecord, type CaseSample, type MediaItem } from '@bwc/protocol';
+import { Api, ArchiveMenu, type CaseRecord, type CaseSample } from '@bwc/protocol';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWidget } from '../../components/test-utils';
 import { CasesPage, IncidentsPage } from './RecordsPage';
 import { SamplePage } from './SamplePage';
+import { testRecord } from './test-records';
+import { testMedia } from '../data/test-media';
 
+/** A violation record: an incident's defaults with the officer, kind and breach. */
 function record(id: number, extra: Partial<CaseRecord> = {}): CaseRecord {
-  return {
-    id,
+  return testRecord(id, {
     kind: 'violation',
     no: `WF-${id}`,
     title: `breach ${id}`,
     content: 'camera switched off',
     place: '',
-    occurred_at: '2026-11-20T08:00:00Z',
-    reporter: '',
-    reporter_phone: '',
-    unit_id: 2,
-    unit_name: 'Futian',
     created_by_name: 'Supervisor Li',
-    created_at: '2026-11-20T08:05:00Z',
-    state: 'open',
-    cancel_reason: '',
-    cancelled_at: null,
-    cancelled_by_name: '',
-    case_id: null,
-    case_no: '',
-    media_count: 0,
-    incident_count: 0,
-    archive_no: '',
-    archive_state: 'none',
-    keep_years: 0,
-    archive_note: '',
-    archived_at: null,
     officer_id: 9,
     officer_name: 'Officer Zhang',
     violation_type: 'covered',
-    sample: 0,
     ...extra,
-  };
-}
-
-function media(id: number): MediaItem {
-  return {
-    id,
-    media_type: 1,
-    title: `clip ${id}`,
-    description: '',
-    category: '',
-    incident_no: '',
-    file_name: `clip${id}.mp4`,
-    ext: 'mp4',
-    mime: 'video/mp4',
-    size: 2048,
-    sha256: 'a'.repeat(64),
-    duration: 10,
-    width: 640,
-    height: 360,
-    video_codec: 'h264',
-    audio_codec: '',
-    recorded_at: '2026-11-20T08:00:00Z',
-    uploaded_at: '2026-11-20T09:00:00Z',
-    source: 'device',
-    outside: 0,
-    device_id: 1,
-    hostbody: 'T1',
-    hostname: 'cam 1',
-    user_id: null,
-    user_name: 'Officer Wang',
-    unit_id: 2,
-    unit_name: 'Futian',
-    flg: 0,
-    flg_note: '',
-    score: null,
-    sensitive: 0,
-    linked: 1,
-    alarm_id: null,
-    playable: 'ready',
-    deleted_at: null,
-    delete_reason: '',
-    deleted_by_name: '',
-    thumb_url: '',
-  };
+  });
 }
 
 let violations: CaseRecord[];
@@ -139,7 +78,7 @@ beforeEach(() => {
       cases = cases.map((r) => (r.id === body.id ? { ...r, sample: 1 } : r));
       return answer({ ...cases.find((r) => r.id === body.id), summary: body.summary }, 'Marked as a sample');
     }
-    if (p === Api.sampleMedia.path) return answer([media(7)]);
+    if (p === Api.sampleMedia.path) return answer([testMedia(7)]);
     return answer(null);
   });
   vi.stubGlobal('fetch', fetchMock);

@@ -82,13 +82,17 @@ export class SensitiveRecompute {
       return this.running;
     }
     const loop = async () => {
-      let changed = 0;
-      do {
-        this.again = false;
-        changed = await this.pass();
-      } while (this.again);
-      await this.db.deleteFrom('settings').where('type', '=', PENDING_SETTING).execute();
-      return changed;
+      for (;;) {
+        let changed = 0;
+        do {
+          this.again = false;
+          changed = await this.pass();
+        } while (this.again);
+        await this.db.deleteFrom('settings').where('type', '=', PENDING_SETTING).execute();
+        // a change that came while the pending mark was being cleared needs one more pass (it
+        // was lost before: clean-clone CI of 65d6a2d, sensitive.test on PostgreSQL)
+        if (!this.again) return changed;
+      }
     };
     this.running = loop()
       .catch((err) => {

@@ -150,6 +150,7 @@ async function main() {
   delete sqliteEnv.DATABASE_URL;
 
   await vitestSuite('protocol', 'packages/protocol');
+  await vitestSuite('gb28181', 'packages/gb28181');
   await vitestSuite('simulator', 'packages/simulator');
   await vitestSuite('server-sqlite', 'apps/server', sqliteEnv);
 

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-const projects = ['packages/protocol', 'packages/simulator', 'apps/server', 'apps/web', 'e2e', 'bench'];
+const projects = ['packages/protocol', 'packages/gb28181', 'packages/simulator', 'apps/server', 'apps/web', 'e2e', 'bench'];
 
 function hasTypeScript(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -13,7 +13,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deviceInfoResponse, encodeManscdp, keepalive } from '../manscdp';
+import { deviceInfoResponse, encodeManscdp, keepalive } from '@bwc/gb28181/manscdp';
 import { GbSipPlatform, type GbSipPlatformOptions } from './platform';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));

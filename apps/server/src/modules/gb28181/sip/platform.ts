@@ -4,9 +4,17 @@
  * liveness (registration expiry, missed keepalives). Not wired into the server yet.
  */
 import { EventEmitter } from 'node:events';
-import { decodeManscdp, isGbId, ManscdpError, type ManscdpDecoded } from '../manscdp';
-import { challengeHeader, newNonce, readCredentials, verifyDigest } from './digest';
-import { buildResponse, uriUser, type ResponseExtra, type SipMessage } from './sip-adapter';
+import { decodeManscdp, isGbId, ManscdpError, type ManscdpDecoded } from '@bwc/gb28181/manscdp';
+import {
+  buildResponse,
+  challengeHeader,
+  newNonce,
+  readCredentials,
+  uriUser,
+  verifyDigest,
+  type ResponseExtra,
+  type SipMessage,
+} from '@bwc/gb28181/sip';
 import { SipTransport, type SipLog, type SipRemote, type SipTransportName } from './transport';
 
 export interface GbSipPlatformOptions {

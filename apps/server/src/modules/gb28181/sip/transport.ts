@@ -4,7 +4,7 @@
  */
 import dgram from 'node:dgram';
 import net from 'node:net';
-import { parseSip, type SipMessage } from './sip-adapter';
+import { parseSip, type SipMessage } from '@bwc/gb28181/sip';
 
 export type SipTransportName = 'udp' | 'tcp';
 

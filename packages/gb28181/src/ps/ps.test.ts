@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FFMPEG, FFPROBE } from '../../evidence/ingest/media-tools';
+import { createRequire } from 'node:module';
 import {
   buildRtp,
   frameRtpTcp,
@@ -25,6 +25,10 @@ import {
   type ReassemblyEvent,
 } from './index';
 import { rng } from './testing';
+
+const require = createRequire(import.meta.url);
+const FFMPEG = (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
+const FFPROBE = (require('@ffprobe-installer/ffprobe') as { path: string }).path;
 
 function ffmpeg(args: string[]): void {
   const r = spawnSync(FFMPEG, ['-hide_banner', '-loglevel', 'error', '-y', ...args]);

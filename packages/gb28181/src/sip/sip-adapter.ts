@@ -3,6 +3,8 @@
  * printer. Sockets, framing, transactions and digest checks are ours, so the package can be swapped
  * by rewriting this file. Messages are latin1 strings; bodies go to MANSCDP as bytes.
  */
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- the declarations of the untyped `sip` package, for every project that compiles this file
+/// <reference path="./sip-types.d.ts" />
 import sip from 'sip';
 
 export interface SipUri {

@@ -1,0 +1,544 @@
+/**
+ * Simulated GB28181 devices against the server's real GbSipPlatform (registration, keepalive,
+ * MESSAGE answers) and a raw-socket peer for what the platform does not send yet (queries, INVITE,
+ * SUBSCRIBE). Devices on 127.0.0.2, the platform and the peer on 127.0.0.1. Needs ffmpeg
+ * (@ffmpeg-installer/ffmpeg); without it the media tests fail, saying so.
+ */
+import { randomBytes } from 'node:crypto';
+import dgram from 'node:dgram';
+import { once } from 'node:events';
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  CatalogAssembler,
+  catalogQuery,
+  decodeManscdp,
+  deviceInfoQuery,
+  deviceStatusQuery,
+  encodeManscdp,
+  mobilePositionSubscription,
+  ptzControl,
+  recordInfoQuery,
+  gbTime,
+  RecordInfoAssembler,
+  type ManscdpDecoded,
+  type ManscdpMessage,
+} from '@bwc/gb28181/manscdp';
+import { parseRtp, PsDemuxer, RtpReassembler, RtpTcpFramer, type AccessUnit, type RtpPacket } from '@bwc/gb28181/ps';
+import { buildOffer, parseSdp, ssrcNumber, SsrcAllocator } from '@bwc/gb28181/sdp';
+import { buildResponse, parseSip, type SipMessage } from '@bwc/gb28181/sip';
+import { GbSipPlatform } from '../../../../apps/server/src/modules/gb28181/sip/platform';
+import { findFfmpeg } from '../camera';
+import { GbSimHub, runningGbStreams, type GbDevice } from './index';
+
+const PLATFORM = '34020000002000000001';
+const DOMAIN = '3402000000';
+const PASSWORD = 'secret123';
+const DEVICE_IP = '127.0.0.2';
+const deviceId = (n: number) => `34020000001320${String(n).padStart(6, '0')}`;
+
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const f of cleanup.splice(0).reverse()) await f();
+});
+
+function next<T>(emitter: NodeJS.EventEmitter, event: string, ms = 10_000, where?: (v: T) => boolean): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => {
+      emitter.off(event, on);
+      reject(new Error(`no '${event}' within ${ms} ms`));
+    }, ms);
+    const on = (v: T) => {
+      if (where && !where(v)) return;
+      clearTimeout(t);
+      emitter.off(event, on);
+      resolve(v);
+    };
+    emitter.on(event, on);
+  });
+}
+
+async function startPlatform(passwords: (id: string) => string | null = () => PASSWORD) {
+  const platform = new GbSipPlatform({
+    platformId: PLATFORM,
+    domain: DOMAIN,
+    host: '127.0.0.1',
+    port: 0,
+    passwordFor: async (id) => passwords(id),
+    minExpiresSec: 1,
+  });
+  platform.setMaxListeners(0);
+  await platform.start();
+  cleanup.push(() => platform.stop());
+  return platform;
+}
+
+async function startHub() {
+  const hub = new GbSimHub({ host: DEVICE_IP });
+  await hub.start();
+  cleanup.push(() => hub.stop());
+  return hub;
+}
+
+/** A raw SIP peer on UDP: sends requests to a device, answers what it sends, keeps the rest in a queue. */
+async function rawPeer() {
+  const socket = dgram.createSocket('udp4');
+  await new Promise<void>((r) => socket.bind(0, '127.0.0.1', () => r()));
+  cleanup.push(() => new Promise<void>((r) => socket.close(() => r())));
+  const port = socket.address().port;
+  const queue: SipMessage[] = [];
+  const waiters: (() => void)[] = [];
+  socket.on('message', (data) => {
+    const m = parseSip(data.toString('latin1'));
+    if (!m) return;
+    // requests from the device (NOTIFY, MESSAGE, REGISTER) get 200 at once
+    if (m.method && m.method !== 'ACK') {
+      const via = m.headers.via![0]!;
+      socket.send(Buffer.from(buildResponse(m, 200, 'OK'), 'latin1'), via.port!, via.host!);
+    }
+    queue.push(m);
+    waiters.splice(0).forEach((w) => w());
+  });
+  async function take(match: (m: SipMessage) => boolean, ms = 10_000): Promise<SipMessage> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const i = queue.findIndex(match);
+      if (i >= 0) return queue.splice(i, 1)[0]!;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error('no matching SIP message');
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, left);
+        waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    }
+  }
+  let cseq = 1;
+  function request(
+    method: string,
+    to: { user: string; port: number },
+    o: { callId?: string; body?: string; type?: string; headers?: string[]; toTag?: string; fromTag?: string } = {},
+  ) {
+    const callId = o.callId ?? randomBytes(8).toString('hex');
+    const body = o.body ?? '';
+    const text = [
+      `${method} sip:${to.user}@${DEVICE_IP}:${to.port} SIP/2.0`,
+      `Via: SIP/2.0/UDP 127.0.0.1:${port};branch=z9hG4bK${randomBytes(6).toString('hex')}`,
+      `From: <sip:${PLATFORM}@${DOMAIN}>;tag=${o.fromTag ?? 'p1'}`,
+      `To: <sip:${to.user}@${DOMAIN}>${o.toTag ? `;tag=${o.toTag}` : ''}`,
+      `Call-ID: ${callId}`,
+      `CSeq: ${cseq++} ${method}`,
+      'Max-Forwards: 70',
+      `Contact: <sip:${PLATFORM}@127.0.0.1:${port}>`,
+      ...(o.headers ?? []),
+      ...(o.type ? [`Content-Type: ${o.type}`] : []),
+      `Content-Length: ${Buffer.byteLength(body, 'latin1')}`,
+      '',
+      body,
+    ].join('\r\n');
+    socket.send(Buffer.from(text, 'latin1'), to.port, DEVICE_IP);
+    return {
+      callId,
+      response: () => take((m) => m.status !== undefined && m.headers['call-id'] === callId && m.status >= 200),
+    };
+  }
+  const manscdp = (msg: ManscdpMessage) => encodeManscdp(msg).toString('latin1');
+  return { port, take, request, manscdp };
+}
+
+describe('GB28181 simulated device with the server platform', () => {
+  it('registers over UDP with digest, sends keepalives and unregisters on stop', async () => {
+    const platform = await startPlatform();
+    const hub = await startHub();
+    const dev = hub.device({
+      deviceId: deviceId(1),
+      password: PASSWORD,
+      server: { id: PLATFORM, domain: DOMAIN, host: '127.0.0.1', port: platform.port },
+      keepaliveIntervalSec: 0.3,
+    });
+    const registered = next<{ deviceId: string; transport: string }>(platform, 'registered');
+    const devRegistered = next<{ expires: number; date?: string }>(dev, 'registered');
+    expect(await dev.start()).toBe(true);
+    expect(await registered).toMatchObject({ deviceId: deviceId(1), transport: 'udp' });
+    expect((await devRegistered).date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/);
+    // two keepalives in a row reach the platform and are answered 200
+    for (let i = 0; i < 2; i++) {
+      const [k] = await Promise.all([
+        next<{ deviceId: string; status: string }>(platform, 'keepalive'),
+        next<{ status: number }>(dev, 'keepalive', 10_000, (e) => e.status === 200),
+      ]);
+      expect(k).toMatchObject({ deviceId: deviceId(1), status: 'OK' });
+    }
+    const gone = next<{ deviceId: string }>(platform, 'unregistered');
+    await dev.stop();
+    expect(await gone).toEqual({ deviceId: deviceId(1) });
+    expect(platform.device(deviceId(1))).toBeUndefined();
+  });
+
+  it('registers over TCP and keeps alive there', async () => {
+    const platform = await startPlatform();
+    const hub = await startHub();
+    const dev = hub.device({
+      deviceId: deviceId(2),
+      password: PASSWORD,
+      transport: 'tcp',
+      server: { id: PLATFORM, domain: DOMAIN, host: '127.0.0.1', port: platform.port },
+      keepaliveIntervalSec: 0.3,
+    });
+    const registered = next<{ transport: string }>(platform, 'registered');
+    expect(await dev.start()).toBe(true);
+    expect((await registered).transport).toBe('tcp');
+    expect(await next<{ deviceId: string }>(platform, 'keepalive')).toMatchObject({ deviceId: deviceId(2) });
+    const gone = next(platform, 'unregistered');
+    await dev.stop();
+    await gone;
+  });
+
+  it('reports 403 on a wrong password and is not registered', async () => {
+    const platform = await startPlatform();
+    const hub = await startHub();
+    const dev = hub.device({
+      deviceId: deviceId(3),
+      password: 'wrong',
+      server: { id: PLATFORM, domain: DOMAIN, host: '127.0.0.1', port: platform.port },
+    });
+    const failed = next<{ status: number }>(dev, 'registerFailed');
+    expect(await dev.start()).toBe(false);
+    expect((await failed).status).toBe(403);
+    expect(dev.registered).toBe(false);
+    expect(platform.device(deviceId(3))).toBeUndefined();
+  });
+
+  it('answers Catalog (paginated), DeviceInfo, DeviceStatus, RecordInfo to the platform and obeys PTZ', async () => {
+    const platform = await startPlatform();
+    const hub = await startHub();
+    const dev = hub.device({
+      deviceId: deviceId(4),
+      password: PASSWORD,
+      channels: 5,
+      catalogPageSize: 2,
+      server: { id: PLATFORM, domain: DOMAIN, host: '127.0.0.1', port: platform.port },
+    });
+    expect(await dev.start()).toBe(true);
+    const peer = await rawPeer();
+    const to = { user: deviceId(4), port: hub.sipPort };
+    const messages: ManscdpDecoded[] = [];
+    platform.on('message', ({ deviceId: id, message }) => {
+      if (id === deviceId(4)) messages.push(message);
+    });
+    const until = async (pred: () => boolean) => {
+      const deadline = Date.now() + 10_000;
+      while (!pred()) {
+        if (Date.now() > deadline) throw new Error('timed out');
+        await next(platform, 'message', 10_000);
+      }
+    };
+
+    const q = peer.request('MESSAGE', to, {
+      body: peer.manscdp(catalogQuery({ sn: 7, deviceId: deviceId(4) })),
+      type: 'Application/MANSCDP+xml',
+    });
+    expect((await q.response()).status).toBe(200);
+    const catalog = new CatalogAssembler(7, deviceId(4));
+    await until(() => messages.filter((m) => m.kind === 'Response' && m.CmdType === 'Catalog').length === 3);
+    let complete = false;
+    for (const m of messages)
+      if (m.kind === 'Response' && m.CmdType === 'Catalog') complete ||= catalog.add(m).state === 'complete';
+    expect(complete).toBe(true);
+    const items = catalog.partial().items;
+    expect(items.map((i) => i.DeviceID).sort()).toEqual([...dev.channelIds].sort());
+    expect(items.every((i) => i.ParentID === deviceId(4) && i.Status === 'ON')).toBe(true);
+
+    messages.length = 0;
+    for (const body of [
+      deviceInfoQuery({ sn: 8, deviceId: deviceId(4) }),
+      deviceStatusQuery({ sn: 9, deviceId: deviceId(4) }),
+    ]) {
+      expect(
+        (await peer.request('MESSAGE', to, { body: peer.manscdp(body), type: 'Application/MANSCDP+xml' }).response())
+          .status,
+      ).toBe(200);
+    }
+    await until(() => messages.length >= 2);
+    const info = messages.find((m) => m.kind === 'Response' && m.CmdType === 'DeviceInfo');
+    expect(info).toMatchObject({ SN: 8, Result: 'OK', Channel: 5, Manufacturer: 'BWC-SIM' });
+    expect(messages.find((m) => m.kind === 'Response' && m.CmdType === 'DeviceStatus')).toMatchObject({
+      SN: 9,
+      Online: 'ONLINE',
+      Status: 'OK',
+    });
+
+    // recordings of the last half hour of channel 1: 10-minute segments up to now
+    messages.length = 0;
+    const now = new Date();
+    const rq = recordInfoQuery({
+      sn: 10,
+      deviceId: dev.channelIds[0]!,
+      startTime: gbTime(new Date(now.getTime() - 1_800_000)),
+      endTime: gbTime(new Date(now.getTime() + 60_000)),
+    });
+    expect(
+      (await peer.request('MESSAGE', to, { body: peer.manscdp(rq), type: 'Application/MANSCDP+xml' }).response())
+        .status,
+    ).toBe(200);
+    const records = new RecordInfoAssembler(10, dev.channelIds[0]!);
+    let recordsDone = false;
+    await until(() => {
+      for (const m of messages.splice(0))
+        if (m.kind === 'Response' && m.CmdType === 'RecordInfo') recordsDone ||= records.add(m).state === 'complete';
+      return recordsDone;
+    });
+    const list = records.partial().items;
+    expect(list.length).toBeGreaterThanOrEqual(1);
+    expect(list.every((r) => r.DeviceID === dev.channelIds[0] && r.StartTime < r.EndTime)).toBe(true);
+
+    const ptz = next<{ action: string; channelId: string; panSpeed: number }>(dev, 'ptz');
+    const control = ptzControl({ sn: 11, deviceId: dev.channelIds[1]!, ptz: { action: 'left', speed: 100 } });
+    expect(
+      (await peer.request('MESSAGE', to, { body: peer.manscdp(control), type: 'Application/MANSCDP+xml' }).response())
+        .status,
+    ).toBe(200);
+    expect(await ptz).toMatchObject({ action: 'left', channelId: dev.channelIds[1], panSpeed: 100 });
+    expect(dev.ptzLog).toHaveLength(1);
+
+    // a body that is not MANSCDP gets 400, an unknown target 404
+    expect((await peer.request('MESSAGE', to, { body: '<x', type: 'Application/MANSCDP+xml' }).response()).status).toBe(
+      400,
+    );
+    const other = peer.manscdp(deviceInfoQuery({ sn: 12, deviceId: deviceId(999) }));
+    expect(
+      (await peer.request('MESSAGE', to, { body: other, type: 'Application/MANSCDP+xml' }).response()).status,
+    ).toBe(404);
+  });
+
+  it('500 devices register from one process over one UDP socket', async () => {
+    const platform = await startPlatform();
+    const hub = await startHub();
+    let count = 0;
+    const seen = new Set<string>();
+    platform.on('registered', ({ deviceId: id }) => {
+      count++;
+      seen.add(id);
+    });
+    const devices = Array.from({ length: 500 }, (_, i) =>
+      hub.device({
+        deviceId: deviceId(1000 + i * 10),
+        password: PASSWORD,
+        channels: 2,
+        server: { id: PLATFORM, domain: DOMAIN, host: '127.0.0.1', port: platform.port },
+      }),
+    );
+    const results = await Promise.all(devices.map((d) => d.start()));
+    expect(results.filter(Boolean)).toHaveLength(500);
+    expect(count).toBe(500);
+    expect(seen.size).toBe(500);
+    expect(platform.listDevices()).toHaveLength(500);
+  }, 60_000);
+});
+
+describe('GB28181 simulated device: subscriptions and alarms (raw platform)', () => {
+  it('NOTIFYs a moving MobilePosition and raises an Alarm on request', async () => {
+    const peer = await rawPeer();
+    const hub = await startHub();
+    const dev = hub.device({
+      deviceId: deviceId(5),
+      password: PASSWORD,
+      server: { id: PLATFORM, domain: DOMAIN, host: '127.0.0.1', port: peer.port },
+    });
+    expect(await dev.start()).toBe(true); // the raw peer answers 200 without a challenge
+    const sub = peer.request(
+      'SUBSCRIBE',
+      { user: deviceId(5), port: hub.sipPort },
+      {
+        body: peer.manscdp(mobilePositionSubscription({ sn: 1, deviceId: deviceId(5), interval: 1 })),
+        type: 'Application/MANSCDP+xml',
+        headers: ['Event: presence', 'Expires: 60'],
+      },
+    );
+    const ok = await sub.response();
+    expect(ok.status).toBe(200);
+    const positions: { Longitude: number; Latitude: number }[] = [];
+    for (let i = 0; i < 2; i++) {
+      const n = await peer.take((m) => m.method === 'NOTIFY' && m.headers['call-id'] === sub.callId);
+      expect(n.headers.to!.params.tag).toBe('p1'); // in the subscription's dialog
+      expect(String(n.headers['subscription-state'])).toMatch(/^active/);
+      const body = decodeManscdp(Buffer.from(n.content!, 'latin1'));
+      expect(body).toMatchObject({ kind: 'Notify', CmdType: 'MobilePosition', DeviceID: deviceId(5) });
+      positions.push(body as unknown as { Longitude: number; Latitude: number });
+    }
+    expect(positions[0]).not.toEqual(positions[1]);
+
+    // no Alarm subscription: the alarm goes as a MESSAGE
+    const status = dev.raiseAlarm({ priority: 2, description: 'test alarm' });
+    const alarm = await peer.take((m) => m.method === 'MESSAGE' && /Alarm/.test(m.content ?? ''));
+    expect(decodeManscdp(Buffer.from(alarm.content!, 'latin1'))).toMatchObject({
+      kind: 'Notify',
+      CmdType: 'Alarm',
+      AlarmPriority: 2,
+      AlarmDescription: 'test alarm',
+    });
+    expect(await status).toBe(200);
+  });
+});
+
+describe('GB28181 simulated device: INVITE and PS over RTP', () => {
+  const FFMPEG = findFfmpeg();
+
+  async function setup() {
+    expect(FFMPEG, 'ffmpeg from @ffmpeg-installer/ffmpeg is needed').toBeTruthy();
+    const peer = await rawPeer();
+    const hub = await startHub();
+    const dev = hub.device({
+      deviceId: deviceId(6),
+      password: PASSWORD,
+      server: { id: PLATFORM, domain: DOMAIN, host: '127.0.0.1', port: peer.port },
+    });
+    expect(await dev.start()).toBe(true);
+    return { peer, hub, dev };
+  }
+
+  /** Demuxes RTP packets until a keyframe and a few more units came. */
+  function demuxer(ssrc: number) {
+    const reasm = new RtpReassembler({ ssrc });
+    const ps = new PsDemuxer();
+    const units: AccessUnit[] = [];
+    const ssrcs = new Set<number>();
+    return {
+      units,
+      ssrcs,
+      push(p: RtpPacket) {
+        ssrcs.add(p.ssrc);
+        for (const ev of reasm.push(p)) {
+          if (ev.type !== 'frame') continue;
+          units.push(...ps.push(ev.frame.data).units, ...ps.flush());
+        }
+      },
+      enough: () => units.some((u) => u.keyframe) && units.length >= 10,
+    };
+  }
+
+  async function byeAndCheck(
+    peer: Awaited<ReturnType<typeof rawPeer>>,
+    dev: GbDevice,
+    port: number,
+    callId: string,
+    channel: string,
+  ) {
+    const stopped = next<{ reason: string }>(dev, 'streamStopped');
+    const bye = peer.request('BYE', { user: channel, port }, { callId, toTag: 'x', fromTag: 'p1' });
+    expect((await bye.response()).status).toBe(200);
+    expect((await stopped).reason).toBe('BYE');
+    expect(runningGbStreams()).toBe(0);
+    expect(dev.streams).toBe(0);
+  }
+
+  it('answers an INVITE with its SDP and, after ACK, sends PS over RTP/UDP that demuxes to H.264 with a keyframe; BYE stops ffmpeg', async () => {
+    const { peer, hub, dev } = await setup();
+    const rtp = dgram.createSocket('udp4');
+    await new Promise<void>((r) => rtp.bind(0, '127.0.0.1', () => r()));
+    cleanup.push(() => new Promise<void>((r) => rtp.close(() => r())));
+    const y = new SsrcAllocator(PLATFORM).allocate('live');
+    const channel = dev.channelIds[0]!;
+    const offer = buildOffer({ platformId: PLATFORM, address: '127.0.0.1', port: rtp.address().port, ssrc: y });
+    const invite = peer.request(
+      'INVITE',
+      { user: channel, port: hub.sipPort },
+      { body: offer, type: 'application/sdp', headers: [`Subject: ${channel}:${y},${PLATFORM}:0`] },
+    );
+    const ok = await invite.response();
+    expect(ok.status).toBe(200);
+    const answer = parseSdp(ok.content!);
+    expect(answer.ssrc).toBe(y);
+    expect(answer.origin.username).toBe(channel);
+    expect(answer.media[0]).toMatchObject({ direction: 'sendonly', transport: 'RTP/AVP', formats: [96] });
+    const d = demuxer(ssrcNumber(y));
+    rtp.on('message', (b) => d.push(parseRtp(b)));
+    const streaming = next<{ pid: number }>(dev, 'streaming');
+    peer.request(
+      'ACK',
+      { user: channel, port: hub.sipPort },
+      { callId: invite.callId, toTag: ok.headers.to!.params.tag ?? '' },
+    );
+    expect((await streaming).pid).toBeGreaterThan(0);
+    expect(runningGbStreams()).toBe(1);
+    while (!d.enough()) await once(rtp, 'message');
+    expect([...d.ssrcs]).toEqual([ssrcNumber(y)]);
+    expect(d.units.every((u) => u.kind === 'video' && u.codec === 'h264')).toBe(true);
+    const key = d.units.find((u) => u.keyframe)!;
+    // an IDR access unit from libx264: SPS (7), PPS (8) and an IDR slice (5)
+    const types = new Set<number>();
+    for (let i = 0; i + 3 < key.data.length; i++)
+      if (key.data[i] === 0 && key.data[i + 1] === 0 && key.data[i + 2] === 1) types.add(key.data[i + 3]! & 0x1f);
+    expect([7, 8, 5].every((t) => types.has(t))).toBe(true);
+    await byeAndCheck(peer, dev, hub.sipPort, invite.callId, channel);
+  }, 30_000);
+
+  it('streams over TCP to a platform that listens (setup:passive offer, the device connects)', async () => {
+    const { peer, hub, dev } = await setup();
+    const server = net.createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const sockets: net.Socket[] = [];
+    server.on('connection', (s) => sockets.push(s));
+    cleanup.push(async () => {
+      sockets.forEach((s) => s.destroy());
+      await new Promise<void>((r) => server.close(() => r()));
+    });
+    const y = '0200000042';
+    const channel = dev.channelIds[1]!;
+    const offer = buildOffer({
+      platformId: PLATFORM,
+      address: '127.0.0.1',
+      port: (server.address() as net.AddressInfo).port,
+      ssrc: y,
+      transport: 'tcp-passive',
+    });
+    const invite = peer.request(
+      'INVITE',
+      { user: channel, port: hub.sipPort },
+      { body: offer, type: 'application/sdp' },
+    );
+    const ok = await invite.response();
+    expect(ok.status).toBe(200);
+    expect(parseSdp(ok.content!).media[0]).toMatchObject({ transport: 'TCP/RTP/AVP', setup: 'active' });
+    const conn = once(server, 'connection');
+    peer.request(
+      'ACK',
+      { user: channel, port: hub.sipPort },
+      { callId: invite.callId, toTag: ok.headers.to!.params.tag ?? '' },
+    );
+    const [socket] = (await conn) as [net.Socket];
+    const framer = new RtpTcpFramer();
+    const d = demuxer(ssrcNumber(y));
+    while (!d.enough()) {
+      const [chunk] = (await once(socket, 'data')) as [Buffer];
+      for (const p of framer.push(chunk)) d.push(parseRtp(p));
+    }
+    expect(d.units.some((u) => u.keyframe && u.codec === 'h264')).toBe(true);
+    await byeAndCheck(peer, dev, hub.sipPort, invite.callId, channel);
+  }, 30_000);
+
+  it('refuses a bad SDP offer with 488 and an unknown channel with 404, starting nothing', async () => {
+    const { peer, hub, dev } = await setup();
+    const bad = peer.request(
+      'INVITE',
+      { user: dev.channelIds[0]!, port: hub.sipPort },
+      { body: 'v=0\r\nm=video x\r\n', type: 'application/sdp' },
+    );
+    expect((await bad.response()).status).toBe(488);
+    const offer = buildOffer({ platformId: PLATFORM, address: '127.0.0.1', port: 9000, ssrc: '0200000001' });
+    const unknown = peer.request(
+      'INVITE',
+      { user: deviceId(777), port: hub.sipPort },
+      { body: offer, type: 'application/sdp' },
+    );
+    // the hub routes by user: an unknown one reaches no device and is dropped
+    const before = hub.dropped;
+    void unknown;
+    const deadline = Date.now() + 5000;
+    while (hub.dropped === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(hub.dropped).toBe(before + 1);
+    expect(runningGbStreams()).toBe(0);
+  }, 30_000);
+});

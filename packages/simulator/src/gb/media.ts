@@ -1,0 +1,230 @@
+/**
+ * A GB28181 device's media for one INVITE: ffmpeg draws a test pattern (with the device's name and
+ * the clock; a playback shows the recording's time) and writes H.264 Annex-B on its stdout; the
+ * access units go through PsMuxer and RtpPacketizer (GB28181-2016 Appendix C) to the offered port,
+ * over UDP, or TCP with RFC 4571 framing as the device connecting (active) or listening (passive).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import type dgram from 'node:dgram';
+import { EventEmitter } from 'node:events';
+import net from 'node:net';
+import { frameRtpTcp, PsMuxer, RtpPacketizer, splitH264AccessUnits } from '@bwc/gb28181/ps';
+import type { MediaPlan } from '@bwc/gb28181/sdp';
+
+export const GB_STREAM_FPS = 25;
+export const GB_STREAM_SIZE = '640x360';
+/** An Annex-B backlog over this (ffmpeg writing without frame boundaries) is dropped. */
+const MAX_PENDING = 8 * 1024 * 1024;
+const STOP_GRACE_MS = 2_000;
+/** A passive TCP stream waits this long for the platform to connect. */
+const ACCEPT_TIMEOUT_MS = 10_000;
+
+/** ffmpeg processes of GB streams alive in this process; killed when it exits. */
+const alive = new Set<ChildProcess>();
+let exitHook = false;
+function track(child: ChildProcess): void {
+  alive.add(child);
+  child.once('exit', () => alive.delete(child));
+  if (exitHook) return;
+  exitHook = true;
+  process.once('exit', () => {
+    for (const c of alive) c.kill('SIGKILL');
+  });
+}
+
+/** How many GB stream ffmpeg processes run now (tests check none is left). */
+export function runningGbStreams(): number {
+  return alive.size;
+}
+
+export interface StreamArgsInput {
+  /** drawn on the picture; letters, digits, space, '-', '_' and '.' are kept */
+  label: string;
+  font: string | null;
+  /** playback: seconds since 1970 of the recording's start (shown instead of the clock) */
+  playbackStart?: number;
+  seconds?: number;
+}
+
+/** ffmpeg's arguments: a test pattern to H.264 Annex-B on stdout, in real time, a keyframe a second. */
+export function streamArgs(input: StreamArgsInput): string[] {
+  const label = input.label.replace(/[^A-Za-z0-9 _.-]/g, '').slice(0, 60);
+  const font = input.font?.replace(/[\\':]/g, '\\$&');
+  const clock =
+    input.playbackStart !== undefined
+      ? `text='PLAYBACK %{pts\\:gmtime\\:${Math.floor(input.playbackStart)}}'`
+      : `text='%{localtime}'`;
+  const vf = font
+    ? `drawtext=fontfile='${font}':text='${label}':x=12:y=10:fontsize=24:fontcolor=white:box=1:boxcolor=black@0.6,` +
+      `drawtext=fontfile='${font}':${clock}:x=12:y=44:fontsize=20:fontcolor=white:box=1:boxcolor=black@0.6`
+    : 'null';
+  return [
+    ...['-hide_banner', '-loglevel', 'error', '-nostats'],
+    ...['-re', '-f', 'lavfi', '-i', `testsrc=size=${GB_STREAM_SIZE}:rate=${GB_STREAM_FPS}`],
+    ...(input.seconds ? ['-t', String(input.seconds)] : []),
+    ...['-vf', vf],
+    ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-profile:v', 'baseline'],
+    ...['-pix_fmt', 'yuv420p', '-g', String(GB_STREAM_FPS), '-keyint_min', String(GB_STREAM_FPS), '-bf', '0'],
+    ...['-sc_threshold', '0', '-b:v', '600k', '-f', 'h264', 'pipe:1'],
+  ];
+}
+
+export interface GbStreamOptions {
+  plan: MediaPlan;
+  /** the RTP SSRC (the y= value as a number) */
+  ssrc: number;
+  label: string;
+  ffmpeg: string;
+  font: string | null;
+  /** the hub's shared media socket, for UDP */
+  udp: dgram.Socket | null;
+  localHost: string;
+}
+
+export interface GbStreamEvents {
+  /** ffmpeg ended by itself, or the connection failed */
+  ended: [reason: string];
+}
+
+export class GbStream extends EventEmitter<GbStreamEvents> {
+  frames = 0;
+  packets = 0;
+  private child: ChildProcess | null = null;
+  private exited: Promise<void> = Promise.resolve();
+  private tcp: net.Socket | null = null;
+  private server: net.Server | null = null;
+  private stopped = false;
+
+  constructor(private readonly o: GbStreamOptions) {
+    super();
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** Gets ready before the answer; returns the port to put in it. */
+  async prepare(): Promise<number> {
+    const { plan } = this.o;
+    if (plan.transport === 'udp') {
+      if (!this.o.udp) throw new Error('no media socket');
+      return this.o.udp.address().port;
+    }
+    if (plan.transport === 'tcp-active') return 9; // RFC 4145 4: the active side's port is 9
+    const server = net.createServer();
+    server.maxConnections = 1;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, this.o.localHost, () => resolve());
+    });
+    this.server = server;
+    return (server.address() as net.AddressInfo).port;
+  }
+
+  /** On ACK: connects (TCP) and starts ffmpeg. */
+  async start(): Promise<void> {
+    const { plan } = this.o;
+    if (plan.transport === 'tcp-active') {
+      const socket = net.connect({ host: plan.address, port: plan.port, localAddress: this.o.localHost });
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', resolve);
+        socket.once('error', reject);
+      });
+      this.useTcp(socket);
+    } else if (plan.transport === 'tcp-passive') {
+      const server = this.server!;
+      const socket = await new Promise<net.Socket>((resolve, reject) => {
+        const t = setTimeout(() => reject(new Error('no TCP connection from the platform')), ACCEPT_TIMEOUT_MS);
+        server.once('connection', (s) => {
+          clearTimeout(t);
+          resolve(s);
+        });
+      });
+      server.close();
+      this.server = null;
+      this.useTcp(socket);
+    }
+    if (this.stopped) return void this.tcp?.destroy();
+    this.spawn();
+  }
+
+  private useTcp(socket: net.Socket): void {
+    socket.removeAllListeners('error');
+    socket.on('error', () => {});
+    socket.once('close', () => {
+      if (!this.stopped) this.emit('ended', 'media connection closed');
+    });
+    socket.setNoDelay(true);
+    this.tcp = socket;
+  }
+
+  private spawn(): void {
+    const { plan } = this.o;
+    const playback = plan.session === 'Playback' || plan.session === 'Download';
+    const seconds = playback && plan.stop > plan.start ? plan.stop - plan.start : undefined;
+    const child = spawn(
+      this.o.ffmpeg,
+      streamArgs({
+        label: this.o.label,
+        font: this.o.font,
+        playbackStart: playback ? plan.start : undefined,
+        seconds,
+      }),
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    this.child = child;
+    track(child);
+    const muxer = new PsMuxer({ video: 'h264' });
+    const rtp = new RtpPacketizer({ ssrc: this.o.ssrc, payloadType: plan.payloadType });
+    const step = 90_000 / GB_STREAM_FPS;
+    let pending: Buffer = Buffer.alloc(0);
+    const send = (au: Buffer) => {
+      const ts = Math.round(this.frames * step);
+      this.frames++;
+      for (const p of rtp.packetize(muxer.video(au, ts), ts)) {
+        this.packets++;
+        if (this.tcp) this.tcp.write(frameRtpTcp(p));
+        else this.o.udp?.send(p, plan.port, plan.address);
+      }
+    };
+    child.stdout!.on('data', (chunk: Buffer) => {
+      pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+      const aus = splitH264AccessUnits(pending);
+      // the last unit may still grow: kept until the next one starts
+      for (let i = 0; i < aus.length - 1; i++) send(aus[i]!);
+      pending = aus.length ? Buffer.from(aus[aus.length - 1]!) : Buffer.alloc(0);
+      if (pending.length > MAX_PENDING) pending = Buffer.alloc(0);
+    });
+    let said = '';
+    child.stderr!.setEncoding('utf8').on('data', (s: string) => {
+      said = s.trim().split('\n').pop() ?? said;
+    });
+    this.exited = new Promise((resolve) => {
+      const done = (how: string) => {
+        if (this.child !== child) return resolve();
+        this.child = null;
+        if (pending.length && !this.stopped) send(pending);
+        if (!this.stopped) this.emit('ended', `ffmpeg ended (${how})${said ? `: ${said}` : ''}`);
+        resolve();
+      };
+      child.once('exit', (code, signal) => done(signal ?? `code ${code}`));
+      child.once('error', (err) => done(err.message));
+    });
+  }
+
+  /** Stops ffmpeg (SIGTERM, then SIGKILL) and closes the connection. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.server?.close();
+    this.server = null;
+    const child = this.child;
+    if (child) {
+      child.kill('SIGTERM');
+      const kill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+      await this.exited;
+      clearTimeout(kill);
+    }
+    this.tcp?.end();
+    this.tcp = null;
+  }
+}

@@ -1,10 +1,20 @@
 /**
- * The registration half of a GB/T 28181-2016 SIP platform (9.1 registration, 9.6 keepalive):
- * digest-authenticated REGISTER, time sync via the Date header, MANSCDP MESSAGE bodies, and
- * liveness (registration expiry, missed keepalives). Not wired into the server yet.
+ * A GB/T 28181-2016 SIP platform: registration (9.1 digest REGISTER, 9.6 keepalive, 9.10 time
+ * sync, liveness) and, through GbOutgoing, the requests it sends to registered devices (queries,
+ * control, SUBSCRIBE, INVITE). Not wired into the server yet.
  */
 import { EventEmitter } from 'node:events';
-import { decodeManscdp, isGbId, ManscdpError, type ManscdpDecoded } from '@bwc/gb28181/manscdp';
+import os from 'node:os';
+import {
+  decodeManscdp,
+  isGbId,
+  ManscdpError,
+  type AssembledCatalog,
+  type AssembledRecordInfo,
+  type ManscdpDecoded,
+  type MessageOf,
+  type PtzInput,
+} from '@bwc/gb28181/manscdp';
 import {
   buildResponse,
   challengeHeader,
@@ -15,6 +25,7 @@ import {
   type ResponseExtra,
   type SipMessage,
 } from '@bwc/gb28181/sip';
+import { GbOutgoing, type GbDialog, type GbSubscription, type OutgoingEvents, type SubscriptionKind } from './outgoing';
 import { SipTransport, type SipLog, type SipRemote, type SipTransportName } from './transport';
 
 export interface GbSipPlatformOptions {
@@ -23,6 +34,8 @@ export interface GbSipPlatformOptions {
   /** The 10-digit SIP domain; also the digest realm. */
   domain: string;
   host?: string;
+  /** Address put in Via and Contact of our requests. Default `host`, or the first external IPv4 when `host` is a wildcard. */
+  advertisedHost?: string;
   /** 0 = any free port. Default 5060. */
   port?: number;
   transports?: { udp?: boolean; tcp?: boolean };
@@ -42,6 +55,14 @@ export interface GbSipPlatformOptions {
   /** Datagrams and TCP messages over this are dropped. Default 65,535 bytes. */
   maxMessageBytes?: number;
   maxTcpConnections?: number;
+  /** RFC 3261 T1 (default 500 ms), T2 (4,000 ms) and Timer B/F (default 64 x T1) of our requests. */
+  t1Ms?: number;
+  t2Ms?: number;
+  transactionTimeoutMs?: number;
+  /** A query with no MANSCDP answer (or no next page) for this long fails. Default 10,000 ms. */
+  queryTimeoutMs?: number;
+  /** An INVITE with no final answer for this long is cancelled. Default 32,000 ms. */
+  inviteTimeoutMs?: number;
   now?: () => number;
   timers?: { setInterval(fn: () => void, ms: number): unknown; clearInterval(handle: unknown): void };
   log?: SipLog;
@@ -59,7 +80,7 @@ export interface RegisteredDevice {
   lastSeen: number;
 }
 
-export interface GbSipEvents {
+export interface GbSipEvents extends OutgoingEvents {
   registered: [
     {
       deviceId: string;
@@ -82,10 +103,20 @@ const RETRANSMIT_KEEP_MS = 32_000; // Timer J (RFC 3261 17.2.2)
 const MAX_CACHED = 10_000;
 const MANSCDP_TYPE = /^application\/manscdp\+xml\b/i;
 
+const ALLOW = 'REGISTER, MESSAGE, NOTIFY, BYE, ACK, OPTIONS';
+
 const noop = () => {};
+
+function advertisedAddress(host: string): string {
+  if (host !== '0.0.0.0' && host !== '::') return host;
+  for (const list of Object.values(os.networkInterfaces()))
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  return '127.0.0.1';
+}
 
 export class GbSipPlatform extends EventEmitter<GbSipEvents> {
   private readonly transport: SipTransport;
+  private readonly out: GbOutgoing;
   private readonly devices = new Map<string, RegisteredDevice & { expiresAt: number }>();
   private readonly nonces = new Map<string, number>();
   /** Answers by transaction, so a retransmitted request gets the same answer (or none while pending). */
@@ -129,6 +160,20 @@ export class GbSipPlatform extends EventEmitter<GbSipEvents> {
       log: this.log,
       onMessage: (m, remote, reply) => this.onMessage(m, remote, reply),
     });
+    const t1Ms = options.t1Ms ?? 500;
+    const advertised = options.advertisedHost ?? advertisedAddress(options.host ?? '0.0.0.0');
+    this.out = new GbOutgoing({
+      platformId: options.platformId,
+      domain: options.domain,
+      local: () => ({ host: advertised, port: this.transport.port }),
+      device: (id) => this.devices.get(id),
+      send: (remote, text, connectTo) => this.transport.send(remote, text, connectTo),
+      emit: (event, ...args) => this.emit(event, ...(args as never)),
+      log: this.log,
+      timers: { t1Ms, t2Ms: options.t2Ms ?? 4000, timeoutMs: options.transactionTimeoutMs ?? 64 * t1Ms },
+      queryTimeoutMs: options.queryTimeoutMs ?? 10_000,
+      inviteTimeoutMs: options.inviteTimeoutMs ?? 32_000,
+    });
   }
 
   /** The bound port (useful with port 0). */
@@ -156,7 +201,63 @@ export class GbSipPlatform extends EventEmitter<GbSipEvents> {
     const timers = this.options.timers ?? { clearInterval: (h: unknown) => clearInterval(h as NodeJS.Timeout) };
     if (this.timer !== undefined) timers.clearInterval(this.timer);
     this.timer = undefined;
+    this.out.stop();
     await this.transport.stop();
+  }
+
+  /** 9.5.2 / A.2.4.3: the device's whole catalog, assembled from its (paginated) answers. */
+  queryCatalog(deviceId: string): Promise<AssembledCatalog> {
+    return this.out.queryCatalog(deviceId);
+  }
+
+  queryDeviceInfo(deviceId: string): Promise<MessageOf<'Response', 'DeviceInfo'>> {
+    return this.out.queryDeviceInfo(deviceId);
+  }
+
+  queryDeviceStatus(deviceId: string): Promise<MessageOf<'Response', 'DeviceStatus'>> {
+    return this.out.queryDeviceStatus(deviceId);
+  }
+
+  /** 9.7 record search for one channel between two GB times (YYYY-MM-DDTHH:mm:ss), all pages. */
+  queryRecordInfo(
+    deviceId: string,
+    channelId: string,
+    startTime: string,
+    endTime: string,
+  ): Promise<AssembledRecordInfo> {
+    return this.out.queryRecordInfo(deviceId, channelId, startTime, endTime);
+  }
+
+  /** 9.3.2 / A.3 PTZ and presets; resolves at the device's 200. */
+  deviceControlPtz(deviceId: string, channelId: string, command: PtzInput): Promise<void> {
+    return this.out.deviceControlPtz(deviceId, channelId, command);
+  }
+
+  /** 9.11 SUBSCRIBE (Catalog, MobilePosition every `interval` s, Alarm), refreshed before it runs out. */
+  subscribe(
+    deviceId: string,
+    kind: SubscriptionKind,
+    options?: { expires?: number; interval?: number; event?: string },
+  ): Promise<GbSubscription> {
+    return this.out.subscribe(deviceId, kind, options);
+  }
+
+  unsubscribe(subscription: GbSubscription): Promise<void> {
+    return this.out.unsubscribe(subscription);
+  }
+
+  /** 9.2 live video: INVITE with the SDP offer; the answer SDP and the dialog. */
+  invite(
+    deviceId: string,
+    channelId: string,
+    sdpOffer: string,
+    options?: { subject?: string; ssrc?: string; timeoutMs?: number },
+  ): Promise<{ answer: string; dialog: GbDialog }> {
+    return this.out.invite(deviceId, channelId, sdpOffer, options);
+  }
+
+  bye(dialog: GbDialog): Promise<void> {
+    return this.out.bye(dialog);
   }
 
   device(deviceId: string): RegisteredDevice | undefined {
@@ -183,7 +284,11 @@ export class GbSipPlatform extends EventEmitter<GbSipEvents> {
   }
 
   private onMessage(m: SipMessage, remote: SipRemote, reply: (text: string) => void): void {
-    if (m.method === undefined || m.method === 'ACK') return; // this half sends no requests
+    if (m.method === undefined) {
+      if (!this.out.tx.onResponse(m)) this.out.onStrayResponse(m);
+      return;
+    }
+    if (m.method === 'ACK') return; // we answer no INVITE
     const key = [
       remote.transport,
       remote.address,
@@ -221,10 +326,14 @@ export class GbSipPlatform extends EventEmitter<GbSipEvents> {
         return this.register(m, remote, send);
       case 'MESSAGE':
         return this.message(m, remote, send);
+      case 'NOTIFY':
+        return this.out.onNotify(m, (n) => this.decodeBody(n), send);
+      case 'BYE':
+        return this.out.onBye(m, send);
       case 'OPTIONS':
-        return send(200, 'OK', { headers: { allow: 'REGISTER, MESSAGE, OPTIONS' } });
+        return send(200, 'OK', { headers: { allow: ALLOW } });
       default:
-        return send(405, 'Method Not Allowed', { headers: { allow: 'REGISTER, MESSAGE, OPTIONS' } });
+        return send(405, 'Method Not Allowed', { headers: { allow: ALLOW } });
     }
   }
 
@@ -305,20 +414,26 @@ export class GbSipPlatform extends EventEmitter<GbSipEvents> {
     if (!device) return send(403, 'Forbidden (not registered)');
     const type = String(m.headers['content-type'] ?? '');
     if (!MANSCDP_TYPE.test(type)) return send(415, 'Unsupported Media Type');
-    let decoded: ManscdpDecoded;
-    try {
-      decoded = decodeManscdp(Buffer.from(m.content ?? '', 'latin1'));
-    } catch (err) {
-      const code = err instanceof ManscdpError ? err.code : 'error';
-      this.log.warn({ deviceId, remote, err }, 'gb28181 sip: bad MANSCDP body');
-      return send(400, `Bad Request (MANSCDP ${code})`);
-    }
+    const decoded = this.decodeBody(m);
+    if (typeof decoded === 'string') return send(400, decoded);
     device.lastSeen = this.now();
     send(200, 'OK');
     if (decoded.kind === 'Notify' && decoded.CmdType === 'Keepalive') {
       this.emit('keepalive', { deviceId, status: decoded.Status, sn: decoded.SN });
-    } else {
+    } else if (!this.out.takeAnswer(deviceId, decoded)) {
+      // an answer to one of our queries went to it; the rest is the owner's
       this.emit('message', { deviceId, message: decoded, remote });
+    }
+  }
+
+  /** A MANSCDP body, or the reason phrase of a 400 (logged). */
+  private decodeBody(m: SipMessage): ManscdpDecoded | string {
+    try {
+      return decodeManscdp(Buffer.from(m.content ?? '', 'latin1'));
+    } catch (err) {
+      const code = err instanceof ManscdpError ? err.code : 'error';
+      this.log.warn({ from: m.headers.from?.uri, err }, 'gb28181 sip: bad MANSCDP body');
+      return `Bad Request (MANSCDP ${code})`;
     }
   }
 

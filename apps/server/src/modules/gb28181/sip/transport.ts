@@ -37,6 +37,8 @@ export class SipTransport {
   private udp?: dgram.Socket;
   private tcp?: net.Server;
   private readonly sockets = new Set<net.Socket>();
+  /** Open TCP connections by remote address and port, for requests the platform sends. */
+  private readonly byRemote = new Map<string, net.Socket>();
   port = 0;
 
   constructor(private readonly o: TransportOptions) {}
@@ -62,6 +64,7 @@ export class SipTransport {
     this.tcp = undefined;
     for (const s of this.sockets) s.destroy();
     this.sockets.clear();
+    this.byRemote.clear();
     if (udp) await new Promise<void>((r) => udp.close(() => r()));
     if (tcp) await new Promise<void>((r) => tcp.close(() => r()));
   }
@@ -114,10 +117,53 @@ export class SipTransport {
     });
   }
 
+  /**
+   * Sends a message the platform starts (a request, or an ACK). UDP goes from our port to `remote`;
+   * TCP over the open connection from `remote`, else over a new connection to `connectTo` (the
+   * device's Contact) or `remote`. Rejects when there is no socket or the connection fails.
+   */
+  async send(remote: SipRemote, text: string, connectTo?: { address: string; port: number }): Promise<void> {
+    const bytes = Buffer.from(text, 'latin1');
+    if (remote.transport === 'udp') {
+      const udp = this.udp;
+      if (!udp) throw new Error('udp transport is not running');
+      await new Promise<void>((resolve, reject) =>
+        udp.send(bytes, remote.port, remote.address, (err) => (err ? reject(err) : resolve())),
+      );
+      return;
+    }
+    let socket = this.byRemote.get(`${remote.address}|${remote.port}`);
+    if (!socket || socket.destroyed) {
+      const target = connectTo ?? remote;
+      socket = this.byRemote.get(`${target.address}|${target.port}`);
+      if (!socket || socket.destroyed) socket = await this.connect(target);
+    }
+    const open = socket;
+    await new Promise<void>((resolve, reject) => open.write(bytes, (err) => (err ? reject(err) : resolve())));
+  }
+
+  private async connect(target: { address: string; port: number }): Promise<net.Socket> {
+    if (!this.tcp) throw new Error('tcp transport is not running');
+    if (this.sockets.size >= this.o.maxTcpConnections) throw new Error('too many tcp connections');
+    const socket = net.connect({ host: target.address, port: target.port });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', resolve);
+      socket.once('error', reject);
+    });
+    socket.removeAllListeners('error');
+    this.onConnection(socket);
+    return socket;
+  }
+
   private onConnection(socket: net.Socket): void {
     const remote: SipRemote = { transport: 'tcp', address: socket.remoteAddress ?? '', port: socket.remotePort ?? 0 };
+    const key = `${remote.address}|${remote.port}`;
     this.sockets.add(socket);
-    socket.on('close', () => this.sockets.delete(socket));
+    this.byRemote.set(key, socket);
+    socket.on('close', () => {
+      this.sockets.delete(socket);
+      if (this.byRemote.get(key) === socket) this.byRemote.delete(key);
+    });
     socket.on('error', (err) => this.o.log.warn({ err, remote }, 'gb28181 sip: tcp socket error'));
     const reply = (out: string) => {
       if (!socket.destroyed) socket.write(Buffer.from(out, 'latin1'));

@@ -1,0 +1,292 @@
+/**
+ * GB28181 live media on real bytes: ffmpeg-made H.264/H.265/AAC/A-law, muxed to PS and RTP as a
+ * device sends them, over UDP (reordered, one packet lost), TCP passive and TCP active, to FLV
+ * bodies that ffprobe decodes. Run: cd apps/server && npx vitest run src/modules/gb28181/media
+ */
+import dgram from 'node:dgram';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { frameRtpTcp, isKeyframe } from '@bwc/gb28181/ps';
+import type { AvPacket } from '../../media/live-stream';
+import { FLV_CODEC_AVC, FLV_CODEC_HVC1 } from './flv-packets';
+import { parseH264Sps, parseH265Sps } from './h26x';
+import { PortAllocator } from './ports';
+import { TcpActiveRtpReceiver, TcpPassiveRtpReceiver, UdpRtpReceiver, type RtpReceiver } from './receiver';
+import { GbMediaSession } from './session';
+import { flvFile, makeMedia, muxStream, probe, rng, rtpOf, type TestMedia } from './test-media';
+
+let dir: string;
+let media: TestMedia;
+const base = 41000 + Math.floor(Math.random() * 2000) * 10;
+const ports = new PortAllocator(base, base + 9);
+const sessions: GbMediaSession[] = [];
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'gb-media-'));
+  media = makeMedia(dir);
+});
+
+afterEach(() => {
+  for (const s of sessions.splice(0)) s.close();
+});
+
+afterAll(() => {
+  if (!process.env.KEEP) rmSync(dir, { recursive: true, force: true });
+});
+
+function session(receiver: RtpReceiver): { s: GbMediaSession; packets: AvPacket[] } {
+  const packets: AvPacket[] = [];
+  const s = new GbMediaSession(receiver, { onPacket: (p) => packets.push(p) });
+  sessions.push(s);
+  return { s, packets };
+}
+
+/** Sends datagrams, yielding to the event loop every few so that the receiver keeps up. */
+async function sendUdp(port: number, pkts: Buffer[]): Promise<void> {
+  const sock = dgram.createSocket('udp4');
+  for (let i = 0; i < pkts.length; i++) {
+    await new Promise<void>((resolve, reject) =>
+      sock.send(pkts[i]!, port, '127.0.0.1', (e) => (e ? reject(e) : resolve())),
+    );
+    if (i % 16 === 15) await new Promise((r) => setImmediate(r));
+  }
+  sock.close();
+}
+
+/** The bytes of RFC 4571 frames in random chunk sizes. */
+function chunks(pkts: Buffer[], seed: number): Buffer[] {
+  const stream = Buffer.concat(pkts.map(frameRtpTcp));
+  const rand = rng(seed);
+  const out: Buffer[] = [];
+  for (let at = 0; at < stream.length;) {
+    const n = 1 + Math.floor(rand() * 4000);
+    out.push(stream.subarray(at, at + n));
+    at += n;
+  }
+  return out;
+}
+
+async function writeAll(socket: net.Socket, parts: Buffer[]): Promise<void> {
+  for (const p of parts) if (!socket.write(p)) await new Promise((r) => socket.once('drain', r));
+}
+
+const video = (ps: AvPacket[]) => ps.filter((p) => p.codec_type === 9);
+const audio = (ps: AvPacket[]) => ps.filter((p) => p.codec_type === 8);
+
+/** Per track: sequence header first, then a keyframe; DTS never going back; video DTS 40 ms apart. */
+function checkOrder(ps: AvPacket[]): void {
+  const v = video(ps);
+  expect(v[0]!.flags).toBe(2);
+  expect(v[1]!.flags).toBe(3);
+  expect(v.slice(1).every((p) => p.flags === 3 || p.flags === 4)).toBe(true);
+  for (let i = 2; i < v.length; i++) expect(v[i]!.dts).toBeGreaterThan(v[i - 1]!.dts);
+  const a = audio(ps);
+  if (a.length) {
+    expect(a[0]!.flags).toBe(0);
+    for (let i = 1; i < a.length; i++) expect(a[i]!.dts).toBeGreaterThanOrEqual(a[i - 1]!.dts);
+  }
+  for (const p of ps) expect(p.size).toBe(p.data.length);
+}
+
+/** SPS of an AVCDecoderConfigurationRecord in a sequence header body. */
+function avcSps(body: Buffer): Buffer {
+  expect(body.subarray(0, 5)).toEqual(Buffer.from([0x17, 0, 0, 0, 0]));
+  const rec = body.subarray(5);
+  expect(rec[0]).toBe(1);
+  expect(rec[5]! & 0x1f).toBe(1);
+  const sps = rec.subarray(8, 8 + rec.readUInt16BE(6));
+  // profile, compatibility and level of the record are the SPS's
+  expect([rec[1], rec[2], rec[3]]).toEqual([sps[1], sps[2], sps[3]]);
+  return sps;
+}
+
+function writeFlv(name: string, ps: AvPacket[], hasAudio: boolean): string {
+  const file = join(dir, name);
+  writeFileSync(file, flvFile(ps, hasAudio));
+  return file;
+}
+
+describe('H.264 + AAC', () => {
+  it('over UDP, reordered with one packet lost: AVC sequence header, keyframe first, the frames less the lost one, and ffprobe decodes the FLV', async () => {
+    const packs = muxStream(media.h264, 'h264', { codec: 'aac', frames: media.aac });
+    const rtp = rtpOf(packs, 0x0a0b0c0d);
+    // lose the middle packet of the inter frame 40 (3 packets or more at this size)
+    const frame40 = packs.findIndex(
+      (p, i) => p.kind === 'video' && packs.slice(0, i + 1).filter((q) => q.kind === 'video').length === 41,
+    );
+    const of40 = rtp.filter((r) => r.pack === frame40);
+    expect(of40.length).toBeGreaterThanOrEqual(3);
+    const lost = of40[1]!;
+    const sent = rtp.filter((r) => r !== lost).map((r) => r.pkt);
+    // swap neighbours in blocks (displacement under the reorder window)
+    for (let i = 10; i + 1 < sent.length; i += 7) [sent[i], sent[i + 1]] = [sent[i + 1]!, sent[i]!];
+    const receiver = await UdpRtpReceiver.open(ports, { ssrc: 0x0a0b0c0d, host: '127.0.0.1' });
+    const { s, packets } = session(receiver);
+    await sendUdp(receiver.port, sent);
+    await vi.waitFor(() => expect(receiver.stats.packets).toBe(sent.length), { timeout: 10_000 });
+    expect(s.counters.gaps).toBe(1);
+
+    checkOrder(packets);
+    const v = video(packets);
+    expect(v[0]!.codec_id).toBe(FLV_CODEC_AVC);
+    const sps = parseH264Sps(avcSps(v[0]!.data));
+    expect(sps).toMatchObject({ width: 640, height: 360, profile: 100, chromaFormat: 1 });
+    const frames = v.filter((p) => p.flags !== 2);
+    expect(frames.length).toBe(media.h264.length - 1);
+    expect(frames.filter((p) => p.flags === 3).length).toBe(media.h264.filter((au) => isKeyframe('h264', au)).length);
+    // composition time 80 ms: PTS - DTS in the body and on the packet
+    expect(frames.every((p) => p.data.readIntBE(2, 3) === 80 && p.pts - p.dts === 80)).toBe(true);
+    expect(frames[1]!.dts - frames[0]!.dts).toBe(40);
+    // one sequence header: the keyframes resend the same SPS/PPS
+    expect(v.filter((p) => p.flags === 2).length).toBe(1);
+    const a = audio(packets);
+    // AudioSpecificConfig: AAC LC, 16 kHz (index 8), mono
+    expect(a[0]!.data).toEqual(Buffer.from([0xaf, 0, (2 << 3) | (8 >> 1), (0 << 7) | (1 << 3)]));
+    expect(a.filter((p) => p.flags === 1).length).toBe(media.aac.length);
+    expect(a[2]!.dts - a[1]!.dts).toBe(64);
+    expect(s.counters.videoFrames).toBe(frames.length);
+
+    const streams = probe(writeFlv('udp.flv', packets, true));
+    const vs = streams.find((x) => x.codec_type === 'video')!;
+    expect(vs).toMatchObject({ codec_name: 'h264', width: 640, height: 360 });
+    expect(Number(vs.nb_read_frames)).toBe(media.h264.length - 1);
+    const as = streams.find((x) => x.codec_type === 'audio')!;
+    expect(as).toMatchObject({ codec_name: 'aac', sample_rate: '16000', channels: 1 });
+    expect(Number(as.nb_read_frames)).toBe(media.aac.length);
+  });
+
+  it('over TCP passive in random chunks: every frame', async () => {
+    const packs = muxStream(media.h264, 'h264', { codec: 'aac', frames: media.aac });
+    const rtp = rtpOf(packs, 7).map((r) => r.pkt);
+    const receiver = await TcpPassiveRtpReceiver.open(ports, { ssrc: 7, host: '127.0.0.1' });
+    const { packets } = session(receiver);
+    const connected = new Promise((r) => receiver.once('connected', r));
+    const sock = net.connect(receiver.port, '127.0.0.1');
+    await connected;
+    await writeAll(sock, chunks(rtp, 3));
+    await vi.waitFor(() => expect(receiver.stats.packets).toBe(rtp.length), { timeout: 10_000 });
+    sock.destroy();
+    checkOrder(packets);
+    expect(video(packets).filter((p) => p.flags !== 2).length).toBe(media.h264.length);
+    expect(audio(packets).filter((p) => p.flags === 1).length).toBe(media.aac.length);
+    expect(receiver.stats.gaps).toBe(0);
+    const vs = probe(writeFlv('passive.flv', packets, true)).find((x) => x.codec_type === 'video')!;
+    expect(Number(vs.nb_read_frames)).toBe(media.h264.length);
+  });
+
+  it('over TCP active (we connect to the device): every frame', async () => {
+    const packs = muxStream(media.h264, 'h264', null);
+    const rtp = rtpOf(packs, 99).map((r) => r.pkt);
+    const device = net.createServer((sock) => void writeAll(sock, chunks(rtp, 5)));
+    await new Promise<void>((r) => device.listen(0, '127.0.0.1', r));
+    const port = (device.address() as net.AddressInfo).port;
+    try {
+      const receiver = new TcpActiveRtpReceiver({ ssrc: 99, remote: { host: '127.0.0.1', port } });
+      const { packets } = session(receiver);
+      await vi.waitFor(() => expect(receiver.stats.packets).toBe(rtp.length), { timeout: 10_000 });
+      checkOrder(packets);
+      expect(video(packets).filter((p) => p.flags !== 2).length).toBe(media.h264.length);
+      expect(audio(packets)).toEqual([]);
+      const streams = probe(writeFlv('active.flv', packets, false));
+      expect(streams.map((x) => x.codec_name)).toEqual(['h264']);
+      expect(Number(streams[0]!.nb_read_frames)).toBe(media.h264.length);
+    } finally {
+      device.close();
+    }
+  });
+});
+
+describe('H.265', () => {
+  it('libx265 over UDP: Enhanced FLV hvc1 with an HEVCDecoderConfigurationRecord, and ffprobe decodes it', async ({
+    skip,
+  }) => {
+    if (!media.h265) return skip('ffmpeg has no libx265');
+    const h265 = media.h265;
+    const rtp = rtpOf(muxStream(h265, 'h265', null, 0), 265).map((r) => r.pkt);
+    const receiver = await UdpRtpReceiver.open(ports, { ssrc: 265, host: '127.0.0.1' });
+    const { packets } = session(receiver);
+    await sendUdp(receiver.port, rtp);
+    await vi.waitFor(() => expect(receiver.stats.packets).toBe(rtp.length), { timeout: 10_000 });
+    checkOrder(packets);
+    const v = video(packets);
+    expect(v.every((p) => p.codec_id === FLV_CODEC_HVC1 && p.data.subarray(1, 5).toString() === 'hvc1')).toBe(true);
+    // sequence start: ex header, key frame, PacketTypeSequenceStart
+    expect(v[0]!.data[0]).toBe(0x90);
+    const rec = v[0]!.data.subarray(5);
+    expect(rec[0]).toBe(1);
+    expect(rec[22]).toBe(3);
+    // arrays VPS, SPS, PPS, one NAL each; the SPS parses to the picture size
+    let off = 23;
+    const arrays: { type: number; nal: Buffer }[] = [];
+    for (let i = 0; i < 3; i++) {
+      const type = rec[off]! & 0x3f;
+      expect(rec.readUInt16BE(off + 1)).toBe(1);
+      const len = rec.readUInt16BE(off + 3);
+      arrays.push({ type, nal: rec.subarray(off + 5, off + 5 + len) });
+      off += 5 + len;
+    }
+    expect(arrays.map((a) => a.type)).toEqual([32, 33, 34]);
+    const sps = parseH265Sps(arrays[1]!.nal);
+    expect(sps).toMatchObject({ width: 320, height: 240, profile: 1, bitDepthLuma: 8 });
+    expect(rec[1]! & 0x1f).toBe(sps.profile);
+    expect(rec[12]).toBe(sps.level);
+    const frames = v.slice(1);
+    expect(frames.length).toBe(h265.length);
+    expect(frames.filter((p) => p.flags === 3).length).toBe(h265.filter((au) => isKeyframe('h265', au)).length);
+    // no composition time: PacketTypeCodedFramesX
+    expect(frames.every((p) => p.data[0] === (p.flags === 3 ? 0x93 : 0xa3) && p.pts === p.dts)).toBe(true);
+    const streams = probe(writeFlv('h265.flv', packets, false));
+    expect(streams[0]).toMatchObject({ codec_name: 'hevc', width: 320, height: 240 });
+    expect(Number(streams[0]!.nb_read_frames)).toBe(h265.length);
+  });
+});
+
+describe('G.711', () => {
+  it('A-law is transcoded to AAC through ffmpeg: 8 kHz mono AAC LC that ffprobe decodes, about as long as the input', async () => {
+    const packs = muxStream(media.h264, 'h264', { codec: 'g711a', bytes: media.alaw });
+    const rtp = rtpOf(packs, 711).map((r) => r.pkt);
+    const receiver = await TcpPassiveRtpReceiver.open(ports, { ssrc: 711, host: '127.0.0.1' });
+    const { s, packets } = session(receiver);
+    const sock = net.connect(receiver.port, '127.0.0.1');
+    await writeAll(sock, chunks(rtp, 9));
+    await vi.waitFor(() => expect(receiver.stats.packets).toBe(rtp.length), { timeout: 10_000 });
+    sock.destroy();
+    await s.packetizer.drain();
+    checkOrder(packets);
+    const a = audio(packets);
+    // AAC LC, 8 kHz (index 11), mono
+    expect(a[0]!.data).toEqual(Buffer.from([0xaf, 0, (2 << 3) | (11 >> 1), (1 << 7) | (1 << 3)]));
+    const frames = a.filter((p) => p.flags === 1);
+    // 3 s at 8 kHz in 1024-sample frames, and the encoder's priming frame or so
+    expect(frames.length).toBeGreaterThanOrEqual(Math.floor((3 * 8000) / 1024));
+    expect(frames.length).toBeLessThanOrEqual(Math.ceil((3 * 8000) / 1024) + 2);
+    expect(frames[1]!.dts - frames[0]!.dts).toBe(128);
+    const streams = probe(writeFlv('g711.flv', packets, true));
+    const as = streams.find((x) => x.codec_type === 'audio')!;
+    expect(as).toMatchObject({ codec_name: 'aac', sample_rate: '8000', channels: 1 });
+    expect(Number(as.nb_read_frames)).toBe(frames.length);
+  });
+
+  it("'drop' leaves the audio out, with one log line", async () => {
+    const packs = muxStream(media.h264.slice(0, 30), 'h264', { codec: 'g711a', bytes: media.alaw });
+    const rtp = rtpOf(packs, 712).map((r) => r.pkt);
+    const receiver = await UdpRtpReceiver.open(ports, { ssrc: 712, host: '127.0.0.1' });
+    const lines: string[] = [];
+    const packets: AvPacket[] = [];
+    const s = new GbMediaSession(receiver, {
+      onPacket: (p) => packets.push(p),
+      g711: 'drop',
+      log: { warn: (_o, msg) => lines.push(msg) },
+    });
+    sessions.push(s);
+    await sendUdp(receiver.port, rtp);
+    await vi.waitFor(() => expect(receiver.stats.packets).toBe(rtp.length), { timeout: 10_000 });
+    expect(audio(packets)).toEqual([]);
+    expect(video(packets).length).toBe(31);
+    expect(lines).toEqual(['GB media: G.711 audio dropped (browsers cannot play it from FLV)']);
+    expect(s.counters.dropped.units).toBe(packs.filter((p) => p.kind === 'audio').length);
+  });
+});

@@ -330,11 +330,16 @@ describe('GB28181 simulated device with the server platform', () => {
         server: { id: PLATFORM, domain: DOMAIN, host: '127.0.0.1', port: platform.port },
       }),
     );
-    const results = await Promise.all(devices.map((d) => d.start()));
-    expect(results.filter(Boolean)).toHaveLength(500);
+    expect(await hub.startAll(devices, 1000)).toBe(500);
     expect(count).toBe(500);
     expect(seen.size).toBe(500);
     expect(platform.listDevices()).toHaveLength(500);
+    expect(hub.stats()).toMatchObject({ devices: 500, registered: 500, streams: 0 });
+    let unregistered = 0;
+    platform.on('unregistered', () => unregistered++);
+    await hub.stop(1000);
+    expect(unregistered).toBe(500);
+    expect(platform.listDevices()).toHaveLength(0);
   }, 60_000);
 });
 
@@ -517,6 +522,82 @@ describe('GB28181 simulated device: INVITE and PS over RTP', () => {
     }
     expect(d.units.some((u) => u.keyframe && u.codec === 'h264')).toBe(true);
     await byeAndCheck(peer, dev, hub.sipPort, invite.callId, channel);
+  }, 30_000);
+
+  it('streams over TCP to a platform that connects (setup:active offer, the device listens)', async () => {
+    const { peer, hub, dev } = await setup();
+    const y = '0200000043';
+    const channel = dev.channelIds[2]!;
+    const offer = buildOffer({ platformId: PLATFORM, address: '127.0.0.1', port: 9, ssrc: y, transport: 'tcp-active' });
+    const invite = peer.request(
+      'INVITE',
+      { user: channel, port: hub.sipPort },
+      { body: offer, type: 'application/sdp' },
+    );
+    const ok = await invite.response();
+    expect(ok.status).toBe(200);
+    const answer = parseSdp(ok.content!);
+    expect(answer.media[0]).toMatchObject({ transport: 'TCP/RTP/AVP', setup: 'passive', connectionNew: true });
+    peer.request(
+      'ACK',
+      { user: channel, port: hub.sipPort },
+      { callId: invite.callId, toTag: ok.headers.to!.params.tag ?? '' },
+    );
+    const socket = net.connect({ host: answer.address, port: answer.media[0]!.port });
+    cleanup.push(async () => void socket.destroy());
+    const framer = new RtpTcpFramer();
+    const d = demuxer(ssrcNumber(y));
+    while (!d.enough()) {
+      const [chunk] = (await once(socket, 'data')) as [Buffer];
+      for (const p of framer.push(chunk)) d.push(parseRtp(p));
+    }
+    expect(d.units.some((u) => u.keyframe && u.codec === 'h264')).toBe(true);
+    await byeAndCheck(peer, dev, hub.sipPort, invite.callId, channel);
+  }, 30_000);
+
+  it('plays back a recorded span (u=, t= echoed) and hangs up with BYE when it is over', async () => {
+    const { peer, hub, dev } = await setup();
+    const rtp = dgram.createSocket('udp4');
+    await new Promise<void>((r) => rtp.bind(0, '127.0.0.1', () => r()));
+    cleanup.push(() => new Promise<void>((r) => rtp.close(() => r())));
+    const channel = dev.channelIds[0]!;
+    const start = Math.floor(Date.now() / 1000) - 600;
+    const y = new SsrcAllocator(PLATFORM).allocate('history');
+    const offer = buildOffer({
+      platformId: PLATFORM,
+      address: '127.0.0.1',
+      port: rtp.address().port,
+      ssrc: y,
+      session: 'Playback',
+      channelId: channel,
+      start,
+      stop: start + 2,
+    });
+    const invite = peer.request(
+      'INVITE',
+      { user: channel, port: hub.sipPort },
+      { body: offer, type: 'application/sdp' },
+    );
+    const ok = await invite.response();
+    const answer = parseSdp(ok.content!);
+    expect(answer).toMatchObject({ sessionName: 'Playback', uri: `${channel}:0`, start, stop: start + 2, ssrc: y });
+    const d = demuxer(ssrcNumber(y));
+    rtp.on('message', (b) => d.push(parseRtp(b)));
+    const stopped = next<{ reason: string }>(dev, 'streamStopped', 15_000);
+    peer.request(
+      'ACK',
+      { user: channel, port: hub.sipPort },
+      { callId: invite.callId, toTag: ok.headers.to!.params.tag ?? '' },
+    );
+    // ffmpeg stops after the 2 s asked; the device then sends BYE in the call's dialog
+    const bye = await peer.take((m) => m.method === 'BYE' && m.headers['call-id'] === invite.callId, 15_000);
+    expect(bye.headers.to!.params.tag).toBe('p1');
+    expect((await stopped).reason).toMatch(/ffmpeg ended \(code 0\)/);
+    expect(d.units.some((u) => u.keyframe)).toBe(true);
+    // 2 s at 25 fps
+    expect(d.units.length).toBeGreaterThanOrEqual(45);
+    expect(d.units.length).toBeLessThanOrEqual(50);
+    expect(runningGbStreams()).toBe(0);
   }, 30_000);
 
   it('refuses a bad SDP offer with 488 and an unknown channel with 404, starting nothing', async () => {

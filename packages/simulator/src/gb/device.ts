@@ -100,6 +100,8 @@ interface Session {
   stream: GbStream;
   plan: MediaPlan;
   started: boolean;
+  /** for a BYE of the device's own */
+  dialog: Dialog;
 }
 
 /** SIP timer T1 (RFC 3261 17.1.1.1): UDP retransmissions start at 500 ms and double to 4 s. */
@@ -142,6 +144,8 @@ export class GbDevice extends EventEmitter<GbDeviceEvents> {
   readonly id: string;
   readonly channelIds: string[];
   registered = false;
+  /** UDP requests sent again for want of an answer (RFC 3261 Timer A) */
+  retransmissions = 0;
   /** every PTZ command obeyed, oldest first (the last 1,000) */
   readonly ptzLog: (PtzCommand & { channelId: string; at: number })[] = [];
   private link: SipLink | null = null;
@@ -151,6 +155,7 @@ export class GbDevice extends EventEmitter<GbDeviceEvents> {
   private readonly answered = new Map<string, { at: number; text: string }>();
   private readonly subscriptions = new Map<string, Subscription>();
   private readonly sessions = new Map<string, Session>();
+  private readonly inviting = new Set<string>();
   private readonly registerCallId = token(12);
   private cseq = 1;
   private sn = 1;
@@ -205,7 +210,7 @@ export class GbDevice extends EventEmitter<GbDeviceEvents> {
     this.running = false;
     this.clearTimers();
     for (const s of [...this.subscriptions.values()]) this.endSubscription(s);
-    await Promise.all([...this.sessions.values()].map((s) => this.endSession(s, 'device stopped', true)));
+    await Promise.all([...this.sessions.values()].map((s) => this.endSession(s, 'device stopped', false)));
     if (this.registered && this.link) {
       await this.register(0).catch(() => false);
     }
@@ -423,7 +428,8 @@ export class GbDevice extends EventEmitter<GbDeviceEvents> {
     const seq = d ? ++d.cseq : this.cseq++;
     const callId = d?.callId ?? (method === 'REGISTER' ? this.registerCallId : token(12));
     // REGISTER's To is the address of record being registered: the device (RFC 3261 10.2)
-    const target = d?.remoteUri ?? (method === 'REGISTER' ? this.localUri() : `sip:${this.server.id}@${this.server.domain}`);
+    const target =
+      d?.remoteUri ?? (method === 'REGISTER' ? this.localUri() : `sip:${this.server.id}@${this.server.domain}`);
     const requestUri = method === 'REGISTER' ? `sip:${this.server.id}@${this.server.domain}` : target;
     const content = body ? encodeManscdp(body).toString('latin1') : '';
     const lines = [
@@ -463,6 +469,7 @@ export class GbDevice extends EventEmitter<GbDeviceEvents> {
       if (link.transport === 'udp') {
         const again = (interval: number) => {
           p.retransmit = setTimeout(() => {
+            this.retransmissions++;
             link.send(text);
             again(Math.min(interval * 2, T2));
           }, interval);
@@ -711,7 +718,23 @@ export class GbDevice extends EventEmitter<GbDeviceEvents> {
     const channelId = this.channelIdOf(m);
     if (!channelId) return reply(404, 'Not Found');
     const callId = m.headers['call-id']!;
-    if (this.sessions.has(callId)) return; // a re-INVITE: not supported, the first answer stands
+    // a re-INVITE is not supported (the first answer stands); a retransmission while the first is
+    // being prepared is ignored
+    if (this.sessions.has(callId) || this.inviting.has(callId)) return;
+    this.inviting.add(callId);
+    try {
+      await this.answerInvite(m, channelId, callId, reply);
+    } finally {
+      this.inviting.delete(callId);
+    }
+  }
+
+  private async answerInvite(
+    m: SipMessage,
+    channelId: string,
+    callId: string,
+    reply: (s: number, r: string, e?: ResponseExtra) => void,
+  ): Promise<void> {
     let plan: MediaPlan;
     let offer;
     try {
@@ -735,7 +758,23 @@ export class GbDevice extends EventEmitter<GbDeviceEvents> {
       localHost: this.hub.host,
     });
     const port = await stream.prepare();
-    const session: Session = { channelId, callId, stream, plan, started: false };
+    const localTag = token(4);
+    const session: Session = {
+      channelId,
+      callId,
+      stream,
+      plan,
+      started: false,
+      dialog: {
+        callId,
+        localTag,
+        remoteTag: m.headers.from!.params.tag ?? '',
+        remoteUri: m.headers.from!.uri,
+        localUri: m.headers.to!.uri,
+        cseq: 0,
+      },
+    };
+    if (!this.running) return void (await stream.stop(), reply(480, 'Temporarily Unavailable'));
     this.sessions.set(callId, session);
     stream.on('ended', (reason) => void this.endSession(session, reason, false));
     this.emit('invite', { channelId, plan });
@@ -744,6 +783,7 @@ export class GbDevice extends EventEmitter<GbDeviceEvents> {
       headers: {
         contact: [{ uri: `sip:${channelId}@${this.link!.local.host}:${this.link!.local.port}`, params: {} }],
         'content-type': 'application/sdp',
+        to: { ...m.headers.to!, params: { ...m.headers.to!.params, tag: localTag } },
       },
       content: answer,
     });
@@ -766,13 +806,14 @@ export class GbDevice extends EventEmitter<GbDeviceEvents> {
     void this.endSession(s, 'BYE', true);
   }
 
-  /** Ends a stream; `byPeer` false means the device hangs up itself (media failed), true: no BYE to send. */
+  /** Ends a stream; unless the platform hung up (`byPeer`), the device sends BYE. */
   private async endSession(s: Session, reason: string, byPeer: boolean): Promise<void> {
     if (this.sessions.get(s.callId) !== s) return;
     this.sessions.delete(s.callId);
     await s.stream.stop();
     this.emit('streamStopped', { channelId: s.channelId, callId: s.callId, reason });
-    if (!byPeer) this.emit('warn', `stream ${s.channelId} ended: ${reason}`);
+    // the device hangs up itself: the media ended (playback done) or failed
+    if (!byPeer && this.link) void this.request('BYE', null, { dialog: s.dialog });
   }
 
   private channelIdOf(m: SipMessage): string | null {

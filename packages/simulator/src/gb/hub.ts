@@ -58,9 +58,44 @@ export class GbSimHub {
     return d;
   }
 
-  /** Stops every device (unregistering them) and closes the sockets. */
-  async stop(): Promise<void> {
-    await Promise.all([...this.devices.values()].map((d) => d.stop()));
+  /**
+   * Starts devices spread over time (`perSecond`, default 500): a burst of thousands of REGISTERs
+   * overflows socket buffers and ends in retransmissions. Resolves with how many registered.
+   */
+  async startAll(devices: GbDevice[] = [...this.devices.values()], perSecond = 500): Promise<number> {
+    const gap = 1000 / Math.max(1, perSecond);
+    const results = await Promise.all(
+      devices.map(
+        (d, i) =>
+          new Promise<boolean>((resolve) => {
+            setTimeout(() => resolve(d.start().catch(() => false)), Math.round(i * gap));
+          }),
+      ),
+    );
+    return results.filter(Boolean).length;
+  }
+
+  /** Counters over all devices. */
+  stats(): { devices: number; registered: number; streams: number; retransmissions: number; dropped: number } {
+    let registered = 0;
+    let streams = 0;
+    let retransmissions = 0;
+    for (const d of this.devices.values()) {
+      if (d.registered) registered++;
+      streams += d.streams;
+      retransmissions += d.retransmissions;
+    }
+    return { devices: this.devices.size, registered, streams, retransmissions, dropped: this.udp.dropped };
+  }
+
+  /** Stops every device (unregistering them, `perSecond` at a time) and closes the sockets. */
+  async stop(perSecond = 500): Promise<void> {
+    const gap = 1000 / Math.max(1, perSecond);
+    await Promise.all(
+      [...this.devices.values()].map(
+        (d, i) => new Promise<void>((resolve) => setTimeout(() => resolve(d.stop()), Math.round(i * gap))),
+      ),
+    );
     this.devices.clear();
     await this.udp.stop();
     const m = this.media;

@@ -93,6 +93,7 @@ export class GbStream extends EventEmitter<GbStreamEvents> {
   private exited: Promise<void> = Promise.resolve();
   private tcp: net.Socket | null = null;
   private server: net.Server | null = null;
+  private accepted: Promise<net.Socket> | null = null;
   private stopped = false;
 
   constructor(private readonly o: GbStreamOptions) {
@@ -118,6 +119,17 @@ export class GbStream extends EventEmitter<GbStreamEvents> {
       server.listen(0, this.o.localHost, () => resolve());
     });
     this.server = server;
+    // the platform may connect before its ACK arrives
+    this.accepted = new Promise<net.Socket>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error('no TCP connection from the platform')), ACCEPT_TIMEOUT_MS);
+      t.unref();
+      server.once('connection', (s) => {
+        clearTimeout(t);
+        resolve(s);
+      });
+      server.once('close', () => reject(new Error('stopped before the platform connected')));
+    });
+    this.accepted.catch(() => {});
     return (server.address() as net.AddressInfo).port;
   }
 
@@ -132,15 +144,8 @@ export class GbStream extends EventEmitter<GbStreamEvents> {
       });
       this.useTcp(socket);
     } else if (plan.transport === 'tcp-passive') {
-      const server = this.server!;
-      const socket = await new Promise<net.Socket>((resolve, reject) => {
-        const t = setTimeout(() => reject(new Error('no TCP connection from the platform')), ACCEPT_TIMEOUT_MS);
-        server.once('connection', (s) => {
-          clearTimeout(t);
-          resolve(s);
-        });
-      });
-      server.close();
+      const socket = await this.accepted!;
+      this.server?.close();
       this.server = null;
       this.useTcp(socket);
     }

@@ -273,6 +273,7 @@ import {
 } from './schemas/org';
 import { GetVideoAnswer, GetVideoRequest, LiveAddRequest, LiveDelRequest, LivePlay, LiveStopped, MediaGatewayInfo, MediaKickRequest } from './schemas/live';
 import { MapConfig, PlayConfig, SettingsAnswer, SettingsSchemas, SettingsTypeInput } from './schemas/system';
+import { GbPlayerConfig, GbUserCheck } from './schemas/gb28181';
 import { TrackAnswer, TrackExportQuery, TrackMarkAnswer, TrackMarkQuery, TrackQuery } from './schemas/tracks';
 import { TreeNode, UnitTreeRequest } from './schemas/tree';
 import { PageInfo, ServerVersion, UserContext, UserInfo } from './schemas/user';
@@ -363,6 +364,10 @@ export const Api = {
   playUpdate: { method: 'POST', path: '/rest/system/config/play_update', auth: menu(MenuId.DISPATCH_CONFIG, 'edit'), body: PlayConfig, data: PlayConfig },
   uploadBackground: { method: 'POST', path: '/rest/system/config/upload_background', auth: menu(MenuId.SYSTEM_SETTINGS, 'edit'), encoding: 'multipart', data: SettingsSchemas.backset },
   mapConfig: { method: 'GET', path: '/rest/system/config/map_get', auth: session, data: MapConfig },
+  // GB player (spec part 2 sections 5 and 7.2; schemas/gb28181.ts): its configuration for the GB
+  // monitor screens, and whether the signed-in user can be used for GB
+  gbConfig: { method: 'GET', path: '/rest/monitor/gbconfig/get', auth: anyMenu('view', MenuId.VIDEO_PATROL, MenuId.MONITOR_ALARM, MenuId.PLAYBACK), data: GbPlayerConfig },
+  gbCheckUser: { method: 'POST', path: '/rest/monitor/videopatrols/checkgbuser', auth: session, data: GbUserCheck },
 
   // announcements
   announceList: { method: 'POST', path: '/rest/system/announce/get', auth: menu(MenuId.ANNOUNCEMENTS, 'view'), body: AnnounceListQuery, data: pageOf(Announcement) },

@@ -12,6 +12,7 @@ export * from './schemas/auth';
 export * from './schemas/user';
 export * from './schemas/licence';
 export * from './schemas/system';
+export * from './schemas/gb28181';
 export * from './schemas/announce';
 export * from './schemas/download';
 export * from './schemas/tree';

@@ -21,6 +21,7 @@ import { registerMediaModule } from './media/media.module';
 import { registerEvidenceModule } from './evidence/evidence.module';
 import { registerWorkstationsModule } from './workstations/workstations.module';
 import { registerMessagesModule } from './messages/messages.module';
+import { registerGb28181Module } from './gb28181/gb28181.module';
 import { registerConsoleService } from '../realtime/console/console.module';
 
 /**
@@ -57,4 +58,5 @@ export async function registerModules(app: FastifyInstance): Promise<void> {
   const consoleService = await registerConsoleService(app, { devices, live });
   await registerSystemModule(app, { consoleService });
   await registerMessagesModule(app, { presence: consoleService });
+  await registerGb28181Module(app);
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { GroupApi } from '../console/session';
 import { DEFAULT_VIDEO_LIVE_NUM, LOGIN_FAIL_LIMIT_DEFAULT, LOGIN_LOCK_MINUTES_DEFAULT, RECORDING_DURATIONS_MIN } from '../limits';
 import { between, NewPassword, SystemTitle } from '../validators';
+import { GB_SETTINGS_DEFAULTS, GbSettings } from './gb28181';
 
 const int = (min: number, max: number) => between(z.coerce.number({ error: 'validation.number' }).int({ error: 'validation.integer' }), min, max);
 const text = (max: number) => z.string({ error: 'validation.required' }).trim().max(max, { error: 'validation.tooLong' });
@@ -73,6 +74,8 @@ export const SettingsSchemas = {
     /** face-alarm pictures in the emergency screen's right column (spec part 2: gis info alerm_face); 1 on */
     alerm_face: z.coerce.number().pipe(z.union([z.literal(0), z.literal(1)], { error: 'validation.choice' })).default(0),
   }),
+  /** GB/T 28181 platform and the GB mode flag (schemas/gb28181.ts) */
+  gbconfig: GbSettings,
 } as const;
 export type SettingsType = keyof typeof SettingsSchemas;
 export const SETTINGS_TYPES = Object.keys(SettingsSchemas) as SettingsType[];
@@ -80,7 +83,7 @@ export const SettingsTypeInput = z.object({ type: z.enum(SETTINGS_TYPES as [Sett
 export type Settings<T extends SettingsType> = z.infer<(typeof SettingsSchemas)[T]>;
 
 /** Settings under /system/player (dispatch config) need replay_auth; the rest need systerm_auth. */
-export const DISPATCH_CONFIG_TYPES: readonly SettingsType[] = ['digitailmap', 'cloudstorage', 'alarmset'];
+export const DISPATCH_CONFIG_TYPES: readonly SettingsType[] = ['digitailmap', 'cloudstorage', 'alarmset', 'gbconfig'];
 
 export const SETTINGS_DEFAULTS: { [T in SettingsType]: Settings<T> } = {
   titleset: { title: '移动执法电子证据管理', support_text: '' },
@@ -102,15 +105,17 @@ export const SETTINGS_DEFAULTS: { [T in SettingsType]: Settings<T> } = {
   },
   cloudstorage: { record_path: 'recordings', record_minutes: 30, keep_days: 180, record_live: 0 },
   alarmset: { sos_alarm_time: 30, sos_alarm_audio: '', type_levels: {}, alerm_face: 0 },
+  gbconfig: GB_SETTINGS_DEFAULTS,
 };
 
 /**
  * What system_get and system_update answer: the stored settings of the type asked. normalset's
- * default_password is '' for a caller who may not edit system settings, so its answer is any text.
+ * default_password (gbconfig's DevicePassword) is '' for a caller who may not edit the type, so its answer is any text.
  */
 export const SettingsAnswerSchemas = {
   ...SettingsSchemas,
   normalset: SettingsSchemas.normalset.extend({ default_password: z.string() }),
+  gbconfig: SettingsSchemas.gbconfig.extend({ DevicePassword: z.string() }),
 } as const;
 export type SettingsAnswerOf<T extends SettingsType> = z.output<(typeof SettingsAnswerSchemas)[T]>;
 /** One strict object per type (their fields differ), so an answer matches exactly one. */
@@ -123,6 +128,7 @@ export const SettingsAnswer = z.union([
   SettingsAnswerSchemas.digitailmap.strict(),
   SettingsAnswerSchemas.cloudstorage.strict(),
   SettingsAnswerSchemas.alarmset.strict(),
+  SettingsAnswerSchemas.gbconfig.strict(),
 ]);
 
 /** The settings of `type` from a system_get / system_update answer, checked against that type. */

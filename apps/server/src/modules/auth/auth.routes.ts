@@ -11,6 +11,7 @@ import { login } from './auth.service';
 import { hashLoginDigest, verifyLoginDigest } from './password';
 import { endSession } from './session.repository';
 import { allModuleCodes, getPasswordHash, roleModules, setPasswordHash } from './user.repository';
+import { readGbSettings } from '../gb28181/gb28181.repository';
 
 function sessionPushUrl(req: FastifyRequest): string {
   return `${req.protocol === 'https' ? 'wss' : 'ws'}://${req.host}/ws/session`;
@@ -100,7 +101,11 @@ export async function registerAuthRoutes(app: FastifyInstance, licence: LicenceS
   defineRoute(app, {
     api: 'userContext',
     handler: async ({ db, user }) =>
-      presentContext(await roleModules(db, user.role_id), await allModuleCodes(db), app.config.gbMode),
+      presentContext(
+        await roleModules(db, user.role_id),
+        await allModuleCodes(db),
+        (await readGbSettings(db)).gb_mode === 1,
+      ),
   });
 
   defineRoute(app, {

@@ -8,6 +8,7 @@ import { countActiveSessions } from '../auth/session.repository';
 import { countDevices } from '../devices/devices.repository';
 import { productVersion } from '../index/version';
 import type { LicenceService, LicenceStatus } from './licence.service';
+import { readGbSettings } from '../gb28181/gb28181.repository';
 
 function registrationOf(status: LicenceStatus, macCode: string): RegistrationStatus {
   return {
@@ -43,7 +44,7 @@ export async function registerLicenceRoutes(app: FastifyInstance, service: Licen
         use_device_nums: await countDevices(app.db),
         mac_code: service.macCode,
         regist_code: status.state === 'unregistered' ? '' : status.code,
-        play_versiton: app.config.gbMode ? 'GB' : 'GIS',
+        play_versiton: (await readGbSettings(app.db)).gb_mode === 1 ? 'GB' : 'GIS',
         registered: status.state === 'valid',
         expires_at: status.state === 'unregistered' ? null : (status.expiresAt?.toISOString() ?? null),
       };

@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import { defineRoute } from '../../http/route';
+import { readPlayConfig } from '../system/settings.repository';
+import { readGbSettings } from './gb28181.repository';
+import { checkGbUser, playerConfig } from './gb28181.service';
+
+/** gbconfig/get and checkgbuser (spec part 2 section 7.2). The settings themselves are system settings (type gbconfig). */
+export async function registerGbRoutes(app: FastifyInstance): Promise<void> {
+  defineRoute(app, {
+    api: 'gbConfig',
+    handler: async ({ db, user, req }) =>
+      playerConfig(await readGbSettings(db), user, req.hostname, (await readPlayConfig(db)).video_live_num),
+  });
+
+  defineRoute(app, {
+    api: 'gbCheckUser',
+    handler: async ({ db, user }) => checkGbUser(await readGbSettings(db), user),
+  });
+}

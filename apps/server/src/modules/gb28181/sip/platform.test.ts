@@ -270,6 +270,33 @@ describe('GbSipPlatform with SIPp devices', () => {
     });
   }
 
+  for (const transport of ['u1', 't1'] as const) {
+    it(`digest REGISTER, then the platform's Catalog query answered in two GB2312 MESSAGEs (sipp -t ${transport})`, async () => {
+      const { platform } = await startPlatform();
+      // The query goes out when the device has registered; SIPp's out-of-call scenario answers it.
+      const catalog = next<{ deviceId: string }>(platform, 'registered').then(({ deviceId }) =>
+        platform.queryCatalog(deviceId),
+      );
+      const generic: unknown[] = [];
+      platform.on('message', (m) => generic.push(m));
+      const run = await runSipp([
+        ...sippArgs(platform.port, 'register-catalog.xml', PASSWORD, transport),
+        '-oocsf',
+        path.join(HERE, 'sipp', 'catalog-answer.xml'),
+      ]);
+      expect(run.code, run.output).toBe(0);
+      const result = await catalog;
+      expect(result.sumNum).toBe(3);
+      expect(result.items.map((i) => [i.DeviceID, i.Name, i.Status])).toEqual([
+        ['34020000001310000001', '执法记录仪通道1', 'ON'],
+        ['34020000001310000002', '执法记录仪通道2', 'OFF'],
+        ['34020000001310000003', '执法记录仪通道3', 'ON'],
+      ]);
+      expect(result.items[0]!.Manufacturer).toBe('测试厂商');
+      expect(generic).toEqual([]);
+    });
+  }
+
   it('a wrong password gets 403 and no registration', async () => {
     const { platform } = await startPlatform();
     let registered = 0;

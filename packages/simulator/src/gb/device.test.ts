@@ -18,6 +18,7 @@ import {
   encodeManscdp,
   mobilePositionSubscription,
   ptzControl,
+  alarmSubscription,
   recordInfoQuery,
   gbTime,
   RecordInfoAssembler,
@@ -141,6 +142,8 @@ async function rawPeer() {
     socket.send(Buffer.from(text, 'latin1'), to.port, DEVICE_IP);
     return {
       callId,
+      /** the same bytes again, as a UDP retransmission */
+      resend: () => socket.send(Buffer.from(text, 'latin1'), to.port, DEVICE_IP),
       response: () => take((m) => m.status !== undefined && m.headers['call-id'] === callId && m.status >= 200),
     };
   }
@@ -385,6 +388,76 @@ describe('GB28181 simulated device: subscriptions and alarms (raw platform)', ()
       AlarmDescription: 'test alarm',
     });
     expect(await status).toBe(200);
+
+    // with an Alarm subscription the alarm is a NOTIFY in its dialog
+    const alarmSub = peer.request(
+      'SUBSCRIBE',
+      { user: deviceId(5), port: hub.sipPort },
+      {
+        body: peer.manscdp(alarmSubscription({ sn: 2, deviceId: deviceId(5) })),
+        type: 'Application/MANSCDP+xml',
+        headers: ['Event: presence', 'Expires: 60'],
+      },
+    );
+    expect((await alarmSub.response()).status).toBe(200);
+    const notified = dev.raiseAlarm({ priority: 1, method: 5 });
+    const n = await peer.take((m) => m.method === 'NOTIFY' && m.headers['call-id'] === alarmSub.callId);
+    expect(decodeManscdp(Buffer.from(n.content!, 'latin1'))).toMatchObject({ CmdType: 'Alarm', AlarmMethod: 5 });
+    expect(await notified).toBe(200);
+  });
+
+  it('refreshes its registration before it runs out, answers a retransmitted query once, and a RecordCmd with a Response', async () => {
+    const peer = await rawPeer();
+    const hub = await startHub();
+    const dev = hub.device({
+      deviceId: deviceId(7),
+      password: PASSWORD,
+      expires: 2,
+      server: { id: PLATFORM, domain: DOMAIN, host: '127.0.0.1', port: peer.port },
+    });
+    expect(await dev.start()).toBe(true);
+    const first = await peer.take((m) => m.method === 'REGISTER');
+    // the raw peer grants what was asked (2 s): the refresh comes at ~80% of it
+    const again = await peer.take((m) => m.method === 'REGISTER', 5000);
+    expect(again.headers['call-id']).toBe(first.headers['call-id']);
+    expect(again.headers.cseq!.seq).toBeGreaterThan(first.headers.cseq!.seq);
+
+    const queries: string[] = [];
+    dev.on('query', (e) => queries.push(e.cmdType));
+    const q = peer.request(
+      'MESSAGE',
+      { user: deviceId(7), port: hub.sipPort },
+      { body: peer.manscdp(deviceInfoQuery({ sn: 21, deviceId: deviceId(7) })), type: 'Application/MANSCDP+xml' },
+    );
+    q.resend();
+    expect((await q.response()).status).toBe(200);
+    expect((await q.response()).status).toBe(200); // the retransmission got the same answer
+    await peer.take((m) => m.method === 'MESSAGE' && /DeviceInfo/.test(m.content ?? ''));
+    const control = next<{ command: string }>(dev, 'control');
+    const rec = peer.request(
+      'MESSAGE',
+      { user: deviceId(7), port: hub.sipPort },
+      {
+        body: peer.manscdp({
+          kind: 'Control',
+          CmdType: 'DeviceControl',
+          SN: 22,
+          DeviceID: dev.channelIds[0]!,
+          RecordCmd: 'Record',
+        } as ManscdpMessage),
+        type: 'Application/MANSCDP+xml',
+      },
+    );
+    expect((await rec.response()).status).toBe(200);
+    expect((await control).command).toBe('Record');
+    const resp = await peer.take((m) => m.method === 'MESSAGE' && /DeviceControl/.test(m.content ?? ''));
+    expect(decodeManscdp(Buffer.from(resp.content!, 'latin1'))).toMatchObject({
+      kind: 'Response',
+      SN: 22,
+      Result: 'OK',
+    });
+    // the query was handled once, though it came twice (the RecordCmd came after both)
+    expect(queries).toEqual(['DeviceInfo', 'DeviceControl']);
   });
 });
 

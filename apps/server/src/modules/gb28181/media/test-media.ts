@@ -58,6 +58,8 @@ export function makeMedia(dir: string): TestMedia {
     '24',
     '-g',
     '25',
+    '-sc_threshold',
+    '0',
     '-bf',
     '0',
     '-f',

@@ -461,6 +461,78 @@ describe('GB28181 simulated device: subscriptions and alarms (raw platform)', ()
   });
 });
 
+describe('GB28181 simulated device: hostile input', () => {
+  it('survives garbage and mutated requests and still answers', async () => {
+    const peer = await rawPeer();
+    const hub = await startHub();
+    const dev = hub.device({
+      deviceId: deviceId(8),
+      password: PASSWORD,
+      server: { id: PLATFORM, domain: DOMAIN, host: '127.0.0.1', port: peer.port },
+    });
+    expect(await dev.start()).toBe(true);
+    const warnings: string[] = [];
+    dev.on('warn', (w) => warnings.push(w));
+    const to = { user: deviceId(8), port: hub.sipPort };
+    const sock = dgram.createSocket('udp4');
+    cleanup.push(() => new Promise<void>((r) => sock.close(() => r())));
+    const send = (b: Buffer) => new Promise<void>((r) => sock.send(b, hub.sipPort, DEVICE_IP, () => r()));
+    await send(Buffer.alloc(70_000, 0x41)); // over the size limit
+    await send(Buffer.from('\x00\x01garbage\r\n\r\n'));
+    await send(Buffer.from(`MESSAGE sip:${deviceId(8)}@x SIP/2.0\r\n\r\n`)); // no mandatory headers
+    // requests with bodies the device must refuse: bad XML, a DOCTYPE, bad SDP, an oversize SDP
+    const refusals: [string, string, string][] = [
+      ['MESSAGE', '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "b">]><Query>&a;</Query>', 'Application/MANSCDP+xml'],
+      ['MESSAGE', '<Query><CmdType>Catalog</CmdType>', 'Application/MANSCDP+xml'],
+      ['SUBSCRIBE', peer.manscdp(deviceInfoQuery({ sn: 1, deviceId: deviceId(8) })), 'Application/MANSCDP+xml'],
+      ['INVITE', 'v=0\r\n' + 'a=x\r\n'.repeat(3000), 'application/sdp'],
+    ];
+    const statuses: number[] = [];
+    for (const [method, body, type] of refusals) {
+      const r = peer.request(
+        method,
+        { ...to, user: method === 'INVITE' ? dev.channelIds[0]! : to.user },
+        { body, type },
+      );
+      statuses.push((await r.response()).status!);
+    }
+    expect(statuses).toEqual([400, 400, 489, 488]);
+    // seeded byte mutations of a valid query: whatever the device makes of them, it stays up
+    let seed = 7;
+    const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const valid = Buffer.from(
+      [
+        `MESSAGE sip:${deviceId(8)}@${DEVICE_IP}:${hub.sipPort} SIP/2.0`,
+        `Via: SIP/2.0/UDP 127.0.0.1:${peer.port};branch=z9hG4bKfuzz`,
+        `From: <sip:${PLATFORM}@${DOMAIN}>;tag=f`,
+        `To: <sip:${deviceId(8)}@${DOMAIN}>`,
+        'Call-ID: fuzz',
+        'CSeq: 1 MESSAGE',
+        'Content-Type: Application/MANSCDP+xml',
+        '',
+        peer.manscdp(deviceStatusQuery({ sn: 3, deviceId: deviceId(8) })),
+      ].join('\r\n'),
+      'latin1',
+    );
+    for (let n = 0; n < 300; n++) {
+      const b = Buffer.from(valid);
+      b.write(`z9hG4bK${String(n).padStart(4, '0')}`, valid.indexOf('z9hG4bKfuzz'), 'latin1'); // a new transaction each
+      for (let k = 0; k < 1 + Math.floor(rnd() * 3); k++) b[Math.floor(rnd() * b.length)] = Math.floor(rnd() * 256);
+      await send(b);
+    }
+    const ok = peer.request('MESSAGE', to, {
+      body: peer.manscdp(deviceInfoQuery({ sn: 99, deviceId: deviceId(8) })),
+      type: 'Application/MANSCDP+xml',
+    });
+    expect((await ok.response()).status).toBe(200);
+    const answer = await peer.take((m) => m.method === 'MESSAGE' && /<SN>99<\/SN>/.test(m.content ?? ''));
+    expect(decodeManscdp(Buffer.from(answer.content!, 'latin1'))).toMatchObject({ CmdType: 'DeviceInfo', SN: 99 });
+    expect(hub.dropped).toBeGreaterThanOrEqual(3);
+    expect(dev.registered).toBe(true);
+    expect(warnings.filter((w) => /Internal|TypeError|undefined/.test(w))).toEqual([]);
+  });
+});
+
 describe('GB28181 simulated device: INVITE and PS over RTP', () => {
   const FFMPEG = findFfmpeg();
 

@@ -9,9 +9,10 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { frameRtpTcp, isKeyframe } from '@bwc/gb28181/ps';
-import type { AvPacket } from '../../media/live-stream';
-import { FLV_CODEC_AVC, FLV_CODEC_HVC1 } from './flv-packets';
+import { frameRtpTcp, isKeyframe, type AccessUnit } from '@bwc/gb28181/ps';
+import { LiveStream, type AvPacket } from '../../media/live-stream';
+import { parseAdts } from './adts';
+import { FLV_CODEC_AVC, FLV_CODEC_HVC1, FlvPacketizer } from './flv-packets';
 import { parseH264Sps, parseH265Sps } from './h26x';
 import { PortAllocator } from './ports';
 import { TcpActiveRtpReceiver, TcpPassiveRtpReceiver, UdpRtpReceiver, type RtpReceiver } from './receiver';
@@ -288,5 +289,180 @@ describe('G.711', () => {
     expect(video(packets).length).toBe(31);
     expect(lines).toEqual(['GB media: G.711 audio dropped (browsers cannot play it from FLV)']);
     expect(s.counters.dropped.units).toBe(packs.filter((p) => p.kind === 'audio').length);
+  });
+});
+
+interface PlayerSample {
+  isKeyframe?: boolean;
+  dts: number;
+  pts: number;
+  cts?: number;
+}
+
+interface PlayerTrack {
+  samples: PlayerSample[];
+  length: number;
+}
+
+interface PlayerMeta {
+  codec: string;
+  originalCodec?: string;
+  codecWidth?: number;
+  codecHeight?: number;
+  audioSampleRate?: number;
+  channelCount?: number;
+}
+
+interface FlvDemuxerClass {
+  probe(buf: ArrayBuffer): object;
+  new (
+    probe: object,
+    config: object,
+  ): {
+    onError: (type: string, info: string) => void;
+    onMediaInfo: () => void;
+    onTrackMetadata: (type: string, meta: PlayerMeta) => void;
+    onDataAvailable: (audio: PlayerTrack, video: PlayerTrack) => void;
+    parseChunks(chunk: ArrayBuffer, byteStart: number): number;
+  };
+}
+
+/** The console player's FLV demuxer (mpegts.js, the version apps/web uses) over a whole file. */
+async function playerDemux(flv: Buffer): Promise<{
+  meta: Record<string, PlayerMeta>;
+  video: PlayerSample[];
+  audio: PlayerSample[];
+  errors: string[];
+  consumed: number;
+}> {
+  // its AAC path picks workarounds by the browser's user agent: Chromium's
+  vi.stubGlobal('self', { navigator: { userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0.0.0 Safari/537.36' } });
+  const spec = 'mpegts.js/src/demux/flv-demuxer.js';
+  const FLVDemuxer = ((await import(spec)) as { default: FlvDemuxerClass }).default;
+  const ab = flv.buffer.slice(flv.byteOffset, flv.byteOffset + flv.length) as ArrayBuffer;
+  const d = new FLVDemuxer(FLVDemuxer.probe(ab), {});
+  const out = {
+    meta: {} as Record<string, PlayerMeta>,
+    video: [] as PlayerSample[],
+    audio: [] as PlayerSample[],
+    errors: [] as string[],
+    consumed: 0,
+  };
+  d.onError = (type, info) => out.errors.push(`${type}: ${info}`);
+  d.onMediaInfo = () => {};
+  d.onTrackMetadata = (type, m) => (out.meta[type] = m);
+  d.onDataAvailable = (a, v) => {
+    out.audio.push(...a.samples);
+    out.video.push(...v.samples);
+    a.samples = [];
+    a.length = 0;
+    v.samples = [];
+    v.length = 0;
+  };
+  out.consumed = d.parseChunks(ab, 0);
+  vi.unstubAllGlobals();
+  return out;
+}
+
+function videoUnits(aus: Buffer[], codec: 'h264' | 'h265', ptsOffset: number): AccessUnit[] {
+  return aus.map((data, i) => ({
+    kind: 'video',
+    codec,
+    streamId: 0xe0,
+    pts: 90_000 + i * 3600 + ptsOffset,
+    dts: 90_000 + i * 3600,
+    data,
+    keyframe: isKeyframe(codec, data),
+  }));
+}
+
+describe("the console's player (mpegts.js FLV demuxer)", () => {
+  it('reads H.264 + AAC: avc1 and mp4a codec strings, picture size, every frame with its keyframes and composition time', async () => {
+    const packets: AvPacket[] = [];
+    const p = new FlvPacketizer({ onPacket: (x) => packets.push(x) });
+    const aac = media.aac.map((data, i): AccessUnit => ({
+      kind: 'audio',
+      codec: 'aac',
+      streamId: 0xc0,
+      pts: 90_000 + i * 5760,
+      dts: 90_000 + i * 5760,
+      data,
+      keyframe: true,
+    }));
+    const units = [...videoUnits(media.h264, 'h264', 7200), ...aac].sort((a, b) => a.dts! - b.dts!);
+    for (const u of units) p.push(u);
+    const flv = flvFile(packets, true);
+    const r = await playerDemux(flv);
+    expect(r.errors).toEqual([]);
+    expect(r.consumed).toBe(flv.length);
+    const sps = parseH264Sps(avcSps(packets.find((x) => x.flags === 2)!.data));
+    const hex = (n: number) => n.toString(16).padStart(2, '0');
+    expect(r.meta.video).toMatchObject({
+      codec: `avc1.${hex(sps.profile)}${hex(sps.constraints)}${hex(sps.level)}`,
+      codecWidth: 640,
+      codecHeight: 360,
+    });
+    // the AAC as sent (mpegts.js signals it to Chromium as HE-AAC below 24 kHz)
+    expect(r.meta.audio).toMatchObject({
+      originalCodec: `mp4a.40.${parseAdts(media.aac[0]!).objectType}`,
+      audioSampleRate: 16000,
+      channelCount: 1,
+    });
+    expect(r.video.length).toBe(media.h264.length);
+    expect(r.video.filter((x) => x.isKeyframe).length).toBe(media.h264.filter((au) => isKeyframe('h264', au)).length);
+    expect(r.video.every((x) => x.cts === 80)).toBe(true);
+    expect(r.audio.length).toBe(media.aac.length);
+  });
+
+  it('reads H.265 as Enhanced FLV hvc1, with and without a composition time', async ({ skip }) => {
+    if (!media.h265) return skip('ffmpeg has no libx265');
+    for (const offset of [0, 7200]) {
+      const packets: AvPacket[] = [];
+      const p = new FlvPacketizer({ onPacket: (x) => packets.push(x) });
+      for (const u of videoUnits(media.h265, 'h265', offset)) p.push(u);
+      const r = await playerDemux(flvFile(packets, false));
+      expect(r.errors).toEqual([]);
+      expect(r.meta.video).toMatchObject({ codecWidth: 320, codecHeight: 240 });
+      expect(r.meta.video!.codec).toMatch(/^hvc1\.1\./);
+      expect(r.video.length).toBe(media.h265.length);
+      expect(r.video.filter((x) => x.isKeyframe).length).toBe(media.h265.filter((au) => isKeyframe('h265', au)).length);
+      expect(r.video.every((x) => x.pts - x.dts === offset / 90)).toBe(true);
+    }
+  });
+});
+
+describe('into the live gateway', () => {
+  it('a viewer joining LiveStream mid-stream gets the sequence headers and the GOP from the last keyframe; ffprobe decodes what it got', () => {
+    const stream = new LiveStream(1);
+    const early: Buffer[] = [];
+    const late: Buffer[] = [];
+    stream.join({ write: (c) => (early.push(c), true), close: () => {} });
+    const p = new FlvPacketizer({ onPacket: (x) => stream.push(x) });
+    const aac = media.aac.map((data, i): AccessUnit => ({
+      kind: 'audio',
+      codec: 'aac',
+      streamId: 0xc0,
+      pts: 90_000 + i * 5760,
+      dts: 90_000 + i * 5760,
+      data,
+      keyframe: true,
+    }));
+    const units = [...videoUnits(media.h264, 'h264', 7200), ...aac].sort((a, b) => a.dts! - b.dts!);
+    // join after video frame 30: the last keyframe before it is frame 25
+    const joinAt = units.findIndex((u) => u.kind === 'video' && u.dts === 90_000 + 30 * 3600);
+    units.forEach((u, i) => {
+      if (i === joinAt) stream.join({ write: (c) => (late.push(c), true), close: () => {} });
+      p.push(u);
+    });
+    for (const [name, chunks, frames] of [
+      ['early.flv', early, media.h264.length],
+      ['late.flv', late, media.h264.length - 25],
+    ] as const) {
+      const file = join(dir, name);
+      writeFileSync(file, Buffer.concat(chunks));
+      const vs = probe(file).find((x) => x.codec_type === 'video')!;
+      expect(vs).toMatchObject({ codec_name: 'h264', width: 640, height: 360 });
+      expect(Number(vs.nb_read_frames)).toBe(frames);
+    }
   });
 });

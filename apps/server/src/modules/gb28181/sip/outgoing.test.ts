@@ -3,6 +3,8 @@
  * 127.0.0.2) registers, then answers (or ignores) the platform's MESSAGE queries, SUBSCRIBEs and
  * INVITEs. Run: cd apps/server && npx vitest run src/modules/gb28181/sip
  */
+import { once } from 'node:events';
+import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   catalogResponsePages,
@@ -191,6 +193,63 @@ describe('MANSCDP queries', () => {
     const err = await rejection(result);
     expect(err).toMatchObject({ code: 'rejected', status: 403 });
     expect((await rejection(platform.queryCatalog('34020000001320000099'))).code).toBe('not_registered');
+  });
+
+  it('a query whose pages trickle in is cut at the total limit', async () => {
+    const { platform, device } = await setup('udp', { queryTimeoutMs: 5000, queryTotalTimeoutMs: 400 });
+    const started = Date.now();
+    const result = platform.queryCatalog(DEVICE);
+    const rq = await device.nextRequest('MESSAGE');
+    device.respond(rq, 200, 'OK');
+    const pages = catalogResponsePages({ sn: body(rq).SN, deviceId: DEVICE, items: items(3), pageSize: 1 });
+    await device.message(encodeManscdp(pages[0]!));
+    const err = await rejection(result);
+    expect(err.code).toBe('incomplete');
+    expect(err.message).toMatch(/not complete after 400 ms/);
+    expect(Date.now() - started).toBeLessThan(4000);
+  });
+
+  it('TCP: with the registered connection gone, the query opens a new one to the Contact', async () => {
+    const server = net.createServer();
+    await new Promise<void>((r) => server.listen(0, DEVICE_IP, r));
+    const contactPort = (server.address() as net.AddressInfo).port;
+    let closed!: () => void;
+    const platformSawClose = new Promise<void>((r) => (closed = r));
+    try {
+      const platform = new GbSipPlatform({
+        platformId: PLATFORM,
+        domain: DOMAIN,
+        host: '127.0.0.1',
+        port: 0,
+        passwordFor: async () => PASSWORD,
+        log: { warn: () => {}, info: (_o, msg) => msg.includes('tcp connection closed') && closed() },
+      });
+      await platform.start();
+      running.push(platform);
+      const device = new TestDevice('tcp', platform.port, {
+        deviceId: DEVICE,
+        platformId: PLATFORM,
+        domain: DOMAIN,
+        password: PASSWORD,
+        ip: DEVICE_IP,
+      });
+      await device.open();
+      devices.push(device);
+      expect((await device.register(3600, contactPort)).status).toBe(200);
+      device.close(); // the registration stays, its connection does not
+      await platformSawClose;
+      const incoming = once(server, 'connection');
+      const result = platform.queryDeviceInfo(DEVICE);
+      const [socket] = (await incoming) as [net.Socket];
+      device.adopt(socket);
+      const rq = await device.nextRequest('MESSAGE');
+      expect(rq.uri).toBe(`sip:${DEVICE}@${DEVICE_IP}:${contactPort}`);
+      device.respond(rq, 200, 'OK');
+      await device.message(encodeManscdp(deviceInfoResponse({ sn: body(rq).SN, deviceId: DEVICE, name: 'tcp' })));
+      expect(await result).toMatchObject({ DeviceName: 'tcp' });
+    } finally {
+      server.close();
+    }
   });
 
   it('TCP: DeviceStatus and a 2-page RecordInfo over the connection the device registered on', async () => {
@@ -479,6 +538,37 @@ describe('INVITE dialogs', () => {
     expect(err.code).toBe('timeout');
     expect((await device.nextRequest('ACK')).headers.get('cseq')).toBe('1 ACK');
     expect(device.pending.filter((m) => m.method === 'INVITE')).toEqual([]); // no retransmission after the 100
+  });
+
+  it('a 2xx to an INVITE given up on (no answer in time, none provisional) gets ACK and BYE', async () => {
+    const { platform, device } = await setup('udp', { inviteTimeoutMs: 200 });
+    const call = platform.invite(DEVICE, channel(1), OFFER);
+    const rq = await device.nextRequest('INVITE');
+    expect((await rejection(call)).code).toBe('timeout');
+    expect(device.pending.filter((m) => m.method === 'CANCEL')).toEqual([]); // none before a 1xx
+    device.respond(rq, 200, 'OK', {
+      headers: [`Contact: <sip:${channel(1)}@${DEVICE_IP}:${device.localPort}>`],
+      body: Buffer.from(ANSWER, 'latin1'),
+    });
+    const ack = await device.nextRequest('ACK');
+    expect(param(ack.headers.get('to'), 'tag')).toBe(device.tag);
+    const bye = await device.nextRequest('BYE');
+    expect(bye.headers.get('call-id')).toBe(rq.headers.get('call-id'));
+    expect(bye.headers.get('cseq')).toBe('2 BYE');
+    device.respond(bye, 200, 'OK');
+  });
+
+  it('a device that takes the CANCEL but never ends the INVITE is given up on after Timer B', async () => {
+    const { platform, device } = await setup('udp', { inviteTimeoutMs: 200, transactionTimeoutMs: 600 });
+    const started = Date.now();
+    const call = platform.invite(DEVICE, channel(1), OFFER);
+    const rq = await device.nextRequest('INVITE');
+    device.respond(rq, 100, 'Trying');
+    device.respond(await device.nextRequest('CANCEL'), 200, 'OK'); // and no 487
+    const err = await rejection(call);
+    expect(err.code).toBe('timeout');
+    expect(err.message).toMatch(/none to CANCEL/);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(750);
   });
 
   it('TCP: INVITE and BYE over the registered connection', async () => {

@@ -75,6 +75,8 @@ export interface OutgoingContext {
   timers: ClientTimers;
   /** No MANSCDP answer (or next page) within this rejects the query. */
   queryTimeoutMs: number;
+  /** A query still unanswered (pages still trickling) after this fails. */
+  queryTotalTimeoutMs: number;
   /** No final answer to INVITE within this sends CANCEL. */
   inviteTimeoutMs: number;
 }
@@ -134,6 +136,9 @@ interface Waiter {
   fail(error: GbRequestError): void;
 }
 
+/** Queries waiting for answers, subscriptions and dialogs, each. */
+const MAX_PENDING = 10_000;
+
 /** Refresh a subscription this long before it runs out: half its life, at most 60 s early. */
 const refreshDelayMs = (expires: number) => Math.max((expires * 1000) / 2, expires * 1000 - 60_000);
 
@@ -143,6 +148,8 @@ export class GbOutgoing {
   private readonly waiting = new Map<string, Waiter>();
   private readonly subscriptions = new Map<string, SubscriptionState>();
   private readonly dialogs = new Map<string, InviteDialogState>();
+  /** INVITEs given up before any answer: a late 2xx gets ACK and BYE (RFC 3261 15). */
+  private readonly abandoned = new Map<string, { state: DialogState; timer: NodeJS.Timeout }>();
 
   constructor(private readonly c: OutgoingContext) {
     this.tx = new ClientTransactions(c.send, c.timers, c.log);
@@ -152,6 +159,8 @@ export class GbOutgoing {
     for (const s of this.subscriptions.values()) clearTimeout(s.refresh);
     this.subscriptions.clear();
     this.dialogs.clear();
+    for (const a of this.abandoned.values()) clearTimeout(a.timer);
+    this.abandoned.clear();
     this.tx.stop();
     for (const w of [...this.waiting.values()]) w.fail(new GbRequestError('stopped', 'platform stopped'));
   }
@@ -238,6 +247,7 @@ export class GbOutgoing {
     partial?: () => { items: unknown[] },
   ): Promise<T> {
     const target = this.target(deviceId);
+    if (this.waiting.size >= MAX_PENDING) throw new GbRequestError('busy', 'too many queries waiting');
     const bytes = encodeManscdp(body);
     const key = `${deviceId}|${body.CmdType}|${body.SN}`;
     return await new Promise<T>((resolve, reject) => {
@@ -246,27 +256,33 @@ export class GbOutgoing {
       const finish = (err: GbRequestError | null, value?: T) => {
         if (this.waiting.get(key) !== waiter) return;
         clearTimeout(timer);
+        clearTimeout(whole);
         this.waiting.delete(key);
         if (err) reject(err);
         else resolve(value as T);
       };
-      // The answer timeout runs from the query and again from each page.
+      const fail = (why: string) => {
+        const got = partial?.();
+        if (pages > 0 && got)
+          finish(
+            new GbRequestError(
+              'incomplete',
+              `${body.CmdType} SN ${body.SN}: ${got.items.length} items, ${why}`,
+              undefined,
+              got,
+            ),
+          );
+        else finish(new GbRequestError('timeout', `no ${body.CmdType} answer: ${why}`));
+      };
+      // The answer timeout runs from the query and again from each page; the whole query has a cap.
       const arm = () => {
         clearTimeout(timer);
-        timer = setTimeout(() => {
-          const got = partial?.();
-          if (pages > 0 && got)
-            finish(
-              new GbRequestError(
-                'incomplete',
-                `${body.CmdType} SN ${body.SN}: ${got.items.length} items, then no page for ${this.c.queryTimeoutMs} ms`,
-                undefined,
-                got,
-              ),
-            );
-          else finish(new GbRequestError('timeout', `no ${body.CmdType} answer in ${this.c.queryTimeoutMs} ms`));
-        }, this.c.queryTimeoutMs);
+        timer = setTimeout(() => fail(`nothing for ${this.c.queryTimeoutMs} ms`), this.c.queryTimeoutMs);
       };
+      const whole = setTimeout(
+        () => fail(`not complete after ${this.c.queryTotalTimeoutMs} ms`),
+        this.c.queryTotalTimeoutMs,
+      );
       const waiter: Waiter = {
         fail: (err) => finish(err),
         take: (m) => {
@@ -310,6 +326,7 @@ export class GbOutgoing {
     options: { expires?: number; interval?: number; event?: string } = {},
   ): Promise<GbSubscription> {
     const target = this.target(deviceId);
+    if (this.subscriptions.size >= MAX_PENDING) throw new GbRequestError('busy', 'too many subscriptions');
     const expires = options.expires ?? 3600;
     const s: SubscriptionState = {
       callId: newCallId(),
@@ -449,6 +466,7 @@ export class GbOutgoing {
     options: { subject?: string; ssrc?: string; timeoutMs?: number } = {},
   ): Promise<{ answer: string; dialog: GbDialog }> {
     const target = this.target(deviceId);
+    if (this.dialogs.size >= MAX_PENDING) throw new GbRequestError('busy', 'too many dialogs');
     const callId = newCallId();
     const localTag = newTag();
     const branch = newBranch();
@@ -484,11 +502,13 @@ export class GbOutgoing {
       ackFor: (res) => buildRequest(spec('ACK', res.headers.to?.params.tag ?? undefined)),
     });
     let timedOut = false;
+    let followUp: NodeJS.Timeout | undefined;
     const limit = options.timeoutMs ?? this.c.inviteTimeoutMs;
     const timer = setTimeout(() => {
       timedOut = true;
       if (!proceeding) {
-        // RFC 3261 9.1: no CANCEL before a provisional answer.
+        // RFC 3261 9.1: no CANCEL before a provisional answer; a late 2xx gets ACK and BYE.
+        this.rememberAbandoned({ callId, localTag, remoteTarget: uri, toUri, cseq: 1, target });
         t.abandon(new GbRequestError('timeout', `no answer to INVITE in ${limit} ms`));
         return;
       }
@@ -496,12 +516,18 @@ export class GbOutgoing {
       this.tx
         .start({ method: 'CANCEL', branch, text: cancel, remote: target.remote, connectTo: target.connectTo })
         .response.catch(() => {});
+      // A device that takes the CANCEL but never ends the INVITE (no 487) is given up on.
+      followUp = setTimeout(
+        () => t.abandon(new GbRequestError('timeout', `no answer to INVITE in ${limit} ms, none to CANCEL either`)),
+        this.c.timers.timeoutMs,
+      );
     }, limit);
     let res: SipMessage;
     try {
       res = await t.response;
     } finally {
       clearTimeout(timer);
+      clearTimeout(followUp);
     }
     if (res.status! >= 300) {
       if (timedOut) throw new GbRequestError('timeout', `no answer to INVITE in ${limit} ms (cancelled)`, res.status);
@@ -561,11 +587,49 @@ export class GbOutgoing {
     this.c.emit('dialogEnded', { dialog: { ...d.pub }, reason: 'device-bye' });
   }
 
-  /** A response no transaction took: a retransmitted 2xx to INVITE gets its ACK again. */
+  /**
+   * A response no transaction took: a retransmitted 2xx to INVITE gets its ACK again; a 2xx to an
+   * INVITE given up on gets ACK and BYE, so the device does not stream to nobody.
+   */
   onStrayResponse(m: SipMessage): void {
     if (m.headers.cseq?.method?.toUpperCase() !== 'INVITE' || m.status! < 200 || m.status! >= 300) return;
-    const d = this.dialogs.get(`${m.headers['call-id']}|${m.headers.from?.params.tag}`);
-    if (d) this.sendAck(d);
+    const id = `${m.headers['call-id']}|${m.headers.from?.params.tag}`;
+    const d = this.dialogs.get(id);
+    if (d) return this.sendAck(d);
+    const gone = this.abandoned.get(id);
+    if (!gone) return;
+    clearTimeout(gone.timer);
+    this.abandoned.delete(id);
+    const state = gone.state;
+    state.remoteTag = m.headers.to?.params.tag ?? undefined;
+    const contact = Array.isArray(m.headers.contact) ? m.headers.contact[0]?.uri : undefined;
+    if (contact) state.remoteTarget = contact;
+    const transport = state.target.remote.transport;
+    const ack = buildRequest({
+      method: 'ACK',
+      uri: state.remoteTarget,
+      transport,
+      local: this.c.local(transport),
+      branch: newBranch(),
+      from: { uri: this.fromUri(), tag: state.localTag },
+      to: { uri: state.toUri, tag: state.remoteTag },
+      callId: state.callId,
+      cseq: 1,
+    });
+    this.c
+      .send(state.target.remote, ack, state.target.connectTo)
+      .catch((err: unknown) => this.c.log.warn({ err }, 'gb28181 sip: ACK not sent'));
+    this.inDialog(state, 'BYE', []).catch((err: unknown) =>
+      this.c.log.warn({ err }, 'gb28181 sip: BYE of a late call failed'),
+    );
+  }
+
+  private rememberAbandoned(state: DialogState): void {
+    const id = `${state.callId}|${state.localTag}`;
+    if (this.abandoned.size >= MAX_PENDING) return;
+    const timer = setTimeout(() => this.abandoned.delete(id), this.c.timers.timeoutMs);
+    timer.unref();
+    this.abandoned.set(id, { state, timer });
   }
 
   private sendAck(d: InviteDialogState): void {

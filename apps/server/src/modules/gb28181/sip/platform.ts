@@ -61,6 +61,8 @@ export interface GbSipPlatformOptions {
   transactionTimeoutMs?: number;
   /** A query with no MANSCDP answer (or no next page) for this long fails. Default 10,000 ms. */
   queryTimeoutMs?: number;
+  /** A query not complete after this fails however pages trickle in. Default 120,000 ms. */
+  queryTotalTimeoutMs?: number;
   /** An INVITE with no final answer for this long is cancelled. Default 32,000 ms. */
   inviteTimeoutMs?: number;
   now?: () => number;
@@ -172,6 +174,7 @@ export class GbSipPlatform extends EventEmitter<GbSipEvents> {
       log: this.log,
       timers: { t1Ms, t2Ms: options.t2Ms ?? 4000, timeoutMs: options.transactionTimeoutMs ?? 64 * t1Ms },
       queryTimeoutMs: options.queryTimeoutMs ?? 10_000,
+      queryTotalTimeoutMs: options.queryTotalTimeoutMs ?? 120_000,
       inviteTimeoutMs: options.inviteTimeoutMs ?? 32_000,
     });
   }

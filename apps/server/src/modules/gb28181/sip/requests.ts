@@ -17,7 +17,9 @@ export type GbRequestErrorCode =
   /** the request could not be sent (no socket, TCP connect failed) */
   | 'transport'
   /** the platform stopped */
-  | 'stopped';
+  | 'stopped'
+  /** too many queries, subscriptions or dialogs at once (10,000 each) */
+  | 'busy';
 
 export class GbRequestError extends Error {
   constructor(

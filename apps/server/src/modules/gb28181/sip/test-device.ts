@@ -73,10 +73,17 @@ export class TestDevice {
       this.localPort = this.udp.address().port;
       return;
     }
-    this.tcp = net.connect({ port: this.platformPort, host: '127.0.0.1', localAddress: this.o.ip });
-    await once(this.tcp, 'connect');
-    this.localPort = this.tcp.localPort!;
-    this.tcp.on('data', (d: Buffer) => {
+    const socket = net.connect({ port: this.platformPort, host: '127.0.0.1', localAddress: this.o.ip });
+    await once(socket, 'connect');
+    this.localPort = socket.localPort!;
+    this.adopt(socket);
+  }
+
+  /** Use this TCP connection from now on (e.g. one the platform opened to our Contact). */
+  adopt(socket: net.Socket): void {
+    this.tcp = socket;
+    this.buf = '';
+    socket.on('data', (d: Buffer) => {
       this.buf += d.toString('latin1');
       for (;;) {
         const end = this.buf.indexOf('\r\n\r\n');
@@ -200,8 +207,8 @@ export class TestDevice {
   }
 
   /** REGISTER, 401, REGISTER with the digest; the final answer. */
-  async register(expires = 3600): Promise<Parsed> {
-    const contact = `Contact: <sip:${this.o.deviceId}@${this.o.ip}:${this.localPort}>`;
+  async register(expires = 3600, contactPort = this.localPort): Promise<Parsed> {
+    const contact = `Contact: <sip:${this.o.deviceId}@${this.o.ip}:${contactPort}>`;
     const to = `<sip:${this.o.deviceId}@${this.o.domain}>`;
     const first = await this.request('REGISTER', [contact, `Expires: ${expires}`], undefined, { to });
     if (first.status !== 401) return first;

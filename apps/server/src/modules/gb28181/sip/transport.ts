@@ -33,6 +33,9 @@ export interface TransportOptions {
 
 const HEAD_END = '\r\n\r\n';
 
+const write = (socket: net.Socket, bytes: Buffer) =>
+  new Promise<void>((resolve, reject) => socket.write(bytes, (err) => (err ? reject(err) : resolve())));
+
 export class SipTransport {
   private udp?: dgram.Socket;
   private tcp?: net.Server;
@@ -132,14 +135,21 @@ export class SipTransport {
       );
       return;
     }
-    let socket = this.byRemote.get(`${remote.address}|${remote.port}`);
-    if (!socket || socket.destroyed) {
-      const target = connectTo ?? remote;
-      socket = this.byRemote.get(`${target.address}|${target.port}`);
-      if (!socket || socket.destroyed) socket = await this.connect(target);
+    const target = connectTo ?? remote;
+    const existing = [
+      this.byRemote.get(`${remote.address}|${remote.port}`),
+      this.byRemote.get(`${target.address}|${target.port}`),
+    ].find((s) => s && s.writable);
+    if (existing) {
+      try {
+        return await write(existing, bytes);
+      } catch (err) {
+        // the peer closed it meanwhile: one new connection
+        this.o.log.warn({ err, remote }, 'gb28181 sip: tcp write failed, reconnecting');
+        existing.destroy();
+      }
     }
-    const open = socket;
-    await new Promise<void>((resolve, reject) => open.write(bytes, (err) => (err ? reject(err) : resolve())));
+    await write(await this.connect(target), bytes);
   }
 
   private async connect(target: { address: string; port: number }): Promise<net.Socket> {
@@ -161,6 +171,7 @@ export class SipTransport {
     this.sockets.add(socket);
     this.byRemote.set(key, socket);
     socket.on('close', () => {
+      this.o.log.info?.({ remote }, 'gb28181 sip: tcp connection closed');
       this.sockets.delete(socket);
       if (this.byRemote.get(key) === socket) this.byRemote.delete(key);
     });

@@ -59,7 +59,10 @@ function next<T>(emitter: NodeJS.EventEmitter, event: string, ms = 10_000, where
   });
 }
 
-async function startPlatform(passwords: (id: string) => string | null = () => PASSWORD) {
+async function startPlatform(
+  passwords: (id: string) => string | null = () => PASSWORD,
+  extra: Partial<ConstructorParameters<typeof GbSipPlatform>[0]> = {},
+) {
   const platform = new GbSipPlatform({
     platformId: PLATFORM,
     domain: DOMAIN,
@@ -67,6 +70,7 @@ async function startPlatform(passwords: (id: string) => string | null = () => PA
     port: 0,
     passwordFor: async (id) => passwords(id),
     minExpiresSec: 1,
+    ...extra,
   });
   platform.setMaxListeners(0);
   await platform.start();
@@ -197,6 +201,27 @@ describe('GB28181 simulated device with the server platform', () => {
     const gone = next(platform, 'unregistered');
     await dev.stop();
     await gone;
+  });
+
+  it('registers again when the platform took it for offline (its keepalive got 403)', async () => {
+    // the platform wants a keepalive every 0.2 s; the device sends one a second
+    const platform = await startPlatform(undefined, {
+      keepaliveIntervalSec: 0.2,
+      keepaliveTimeoutCount: 1,
+      checkIntervalMs: 50,
+    });
+    const hub = await startHub();
+    const dev = hub.device({
+      deviceId: deviceId(9),
+      password: PASSWORD,
+      keepaliveIntervalSec: 1,
+      server: { id: PLATFORM, domain: DOMAIN, host: '127.0.0.1', port: platform.port },
+    });
+    expect(await dev.start()).toBe(true);
+    expect(await next(platform, 'offline')).toEqual({ deviceId: deviceId(9), reason: 'keepalive' });
+    const again = next<{ deviceId: string; refresh: boolean }>(platform, 'registered');
+    expect((await next<{ status: number }>(dev, 'keepalive')).status).toBe(403);
+    expect(await again).toMatchObject({ deviceId: deviceId(9), refresh: false });
   });
 
   it('reports 403 on a wrong password and is not registered', async () => {

@@ -203,6 +203,23 @@ describe('GB28181 simulated device with the server platform', () => {
     await gone;
   });
 
+  it('reports a TCP platform it cannot reach (status 0) and does not throw', async () => {
+    const hub = await startHub();
+    const closed = net.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const dev = hub.device({
+      deviceId: deviceId(10),
+      password: PASSWORD,
+      transport: 'tcp',
+      server: { id: PLATFORM, domain: DOMAIN, host: '127.0.0.1', port },
+    });
+    const failed = next<{ status: number; reason: string }>(dev, 'registerFailed');
+    expect(await dev.start()).toBe(false);
+    expect(await failed).toMatchObject({ status: 0, reason: expect.stringMatching(/ECONNREFUSED/) });
+  });
+
   it('registers again when the platform took it for offline (its keepalive got 403)', async () => {
     // the platform wants a keepalive every 0.2 s; the device sends one a second
     const platform = await startPlatform(undefined, {

@@ -55,7 +55,7 @@ export interface GbDeviceOptions {
 
 export interface GbDeviceEvents {
   registered: [{ expires: number; date?: string }];
-  /** REGISTER refused (403 ...) or unanswered (status 408) */
+  /** REGISTER refused (403 ...), unanswered (status 408) or no TCP connection (status 0) */
   registerFailed: [{ status: number; reason: string }];
   unregistered: [];
   keepalive: [{ sn: number; status: number }];
@@ -201,7 +201,14 @@ export class GbDevice extends EventEmitter<GbDeviceEvents> {
   /** Connects (TCP) or joins the hub's socket (UDP) and registers. Resolves after the first REGISTER's outcome. */
   async start(): Promise<boolean> {
     this.running = true;
-    await this.ensureLink();
+    try {
+      await this.ensureLink();
+    } catch (err) {
+      // no TCP connection: reported like a refused REGISTER (status 0) and tried again later
+      this.emit('registerFailed', { status: 0, reason: (err as Error).message });
+      this.scheduleRegister(jitter(this.o.retrySec * 1000));
+      return false;
+    }
     return this.register();
   }
 

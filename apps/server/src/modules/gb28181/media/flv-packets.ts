@@ -85,6 +85,8 @@ export class FlvPacketizer {
   private lastG711Dts = 0;
   private videoConfig: Buffer | null = null;
   private videoCodec: 'h264' | 'h265' | null = null;
+  /** at the start and after a codec change: frames wait for a keyframe */
+  private needKeyframe = true;
   private sps: Buffer[] = [];
   private pps: Buffer[] = [];
   private vps: Buffer[] = [];
@@ -122,15 +124,13 @@ export class FlvPacketizer {
 
   /** Ends the G.711 input and waits for the transcoder's last frames (end of a file, tests). */
   async drain(): Promise<void> {
-    const t = this.transcoder;
-    if (!t) return;
-    await new Promise<void>((resolve) => {
-      this.transcoderExit = resolve;
-      t.end();
-    });
+    this.transcoder?.end();
+    await this.transcoderExited;
   }
 
-  private transcoderExit: (() => void) | null = null;
+  /** resolved when the transcoder's ffmpeg has exited (null: none started) */
+  private transcoderExited: Promise<void> | null = null;
+  private transcoderFailed = false;
 
   private times(unit: AccessUnit, clock: Clock, last: number): { dts: number; pts: number } {
     const rawDts = unit.dts ?? unit.pts;
@@ -157,6 +157,7 @@ export class FlvPacketizer {
       this.pps = [];
       this.vps = [];
       this.videoConfig = null;
+      this.needKeyframe = true;
     }
     this.videoCodec = unit.codec;
     const nals = splitAnnexB(unit.data);
@@ -193,10 +194,11 @@ export class FlvPacketizer {
     }
     if (sps.length && pps.length && (h265 ? vps.length : true)) this.parameterSets(unit, vps, sps, pps);
     if (!body.length) return;
-    if (!this.videoConfig || (!keyframe && this.stats.videoFrames === 0)) {
+    if (!this.videoConfig || (!keyframe && this.needKeyframe)) {
       this.stats.dropped++;
       return;
     }
+    this.needKeyframe = false;
     const { dts, pts } = this.times(unit, this.videoClock, this.lastVideoDts);
     this.lastVideoDts = dts;
     const head = h265 ? (pts === dts ? 5 : 8) : 5;
@@ -249,17 +251,25 @@ export class FlvPacketizer {
       this.warnOnce('g711-drop', {}, 'GB media: G.711 audio dropped (browsers cannot play it from FLV)');
       return;
     }
+    if (this.transcoderFailed) {
+      this.stats.dropped++;
+      return;
+    }
     const { dts } = this.times(unit, this.audioClock, this.lastG711Dts);
     this.lastG711Dts = dts;
     if (!this.transcoder) {
       const law = unit.codec === 'g711a' ? 'alaw' : 'mulaw';
+      let exited = () => {};
+      this.transcoderExited = new Promise((resolve) => (exited = resolve));
       this.transcoder = new G711Transcoder({
         law,
         onFrame: (f, ms) => this.aacFrame(f, ms),
         onExit: (reason) => {
+          // not started again: audio is dropped from here on (a failing ffmpeg is not respawned in a loop)
+          this.transcoderFailed = true;
           if (!this.closed && reason !== 'ffmpeg exited 0')
-            this.opts.log?.warn({ reason }, 'GB media: G.711 transcoder stopped');
-          this.transcoderExit?.();
+            this.opts.log?.warn({ reason }, 'GB media: G.711 transcoder stopped, audio dropped');
+          exited();
         },
       });
     }

@@ -271,6 +271,31 @@ describe('G.711', () => {
     expect(Number(as.nb_read_frames)).toBe(frames.length);
   });
 
+  it('µ-law with a 1 s hole: silence fills it, so the AAC frames cover input and hole and stay on the device clock', async () => {
+    const packets: AvPacket[] = [];
+    const p = new FlvPacketizer({ onPacket: (x) => packets.push(x) });
+    const unit = (i: number): AccessUnit => ({
+      kind: 'audio',
+      codec: 'g711u',
+      streamId: 0xc0,
+      pts: 90_000 + i * 3600,
+      dts: 90_000 + i * 3600,
+      // any byte is a µ-law code
+      data: media.alaw.subarray((i % 75) * 320, (i % 75) * 320 + 320),
+      keyframe: true,
+    });
+    // 2 s, a hole of 1 s (units 50-74 lost), 1 s
+    for (let i = 0; i < 100; i++) if (i < 50 || i >= 75) p.push(unit(i));
+    await p.drain();
+    const frames = packets.filter((x) => x.codec_type === 8 && x.flags === 1);
+    const expected = (4 * 8000) / 1024;
+    expect(frames.length).toBeGreaterThanOrEqual(Math.floor(expected));
+    expect(frames.length).toBeLessThanOrEqual(Math.ceil(expected) + 2);
+    expect(frames.at(-1)!.dts).toBeGreaterThanOrEqual(3800);
+    expect(packets[0]!.data).toEqual(Buffer.from([0xaf, 0, (2 << 3) | (11 >> 1), (1 << 7) | (1 << 3)]));
+    p.close();
+  });
+
   it("'drop' leaves the audio out, with one log line", async () => {
     const packs = muxStream(media.h264.slice(0, 30), 'h264', { codec: 'g711a', bytes: media.alaw });
     const rtp = rtpOf(packs, 712).map((r) => r.pkt);

@@ -787,6 +787,53 @@ describe('GB28181 simulated device: INVITE and PS over RTP', () => {
     expect(runningGbStreams()).toBe(0);
   }, 30_000);
 
+  it('downloads a span at the asked speed (a=downloadspeed:4): all its frames, faster than real time', async () => {
+    const { peer, hub, dev } = await setup();
+    const rtp = dgram.createSocket('udp4');
+    await new Promise<void>((r) => rtp.bind(0, '127.0.0.1', () => r()));
+    cleanup.push(() => new Promise<void>((r) => rtp.close(() => r())));
+    const channel = dev.channelIds[0]!;
+    const start = Math.floor(Date.now() / 1000) - 1200;
+    const y = '1200000077';
+    const offer = buildOffer({
+      platformId: PLATFORM,
+      address: '127.0.0.1',
+      port: rtp.address().port,
+      ssrc: y,
+      session: 'Download',
+      channelId: channel,
+      start,
+      stop: start + 2,
+      downloadSpeed: 4,
+    });
+    const invite = peer.request(
+      'INVITE',
+      { user: channel, port: hub.sipPort },
+      { body: offer, type: 'application/sdp' },
+    );
+    const ok = await invite.response();
+    expect(parseSdp(ok.content!).media[0]!.fileSize).toBe(150_000);
+    const d = demuxer(ssrcNumber(y));
+    rtp.on('message', (b) => d.push(parseRtp(b)));
+    const streaming = next(dev, 'streaming');
+    peer.request(
+      'ACK',
+      { user: channel, port: hub.sipPort },
+      { callId: invite.callId, toTag: ok.headers.to!.params.tag ?? '' },
+    );
+    await streaming;
+    const t0 = Date.now();
+    await peer.take((m) => m.method === 'BYE' && m.headers['call-id'] === invite.callId, 15_000);
+    // 2 s of stream at 4x is ~0.5 s; real time would be 2 s
+    expect(Date.now() - t0).toBeLessThan(1800);
+    expect(d.units.length).toBeGreaterThanOrEqual(45);
+    expect(d.units.length).toBeLessThanOrEqual(50);
+    // time stamps stay 25 fps apart: the last unit is ~2 s of stream after the first
+    const pts = d.units.map((u) => u.pts!);
+    expect((pts[pts.length - 1]! - pts[0]!) / 90_000).toBeGreaterThan(1.7);
+    expect(runningGbStreams()).toBe(0);
+  }, 30_000);
+
   it('refuses a bad SDP offer with 488 and an unknown channel with 404, starting nothing', async () => {
     const { peer, hub, dev } = await setup();
     const bad = peer.request(

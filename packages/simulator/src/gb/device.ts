@@ -785,7 +785,14 @@ export class GbDevice extends EventEmitter<GbDeviceEvents> {
     this.sessions.set(callId, session);
     stream.on('ended', (reason) => void this.endSession(session, reason, false));
     this.emit('invite', { channelId, plan });
-    const answer = buildAnswer(offer, { deviceId: channelId, address: this.hub.host, port, ssrc });
+    const answer = buildAnswer(offer, {
+      deviceId: channelId,
+      address: this.hub.host,
+      port,
+      ssrc,
+      // a download says how big the "file" is (the recordings' ~600 kbit/s)
+      ...(plan.session === 'Download' ? { fileSize: Math.max(0, plan.stop - plan.start) * 75_000 } : {}),
+    });
     reply(200, 'OK', {
       headers: {
         contact: [{ uri: `sip:${channelId}@${this.link!.local.host}:${this.link!.local.port}`, params: {} }],

@@ -43,7 +43,10 @@ export interface StreamArgsInput {
   font: string | null;
   /** playback: seconds since 1970 of the recording's start (shown instead of the clock) */
   playbackStart?: number;
+  /** stream seconds to send (playback and download) */
   seconds?: number;
+  /** download: frames are made this many times faster than real time (1-16) */
+  speed?: number;
 }
 
 /** ffmpeg's arguments: a test pattern to H.264 Annex-B on stdout, in real time, a keyframe a second. */
@@ -52,17 +55,22 @@ export function streamArgs(input: StreamArgsInput): string[] {
   const font = input.font?.replace(/[\\':]/g, '\\$&');
   const clock =
     input.playbackStart !== undefined
-      ? `text='PLAYBACK %{pts\\:gmtime\\:${Math.floor(input.playbackStart)}}'`
+      ? // the recording's time in the device's zone (+08:00, as its GB times)
+        `text='PLAYBACK %{pts\\:gmtime\\:${Math.floor(input.playbackStart) + 8 * 3600}}'`
       : `text='%{localtime}'`;
-  const vf = font
-    ? `drawtext=fontfile='${font}':text='${label}':x=12:y=10:fontsize=24:fontcolor=white:box=1:boxcolor=black@0.6,` +
-      `drawtext=fontfile='${font}':${clock}:x=12:y=44:fontsize=20:fontcolor=white:box=1:boxcolor=black@0.6`
-    : 'null';
+  const speed = Math.min(16, Math.max(1, Math.floor(input.speed ?? 1)));
+  // frames come `speed` times faster; their time stamps stay 1/FPS apart in the stream
+  const vf =
+    `setpts=N/(${GB_STREAM_FPS}*TB)${font ? ',' : ''}` +
+    (font
+      ? `drawtext=fontfile='${font}':text='${label}':x=12:y=10:fontsize=24:fontcolor=white:box=1:boxcolor=black@0.6,` +
+        `drawtext=fontfile='${font}':${clock}:x=12:y=44:fontsize=20:fontcolor=white:box=1:boxcolor=black@0.6`
+      : '');
   return [
     ...['-hide_banner', '-loglevel', 'error', '-nostats'],
-    ...['-re', '-f', 'lavfi', '-i', `testsrc=size=${GB_STREAM_SIZE}:rate=${GB_STREAM_FPS}`],
+    ...['-re', '-f', 'lavfi', '-i', `testsrc=size=${GB_STREAM_SIZE}:rate=${GB_STREAM_FPS * speed}`],
     ...(input.seconds ? ['-t', String(input.seconds)] : []),
-    ...['-vf', vf],
+    ...['-vf', vf, '-r', String(GB_STREAM_FPS)],
     ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-profile:v', 'baseline'],
     ...['-pix_fmt', 'yuv420p', '-g', String(GB_STREAM_FPS), '-keyint_min', String(GB_STREAM_FPS), '-bf', '0'],
     ...['-sc_threshold', '0', '-b:v', '600k', '-f', 'h264', 'pipe:1'],
@@ -174,6 +182,7 @@ export class GbStream extends EventEmitter<GbStreamEvents> {
         font: this.o.font,
         playbackStart: playback ? plan.start : undefined,
         seconds,
+        speed: plan.session === 'Download' ? plan.downloadSpeed : 1,
       }),
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );

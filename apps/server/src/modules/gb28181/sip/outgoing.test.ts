@@ -129,13 +129,13 @@ describe('MANSCDP queries', () => {
 
   it('a lost Catalog page: the query fails as incomplete with what arrived; later pages are generic messages', async () => {
     const { platform, device } = await setup('udp', { queryTimeoutMs: 300 });
-    const result = platform.queryCatalog(DEVICE);
+    const result = rejection(platform.queryCatalog(DEVICE)); // handled from the start
     const rq = await device.nextRequest('MESSAGE');
     device.respond(rq, 200, 'OK');
     const pages = catalogResponsePages({ sn: body(rq).SN, deviceId: DEVICE, items: items(5), pageSize: 2 });
     await device.message(encodeManscdp(pages[0]!));
     await device.message(encodeManscdp(pages[2]!)); // page 2 is lost
-    const err = await rejection(result);
+    const err = await result;
     expect(err.code).toBe('incomplete');
     expect((err.partial as { items: CatalogItem[] }).items.map((i) => i.DeviceID)).toEqual([1, 2, 5].map(channel));
     const late = new Promise((r) => platform.once('message', r));
@@ -145,9 +145,9 @@ describe('MANSCDP queries', () => {
 
   it('no answer at all after the 200 is a timeout', async () => {
     const { platform, device } = await setup('udp', { queryTimeoutMs: 200 });
-    const result = platform.queryDeviceStatus(DEVICE);
+    const result = rejection(platform.queryDeviceStatus(DEVICE));
     device.respond(await device.nextRequest('MESSAGE'), 200, 'OK');
-    expect((await rejection(result)).code).toBe('timeout');
+    expect((await result).code).toBe('timeout');
   });
 
   it('UDP: a query the device ignores is sent again after T1 with the same branch, then answered', async () => {
@@ -195,15 +195,24 @@ describe('MANSCDP queries', () => {
     expect((await rejection(platform.queryCatalog('34020000001320000099'))).code).toBe('not_registered');
   });
 
+  it('a device that unregisters fails its waiting query at once', async () => {
+    const { platform, device } = await setup();
+    const failed = rejection(platform.queryCatalog(DEVICE));
+    device.respond(await device.nextRequest('MESSAGE'), 200, 'OK');
+    expect((await device.register(0)).status).toBe(200);
+    const err = await failed;
+    expect(err).toMatchObject({ code: 'not_registered', message: `device ${DEVICE} unregistered` });
+  });
+
   it('a query whose pages trickle in is cut at the total limit', async () => {
     const { platform, device } = await setup('udp', { queryTimeoutMs: 5000, queryTotalTimeoutMs: 400 });
     const started = Date.now();
-    const result = platform.queryCatalog(DEVICE);
+    const result = rejection(platform.queryCatalog(DEVICE));
     const rq = await device.nextRequest('MESSAGE');
     device.respond(rq, 200, 'OK');
     const pages = catalogResponsePages({ sn: body(rq).SN, deviceId: DEVICE, items: items(3), pageSize: 1 });
     await device.message(encodeManscdp(pages[0]!));
-    const err = await rejection(result);
+    const err = await result;
     expect(err.code).toBe('incomplete');
     expect(err.message).toMatch(/not complete after 400 ms/);
     expect(Date.now() - started).toBeLessThan(4000);
@@ -542,9 +551,9 @@ describe('INVITE dialogs', () => {
 
   it('a 2xx to an INVITE given up on (no answer in time, none provisional) gets ACK and BYE', async () => {
     const { platform, device } = await setup('udp', { inviteTimeoutMs: 200 });
-    const call = platform.invite(DEVICE, channel(1), OFFER);
+    const call = rejection(platform.invite(DEVICE, channel(1), OFFER));
     const rq = await device.nextRequest('INVITE');
-    expect((await rejection(call)).code).toBe('timeout');
+    expect((await call).code).toBe('timeout');
     expect(device.pending.filter((m) => m.method === 'CANCEL')).toEqual([]); // none before a 1xx
     device.respond(rq, 200, 'OK', {
       headers: [`Contact: <sip:${channel(1)}@${DEVICE_IP}:${device.localPort}>`],
@@ -561,11 +570,11 @@ describe('INVITE dialogs', () => {
   it('a device that takes the CANCEL but never ends the INVITE is given up on after Timer B', async () => {
     const { platform, device } = await setup('udp', { inviteTimeoutMs: 200, transactionTimeoutMs: 600 });
     const started = Date.now();
-    const call = platform.invite(DEVICE, channel(1), OFFER);
+    const call = rejection(platform.invite(DEVICE, channel(1), OFFER));
     const rq = await device.nextRequest('INVITE');
     device.respond(rq, 100, 'Trying');
     device.respond(await device.nextRequest('CANCEL'), 200, 'OK'); // and no 487
-    const err = await rejection(call);
+    const err = await call;
     expect(err.code).toBe('timeout');
     expect(err.message).toMatch(/none to CANCEL/);
     expect(Date.now() - started).toBeGreaterThanOrEqual(750);

@@ -132,6 +132,7 @@ interface InviteDialogState extends DialogState {
 }
 
 interface Waiter {
+  deviceId: string;
   take(message: ManscdpMessage): void;
   fail(error: GbRequestError): void;
 }
@@ -163,6 +164,12 @@ export class GbOutgoing {
     this.abandoned.clear();
     this.tx.stop();
     for (const w of [...this.waiting.values()]) w.fail(new GbRequestError('stopped', 'platform stopped'));
+  }
+
+  /** The device unregistered or went offline: its queries fail now rather than at their timeout. */
+  deviceGone(deviceId: string, why: string): void {
+    for (const w of [...this.waiting.values()])
+      if (w.deviceId === deviceId) w.fail(new GbRequestError('not_registered', `device ${deviceId} ${why}`));
   }
 
   // MANSCDP queries (9.5, 9.7) and control (9.3 / 9.4)
@@ -284,6 +291,7 @@ export class GbOutgoing {
         this.c.queryTotalTimeoutMs,
       );
       const waiter: Waiter = {
+        deviceId,
         fail: (err) => finish(err),
         take: (m) => {
           pages++;

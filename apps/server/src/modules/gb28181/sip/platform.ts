@@ -280,6 +280,7 @@ export class GbSipPlatform extends EventEmitter<GbSipEvents> {
       if (!reason) continue;
       this.devices.delete(d.deviceId);
       this.log.info?.({ deviceId: d.deviceId, reason }, 'gb28181 sip: device offline');
+      this.out.deviceGone(d.deviceId, `went offline (${reason})`);
       this.emit('offline', { deviceId: d.deviceId, reason });
     }
     for (const [k, at] of this.nonces) if (now - at > NONCE_LIFE_MS) this.nonces.delete(k);
@@ -371,7 +372,10 @@ export class GbSipPlatform extends EventEmitter<GbSipEvents> {
     const date = this.dateHeader(now);
     if (asked === 0) {
       const was = this.devices.delete(deviceId);
-      if (was) this.emit('unregistered', { deviceId });
+      if (was) {
+        this.out.deviceGone(deviceId, 'unregistered');
+        this.emit('unregistered', { deviceId });
+      }
       return send(200, 'OK', { headers: { expires: '0', date } });
     }
     if (!first) return send(400, 'Bad Request (no Contact)');

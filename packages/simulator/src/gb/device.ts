@@ -119,7 +119,7 @@ const jitter = (ms: number, frac = 0.2) => Math.max(1, Math.round(ms * (1 - frac
 /** The Authorization header for a digest challenge (RFC 2617 3.2.2; qop auth when offered). */
 export function digestAuthorization(
   challenge: Record<string, string | undefined>,
-  a: { username: string; password: string; method: string; uri: string; nc: number },
+  a: { username: string; password: string; method: string; uri: string; nc: number; cnonce?: string },
 ): string {
   const realm = challenge.realm ?? '';
   const nonce = challenge.nonce ?? '';
@@ -129,7 +129,7 @@ export function digestAuthorization(
   const fields = [`username="${a.username}"`, `realm="${realm}"`, `nonce="${nonce}"`, `uri="${a.uri}"`];
   if (qops.includes('auth')) {
     const nc = a.nc.toString(16).padStart(8, '0');
-    const cnonce = token(8);
+    const cnonce = a.cnonce ?? token(8);
     const response = md5(`${ha1}:${nonce}:${nc}:${cnonce}:auth:${ha2}`);
     fields.push(`response="${response}"`, 'qop=auth', `nc=${nc}`, `cnonce="${cnonce}"`);
   } else {

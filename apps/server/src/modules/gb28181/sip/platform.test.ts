@@ -280,7 +280,7 @@ describe('GbSipPlatform with SIPp devices', () => {
       const generic: unknown[] = [];
       platform.on('message', (m) => generic.push(m));
       const run = await runSipp([
-        ...sippArgs(platform.port, 'register-catalog.xml', PASSWORD, transport),
+        ...sippArgs(platform.port, 'register-wait.xml', PASSWORD, transport),
         '-oocsf',
         path.join(HERE, 'sipp', 'catalog-answer.xml'),
       ]);
@@ -294,6 +294,40 @@ describe('GbSipPlatform with SIPp devices', () => {
       ]);
       expect(result.items[0]!.Manufacturer).toBe('测试厂商');
       expect(generic).toEqual([]);
+    });
+  }
+
+  for (const transport of ['u1', 't1'] as const) {
+    it(`digest REGISTER, then INVITE -> 100 -> 200 with SDP -> ACK, and our BYE -> 200 (sipp -t ${transport})`, async () => {
+      const { platform } = await startPlatform();
+      const offer = [
+        'v=0',
+        `o=${PLATFORM} 0 0 IN IP4 127.0.0.1`,
+        's=Play',
+        'c=IN IP4 127.0.0.1',
+        't=0 0',
+        'm=video 30000 RTP/AVP 96',
+        'a=recvonly',
+        'a=rtpmap:96 PS/90000',
+        'y=0100000001',
+        '',
+      ].join('\r\n');
+      const call = next<{ deviceId: string }>(platform, 'registered').then(async ({ deviceId }) => {
+        const { answer, dialog } = await platform.invite(deviceId, '34020000001310000001', offer, {
+          ssrc: '0100000001',
+        });
+        await platform.bye(dialog);
+        return answer;
+      });
+      const run = await runSipp([
+        ...sippArgs(platform.port, 'register-wait.xml', PASSWORD, transport),
+        '-oocsf',
+        path.join(HERE, 'sipp', 'invite-answer.xml'),
+      ]);
+      expect(run.code, run.output).toBe(0);
+      const answer = await call;
+      expect(answer).toMatch(/^v=0\r\no=34020000001320000001 0 0 IN IP4 127\.0\.0\.2\r\n/);
+      expect(answer).toContain('a=sendonly\r\na=rtpmap:96 PS/90000\r\ny=0100000001');
     });
   }
 

@@ -322,6 +322,19 @@ describe('MANSCDP queries', () => {
     ]);
   });
 
+  it('RecordInfo with nothing found: SumNum 0 and no RecordList resolves empty', async () => {
+    const { platform, device } = await setup();
+    const records = platform.queryRecordInfo(DEVICE, channel(1), '2026-01-02T00:00:00', '2026-01-02T01:00:00');
+    const rq = await device.nextRequest('MESSAGE');
+    device.respond(rq, 200, 'OK');
+    const empty = Buffer.from(
+      `<?xml version="1.0" encoding="GB2312"?>\r\n<Response>\r\n<CmdType>RecordInfo</CmdType>\r\n<SN>${body(rq).SN}</SN>\r\n<DeviceID>${channel(1)}</DeviceID>\r\n<SumNum>0</SumNum>\r\n</Response>\r\n`,
+      'latin1',
+    );
+    expect((await device.message(empty)).status).toBe(200);
+    expect(await records).toMatchObject({ sumNum: 0, items: [] });
+  });
+
   it('PTZ and preset commands reach the channel as A.3 PTZCmd; done at the 200', async () => {
     const { platform, device } = await setup();
     const move = platform.deviceControlPtz(DEVICE, channel(1), { action: 'left', speed: 64 });

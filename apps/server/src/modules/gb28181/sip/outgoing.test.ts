@@ -335,6 +335,37 @@ describe('MANSCDP queries', () => {
     expect(await records).toMatchObject({ sumNum: 0, items: [] });
   });
 
+  it('hostile answers: stray responses, other SNs, a changed SumNum and bad bodies do not complete a query', async () => {
+    const { platform, device } = await setup('udp', { queryTimeoutMs: 2000 });
+    const generic: Array<{ message: { SN?: number } }> = [];
+    platform.on('message', (m) => generic.push(m as never));
+    const result = platform.queryCatalog(DEVICE);
+    const rq = await device.nextRequest('MESSAGE');
+    const sn = body(rq).SN;
+    // a 200 for a branch we never used, then a malformed response line: both ignored
+    device.send(
+      rq.raw
+        .split('\r\n\r\n')[0]!
+        .replace(/^MESSAGE \S+ SIP\/2\.0/, 'SIP/2.0 200 OK')
+        .replace(/branch=z9hG4bK[0-9a-f]+/, 'branch=z9hG4bKnotours') + '\r\n\r\n',
+    );
+    device.send('SIP/2.0 999999 Broken\r\n\r\n');
+    device.respond(rq, 200, 'OK');
+    const [first, second] = catalogResponsePages({ sn, deviceId: DEVICE, items: items(2), pageSize: 1 });
+    // another SN: not ours, a generic message
+    await device.message(encodeManscdp({ ...first!, SN: sn + 1000 }));
+    // a page whose SumNum disagrees with the first page's: ignored by the assembler
+    await device.message(encodeManscdp(first!));
+    await device.message(encodeManscdp({ ...second!, SumNum: 1 }));
+    // a body that is not MANSCDP: 400, nothing counted
+    const bad = await device.message(Buffer.from('<Response><CmdType>Catalog</CmdType><SN>x</SN></Response>'));
+    expect(bad.status).toBe(400);
+    await device.message(encodeManscdp(second!));
+    const catalog = await result;
+    expect(catalog.items.map((i) => i.DeviceID)).toEqual([channel(1), channel(2)]);
+    expect(generic.map((g) => g.message.SN)).toEqual([sn + 1000]);
+  });
+
   it('PTZ and preset commands reach the channel as A.3 PTZCmd; done at the 200', async () => {
     const { platform, device } = await setup();
     const move = platform.deviceControlPtz(DEVICE, channel(1), { action: 'left', speed: 64 });

@@ -124,13 +124,22 @@ async function rawPeer() {
   function request(
     method: string,
     to: { user: string; port: number },
-    o: { callId?: string; body?: string; type?: string; headers?: string[]; toTag?: string; fromTag?: string } = {},
+    o: {
+      callId?: string;
+      body?: string;
+      type?: string;
+      headers?: string[];
+      toTag?: string;
+      fromTag?: string;
+      /** a Via port other than the socket's (a NAT rewrote the source) */
+      viaPort?: number;
+    } = {},
   ) {
     const callId = o.callId ?? randomBytes(8).toString('hex');
     const body = o.body ?? '';
     const text = [
       `${method} sip:${to.user}@${DEVICE_IP}:${to.port} SIP/2.0`,
-      `Via: SIP/2.0/UDP 127.0.0.1:${port};branch=z9hG4bK${randomBytes(6).toString('hex')}`,
+      `Via: SIP/2.0/UDP 127.0.0.1:${o.viaPort ?? port};branch=z9hG4bK${randomBytes(6).toString('hex')}`,
       `From: <sip:${PLATFORM}@${DOMAIN}>;tag=${o.fromTag ?? 'p1'}`,
       `To: <sip:${to.user}@${DOMAIN}>${o.toTag ? `;tag=${o.toTag}` : ''}`,
       `Call-ID: ${callId}`,
@@ -473,6 +482,9 @@ describe('GB28181 simulated device: subscriptions and alarms (raw platform)', ()
     );
     q.resend();
     expect((await q.response()).status).toBe(200);
+    // responses go back to the source of the request (RFC 3581), not to a Via port behind a NAT
+    const natted = peer.request('OPTIONS', { user: deviceId(7), port: hub.sipPort }, { viaPort: 9 });
+    expect((await natted.response()).status).toBe(200);
     expect((await q.response()).status).toBe(200); // the retransmission got the same answer
     await peer.take((m) => m.method === 'MESSAGE' && /DeviceInfo/.test(m.content ?? ''));
     const control = next<{ command: string }>(dev, 'control');

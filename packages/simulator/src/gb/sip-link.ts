@@ -16,7 +16,10 @@ export interface SipLink {
   /** the address and port the platform sees (for Via and Contact) */
   readonly local: { host: string; port: number };
   send(text: string): void;
-  /** Sends a response to `rq`: over UDP to its top Via (received/rport when set), over TCP on the connection. */
+  /**
+   * Sends a response to `rq`: over UDP back to where it came from (RFC 3581 symmetric response;
+   * the top Via if unknown), over TCP on the connection.
+   */
   respond(text: string, rq: SipMessage): void;
   close(): void;
 }
@@ -40,6 +43,8 @@ const MAX_MESSAGE = 65_535;
 export class UdpHub {
   private socket: dgram.Socket | null = null;
   private readonly routes = new Map<string, SipHandler>();
+  /** where each request came from, for its responses */
+  private readonly sources = new WeakMap<SipMessage, { host: string; port: number }>();
   /** datagrams no device took (unknown user, not SIP) */
   dropped = 0;
   port = 0;
@@ -57,7 +62,7 @@ export class UdpHub {
       });
     });
     socket.on('error', () => {}); // ICMP unreachable and the like: the transaction times out
-    socket.on('message', (data) => this.onDatagram(data));
+    socket.on('message', (data, rinfo) => this.onDatagram(data, rinfo));
     // Thousands of devices: room for bursts of answers.
     socket.setRecvBufferSize(4 * 1024 * 1024);
     this.socket = socket;
@@ -78,7 +83,7 @@ export class UdpHub {
       local: { host: this.host, port: this.port },
       send: (text) => this.sendTo(text, server.host, server.port),
       respond: (text, rq) => {
-        const to = viaTarget(rq) ?? server;
+        const to = this.sources.get(rq) ?? viaTarget(rq) ?? server;
         this.sendTo(text, to.host, to.port);
       },
       close: () => {
@@ -91,7 +96,7 @@ export class UdpHub {
     this.socket?.send(Buffer.from(text, 'latin1'), port, host);
   }
 
-  private onDatagram(data: Buffer): void {
+  private onDatagram(data: Buffer, rinfo: dgram.RemoteInfo): void {
     if (data.length > MAX_MESSAGE) return void this.dropped++;
     const m = parseSip(data.toString('latin1'));
     if (!m) return void this.dropped++;
@@ -99,6 +104,7 @@ export class UdpHub {
       m.method !== undefined ? uriUser(m.uri ?? '') || uriUser(m.headers.to!.uri) : uriUser(m.headers.from!.uri);
     const handler = this.routes.get(user);
     if (!handler) return void this.dropped++;
+    if (m.method !== undefined) this.sources.set(m, { host: rinfo.address, port: rinfo.port });
     handler(m);
   }
 }

@@ -1,4 +1,5 @@
 import { MODULES, MODULE_BY_ID, MenuId, type ModuleDef, type UserContext } from '@bwc/protocol';
+import { modeHasMenu } from '../session/gbMode';
 import { allowedModules } from '../session/permissions';
 
 /** One entry of a menu: a catalogue module or a fixed page, label `menu:<key>`. */
@@ -17,11 +18,13 @@ function toTree(modules: readonly ModuleDef[], pid: number): MenuNode[] {
 
 /**
  * The menu of a user: catalogue modules whose bh the server's context returns, as a tree. The
- * parents of an allowed module are kept so that it stays reachable.
+ * parents of an allowed module are kept so that it stays reachable. `byMode`: without the modules
+ * the current mode does not have (GB-only ones outside GB mode, app/session/gbMode.ts).
  */
-export function buildMenuTree(context: UserContext | undefined): MenuNode[] {
+export function buildMenuTree(context: UserContext | undefined, { byMode = false } = {}): MenuNode[] {
   const ids = new Set<number>();
   for (const m of allowedModules(context)) {
+    if (byMode && !modeHasMenu(context, m.id)) continue;
     for (let cur: ModuleDef | undefined = m; cur && !ids.has(cur.id); cur = MODULE_BY_ID.get(cur.pid)) ids.add(cur.id);
   }
   return toTree(
@@ -32,7 +35,7 @@ export function buildMenuTree(context: UserContext | undefined): MenuNode[] {
 
 /** Areas of the navigation bar (the system area lives in the settings dropdown). */
 export function navigationAreas(context: UserContext | undefined): MenuNode[] {
-  return buildMenuTree(context).filter((node) => node.id !== MenuId.SYSTEM);
+  return buildMenuTree(context, { byMode: true }).filter((node) => node.id !== MenuId.SYSTEM);
 }
 
 export function findNode(nodes: MenuNode[], id: number): MenuNode | undefined {
@@ -46,7 +49,7 @@ export function findNode(nodes: MenuNode[], id: number): MenuNode | undefined {
 
 /** Path of the first child of `menuId` the user may open (a route with children goes to its first child). */
 export function firstAllowedChildPath(context: UserContext | undefined, menuId: number): string | null {
-  const node = findNode(buildMenuTree(context), menuId);
+  const node = findNode(buildMenuTree(context, { byMode: true }), menuId);
   return node?.children[0]?.path ?? null;
 }
 
@@ -56,12 +59,12 @@ export function firstAllowedChildPath(context: UserContext | undefined, menuId: 
  */
 export const SYSTEM_SUBPAGES: Readonly<Record<number, readonly string[]>> = {
   [MenuId.SYSTEM_SETTINGS]: ['titleset', 'backset', 'filestorage', 'statisticset', 'normalset'],
-  [MenuId.DISPATCH_CONFIG]: ['digitailmap', 'cloudstorage'],
+  [MenuId.DISPATCH_CONFIG]: ['digitailmap', 'cloudstorage', 'gbconfig'],
 };
 
 /** Side menu of an area: its allowed modules plus, under /system, the fixed settings pages. */
 export function areaMenu(context: UserContext | undefined, areaId: number): MenuNode[] {
-  const area = findNode(buildMenuTree(context), areaId);
+  const area = findNode(buildMenuTree(context, { byMode: true }), areaId);
   if (!area) return [];
   const withSubpages = (node: MenuNode): MenuNode => {
     const subpages = SYSTEM_SUBPAGES[node.id];

@@ -44,7 +44,11 @@ describe('menu building from the context', () => {
     expect(firstAllowedChildPath(context, 10001)).toBe('/system/player');
     const side = areaMenu(context, 10001);
     expect(side.map((n) => n.key)).toEqual(['player', 'noticeEdit']);
-    expect(side[0]!.children.map((n) => n.path)).toEqual(['/system/player/digitailmap', '/system/player/cloudstorage']);
+    expect(side[0]!.children.map((n) => n.path)).toEqual([
+      '/system/player/digitailmap',
+      '/system/player/cloudstorage',
+      '/system/player/gbconfig',
+    ]);
     expect(buildMenuTree(undefined)).toEqual([]);
   });
 });

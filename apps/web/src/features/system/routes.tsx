@@ -12,6 +12,7 @@ const StatisticSetPage = lazyPage(() => import('./settings/StatisticSetPage'), '
 const NormalSetPage = lazyPage(() => import('./settings/NormalSetPage'), 'NormalSetPage');
 const DigitailMapPage = lazyPage(() => import('./settings/DigitailMapPage'), 'DigitailMapPage');
 const CloudStoragePage = lazyPage(() => import('./settings/CloudStoragePage'), 'CloudStoragePage');
+const GbConfigPage = lazyPage(() => import('./settings/GbConfigPage'), 'GbConfigPage');
 const NoticeEditPage = lazyPage(() => import('./notice/NoticeEditPage'), 'NoticeEditPage');
 const DownloadAdminPage = lazyPage(() => import('./download/DownloadAdminPage'), 'DownloadAdminPage');
 
@@ -24,6 +25,7 @@ const SETTINGS_PAGES: Record<string, ReactNode> = {
   normalset: <NormalSetPage />,
   digitailmap: <DigitailMapPage />,
   cloudstorage: <CloudStoragePage />,
+  gbconfig: <GbConfigPage />,
 };
 
 /** systemset and player: index goes to the first page, each page gated by its parent module. */

@@ -14,6 +14,7 @@ const SETTINGS_TEXTS = {
   normalset: keysOf('system', { title: 'normalset.title', description: 'normalset.description' }),
   digitailmap: keysOf('system', { title: 'digitailmap.title', description: 'digitailmap.description' }),
   cloudstorage: keysOf('system', { title: 'cloudstorage.title', description: 'cloudstorage.description' }),
+  gbconfig: keysOf('system', { title: 'gbconfig.title', description: 'gbconfig.description' }),
 } satisfies Partial<Record<SettingsType, { title: string; description: string }>>;
 /** the settings types that have a page of their own */
 type PageType = SettingsType & keyof typeof SETTINGS_TEXTS;

@@ -43,6 +43,8 @@ export function useSaveSettings<T extends SettingsType>(type: T) {
       void client.invalidateQueries({ queryKey: settingsKeys.type(type) });
       // page info carries the title, support text and background the shell and login show
       void client.invalidateQueries({ queryKey: sessionKeys.pageInfo });
+      // the GB mode flag reaches the console through the user context (gb)
+      if (type === 'gbconfig') void client.invalidateQueries({ queryKey: sessionKeys.userContext });
     },
   });
 }

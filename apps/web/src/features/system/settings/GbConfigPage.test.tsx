@@ -1,0 +1,109 @@
+import { GB_SETTINGS_DEFAULTS, MenuId, type Settings } from '@bwc/protocol';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { call } from '../../../api/http';
+import { sessionKeys } from '../../../app/session/queries';
+import { renderWidget } from '../../../components/test-utils';
+import { GbConfigPage } from './GbConfigPage';
+
+vi.mock('../../../api/http', async (importOriginal) => ({
+  ...(await importOriginal<Record<string, unknown>>()),
+  call: vi.fn(),
+}));
+
+const stored: Settings<'gbconfig'> = {
+  ...GB_SETTINGS_DEFAULTS,
+  SipDomain: '4403050001',
+  SipId: '44030500012000000001',
+};
+
+const callMock = vi.mocked(call);
+
+beforeEach(() => {
+  callMock.mockReset().mockImplementation(async (endpoint: unknown) => (endpoint === 'settingsGet' ? stored : null));
+});
+
+/** antd validates asynchronously; the machine running CI may be slow */
+const WAIT = { timeout: 15_000 };
+const updates = () => callMock.mock.calls.filter(([endpoint]) => endpoint === 'settingsUpdate');
+const input = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
+
+async function renderPage(language: 'zh-CN' | 'en-US' = 'zh-CN', edit = true) {
+  const view = await renderWidget(<GbConfigPage />, {
+    permissions: { [MenuId.DISPATCH_CONFIG]: edit ? { view: 1, edit: 1 } : { view: 1 } },
+    language,
+  });
+  await waitFor(() => expect(input(language === 'zh-CN' ? 'SIP 域' : 'SIP domain').value).toBe('4403050001'), WAIT);
+  return view;
+}
+
+async function saveWith(label: string, value: string) {
+  fireEvent.change(input(label), { target: { value } });
+  fireEvent.click(screen.getByRole('button', { name: /^保\s?存$/ }));
+}
+
+describe('GB28181 settings page', { timeout: 60_000 }, () => {
+  it('loads the stored settings and says plainly that GB access is not running yet', async () => {
+    await renderPage();
+    expect(screen.getByText('国标 GB28181 接入尚未运行，这些设置在其运行后生效。')).toBeTruthy();
+    expect(input('平台国标编码').value).toBe('44030500012000000001');
+    expect(input('信令端口').value).toBe('5060');
+    expect(screen.getByRole('switch', { name: '国标模式' }).getAttribute('aria-checked')).toBe('false');
+    expect(screen.getByText('UDP 与 TCP 共用此端口，默认 5060（取值范围 1024 到 65535）')).toBeTruthy();
+  });
+
+  it('shows every label in English', async () => {
+    await renderPage('en-US');
+    expect(screen.getByText('GB28181 access is not running yet; these settings take effect when it is.')).toBeTruthy();
+    for (const label of [
+      'Platform GB id',
+      'Signalling IP',
+      'Signalling port',
+      'Device password',
+      'Registration validity',
+      'Keepalive period',
+      'Missed keepalives',
+      'First video receive port',
+      'First audio send port',
+      'Ports per range',
+    ])
+      expect(input(label)).toBeTruthy();
+    expect(screen.getByRole('switch', { name: 'GB mode' })).toBeTruthy();
+  });
+
+  it('refuses a 9-digit SIP domain with its message and saves nothing', async () => {
+    await renderPage();
+    await saveWith('SIP 域', '440305000');
+    expect(await screen.findByText('SIP 域须为 10 位数字', undefined, WAIT)).toBeTruthy();
+    expect(updates()).toHaveLength(0);
+  });
+
+  it('refuses a 19-digit platform id, a bad IP and a port under 1024', async () => {
+    await renderPage();
+    fireEvent.change(input('平台国标编码'), { target: { value: '4403050001200000001' } });
+    fireEvent.change(input('信令 IP'), { target: { value: '10.0.0.256' } });
+    await saveWith('信令端口', '80');
+    expect(await screen.findByText('平台国标编码须为 20 位数字', undefined, WAIT)).toBeTruthy();
+    expect(await screen.findByText('请输入正确的 IP 地址', undefined, WAIT)).toBeTruthy();
+    expect(await screen.findByText(/1024.*65535/, { selector: '.ant-form-item-explain-error' }, WAIT)).toBeTruthy();
+    expect(updates()).toHaveLength(0);
+  });
+
+  it('saves GB mode on with the other fields, and the console re-reads its context', async () => {
+    const view = await renderPage();
+    fireEvent.click(screen.getByRole('switch', { name: '国标模式' }));
+    await saveWith('信令 IP', '192.168.1.10');
+    await waitFor(() => expect(updates()).toHaveLength(1), WAIT);
+    expect(updates()[0]![1]).toEqual({ type: 'gbconfig', ...stored, gb_mode: 1, LocalIp: '192.168.1.10' });
+    await waitFor(
+      () => expect(view.queryClient.getQueryState(sessionKeys.userContext)?.isInvalidated).toBe(true),
+      WAIT,
+    );
+  });
+
+  it('is read-only without the edit action', async () => {
+    await renderPage('zh-CN', false);
+    expect(screen.getByText('您的角色没有此设置的修改权限，只能查看。')).toBeTruthy();
+    expect(input('SIP 域').disabled).toBe(true);
+  });
+});

@@ -15,7 +15,7 @@ import {
   type Language,
 } from '@bwc/protocol';
 import { MemoryLocker, Server, type ServerOptions } from '@tus/server';
-import { Metadata, type Upload } from '@tus/utils';
+import { ERRORS, Metadata, type Upload } from '@tus/utils';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { lookupSession, requireLiveSession } from '../../../http/auth';
 import { AppError } from '../../../http/errors';
@@ -29,7 +29,7 @@ import { LiveRecordings } from './live-recording';
 import { finishUpload, type Uploader } from './finish';
 import { EVIDENCE_ERROR_HEADER, EVIDENCE_ITEM_HEADER, refusal, TusRefusal } from './refusal';
 import { classOfExt, extOf } from './sniff';
-import { EvidenceUploadStore, type NewUpload } from './upload-store';
+import { BodyOverLength, EvidenceUploadStore, type NewUpload } from './upload-store';
 
 /** tus methods (GET is not part of tus: a finished upload is read in the library). */
 const TUS_METHODS = ['POST', 'HEAD', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -92,6 +92,17 @@ export async function registerIngest(
   );
   app.liveRecorder.recorded.push((seg) => live.ingest({ deviceId: seg.deviceId, video: seg.video, at: seg.at }));
   const finishing = new Set<string>();
+  /**
+   * PATCHes being written, by upload id. A newer request for the same upload (the client lost
+   * the older connection and asked again) stops the older one first, as tus's locker does.
+   */
+  const writing = new Map<string, { stop: () => void; done: Promise<void> }>();
+  const takeOver = async (id: string) => {
+    for (let running = writing.get(id); running; running = writing.get(id)) {
+      running.stop();
+      await running.done;
+    }
+  };
 
   /**
    * Turn a complete upload into an item, once. An unexpected failure fails the upload (its HEAD
@@ -302,14 +313,90 @@ export async function registerIngest(
     };
   };
 
-  const refuse = (reply: FastifyReply, lang: Language, err: unknown) => {
-    if (!(err instanceof AppError)) throw err;
-    const itemId = (err as AppError & { itemId?: number }).itemId;
-    const r = refusal(lang, err, itemId ? { [EVIDENCE_ITEM_HEADER]: String(itemId) } : {});
-    return reply
+  const sendRefusal = (reply: FastifyReply, r: TusRefusal) =>
+    reply
       .code(r.status_code)
       .headers({ 'tus-resumable': '1.0.0', 'content-type': 'text/plain; charset=utf-8', ...r.headers })
       .send(r.body);
+
+  const refuse = (reply: FastifyReply, lang: Language, err: unknown) => {
+    if (!(err instanceof AppError)) throw err;
+    const itemId = (err as AppError & { itemId?: number }).itemId;
+    return sendRefusal(reply, refusal(lang, err, itemId ? { [EVIDENCE_ITEM_HEADER]: String(itemId) } : {}));
+  };
+
+  /**
+   * tus PATCH (core protocol, expiration) served here from the Node request rather than by
+   * @tus/server, whose web-stream bridge cost as much CPU as the hashing (bench/README.md,
+   * upload throughput): headers checked, the upload taken over from an older request, the body
+   * written through the store (hash thread, length limit), the last byte finishing the item.
+   */
+  const patch = async (req: FastifyRequest, reply: FastifyReply, rc: RequestContext, id: string) => {
+    const invalid = (key: string, params: Record<string, string | number> = {}, status = 400) =>
+      sendRefusal(reply, refusal(rc.lang, new AppError(ResultCode.INVALID, key, params, status)));
+    const h = req.headers;
+    if (h['tus-resumable'] !== '1.0.0')
+      return sendRefusal(
+        reply,
+        refusal(rc.lang, new AppError(ResultCode.INVALID, 'validation.ingest.tusVersion', {}, 412), {
+          'tus-version': '1.0.0',
+        }),
+      );
+    if (h['content-type'] !== 'application/offset+octet-stream')
+      return invalid('validation.ingest.contentType', {}, 415);
+    const offsetHeader = h['upload-offset'];
+    if (typeof offsetHeader !== 'string' || !/^\d{1,15}$/.test(offsetHeader))
+      return invalid('validation.ingest.offset');
+    if (h['upload-length'] !== undefined) return invalid('validation.ingest.length');
+    const offset = Number(offsetHeader);
+    await takeOver(id);
+    let stopped = false;
+    let release!: () => void;
+    writing.set(id, {
+      stop: () => {
+        stopped = true;
+        req.raw.destroy();
+      },
+      done: new Promise<void>((resolve) => (release = resolve)),
+    });
+    let upload: Upload;
+    let size: number;
+    try {
+      upload = await store.getUpload(id);
+      size = upload.size!;
+      if (Date.now() > new Date(upload.creation_date!).getTime() + store.getExpiration())
+        return sendRefusal(
+          reply,
+          refusal(rc.lang, new AppError(ResultCode.NOT_FOUND, 'errors.ingest.uploadNotFound', {}, 410)),
+        );
+      if (upload.offset !== offset)
+        return invalid('validation.ingest.offsetConflict', { sent: offset, offset: upload.offset }, 409);
+      const length = h['content-length'];
+      if (length !== undefined && offset + Number(length) > size)
+        return invalid('validation.ingest.overLength', { left: size - offset }, 413);
+      upload.offset = await store.write(req.raw, id, offset, size - offset);
+    } catch (err) {
+      if (err instanceof BodyOverLength) return invalid('validation.ingest.overLength', { left: err.left }, 413);
+      if (err === ERRORS.FILE_NOT_FOUND) return sendRefusal(reply, refusal(rc.lang, notFound()));
+      throw err;
+    } finally {
+      writing.delete(id);
+      release();
+    }
+    if (stopped) return; // a newer request took the upload over; this one has no client left
+    const headers: Record<string, string> = { 'tus-resumable': '1.0.0', 'upload-offset': String(upload.offset) };
+    if (upload.offset === size) {
+      try {
+        headers[EVIDENCE_ITEM_HEADER] = String(await finish(rc, id));
+      } catch (err) {
+        if (err instanceof TusRefusal) return sendRefusal(reply, err);
+        throw err;
+      }
+    } else
+      headers['upload-expires'] = new Date(
+        new Date(upload.creation_date!).getTime() + store.getExpiration(),
+      ).toUTCString();
+    return reply.code(204).headers(headers).send();
   };
 
   const route = (path: string, kind: Uploader['kind']) => {
@@ -343,8 +430,13 @@ export async function registerIngest(
             }
             rc.row = prepared.row;
           } else {
-            const row = id ? await store.row(id) : undefined;
+            let row = id ? await store.row(id) : undefined;
             if (!row || row.owner_kind !== kind || row.owner_id !== who.ownerId) throw notFound();
+            // a HEAD or DELETE answers after a running PATCH of the upload has stopped
+            if (req.method !== 'PATCH' && writing.has(row.id)) {
+              await takeOver(row.id);
+              row = (await store.row(row.id))!;
+            }
             if (req.method === 'PATCH' && row.state === 'done')
               throw Object.assign(
                 new AppError(ResultCode.CONFLICT, 'errors.ingest.alreadyStored', { id: row.item_id ?? 0 }),
@@ -359,18 +451,11 @@ export async function registerIngest(
                   if (err instanceof TusRefusal) return err;
                   throw err;
                 });
-                if (itemId instanceof TusRefusal)
-                  return reply
-                    .code(itemId.status_code)
-                    .headers({
-                      'tus-resumable': '1.0.0',
-                      'content-type': 'text/plain; charset=utf-8',
-                      ...itemId.headers,
-                    })
-                    .send(itemId.body);
+                if (itemId instanceof TusRefusal) return sendRefusal(reply, itemId);
                 reply.raw.setHeader(EVIDENCE_ITEM_HEADER, String(itemId));
               }
             }
+            if (req.method === 'PATCH') return await patch(req, reply, rc, row.id);
           }
         }
       } catch (err) {

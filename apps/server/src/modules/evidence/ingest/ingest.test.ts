@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEVICE_UPLOAD_PATH, MenuId, UPLOAD_EXPIRY_H, UPLOAD_PATH } from '@bwc/protocol';
@@ -486,5 +487,145 @@ describe('evidence ingest (tus)', () => {
       (e: unknown) => e,
     );
     expect(failure(err).status).toBe(403);
+  });
+});
+
+describe('evidence ingest: PATCH served from the Node request', () => {
+  const tusHeaders = (extra: Record<string, string> = {}) => ({ ...camAuth, 'tus-resumable': '1.0.0', ...extra });
+  const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+  /** A new camera upload of `length` bytes named `<fileid>.mp4`; answers its absolute address. */
+  async function create(fileid: string, length: number): Promise<string> {
+    const res = await fetch(`${base}${DEVICE_UPLOAD_PATH}`, {
+      method: 'POST',
+      headers: tusHeaders({
+        'upload-length': String(length),
+        'upload-metadata': `filename ${b64(`${fileid}.mp4`)},fileid ${b64(fileid)}`,
+      }),
+    });
+    expect(res.status).toBe(201);
+    return new URL(res.headers.get('location')!, base).href;
+  }
+  /** Bytes on disk of an upload, read without a request (a HEAD would stop a running PATCH). */
+  const onDisk = (url: string) => statSync(t.app.evidenceIngest.store.path(url.split('/').pop()!)).size;
+  const offsetOf = async (url: string) =>
+    Number((await fetch(url, { method: 'HEAD', headers: tusHeaders() })).headers.get('upload-offset'));
+
+  /** A PATCH whose body is written by the caller through the returned request (node:http, chunked). */
+  function openPatch(url: string, offset: number) {
+    const req = request(url, {
+      method: 'PATCH',
+      headers: tusHeaders({ 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' }),
+    });
+    const answered = new Promise<{ status: number; headers: Record<string, unknown> } | Error>((resolve) => {
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers }));
+      });
+      req.on('error', (err) => resolve(err));
+    });
+    return { req, answered };
+  }
+
+  it('refuses bad PATCH headers and bodies with a named reason, the upload unchanged', async () => {
+    const data = readFileSync(mp4);
+    const url = await create('patch-refusals', data.length);
+    const patch = (headers: Record<string, string>, body: Buffer) =>
+      fetch(url, { method: 'PATCH', headers: { ...camAuth, 'accept-language': 'en-US', ...headers }, body });
+    const octet = { 'content-type': 'application/offset+octet-stream' };
+    let res = await patch({ 'tus-resumable': '0.2.2', 'upload-offset': '0', ...octet }, data.subarray(0, 10));
+    expect([res.status, res.headers.get('tus-version'), await res.text()]).toEqual([
+      412,
+      '1.0.0',
+      'Only tus 1.0.0 is supported (header Tus-Resumable: 1.0.0)\n',
+    ]);
+    res = await patch(
+      { 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'text/plain' },
+      data.subarray(0, 10),
+    );
+    expect(res.status).toBe(415);
+    res = await patch({ 'tus-resumable': '1.0.0', 'upload-offset': '-5', ...octet }, data.subarray(0, 10));
+    expect([res.status, await res.text()]).toEqual([400, 'Upload-Offset must be a non-negative integer\n']);
+    res = await patch({ 'tus-resumable': '1.0.0', 'upload-offset': '7', ...octet }, data.subarray(7, 17));
+    expect([res.status, await res.text()]).toEqual([
+      409,
+      'Upload-Offset is 7 but the server has 0 bytes: continue from 0\n',
+    ]);
+    // more than the file: refused by its Content-Length before a byte is written
+    res = await patch({ 'tus-resumable': '1.0.0', 'upload-offset': '0', ...octet }, Buffer.concat([data, data]));
+    expect([res.status, await res.text()]).toEqual([
+      413,
+      `The data sent is more than the ${data.length} bytes left of the file\n`,
+    ]);
+    expect(await offsetOf(url)).toBe(0);
+    // the same upload then goes through
+    res = await patch({ 'tus-resumable': '1.0.0', 'upload-offset': '0', ...octet }, data);
+    expect(res.status).toBe(204);
+    const item = await t.db
+      .selectFrom('evidence_items')
+      .select('sha256')
+      .where('id', '=', Number(res.headers.get('evidence-item')))
+      .executeTakeFirstOrThrow();
+    expect(item.sha256).toBe(sha256(mp4));
+  });
+
+  it('a chunked body longer than the file is cut at its length and refused with 413', async () => {
+    const data = readFileSync(mp4);
+    const url = await create('patch-chunked-over', data.length);
+    const { req, answered } = openPatch(url, 0);
+    req.write(data);
+    req.end(data.subarray(0, 4096));
+    const res = await answered;
+    expect(res).toMatchObject({ status: 413 });
+    expect(await offsetOf(url)).toBeLessThanOrEqual(data.length);
+  });
+
+  it('a client that drops mid-body keeps the bytes that arrived and its hash state; the resume completes', async () => {
+    const data = readFileSync(mp4);
+    const { store } = t.app.evidenceIngest;
+    const rehashes = store.rehashes;
+    const url = await create('patch-dropped', data.length);
+    const { req, answered } = openPatch(url, 0);
+    const half = Math.floor(data.length / 2);
+    req.write(data.subarray(0, half));
+    await until('the first half written', () => onDisk(url) === half);
+    req.destroy();
+    expect(await answered).toBeInstanceOf(Error);
+    const offset = await offsetOf(url);
+    expect(offset).toBe(half);
+    const res = await fetch(url, {
+      method: 'PATCH',
+      headers: tusHeaders({ 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' }),
+      body: data.subarray(offset),
+    });
+    expect(res.status).toBe(204);
+    const item = await t.db
+      .selectFrom('evidence_items')
+      .select('sha256')
+      .where('id', '=', Number(res.headers.get('evidence-item')))
+      .executeTakeFirstOrThrow();
+    expect(item.sha256).toBe(sha256(mp4));
+    expect(store.rehashes).toBe(rehashes);
+  });
+
+  it('a new request for an upload stops the PATCH still running on it, then answers its offset', async () => {
+    const data = readFileSync(mp4);
+    const url = await create('patch-takeover', data.length);
+    const first = openPatch(url, 0);
+    const third = Math.floor(data.length / 3);
+    first.req.write(data.subarray(0, third));
+    // the HEAD of a client that lost the first connection: the stale PATCH is stopped first
+    await until('the first third written', () => onDisk(url) === third);
+    expect(await offsetOf(url)).toBe(third);
+    expect(await first.answered).toBeInstanceOf(Error);
+    const second = openPatch(url, third);
+    second.req.end(data.subarray(third));
+    expect(await second.answered).toMatchObject({ status: 204 });
+    const rows = await t.db
+      .selectFrom('evidence_items')
+      .select('sha256')
+      .where('origin_key', '=', `${cam.id}:patch-takeover`)
+      .execute();
+    expect(rows).toEqual([{ sha256: sha256(mp4) }]);
   });
 });

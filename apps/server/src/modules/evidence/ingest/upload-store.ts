@@ -95,14 +95,27 @@ export class EvidenceUploadStore extends DataStore {
     return new Upload({ id, size: length, offset, metadata, creation_date: row.updated });
   }
 
-  override async write(stream: Readable, id: string, offset: number): Promise<number> {
+  /**
+   * Append a PATCH body at `offset`. A body that stops early (the client went away, or a newer
+   * request for the upload stopped it) keeps what arrived, as tus asks; more than `limit` bytes
+   * fail with 413 and the hash state is rebuilt on the next write.
+   */
+  override async write(
+    stream: Readable,
+    id: string,
+    offset: number,
+    limit = Number.POSITIVE_INFINITY,
+  ): Promise<number> {
     const file = this.path(id);
     let state = this.hashes.get(id);
     if (!state || state.bytes !== offset) state = await this.rehash(id, offset);
     const hashing = state;
     this.hashes.delete(id);
+    let received = 0;
     const tee = new Transform({
       transform(chunk: Buffer, _enc, done) {
+        received += chunk.length;
+        if (received > limit) return done(new BodyOverLength(limit));
         const behind = hashing.update(chunk);
         if (behind) void behind.then(() => done(null, chunk));
         else done(null, chunk);
@@ -110,7 +123,7 @@ export class EvidenceUploadStore extends DataStore {
     });
     let size: number;
     try {
-      await pipeline(stream, tee, createWriteStream(file, { flags: 'r+', start: offset }));
+      await pipeline(untilEnd(stream), tee, createWriteStream(file, { flags: 'r+', start: offset }));
       size = (await stat(file)).size;
     } catch (err) {
       hashing.drop();
@@ -203,5 +216,21 @@ export class EvidenceUploadStore extends DataStore {
       await this.fail(id, 'expired');
     }
     return rows.length;
+  }
+}
+
+/** A PATCH body longer than what is left of its upload. */
+export class BodyOverLength extends Error {
+  constructor(readonly left: number) {
+    super(`upload body over the ${left} bytes left`);
+  }
+}
+
+/** A request body that ends cleanly where its client stopped sending (disconnect, timeout, stop). */
+async function* untilEnd(stream: Readable): AsyncGenerator<Buffer> {
+  try {
+    for await (const chunk of stream) yield chunk as Buffer;
+  } catch {
+    // the bytes that arrived are kept; the client asks for the offset and resumes
   }
 }

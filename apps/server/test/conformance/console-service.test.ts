@@ -13,7 +13,7 @@ import { ConsoleClient } from '../console-client';
 import { consoleUrl, logonConsole, logonTerminal, type LoggedOn } from '../console-fixtures';
 import { addDevice, deviceLogin, unitIdOf, type CreatedDevice } from '../devices';
 import { createRole, createTestApp, createUser, DEMO, login, usingPostgres, type TestApp } from '../helpers';
-import { freePort } from '../wait';
+import { freePort, until } from '../wait';
 
 /**
  * Conformance of the console service, driven with a plain websocket client through every request
@@ -39,6 +39,11 @@ interface Case {
   status: number;
   /** a field that, given an object value, fails the schema (none: the code takes no fields) */
   field?: string;
+  /**
+   * work the valid request starts after its answer: the case waits until `count` has grown by
+   * one, so that the next case's "nothing stored" does not see it land
+   */
+  after?: () => Promise<number>;
 }
 
 let t: TestApp;
@@ -113,7 +118,24 @@ const CASES: Record<ConsoleCode, Case> = {
   req_send_file_done: { as: 'desk', valid: () => ({ fid }), status: 0, field: 'fid' },
   req_im_list: { as: 'desk', valid: () => ({ target: camA.id }), status: 0, field: 'count' },
   req_im_sessions: { as: 'desk', valid: () => ({ count: 10 }), status: 0, field: 'count' },
-  req_emergency: { as: 'cam', valid: () => ({ lat: 22.54, lng: 114.05, message: 'help' }), status: 0, field: 'lat' },
+  req_emergency: {
+    as: 'cam',
+    valid: () => ({ lat: 22.54, lng: 114.05, message: 'help' }),
+    status: 0,
+    field: 'lat',
+    // the SOS makes the camera publish for its recording (sos-recorder.ts): a startlive command
+    after: async () =>
+      Number(
+        (
+          await t.db
+            .selectFrom('device_commands')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('device_id', '=', camA.id)
+            .where('type', '=', 'startlive')
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+  },
   req_emergency_handled: {
     as: 'desk',
     valid: () => ({ uid: camA.id, processor: 'conformance', ack_type: 0 }),
@@ -356,7 +378,9 @@ describe('console service conformance', () => {
       it(`valid: cmd_status ${c.status}${c.status === NOT_AVAILABLE ? ' (media not available yet)' : ''}`, async () => {
         const sender = c.as === 'fresh' ? await ConsoleClient.open(url) : clientOf(c.as);
         if (c.as === 'fresh') clients.push(sender);
+        const effects = await c.after?.();
         const rsp = await sender.request(code, c.valid());
+        if (effects !== undefined) await until(`${code}: its later work`, async () => (await c.after!()) > effects);
         expect(rsp, String(rsp.error_reason)).toMatchObject({
           msg_code: code === 'heartbeat' ? 'heartbeat' : code.replace(/^req_/, 'rsp_'),
           cmd_type: 1,

@@ -136,6 +136,31 @@ describe('GB settings (system settings type gbconfig, menu 10003)', () => {
     expect(envelope(await get()).data).toEqual(VALID);
   });
 
+  it('keeps the port ranges under 65536, apart, and clear of the SIP port', async () => {
+    await update(VALID);
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ VideoPort: 65_400, PortCount: 200 }, /字段 VideoPort：端口段 65400 至 65599 超出了 65535/],
+      [{ AudioPort: 65_535, PortCount: 2 }, /端口段 65535 至 65536 超出了 65535/],
+      [{ VideoPort: 40_000, AudioPort: 40_199, PortCount: 200 }, /字段 AudioPort：视频与音频端口段重叠/],
+      [{ VideoPort: 41_100, AudioPort: 41_000, PortCount: 200 }, /视频与音频端口段重叠/],
+      [{ LocalPort: 40_100 }, /字段 LocalPort：信令端口不能落在媒体端口段内/],
+      [{ LocalPort: 41_199 }, /信令端口不能落在媒体端口段内/],
+    ];
+    for (const [change, msg] of cases) {
+      const answer = envelope(await update({ ...VALID, ...change }));
+      expect(answer.code, JSON.stringify(change)).toBe(400);
+      expect(answer.msg, JSON.stringify(change)).toMatch(msg);
+    }
+    expect(envelope(await update({ ...VALID, AudioPort: 65_535, PortCount: 2 }, { ...admin.headers, ...EN })).msg).toBe(
+      'Field AudioPort: The port range 65535 to 65536 runs past 65535.',
+    );
+    // the edges: adjacent ranges and a SIP port just outside them are accepted
+    const edges = { ...VALID, VideoPort: 40_000, AudioPort: 40_200, PortCount: 200, LocalPort: 40_400 };
+    expect(envelope(await update(edges)).code).toBe(200);
+    expect(envelope(await update({ ...edges, VideoPort: 65_336, AudioPort: 1024, LocalPort: 5060 })).code).toBe(200);
+    await update(VALID);
+  });
+
   it('saves, answers back, and audits the save and the refusals with the type as target', async () => {
     const next = { ...VALID, LocalIp: '', LocalPort: 5062, DevicePassword: 'Another1' };
     expect(envelope(await update(next))).toEqual({ code: 200, msg: '保存成功', data: next });

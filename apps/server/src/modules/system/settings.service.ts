@@ -17,6 +17,7 @@ import { authorize, type AuthUser } from '../../http/auth';
 import { Errors } from '../../http/errors';
 import { issueToFieldError } from '../../http/validation';
 import { roleCan } from '../auth/permission.repository';
+import { gbSettingsProblem } from '../gb28181/gb28181.service';
 import { backgroundDir, backgroundFile, backgroundPathOf, imageMatchesExtension } from './background';
 import { commitFile, readMultipart, removeQuietly } from './file-store';
 import { readPlayConfig, readSettings, writeSettings } from './settings.repository';
@@ -51,7 +52,7 @@ export async function mayEditType(db: Db, user: AuthUser, type: SettingsType): P
 /**
  * Store one settings type. backset.background_path is only ever set by the upload: an update
  * may keep it or clear it, not point it elsewhere. A cleared background file is removed after
- * the row is written.
+ * the row is written. gbconfig's port ranges are checked across fields.
  */
 export async function updateSettings<T extends SettingsType>(
   deps: ServerDeps,
@@ -65,6 +66,10 @@ export async function updateSettings<T extends SettingsType>(
     await writeSettings(deps.db, type, value);
     if (next === '' && current !== '') await removeQuietly(backgroundFile(deps.config.dataDir, current));
     return;
+  }
+  if (type === 'gbconfig') {
+    const problem = gbSettingsProblem(value as Settings<'gbconfig'>);
+    if (problem) throw Errors.field(problem.field, problem.key, problem.params);
   }
   await writeSettings(deps.db, type, value);
 }

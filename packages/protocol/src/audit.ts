@@ -16,6 +16,8 @@ export const AUDITED_ENDPOINTS = [
   'register',
   'settingsUpdate',
   'playUpdate',
+  // GB28181: PTZ and presets of a GB camera
+  'gbPtz',
   'uploadBackground',
   'announceAdd',
   'announceUpdatePost',

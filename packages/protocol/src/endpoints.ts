@@ -273,7 +273,19 @@ import {
 } from './schemas/org';
 import { GetVideoAnswer, GetVideoRequest, LiveAddRequest, LiveDelRequest, LivePlay, LiveStopped, MediaGatewayInfo, MediaKickRequest } from './schemas/live';
 import { MapConfig, PlayConfig, SettingsAnswer, SettingsSchemas, SettingsTypeInput } from './schemas/system';
-import { GbPlayerConfig, GbUserCheck } from './schemas/gb28181';
+import {
+  GbDetailRequest,
+  GbDevice,
+  GbDeviceDetail,
+  GbDeviceListQuery,
+  GbDeviceTreeRequest,
+  GbPlayerConfig,
+  GbPtzRequest,
+  GbRecording,
+  GbRecordSearchRequest,
+  GbTreeNode,
+  GbUserCheck,
+} from './schemas/gb28181';
 import { TrackAnswer, TrackExportQuery, TrackMarkAnswer, TrackMarkQuery, TrackQuery } from './schemas/tracks';
 import { TreeNode, UnitTreeRequest } from './schemas/tree';
 import { PageInfo, ServerVersion, UserContext, UserInfo } from './schemas/user';
@@ -333,7 +345,15 @@ const groups = (action: Action) => anyMenu(action, MenuId.EMERGENCY, MenuId.CLUS
  * 10213, deleted 10272) and the unit scope of every id
  */
 const evidence = (action: Action) =>
-  anyMenu(action, MenuId.LAW_MEDIA, MenuId.SENSITIVE_MEDIA, MenuId.OUTSIDE_MEDIA, MenuId.DELETED_MEDIA, MenuId.PLAYBACK, MenuId.ALARM_RECORDINGS);
+  anyMenu(
+    action,
+    MenuId.LAW_MEDIA,
+    MenuId.SENSITIVE_MEDIA,
+    MenuId.OUTSIDE_MEDIA,
+    MenuId.DELETED_MEDIA,
+    MenuId.PLAYBACK,
+    MenuId.ALARM_RECORDINGS,
+  );
 
 /** Paths are absolute; the console prefixes nothing. One line per endpoint: a table. */
 // prettier-ignore
@@ -368,6 +388,14 @@ export const Api = {
   // monitor screens, and whether the signed-in user can be used for GB
   gbConfig: { method: 'GET', path: '/rest/monitor/gbconfig/get', auth: anyMenu('view', MenuId.VIDEO_PATROL, MenuId.MONITOR_ALARM, MenuId.PLAYBACK), data: GbPlayerConfig },
   gbCheckUser: { method: 'POST', path: '/rest/monitor/videopatrols/checkgbuser', auth: session, data: GbUserCheck },
+  // GB devices (issue 16; schemas/gb28181.ts): the GB equipment tree and a device's detail for the
+  // monitor screens, PTZ and presets, the device's recordings (RecordInfo), the admins' device list.
+  // Unit-scoped by the device's unit.
+  gbDeviceTree: { method: 'POST', path: '/rest/monitor/videopatrols/getdevice', auth: anyMenu('view', MenuId.VIDEO_PATROL, MenuId.PLAYBACK), body: GbDeviceTreeRequest, data: z.array(GbTreeNode) },
+  gbDeviceDetail: { method: 'POST', path: '/rest/monitor/videopatrols/detaildevice', auth: anyMenu('view', MenuId.VIDEO_PATROL, MenuId.PLAYBACK), body: GbDetailRequest, data: GbDeviceDetail },
+  gbPtz: { method: 'POST', path: '/rest/monitor/videopatrols/ptz', auth: menu(MenuId.VIDEO_PATROL, 'edit'), body: GbPtzRequest, data: z.null() },
+  gbRecordSearch: { method: 'POST', path: '/rest/monitor/videoreplay/gbsearch', auth: anyMenu('view', MenuId.PLAYBACK, MenuId.VIDEO_PATROL), body: GbRecordSearchRequest, data: z.array(GbRecording) },
+  gbDeviceList: { method: 'GET', path: '/rest/oamcenter/gbdevice/list', auth: menu(MenuId.GB_DEVICES, 'view'), query: GbDeviceListQuery, data: pageOf(GbDevice) },
 
   // announcements
   announceList: { method: 'POST', path: '/rest/system/announce/get', auth: menu(MenuId.ANNOUNCEMENTS, 'view'), body: AnnounceListQuery, data: pageOf(Announcement) },

@@ -152,6 +152,8 @@ export const MenuId = {
   VOICE_MANAGE: 10107,
   VIDEO_PATROL: 10151,
   MEDIA_GATEWAY: 10341,
+  /** downAdmin: the GB devices registered with the SIP platform (issue 16) */
+  GB_DEVICES: 10343,
   RECORDERS: 10311,
   RECORDER_MODELS: 10314,
   TRACK: 10153,

@@ -125,3 +125,203 @@ export const GbUserCheck = z.object({
   gbid: z.string(),
 });
 export type GbUserCheck = z.infer<typeof GbUserCheck>;
+
+// ---------------------------------------------------------------------------------------------
+// GB devices, channels, PTZ and record search (issue 16). The SIP platform fills gb_devices and
+// gb_channels from the devices' registrations, DeviceInfo and Catalog answers; these are the
+// console's and the admins' views of them.
+
+const gbId = z
+  .string({ error: 'validation.required' })
+  .trim()
+  .regex(/^\d{20}$/, { error: 'validation.gb.gbId' });
+
+/**
+ * A row of the GB equipment tree (spec part 1 section 2 'equipment tree, GB variant'; part 2
+ * section 2.4 Tree: devgbid as row key, itemtype, name, children, hasChildren). Devices are
+ * itemtype '1' with their channels as `children`; channels are itemtype '5' (the camera icon).
+ * `device` is the device's GB id (the channel's own for a device row), which a PTZ, RecordInfo or
+ * live request names together with the channel's devgbid.
+ */
+export const GbTreeNode = z.object({
+  /** the 20-digit GB id (device or channel), the row key */
+  devgbid: z.string(),
+  /** '1' device, '5' channel */
+  itemtype: z.enum(['1', '5']),
+  name: z.string(),
+  /** the GB id of the device this row belongs to */
+  device: z.string(),
+  /** 1 online (device registered and, for a channel, its Catalog Status ON), 0 offline */
+  lineon: z.union([z.literal(0), z.literal(1)]),
+  /** owning unit of the device */
+  unit_id: z.number().int(),
+  /** GB/T 28181-2016 A.2.6.4 PTZType of a channel: 1 dome, 2 half-dome, 3 fixed, 4 remote; 0 unknown; devices 0 */
+  ptztype: z.number().int(),
+  /** last position (device: its MobilePosition; channel: its Catalog Longitude/Latitude); null unknown */
+  lng: z.number().nullable(),
+  lat: z.number().nullable(),
+  hasChildren: z.boolean(),
+  /** a device row's channels (always given, possibly empty); absent on channel rows */
+  get children() {
+    return z.array(GbTreeNode).optional();
+  },
+});
+export type GbTreeNode = z.infer<typeof GbTreeNode>;
+
+/**
+ * POST videopatrols/getdevice {unit, key} (spec part 2 section 7.2): the GB devices of unit `unit`
+ * and its sub-units (omitted: every unit of the caller's scope; a unit outside it is refused 403),
+ * each with its channels. `key` filters by a substring of the name or GB id of the device or of a
+ * channel (a device matching by a channel keeps only the matching channels). Ordered by name.
+ */
+export const GbDeviceTreeRequest = z.object({
+  unit: z.coerce.number({ error: 'validation.number' }).int({ error: 'validation.integer' }).min(1).optional(),
+  key: z.string().trim().max(100).optional(),
+});
+export type GbDeviceTreeRequest = z.infer<typeof GbDeviceTreeRequest>;
+
+/** POST videopatrols/detaildevice {devgbid}: a device (or the device of a channel) in detail. */
+export const GbDetailRequest = z.object({ devgbid: gbId });
+export type GbDetailRequest = z.infer<typeof GbDetailRequest>;
+
+/** A GB channel as stored from the device's Catalog (A.2.6.4). */
+export const GbChannel = z.object({
+  devgbid: z.string(),
+  device: z.string(),
+  name: z.string(),
+  /** ParentID of the Catalog item ('' none) */
+  parent: z.string(),
+  /** Catalog Status: 1 ON, 0 OFF/absent */
+  status: z.union([z.literal(0), z.literal(1)]),
+  ptztype: z.number().int(),
+  manufacturer: z.string(),
+  model: z.string(),
+  lng: z.number().nullable(),
+  lat: z.number().nullable(),
+});
+export type GbChannel = z.infer<typeof GbChannel>;
+
+/**
+ * A GB device (admin list row and detaildevice). name: DeviceInfo DeviceName, else the Catalog
+ * name, else the GB id. transport 'udp' | 'tcp' of its registration; address 'ip:port' it
+ * registered from. Times are 'YYYY-MM-DD HH:mm:ss' server local time, '' never.
+ */
+export const GbDevice = z.object({
+  id: z.number().int(),
+  devgbid: z.string(),
+  name: z.string(),
+  manufacturer: z.string(),
+  model: z.string(),
+  firmware: z.string(),
+  transport: z.string(),
+  address: z.string(),
+  lineon: z.union([z.literal(0), z.literal(1)]),
+  registered_at: z.string(),
+  keepalive_at: z.string(),
+  channel_count: z.number().int(),
+  unit_id: z.number().int(),
+  unit_name: z.string(),
+  /** last MobilePosition; null unknown */
+  lng: z.number().nullable(),
+  lat: z.number().nullable(),
+  position_time: z.string(),
+});
+export type GbDevice = z.infer<typeof GbDevice>;
+
+export const GbDeviceDetail = GbDevice.extend({ channels: z.array(GbChannel) });
+export type GbDeviceDetail = z.infer<typeof GbDeviceDetail>;
+
+/** GET gbdevice/list (menu 10343 downAdmin, unit-scoped): page, limit, key (name or GB id), lineon. */
+export const GbDeviceListQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  key: z.string().trim().max(100).optional(),
+  lineon: z.coerce
+    .number()
+    .pipe(z.union([z.literal(0), z.literal(1)]))
+    .optional(),
+});
+export type GbDeviceListQuery = z.infer<typeof GbDeviceListQuery>;
+
+/**
+ * PTZ actions (GB/T 28181-2016 A.3; the same list as @bwc/gb28181/manscdp PTZ_ACTIONS, a server
+ * test checks it): pan/tilt/zoom/focus/iris moves, `stop`, and the presets preset_set (store the
+ * current position), preset_call (go to it), preset_del (remove it).
+ */
+export const GB_PTZ_ACTIONS = [
+  'stop',
+  'right',
+  'left',
+  'down',
+  'up',
+  'downright',
+  'downleft',
+  'upright',
+  'upleft',
+  'zoomin',
+  'zoomout',
+  'focusfar',
+  'focusnear',
+  'irisopen',
+  'irisclose',
+  'preset_set',
+  'preset_call',
+  'preset_del',
+] as const;
+export type GbPtzAction = (typeof GB_PTZ_ACTIONS)[number];
+
+/**
+ * POST videopatrols/ptz {device, channel, action, speed, preset} (video patrol edit, audited):
+ * `speed` 0-255 pan/tilt (default 128; zoom uses speed >> 4); `preset` 1-255, required for the
+ * preset actions. Answers null once the device accepted the DeviceControl (its SIP 200); a device
+ * that is offline is 409 `errors.gb.offline`, one that does not answer 504 `errors.gb.timeout`.
+ */
+export const GbPtzRequest = z
+  .object({
+    device: gbId,
+    channel: gbId,
+    action: z.enum(GB_PTZ_ACTIONS, { error: 'validation.choice' }),
+    speed: between(
+      z.coerce.number({ error: 'validation.number' }).int({ error: 'validation.integer' }),
+      0,
+      255,
+    ).optional(),
+    preset: between(
+      z.coerce.number({ error: 'validation.number' }).int({ error: 'validation.integer' }),
+      1,
+      255,
+    ).optional(),
+  })
+  .refine((r) => !r.action.startsWith('preset_') || r.preset !== undefined, {
+    error: 'validation.gb.preset',
+    path: ['preset'],
+  });
+export type GbPtzRequest = z.infer<typeof GbPtzRequest>;
+
+/**
+ * POST videoreplay/gbsearch {device, channel, start, end} (history replay view): the channel's
+ * recordings on the device (GB/T 28181-2016 9.7 RecordInfo), times 'YYYY-MM-DD HH:mm:ss' server
+ * local time; end after start, at most 7 days apart.
+ */
+export const GbRecordSearchRequest = z.object({
+  device: gbId,
+  channel: gbId,
+  start: z.string().regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}$/, { error: 'validation.datetime' }),
+  end: z.string().regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}$/, { error: 'validation.datetime' }),
+});
+export type GbRecordSearchRequest = z.infer<typeof GbRecordSearchRequest>;
+
+/** A recording the device holds (RecordInfo RecordList Item); times as the device wrote them, 'T' made a space. */
+export const GbRecording = z.object({
+  channel: z.string(),
+  name: z.string(),
+  start: z.string(),
+  end: z.string(),
+  /** time | alarm | manual | all | '' */
+  type: z.string(),
+  file_path: z.string(),
+  /** bytes; null not given */
+  file_size: z.number().nullable(),
+  recorder_id: z.string(),
+});
+export type GbRecording = z.infer<typeof GbRecording>;

@@ -14,6 +14,7 @@ export const OPLOG_ACTION_LABELS = keysOf('configcenter', {
   register: 'oplog.actionName.register',
   settingsUpdate: 'oplog.actionName.settingsUpdate',
   playUpdate: 'oplog.actionName.playUpdate',
+  gbPtz: 'oplog.actionName.gbPtz',
   uploadBackground: 'oplog.actionName.uploadBackground',
   announceAdd: 'oplog.actionName.announceAdd',
   announceUpdatePost: 'oplog.actionName.announceUpdatePost',

@@ -4,6 +4,9 @@ import { useCallback, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notifyLiveOpened, useBellEvent, type AlarmOpenRequest } from '../alarms/bell/bellEvents';
 import { useAlarmFromRoute } from '../dispatch/useAlarmOpen';
+import { useGbMode } from '../../app/session/useGbMode';
+import { gbWallDeps } from './gb/gbLive';
+import { GbPatrolScreen } from './gb/GbPatrolScreen';
 import { liveDeviceOfAlarm } from './liveSource';
 import { useVideoWall, type VideoWallHandle } from './VideoWall';
 import { VideoScreen } from './VideoScreen';
@@ -50,10 +53,18 @@ export function useAlarmLive(wall: VideoWallHandle): void {
   useAlarmFromRoute(true, open);
 }
 
-/** Video patrol (/monitor/patrol, menu 10151): the video wall, fed by the alarm bell as well. */
+/**
+ * Video patrol (/monitor/patrol, menu 10151): the video wall, fed by the alarm bell as well; in GB
+ * mode beside the GB player's init steps and the GB equipment tree.
+ */
 export function VideoPatrolPage() {
   const { t } = useTranslation('video');
-  const wall = useVideoWall();
+  const { gb } = useGbMode();
+  const wall = useVideoWall(gbWallDeps);
   useAlarmLive(wall);
-  return <VideoScreen title={t('page.patrolTitle')} testId="video-patrol-page" wall={wall} />;
+  return gb ? (
+    <GbPatrolScreen title={t('page.patrolTitle')} wall={wall} />
+  ) : (
+    <VideoScreen title={t('page.patrolTitle')} testId="video-patrol-page" wall={wall} />
+  );
 }

@@ -1,0 +1,124 @@
+import type { Envelope, GbPlayerConfig, GbSettings } from '@bwc/protocol';
+import { GbSimHub, type GbDevice } from '@bwc/simulator/gb';
+import type { Locator, Page } from '@playwright/test';
+import { Api } from '../../packages/protocol/src/endpoints';
+import { expect, test } from '../fixtures';
+import { ACCOUNTS, artifact, login, switchLanguage } from '../support/console';
+import { text } from '../support/texts';
+
+/**
+ * The console's GB mode end to end (issue 16 sections 3 and 5): GB mode switched on through the
+ * settings API, a simulated GB28181 device (@bwc/simulator/gb) registers with the server's SIP
+ * platform at the address gbconfig/get names, the video patrol page passes its init steps and shows
+ * the device with its channels in the GB tree, a channel plays (its picture moves), a PTZ command
+ * from the panel reaches the device (the simulator's ptzLog), screenshots in zh-CN and en-US.
+ */
+const DEVICE_ID = '34020000001320000901';
+const DEVICE_NAME = 'E2E国标NVR';
+const CHANNELS = 2;
+
+test.describe.configure({ timeout: 300_000 });
+
+async function data<T>(res: { json(): Promise<unknown> }): Promise<T> {
+  const body = (await res.json()) as Envelope<T>;
+  expect(body.code, body.msg).toBe(200);
+  return body.data;
+}
+
+async function gbSettings(page: Page): Promise<GbSettings> {
+  return data<GbSettings>(await page.request.get(`${Api.settingsGet.path}?type=gbconfig`));
+}
+
+async function saveGb(page: Page, settings: GbSettings): Promise<void> {
+  await data(await page.request.post(Api.settingsUpdate.path, { data: { type: 'gbconfig', ...settings } }));
+}
+
+/** Pixels that differ between two frames of the tile's video, read 1.5 s apart. */
+async function moving(view: Locator): Promise<number> {
+  return view.evaluate(async (tile) => {
+    const video = tile.querySelector('video') as HTMLVideoElement;
+    const grab = () => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 160;
+      canvas.height = 90;
+      const ctx = canvas.getContext('2d', { willReadFrequently: true })!;
+      ctx.drawImage(video, 0, 0, canvas.width, canvas.height);
+      return ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+    };
+    const first = grab();
+    await new Promise((r) => setTimeout(r, 1500));
+    const next = grab();
+    let changed = 0;
+    for (let p = 0; p < next.length; p += 4) if (Math.abs(next[p]! - first[p]!) > 24) changed += 1;
+    return changed;
+  });
+}
+
+test('GB mode: a simulated GB device in the GB tree, a channel plays, PTZ reaches the device; zh-CN and en-US', async ({
+  page,
+}) => {
+  await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+  const saved = await gbSettings(page);
+  await saveGb(page, { ...saved, gb_mode: 1 });
+  let hub: GbSimHub | null = null;
+  try {
+    // ---- the server's SIP platform runs once GB mode is on; the device registers where gbconfig says
+    await expect
+      .poll(async () => (await data<GbPlayerConfig>(await page.request.get(Api.gbConfig.path))).running, {
+        message: 'gbconfig/get running: the server serves GB devices',
+        timeout: 30_000,
+      })
+      .toBe(1);
+    const { ocx_config: sip } = await data<GbPlayerConfig>(await page.request.get(Api.gbConfig.path));
+    hub = new GbSimHub({ host: '127.0.0.1' });
+    await hub.start();
+    const device: GbDevice = hub.device({
+      deviceId: DEVICE_ID,
+      name: DEVICE_NAME,
+      password: saved.DevicePassword,
+      channels: CHANNELS,
+      server: { id: sip.ocxSip, domain: sip.SipDomain, host: sip.ocxIp || '127.0.0.1', port: sip.ocxPort },
+    });
+    expect(await device.start(), 'the simulated device registered').toBe(true);
+
+    // ---- video patrol: the init steps, then the device and its channels in the GB tree
+    await page.goto('/monitor/patrol');
+    const screen = page.getByTestId('video-patrol-page');
+    await expect(screen).toHaveAttribute('data-mode', 'gb');
+    const tree = page.getByTestId('gb-tree');
+    await expect(tree).toBeVisible({ timeout: 60_000 });
+    await tree.getByRole('searchbox').fill(DEVICE_ID.slice(0, 14));
+    await tree.getByRole('searchbox').press('Enter');
+    const deviceRow = tree.locator('.ant-tree-treenode').filter({ hasText: DEVICE_NAME });
+    await expect(deviceRow.first()).toBeVisible({ timeout: 60_000 });
+    const channels = tree.locator('.ant-tree-treenode').filter({ has: page.locator('[data-itemtype="camera"]') });
+    await expect(channels).toHaveCount(CHANNELS, { timeout: 60_000 });
+    await expect(tree.locator('[data-itemtype="device"][data-online="1"]')).toHaveCount(1);
+
+    // ---- a channel plays: its picture moves
+    await page.getByTestId('wall-split').locator('.ant-segmented-item').first().click();
+    await channels.first().locator('.ant-tree-title').click();
+    const view = page.getByTestId('live-view').first();
+    await expect(view).toHaveAttribute('data-state', 'playing', { timeout: 90_000 });
+    await expect.poll(() => moving(view), { timeout: 60_000, intervals: [500] }).toBeGreaterThan(50);
+
+    // ---- PTZ from the panel reaches the device
+    const ptz = page.getByTestId('gb-ptz');
+    await ptz.getByLabel(text('zh-CN', 'video:gb.ptz.up'), { exact: true }).click();
+    await expect(page.getByText(text('zh-CN', 'video:gb.ptz.sent')).first()).toBeVisible();
+    // channels are listed by name: the first row is the device's first channel
+    await expect
+      .poll(() => device.ptzLog.map((c) => `${c.channelId}:${c.action}`), { timeout: 30_000 })
+      .toContain(`${device.channelIds[0]}:up`);
+    await page.screenshot({ path: artifact('gb-mode-zh-CN') });
+
+    await switchLanguage(page, 'en-US');
+    await expect(page.getByTestId('gb-ptz')).toContainText(text('en-US', 'video:gb.ptz.preset'));
+    await ptz.getByLabel(text('en-US', 'video:gb.ptz.stop'), { exact: true }).click();
+    await expect.poll(() => device.ptzLog.map((c) => c.action)).toContain('stop');
+    await page.screenshot({ path: artifact('gb-mode-en-US') });
+  } finally {
+    await hub?.stop();
+    await saveGb(page, saved);
+  }
+});

@@ -48,6 +48,30 @@ export interface GatewayListener {
   viewersChanged(deviceId: number, viewers: number): void;
 }
 
+/** A stream key: a body camera's device id, or a namespaced string ('gb:<channel id>') of a keyed stream. */
+export type StreamKey = number | string;
+
+/** Why a viewer of a keyed stream is refused (media.module.ts answers it). */
+export interface KeyedRefusal {
+  status: number;
+  code: number;
+  key: string;
+  params?: Record<string, string | number>;
+}
+
+/**
+ * Who may watch a keyed stream of one namespace: the id in the path (`/live/<ns>-<id>.flv`) and the
+ * play token give the user, or a refusal.
+ */
+export type KeyedAdmit = (id: string, token: string) => Promise<{ userId: number } | KeyedRefusal>;
+
+/** A stream the server feeds itself (GB28181 channels), apart from the devices' RTMP publishes. */
+export interface KeyedStream {
+  stream: LiveStream;
+  /** told when its viewer count changes (the owner's idle stop) */
+  viewersChanged(viewers: number): void;
+}
+
 /**
  * The live media gateway (issue 13 section 1): devices publish H.264/AAC over RTMP with a signed
  * publish key that works once and expires; each stream keeps its GOP cache (live-stream.ts); viewers
@@ -63,6 +87,10 @@ export class MediaGateway {
   listener: GatewayListener | null = null;
   /** told of each publish after the listener (continuous-recorder.ts) */
   readonly onPublish: ((deviceId: number) => void)[] = [];
+  /** streams the server feeds itself, by namespaced key ('gb:<channel id>'); never device ids */
+  readonly keyed = new Map<string, KeyedStream>();
+  /** viewer checks of keyed streams, by namespace ('gb') */
+  readonly keyedAdmit = new Map<string, KeyedAdmit>();
   /** viewers waiting for a device that was told to publish */
   private readonly waiting = new Map<number, Set<(published: boolean) => void>>();
 
@@ -161,8 +189,29 @@ export class MediaGateway {
     });
   }
 
-  /** A viewer joins a device's stream; false when the device is not publishing. */
-  watch(deviceId: number, sink: ViewerSink): boolean {
+  /** Register a keyed stream (its owner pushes the packets); an existing one under the key is ended. */
+  addKeyed(key: string, viewersChanged: (viewers: number) => void): LiveStream {
+    this.keyed.get(key)?.stream.end('replaced');
+    const stream = new LiveStream(0);
+    this.keyed.set(key, { stream, viewersChanged });
+    return stream;
+  }
+
+  /** End a keyed stream: its viewers are closed with `reason`. */
+  removeKeyed(key: string, stream: LiveStream, reason: string): void {
+    if (this.keyed.get(key)?.stream === stream) this.keyed.delete(key);
+    stream.end(reason);
+  }
+
+  /** A viewer joins a device's (or a keyed) stream; false when it is not publishing. */
+  watch(deviceId: StreamKey, sink: ViewerSink): boolean {
+    if (typeof deviceId === 'string') {
+      const keyed = this.keyed.get(deviceId);
+      if (!keyed) return false;
+      keyed.stream.join(sink);
+      keyed.viewersChanged(keyed.stream.viewers.size);
+      return true;
+    }
     const entry = this.streams.get(deviceId);
     if (!entry) return false;
     entry.stream.join(sink);
@@ -170,7 +219,14 @@ export class MediaGateway {
     return true;
   }
 
-  unwatch(deviceId: number, sink: ViewerSink): void {
+  unwatch(deviceId: StreamKey, sink: ViewerSink): void {
+    if (typeof deviceId === 'string') {
+      const keyed = this.keyed.get(deviceId);
+      if (!keyed) return;
+      keyed.stream.leave(sink);
+      keyed.viewersChanged(keyed.stream.viewers.size);
+      return;
+    }
     const entry = this.streams.get(deviceId);
     if (!entry) return;
     // (a viewer that stopped taking data was already dropped by the stream: count again anyway)

@@ -19,7 +19,7 @@ import { findDevice, findDeviceByImei, findDevicesByIds } from '../devices/devic
 import { deviceNotFound } from '../devices/devices.service';
 import type { DeviceRuntime } from '../devices/runtime';
 import { ContinuousRecorder } from './continuous-recorder';
-import { MediaGateway, type ViewerSink } from './gateway';
+import { MediaGateway, type StreamKey, type ViewerSink } from './gateway';
 import { MediaKeys, readMediaKey } from './keys';
 import { LiveService } from './live.service';
 import { usernames } from './media.repository';
@@ -60,8 +60,16 @@ async function admit(
   app: FastifyInstance,
   req: FastifyRequest,
   aborted: AbortSignal,
-): Promise<{ deviceId: number; userId: number } | Refusal> {
+): Promise<{ deviceId: StreamKey; userId: number } | Refusal> {
   const { stream } = req.params as { stream: string };
+  // a keyed stream (`<ns>-<id>.flv`, e.g. gb-<channel id>.flv): its namespace's owner checks the viewer
+  const keyed = /^([a-z]{2,8})-([0-9_]{1,80})\.flv$/.exec(stream);
+  if (keyed) {
+    const check = app.media.keyedAdmit.get(keyed[1]!);
+    if (!check) return { status: 404, code: ResultCode.NOT_FOUND, key: 'errors.media.badStream' };
+    const checked = await check(keyed[2]!, String((req.query as { token?: unknown }).token ?? ''));
+    return 'userId' in checked ? { deviceId: `${keyed[1]}:${keyed[2]}`, userId: checked.userId } : checked;
+  }
   const match = /^(\d{1,12})\.flv$/.exec(stream);
   if (!match) return { status: 404, code: ResultCode.NOT_FOUND, key: 'errors.media.badStream' };
   const deviceId = Number(match[1]);

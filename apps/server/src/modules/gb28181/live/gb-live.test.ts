@@ -1,0 +1,322 @@
+/**
+ * GB28181 live video end to end on real sockets: the server's GbSipPlatform, a simulated GB device
+ * (@bwc/simulator/gb: ffmpeg H.264 in PS over RTP), GbLiveService and a real MediaGateway; viewers
+ * are gateway sinks, and what they get is checked as FLV bytes and decoded by ffprobe/ffmpeg.
+ */
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import dgram from 'node:dgram';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GbSimHub, runningGbStreams, type GbDevice } from '@bwc/simulator/gb';
+import type { FastifyBaseLogger } from 'fastify';
+import pino from 'pino';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../../../../test/wait';
+import { FFMPEG } from '../../evidence/ingest/media-tools';
+import { MediaGateway, type ViewerSink } from '../../media/gateway';
+import { MediaKeys } from '../../media/keys';
+import { PortAllocator } from '../media';
+import { probe } from '../media/test-media';
+import { GbSipPlatform } from '../sip';
+import { GbLiveService, type GbLiveOptions } from './gb-live.service';
+
+const PLATFORM = '34020000002000000001';
+const DOMAIN = '3402000000';
+const PASSWORD = '12345678';
+const DEVICE_IP = '127.0.0.2';
+const log = pino({ level: 'silent' }) as unknown as FastifyBaseLogger;
+const base = 43000 + Math.floor(Math.random() * 2000) * 10;
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'gb-live-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const cleanup: (() => Promise<unknown> | void)[] = [];
+afterEach(async () => {
+  for (const f of cleanup.splice(0).reverse()) await f();
+});
+
+interface Tag {
+  type: number;
+  ts: number;
+  data: Buffer;
+}
+
+/** A gateway viewer that keeps what it is sent. */
+class Viewer implements ViewerSink {
+  static ids = 0;
+  readonly id = ++Viewer.ids;
+  readonly userId = 1;
+  readonly address = 'test';
+  readonly protocol = 'http' as const;
+  readonly since = Date.now();
+  bytesOut = 0;
+  chunks: Buffer[] = [];
+  closedWith: string | null = null;
+
+  write(chunk: Buffer): boolean {
+    if (this.closedWith) return false;
+    this.chunks.push(chunk);
+    this.bytesOut += chunk.length;
+    return true;
+  }
+
+  close(reason: string): void {
+    this.closedWith = reason;
+  }
+
+  get bytes(): Buffer {
+    return Buffer.concat(this.chunks);
+  }
+
+  /** The FLV tags after the 13-byte header (FLV v10.1 E.2, E.3); a cut last tag is left out. */
+  tags(): Tag[] {
+    const b = this.bytes;
+    const out: Tag[] = [];
+    let at = 13;
+    while (at + 11 <= b.length) {
+      const size = b.readUIntBE(at + 1, 3);
+      if (at + 11 + size + 4 > b.length) break;
+      const ts = b.readUIntBE(at + 4, 3) | (b[at + 7]! << 24);
+      out.push({ type: b[at]!, ts, data: b.subarray(at + 11, at + 11 + size) });
+      expect(b.readUInt32BE(at + 11 + size)).toBe(11 + size);
+      at += 11 + size + 4;
+    }
+    return out;
+  }
+
+  videoFrames(): number {
+    return this.tags().filter((t) => t.type === 9 && t.data[1] === 1).length;
+  }
+}
+
+async function setup(opts: Partial<GbLiveOptions> = {}, channels = 1) {
+  const platform = new GbSipPlatform({
+    platformId: PLATFORM,
+    domain: DOMAIN,
+    host: '127.0.0.1',
+    port: 0,
+    passwordFor: async () => PASSWORD,
+    minExpiresSec: 1,
+  });
+  platform.setMaxListeners(0);
+  await platform.start();
+  cleanup.push(() => platform.stop());
+  const hub = new GbSimHub({ host: DEVICE_IP });
+  await hub.start();
+  cleanup.push(() => hub.stop());
+  const dev: GbDevice = hub.device({
+    deviceId: '34020000001320000001',
+    password: PASSWORD,
+    channels,
+    server: { id: PLATFORM, domain: DOMAIN, host: '127.0.0.1', port: platform.port },
+  });
+  expect(await dev.start()).toBe(true);
+  const gateway = new MediaGateway(new MediaKeys(randomBytes(32), undefined as never), log);
+  const ports = new PortAllocator(base, base + 9);
+  const live = new GbLiveService({
+    platform,
+    gateway,
+    platformId: PLATFORM,
+    domain: DOMAIN,
+    mediaAddress: '127.0.0.1',
+    bindHost: '127.0.0.1',
+    ports,
+    signingKey: randomBytes(32),
+    idleMs: 1000,
+    log,
+    ...opts,
+  });
+  cleanup.push(() => live.close());
+  let invites = 0;
+  dev.on('streaming', () => invites++);
+  return { platform, hub, dev, gateway, ports, live, channel: dev.channelIds[0]!, invites: () => invites };
+}
+
+/** The viewer's FLV as a file: ffprobe's frame count and two decoded frames (64x36 grey) that differ. */
+function checkDecodes(v: Viewer, name: string): { frames: number; width: number } {
+  const file = join(dir, `${name}.flv`);
+  writeFileSync(file, v.bytes);
+  const video = probe(file).find((s) => s.codec_type === 'video');
+  expect(video?.codec_name).toBe('h264');
+  const frames = Number(video?.nb_read_frames);
+  expect(frames).toBeGreaterThanOrEqual(10);
+  const raw = spawnSync(
+    FFMPEG,
+    ['-v', 'error', '-i', file, '-vf', 'scale=64:36', '-pix_fmt', 'gray', '-f', 'rawvideo', '-'],
+    {
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
+  expect(raw.status).toBe(0);
+  const size = 64 * 36;
+  const decoded = Math.floor(raw.stdout.length / size);
+  expect(decoded).toBe(frames);
+  const first = raw.stdout.subarray(0, size);
+  const last = raw.stdout.subarray((decoded - 1) * size, decoded * size);
+  expect(first.equals(last)).toBe(false);
+  return { frames, width: video!.width! };
+}
+
+/** Header, AVC sequence header before any frame, a keyframe first. */
+function checkStart(v: Viewer): void {
+  const b = v.bytes;
+  expect(b.subarray(0, 3).toString()).toBe('FLV');
+  const video = v.tags().filter((t) => t.type === 9);
+  expect(video[0]!.data.subarray(0, 2)).toEqual(Buffer.from([0x17, 0x00]));
+  // AVCDecoderConfigurationRecord: version 1, baseline profile (the simulator's libx264 baseline)
+  expect(video[0]!.data[5]).toBe(1);
+  expect(video[0]!.data[6]).toBe(66);
+  expect(video[1]!.data.subarray(0, 2)).toEqual(Buffer.from([0x17, 0x01]));
+}
+
+function udpPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = dgram.createSocket('udp4');
+    s.once('error', () => resolve(false));
+    s.bind(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+}
+
+describe('GB28181 live video into the media gateway', () => {
+  it('UDP: INVITE, FLV to a viewer that decodes and moves; the last viewer leaving stops it (BYE, ffmpeg gone, port free)', async () => {
+    const { live, gateway, dev, ports, channel } = await setup();
+    const t0 = performance.now();
+    const info = await live.start(channel, dev.id);
+    expect(info).toMatchObject({ key: `gb:${channel}`, name: `gb-${channel}.flv`, transport: 'udp' });
+    expect(info.ssrc).toMatch(/^020000\d{4}$/);
+    expect(ports.inUse).toBe(1);
+    const v = new Viewer();
+    expect(gateway.watch(info.key, v)).toBe(true);
+    // a body-camera device id never meets a GB key
+    expect(gateway.watch(Number(channel.slice(-6)), new Viewer())).toBe(false);
+    await until('25 video frames', () => v.videoFrames() >= 25, 20_000);
+    console.warn(
+      `GB live UDP: INVITE answered in ${info.answeredMs} ms, first keyframe ${live.keyframeDelays[0]} ms after INVITE (${Math.round(performance.now() - t0)} ms to 25 frames)`,
+    );
+    checkStart(v);
+    const { width } = checkDecodes(v, 'udp');
+    expect(width).toBe(640);
+    const stopped = new Promise<{ reason: string }>((r) => dev.once('streamStopped', r));
+    gateway.unwatch(info.key, v);
+    // idle time (1 s) later: BYE; the device stops ffmpeg
+    expect((await stopped).reason).toMatch(/bye/i);
+    expect(v.closedWith).toBeNull(); // it had left already
+    expect(live.has(info.key)).toBe(false);
+    expect(gateway.keyed.has(info.key)).toBe(false);
+    await until('the device has no ffmpeg left', () => runningGbStreams() === 0, 5000);
+    expect(ports.inUse).toBe(0);
+    expect(await udpPortFree(base)).toBe(true);
+  }, 60_000);
+
+  it('two viewers asking at once share one INVITE; the device BYE ends the stream for both', async () => {
+    const { live, gateway, dev, channel, invites } = await setup();
+    const [a, b] = await Promise.all([live.start(channel, dev.id), live.start(channel, dev.id)]);
+    expect(a).toBe(b);
+    const v1 = new Viewer();
+    const v2 = new Viewer();
+    gateway.watch(a.key, v1);
+    await until('viewer 1 frames', () => v1.videoFrames() >= 5, 20_000);
+    gateway.watch(a.key, v2);
+    await until('viewer 2 frames', () => v2.videoFrames() >= 5, 20_000);
+    // the second viewer joined mid-stream: it starts at the cached GOP's keyframe
+    checkStart(v2);
+    expect(invites()).toBe(1);
+    expect((await live.start(channel, dev.id)).ssrc).toBe(a.ssrc);
+    expect(invites()).toBe(1);
+    // the device hangs up (it is stopped: BYE, then it unregisters)
+    await dev.stop();
+    await until('viewers closed', () => v1.closedWith !== null && v2.closedWith !== null, 10_000);
+    expect(v1.closedWith).toBe('ended');
+    expect(v2.closedWith).toBe('ended');
+    expect(live.has(a.key)).toBe(false);
+  }, 60_000);
+
+  it('TCP passive: the device connects to our port; decodes', async () => {
+    const { live, gateway, dev, channel, ports } = await setup({ transport: 'tcp-passive' });
+    const info = await live.start(channel, dev.id);
+    expect(info.transport).toBe('tcp-passive');
+    const v = new Viewer();
+    gateway.watch(info.key, v);
+    await until('25 video frames', () => v.videoFrames() >= 25, 20_000);
+    console.warn(`GB live TCP passive: first keyframe ${live.keyframeDelays[0]} ms after INVITE`);
+    checkStart(v);
+    checkDecodes(v, 'tcp-passive');
+    expect(live.stop(info.key)).toBe(true);
+    expect(v.closedWith).toBe('stopped');
+    await until('the device has no ffmpeg left', () => runningGbStreams() === 0, 5000);
+    expect(ports.inUse).toBe(0);
+  }, 60_000);
+
+  it('TCP active: we connect to the device; decodes', async () => {
+    const { live, gateway, dev, channel, ports } = await setup();
+    const info = await live.start(channel, dev.id, 'tcp-active');
+    const v = new Viewer();
+    gateway.watch(info.key, v);
+    await until('25 video frames', () => v.videoFrames() >= 25, 20_000);
+    console.warn(`GB live TCP active: first keyframe ${live.keyframeDelays[0]} ms after INVITE`);
+    checkDecodes(v, 'tcp-active');
+    expect(ports.inUse).toBe(0);
+    live.stop(info.key);
+    await until('the device has no ffmpeg left', () => runningGbStreams() === 0, 5000);
+  }, 60_000);
+
+  it('a stream whose RTP stops is ended by the receiver timeout (BYE to the device)', async () => {
+    const { live, gateway, dev, channel, ports } = await setup({ receiverTimeoutMs: 800 });
+    const streaming = new Promise<{ pid: number | undefined }>((r) => dev.once('streaming', r));
+    const info = await live.start(channel, dev.id);
+    const v = new Viewer();
+    gateway.watch(info.key, v);
+    await until('frames', () => v.videoFrames() >= 3, 20_000);
+    const { pid } = await streaming;
+    // freeze the device's encoder: no more RTP
+    process.kill(pid!, 'SIGSTOP');
+    cleanup.push(() => {
+      try {
+        process.kill(pid!, 'SIGKILL');
+      } catch {
+        /* gone already */
+      }
+    });
+    await until('viewer closed', () => v.closedWith !== null, 10_000);
+    expect(v.closedWith).toBe('timeout');
+    expect(live.has(info.key)).toBe(false);
+    expect(ports.inUse).toBe(0);
+  }, 60_000);
+
+  it('playback of a 2 s range: s=Playback under its own key; the device BYE at the end closes the viewer', async () => {
+    const { live, gateway, dev, channel, ports } = await setup();
+    const start = Math.floor(Date.now() / 1000) - 600;
+    const info = await live.startPlayback(channel, dev.id, start, start + 2);
+    expect(info.key).toBe(`gbpb:${channel}_${start}_${start + 2}`);
+    expect(info.ssrc).toMatch(/^120000\d{4}$/);
+    const v = new Viewer();
+    gateway.watch(info.key, v);
+    await until('the device ends the playback', () => v.closedWith !== null, 20_000);
+    expect(v.closedWith).toBe('ended');
+    checkStart(v);
+    // 2 s at 25 fps (the first frames may come before the viewer joined: it gets the GOP)
+    const { frames } = checkDecodes(v, 'playback');
+    expect(frames).toBeGreaterThanOrEqual(40);
+    expect(frames).toBeLessThanOrEqual(50);
+    expect(ports.inUse).toBe(0);
+    await expect(live.startPlayback(channel, dev.id, start, start)).rejects.toThrow(RangeError);
+  }, 60_000);
+
+  it('play tokens: signed for one user and one key, expiring', async () => {
+    const { live } = await setup();
+    const token = live.playToken(7, 'gb:34020000001310000001', 60_000);
+    expect(live.checkPlayToken('gb:34020000001310000001', token)).toEqual({ userId: 7 });
+    expect(live.checkPlayToken('gb:34020000001310000002', token)).toEqual({ refused: 'signature' });
+    expect(live.checkPlayToken('gb:34020000001310000001', token.replace(/^7\./, '8.'))).toEqual({
+      refused: 'signature',
+    });
+    const old = live.playToken(7, 'gb:1', 1000, Date.now() - 5000);
+    expect(live.checkPlayToken('gb:1', old)).toEqual({ refused: 'expired' });
+    expect(live.checkPlayToken('gb:1', 'x.y')).toEqual({ refused: 'malformed' });
+  }, 30_000);
+});

@@ -234,6 +234,8 @@ describe('GB PTZ panel', { timeout: 60_000 }, () => {
     expect(await press('上')).toEqual({ device: DEVICE, channel: CAMERA, action: 'up', speed: 128 });
     expect(await press('左下')).toEqual({ device: DEVICE, channel: CAMERA, action: 'downleft', speed: 128 });
     expect(await press('放大')).toEqual({ device: DEVICE, channel: CAMERA, action: 'zoomin', speed: 128 });
+    expect(await press('聚焦近')).toEqual({ device: DEVICE, channel: CAMERA, action: 'focusnear', speed: 128 });
+    expect(await press('光圈大')).toEqual({ device: DEVICE, channel: CAMERA, action: 'irisopen', speed: 128 });
     expect(await press('停止')).toEqual({ device: DEVICE, channel: CAMERA, action: 'stop', speed: 128 });
     fireEvent.change(within(panel).getByLabelText('预置位'), { target: { value: '7' } });
     expect(await press('调用')).toEqual({ device: DEVICE, channel: CAMERA, action: 'preset_call', preset: 7 });

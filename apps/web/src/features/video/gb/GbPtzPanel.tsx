@@ -4,6 +4,10 @@ import {
   ArrowRightOutlined,
   ArrowUpOutlined,
   BorderOutlined,
+  CompressOutlined,
+  ExpandOutlined,
+  MoonOutlined,
+  SunOutlined,
   ZoomInOutlined,
   ZoomOutOutlined,
 } from '@ant-design/icons';
@@ -53,8 +57,8 @@ const PAD: { action: Move; icon: ReactNode }[] = [
 const DEFAULT_SPEED = 128;
 
 /**
- * PTZ of a GB channel (videopatrols/ptz, video patrol edit): the eight directions and stop, zoom in
- * and out, speed, and the presets (go to, store the current position, remove). A move runs until
+ * PTZ of a GB channel (videopatrols/ptz, video patrol edit): the eight directions and stop, zoom,
+ * focus and iris, speed, and the presets (go to, store the current position, remove). A move runs until
  * stop. Hidden without the permission. The device's refusal is shown by the shared call helper.
  */
 export function GbPtzPanel({ channel }: { channel: GbTreeNode }) {
@@ -102,6 +106,14 @@ export function GbPtzPanel({ channel }: { channel: GbTreeNode }) {
         <Space direction="vertical">
           {button('zoomin', <ZoomInOutlined />)}
           {button('zoomout', <ZoomOutOutlined />)}
+        </Space>
+        <Space direction="vertical">
+          {button('focusnear', <CompressOutlined />)}
+          {button('focusfar', <ExpandOutlined />)}
+        </Space>
+        <Space direction="vertical">
+          {button('irisopen', <SunOutlined />)}
+          {button('irisclose', <MoonOutlined />)}
         </Space>
       </div>
       <label className="bwc-gb-ptz-row">

@@ -13,6 +13,7 @@ export * from './schemas/user';
 export * from './schemas/licence';
 export * from './schemas/system';
 export * from './schemas/gb28181';
+export * from './schemas/gb28181-ports';
 export * from './schemas/announce';
 export * from './schemas/download';
 export * from './schemas/tree';

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import type { ServerDeps } from '../../deps';
 import {
   DISPATCH_CONFIG_TYPES,
+  gbSettingsProblem,
   MenuId,
   SettingsSchemas,
   UPLOAD_LIMIT_MB,
@@ -17,7 +18,6 @@ import { authorize, type AuthUser } from '../../http/auth';
 import { Errors } from '../../http/errors';
 import { issueToFieldError } from '../../http/validation';
 import { roleCan } from '../auth/permission.repository';
-import { gbSettingsProblem } from '../gb28181/gb28181.service';
 import { backgroundDir, backgroundFile, backgroundPathOf, imageMatchesExtension } from './background';
 import { commitFile, readMultipart, removeQuietly } from './file-store';
 import { readPlayConfig, readSettings, writeSettings } from './settings.repository';

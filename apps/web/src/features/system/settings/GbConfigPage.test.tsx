@@ -89,6 +89,20 @@ describe('GB28181 settings page', { timeout: 60_000 }, () => {
     expect(updates()).toHaveLength(0);
   });
 
+  it('checks the port ranges across fields as the server does, at the field they name', async () => {
+    await renderPage();
+    await saveWith('音频发送起始端口', '30100');
+    expect(await screen.findByText('视频与音频端口段重叠', undefined, WAIT)).toBeTruthy();
+    fireEvent.change(input('音频发送起始端口'), { target: { value: '31000' } });
+    await waitFor(() => expect(screen.queryByText('视频与音频端口段重叠')).toBeNull(), WAIT);
+    await saveWith('信令端口', '30010');
+    expect(await screen.findByText('信令端口不能落在媒体端口段内', undefined, WAIT)).toBeTruthy();
+    fireEvent.change(input('信令端口'), { target: { value: '5060' } });
+    await saveWith('视频接收起始端口', '65400');
+    expect(await screen.findByText('端口段 65400 至 65899 超出了 65535', undefined, WAIT)).toBeTruthy();
+    expect(updates()).toHaveLength(0);
+  });
+
   it('saves GB mode on with the other fields, and the console re-reads its context', async () => {
     const view = await renderPage();
     fireEvent.click(screen.getByRole('switch', { name: '国标模式' }));

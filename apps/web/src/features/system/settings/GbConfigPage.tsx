@@ -1,6 +1,8 @@
-import { Alert, Divider, Form, Input, InputNumber, Switch } from 'antd';
+import { gbSettingsProblem } from '@bwc/protocol';
+import { Alert, Divider, Form, Input, InputNumber, Switch, type FormRule } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { flagSwitchProps } from '../../../app/forms/flagSwitch';
+import { translateKey } from '../../../i18n';
 import { keysOf } from '../../../i18n/keys';
 import { NUMBER_INPUT_STYLE, numberRules, settingBounds, type SettingsRules } from './SettingsCard';
 import { SettingsTypePage } from './SettingsTypePage';
@@ -29,14 +31,32 @@ const NUMBER_FIELDS = {
 };
 type NumberField = keyof typeof NUMBER_FIELDS;
 
+/** The fields of the port rule across fields (gbSettingsProblem), checked again when one changes. */
+const PORT_FIELDS = ['LocalPort', 'VideoPort', 'AudioPort', 'PortCount'] as const;
+
+/** The port rule for `field`: the server's own check, shown at the field it names. */
+function portRule(field: NumberField): FormRule {
+  return ({ getFieldValue }) => ({
+    validator: async () => {
+      const ports = Object.fromEntries(PORT_FIELDS.map((f) => [f, Number(getFieldValue(f))]));
+      // a field that is not a whole number has its own message
+      if (!Object.values(ports).every(Number.isInteger)) return;
+      const problem = gbSettingsProblem(ports as Record<(typeof PORT_FIELDS)[number], number>);
+      if (problem?.field === field) throw new Error(translateKey(problem.key, problem.params));
+    },
+  });
+}
+
 function NumberItem({ field, rules }: { field: NumberField; rules: SettingsRules }) {
   const { t } = useTranslation('system');
   const keys: { label: string; help: string; unit?: string } = NUMBER_FIELDS[field];
+  const ports = (PORT_FIELDS as readonly string[]).includes(field) && field !== 'PortCount';
   return (
     <Form.Item
       name={field}
       label={t(keys.label)}
-      rules={numberRules(rules, field)}
+      rules={ports ? [...numberRules(rules, field), portRule(field)] : numberRules(rules, field)}
+      dependencies={ports ? PORT_FIELDS.filter((f) => f !== field) : undefined}
       validateFirst
       required
       extra={t('gbconfig.withRange', {

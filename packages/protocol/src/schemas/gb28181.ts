@@ -202,9 +202,10 @@ export const GbChannel = z.object({
 export type GbChannel = z.infer<typeof GbChannel>;
 
 /**
- * A GB device (admin list row and detaildevice). name: DeviceInfo DeviceName, else the Catalog
- * name, else the GB id. transport 'udp' | 'tcp' of its registration; address 'ip:port' it
- * registered from. Times are 'YYYY-MM-DD HH:mm:ss' server local time, '' never.
+ * A GB device (admin list row and detaildevice). name: DeviceInfo DeviceName, else the GB id.
+ * transport 'udp' | 'tcp' of its registration; address 'ip:port' it registered from.
+ * registered_at / keepalive_at: 'YYYY-MM-DD HH:mm:ss' server local time, '' never;
+ * position_time: the device's MobilePosition Time as it sent it (GB local time).
  */
 export const GbDevice = z.object({
   id: z.number().int(),
@@ -300,8 +301,9 @@ export type GbPtzRequest = z.infer<typeof GbPtzRequest>;
 
 /**
  * POST videoreplay/gbsearch {device, channel, start, end} (history replay view): the channel's
- * recordings on the device (GB/T 28181-2016 9.7 RecordInfo), times 'YYYY-MM-DD HH:mm:ss' server
- * local time; end after start, at most 7 days apart.
+ * recordings on the device (GB/T 28181-2016 9.7 RecordInfo), times 'YYYY-MM-DD HH:mm:ss' in GB
+ * local time (A.2.1: the platform's zone, +08:00, as the devices keep it); end after start, at
+ * most 7 days apart (else 400 naming `end`). Offline 409 errors.gb.offline, no answer 504.
  */
 export const GbRecordSearchRequest = z.object({
   device: gbId,

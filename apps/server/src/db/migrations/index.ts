@@ -27,6 +27,7 @@ import * as m0025 from './0025_evidence_alarm';
 import * as m0026 from './0026_case_samples';
 import * as m0027 from './0027_rubric_versions';
 import * as m0029 from './0029_evidence_filters';
+import * as m0030 from './0030_gb_devices';
 
 /**
  * Every migration, by name. Kysely runs them in name order, once each, on SQLite and PostgreSQL.
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   '0026_case_samples': m0026,
   '0027_rubric_versions': m0027,
   '0029_evidence_filters': m0029,
+  '0030_gb_devices': m0030,
 };

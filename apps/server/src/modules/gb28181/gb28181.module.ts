@@ -1,12 +1,41 @@
+import { Api } from '@bwc/protocol';
 import type { FastifyInstance } from 'fastify';
+import { registerGbDeviceRoutes } from './gb-devices.routes';
+import { GbRuntime } from './gb-runtime';
 import { seedGbMode } from './gb28181.repository';
 import { registerGbRoutes } from './gb28181.routes';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** the GB/T 28181 platform: `gb.platform` the running GbSipPlatform or null, events, `reload()` */
+    gb: GbRuntime;
+  }
+}
+
 /**
- * GB/T 28181 as the console sees it: the GB player's configuration and user check. GB_MODE=1
- * turns the GB mode flag on in settings never saved. The SIP platform (./sip) is not started here yet.
+ * GB/T 28181 as the console sees it: the GB player's configuration and user check, and the SIP
+ * platform (./sip) run from the gbconfig settings while gb_mode is on, started when the server is
+ * ready, restarted when the settings are saved, stopped on close. GB_MODE=1 turns the GB mode
+ * flag on in settings never saved.
  */
 export async function registerGb28181Module(app: FastifyInstance): Promise<void> {
   if (app.config.gbMode) await seedGbMode(app.db);
-  await registerGbRoutes(app);
+  const runtime = new GbRuntime(app.db, app.log);
+  app.decorate('gb', runtime);
+  await registerGbRoutes(app, runtime);
+  await registerGbDeviceRoutes(app, runtime);
+
+  app.addHook('onReady', async () => {
+    await runtime.reload();
+  });
+  // a saved gbconfig: follow it before the answer leaves (the saver sees the platform it asked for)
+  app.addHook('onSend', async (req, _reply, payload) => {
+    if (req.routeOptions.url !== Api.settingsUpdate.path || req.result?.code !== 200) return payload;
+    if ((req.body as { type?: unknown } | undefined)?.type !== 'gbconfig') return payload;
+    await runtime.reload().catch((err: unknown) => app.log.error({ err }, 'gb28181: reload failed'));
+    return payload;
+  });
+  app.addHook('onClose', async () => {
+    await runtime.stop();
+  });
 }

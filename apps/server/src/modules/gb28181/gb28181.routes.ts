@@ -2,14 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import { defineRoute } from '../../http/route';
 import { readPlayConfig } from '../system/settings.repository';
 import { readGbSettings } from './gb28181.repository';
+import type { GbRuntime } from './gb-runtime';
 import { checkGbUser, playerConfig } from './gb28181.service';
 
 /** gbconfig/get and checkgbuser (spec part 2 section 7.2). The settings themselves are system settings (type gbconfig). */
-export async function registerGbRoutes(app: FastifyInstance): Promise<void> {
+export async function registerGbRoutes(app: FastifyInstance, runtime: GbRuntime): Promise<void> {
   defineRoute(app, {
     api: 'gbConfig',
-    handler: async ({ db, user, req }) =>
-      playerConfig(await readGbSettings(db), user, req.hostname, (await readPlayConfig(db)).video_live_num),
+    handler: async ({ db, user, req }) => ({
+      ...playerConfig(await readGbSettings(db), user, req.hostname, (await readPlayConfig(db)).video_live_num),
+      running: runtime.running ? (1 as const) : (0 as const),
+    }),
   });
 
   defineRoute(app, {

@@ -1,0 +1,288 @@
+/**
+ * GB28181 in the running server: a simulated GB device (@bwc/simulator/gb, real UDP SIP) registers
+ * with the platform the server starts from the gbconfig settings; the rows, the tree, PTZ, record
+ * search, positions, going offline, refusals and restarts on a settings save.
+ */
+import { PTZ_ACTIONS } from '@bwc/gb28181/manscdp';
+import { GbSimHub, type GbDevice } from '@bwc/simulator/gb';
+import { Api, GB_PTZ_ACTIONS, MenuId } from '@bwc/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  auditRows,
+  createRole,
+  createTestApp,
+  createUser,
+  DEMO,
+  envelope,
+  login,
+  type Session,
+  type TestApp,
+} from '../../../test/helpers';
+import { freePort, until } from '../../../test/wait';
+
+const PLATFORM = '34020000002000000001';
+const DOMAIN = '3402000000';
+const PASSWORD = 'Gb#28181pw';
+const DEVICE = '34020000001320000001';
+// the simulator's first channel: type 131, the serial after the device's
+const CH1 = '34020000001310000002';
+const SETTINGS = {
+  gb_mode: 1,
+  SipDomain: DOMAIN,
+  SipId: PLATFORM,
+  LocalIp: '127.0.0.1',
+  LocalPort: 15060,
+  RegExpires: 3600,
+  AliveInterval: 30,
+  AliveTimeoutCnt: 3,
+  VideoPort: 40000,
+  AudioPort: 41000,
+  PortCount: 200,
+  DevicePassword: PASSWORD,
+};
+
+let t: TestApp;
+let admin: Session;
+let hub: GbSimHub;
+let dev: GbDevice;
+let port: number;
+/** units of the demo tree: the device is moved to `mine`; `other` is a sibling */
+const MINE = '440303000000';
+const OTHER = '440304000000';
+
+const post = (api: keyof typeof Api, payload: unknown, headers: Record<string, string> = admin.headers) =>
+  t.app.inject({ method: 'POST', url: Api[api].path, headers, payload: payload as Record<string, unknown> });
+const saveSettings = (values: Record<string, unknown>) =>
+  post('settingsUpdate', { type: 'gbconfig', ...SETTINGS, ...values });
+
+async function userIn(unitBh: string, grants: { ids: number[]; actions: ('view' | 'edit' | 'add')[] }[]) {
+  const roleId = await createRole(t.db, `gb_${Math.random().toString(36).slice(2, 8)}`, grants);
+  const u = await createUser(t.db, { roleId, unitBh });
+  return login(t.app, u.username, u.password);
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await login(t.app, DEMO.admin.username, DEMO.admin.password);
+  t.app.gb.tuning = { checkIntervalMs: 100, positionIntervalSec: 1, queryTimeoutMs: 5000 };
+  hub = new GbSimHub({ host: '127.0.0.2', ffmpeg: null });
+  await hub.start();
+});
+afterAll(async () => {
+  await hub?.stop();
+  await t?.close();
+});
+
+describe('the SIP platform follows the gbconfig settings', () => {
+  it('does not run while GB mode is off; starts on the saved port when it is switched on', async () => {
+    expect(t.app.gb.platform).toBeNull();
+    const cfg = async () =>
+      envelope<{ running: number }>(
+        await t.app.inject({ method: 'GET', url: Api.gbConfig.path, headers: admin.headers }),
+      ).data.running;
+    expect(await cfg()).toBe(0);
+    port = await freePort();
+    expect(envelope(await saveSettings({ LocalPort: port }))).toMatchObject({ code: 200 });
+    expect(t.app.gb.platform?.port).toBe(port);
+    expect(await cfg()).toBe(1);
+  });
+});
+
+describe('a simulated GB device', () => {
+  it('registers: the row is online with its DeviceInfo, its channels stored', async () => {
+    dev = hub.device({
+      deviceId: DEVICE,
+      password: PASSWORD,
+      name: 'Gate camera',
+      channels: 3,
+      server: { id: PLATFORM, domain: DOMAIN, host: '127.0.0.1', port },
+      position: { longitude: 114.05, latitude: 22.54 },
+    });
+    const synced = new Promise<{ deviceId: string; error?: string }>((resolve) =>
+      t.app.gb.on('synced', (e) => e.deviceId === DEVICE && resolve(e)),
+    );
+    expect(await dev.start()).toBe(true);
+    expect(await synced).toEqual({ deviceId: DEVICE });
+    const row = await t.db.selectFrom('gb_devices').selectAll().where('gbid', '=', DEVICE).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      name: 'Gate camera',
+      manufacturer: 'BWC-SIM',
+      model: 'SIM-IPC',
+      firmware: '1.0',
+      transport: 'udp',
+      online: 1,
+    });
+    expect(row.address).toMatch(/^127\.0\.0\.2:\d+$/);
+    const list = envelope<{ total: number; list: Record<string, unknown>[] }>(
+      await t.app.inject({ method: 'GET', url: `${Api.gbDeviceList.path}?key=Gate`, headers: admin.headers }),
+    );
+    expect(list.data.total).toBe(1);
+    expect(list.data.list[0]).toMatchObject({ devgbid: DEVICE, lineon: 1, channel_count: 3, firmware: '1.0' });
+    expect(list.data.list[0]!.registered_at).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+  });
+
+  it('shows in the tree with its channels for a user of its unit, not for another unit', async () => {
+    const mine = await t.db.selectFrom('units').select('id').where('bh', '=', MINE).executeTakeFirstOrThrow();
+    await t.db.updateTable('gb_devices').set({ unit_id: mine.id }).where('gbid', '=', DEVICE).execute();
+    const patrol = [{ ids: [MenuId.VIDEO_PATROL], actions: ['view' as const] }];
+    const inside = await userIn(MINE, patrol);
+    const outside = await userIn(OTHER, patrol);
+    const tree = envelope<Record<string, unknown>[]>(await post('gbDeviceTree', {}, inside.headers));
+    expect(tree.code).toBe(200);
+    expect(tree.data).toHaveLength(1);
+    const [node] = tree.data as { devgbid: string; itemtype: string; hasChildren: boolean; children: unknown[] }[];
+    expect(node).toMatchObject({ devgbid: DEVICE, itemtype: '1', name: 'Gate camera', lineon: 1, hasChildren: true });
+    expect(node!.children).toHaveLength(3);
+    expect(node!.children[0]).toMatchObject({ devgbid: CH1, itemtype: '5', device: DEVICE, lineon: 1 });
+    // the key filters by a channel's name: the device keeps only that channel
+    const filtered = envelope<{ children: unknown[] }[]>(await post('gbDeviceTree', { key: 'CH2' }, inside.headers));
+    expect(filtered.data[0]!.children).toHaveLength(1);
+    expect(envelope(await post('gbDeviceTree', { unit: mine.id }, inside.headers)).data).toHaveLength(1);
+    expect(envelope(await post('gbDeviceTree', {}, outside.headers)).data).toEqual([]);
+    expect(envelope(await post('gbDeviceTree', { unit: mine.id }, outside.headers))).toMatchObject({ code: 403 });
+    expect(envelope(await post('gbDeviceDetail', { devgbid: DEVICE }, outside.headers))).toMatchObject({ code: 403 });
+    const detail = envelope<{ channels: unknown[]; devgbid: string }>(
+      await post('gbDeviceDetail', { devgbid: CH1 }, inside.headers),
+    );
+    expect(detail.data).toMatchObject({ devgbid: DEVICE, lineon: 1 });
+    expect(detail.data.channels).toHaveLength(3);
+    expect(envelope(await post('gbDeviceDetail', { devgbid: '34020000001329999999' }))).toMatchObject({ code: 404 });
+  });
+
+  it('PTZ reaches the device; the operation log has it', async () => {
+    expect([...GB_PTZ_ACTIONS].sort()).toEqual([...PTZ_ACTIONS].sort());
+    expect(envelope(await post('gbPtz', { device: DEVICE, channel: CH1, action: 'left', speed: 64 }))).toEqual({
+      code: 200,
+      msg: '操作成功',
+      data: null,
+    });
+    expect(dev.ptzLog.at(-1)).toMatchObject({ channelId: CH1, action: 'left', panSpeed: 64 });
+    expect(envelope(await post('gbPtz', { device: DEVICE, channel: CH1, action: 'preset_call', preset: 7 })).code).toBe(
+      200,
+    );
+    expect(dev.ptzLog.at(-1)).toMatchObject({ channelId: CH1, action: 'preset_call', preset: 7 });
+    const rows = await auditRows(t.db, Api.gbPtz.path);
+    // newest first
+    expect(rows.map((r) => [r.target, r.result_code])).toEqual([
+      [`${CH1}:preset_call:7`, 200],
+      [`${CH1}:left`, 200],
+    ]);
+  });
+
+  it('refuses bad PTZ payloads naming the field, and callers without the right', async () => {
+    const EN = { ...admin.headers, 'x-lang': 'en-US' };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ device: DEVICE, channel: CH1, action: 'spin' }, 'action'],
+      [{ device: DEVICE, channel: CH1, action: 'preset_set' }, 'preset'],
+      [{ device: DEVICE, channel: CH1, action: 'left', speed: 256 }, 'speed'],
+      [{ device: '3402', channel: CH1, action: 'left' }, 'device'],
+    ];
+    const before = dev.ptzLog.length;
+    for (const [payload, field] of cases) {
+      const answer = envelope(await post('gbPtz', payload, EN));
+      expect(answer.code, JSON.stringify(payload)).toBe(400);
+      expect(answer.msg.toLowerCase(), JSON.stringify(payload)).toContain(field);
+    }
+    expect(
+      envelope(await post('gbPtz', { device: DEVICE, channel: '34020000001310000099', action: 'up' })),
+    ).toMatchObject({ code: 404 });
+    const viewer = await userIn(MINE, [{ ids: [MenuId.VIDEO_PATROL], actions: ['view'] }]);
+    expect(envelope(await post('gbPtz', { device: DEVICE, channel: CH1, action: 'up' }, viewer.headers))).toMatchObject(
+      {
+        code: 403,
+        msg: '没有权限：需要菜单 10151 的“编辑”权限',
+      },
+    );
+    const outside = await userIn(OTHER, [{ ids: [MenuId.VIDEO_PATROL], actions: ['view', 'edit'] }]);
+    expect(
+      envelope(await post('gbPtz', { device: DEVICE, channel: CH1, action: 'up' }, outside.headers)),
+    ).toMatchObject({
+      code: 403,
+    });
+    expect(dev.ptzLog.length).toBe(before);
+  });
+
+  it('searches the channel recordings (RecordInfo)', async () => {
+    // GB local time: +08:00 (the platform's and the simulator's time zone)
+    const fmt = (d: Date) => new Date(d.getTime() + 480 * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+    const now = Date.now();
+    const replay = await userIn(MINE, [{ ids: [MenuId.PLAYBACK], actions: ['view'] }]);
+    const answer = envelope<{ channel: string; start: string; end: string }[]>(
+      await post(
+        'gbRecordSearch',
+        { device: DEVICE, channel: CH1, start: fmt(new Date(now - 3_600_000)), end: fmt(new Date(now)) },
+        replay.headers,
+      ),
+    );
+    expect(answer.code).toBe(200);
+    expect(answer.data.length).toBeGreaterThan(0);
+    for (const r of answer.data) {
+      expect(r.channel).toBe(CH1);
+      expect(r.start).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+      expect(r.end > r.start).toBe(true);
+    }
+    const backwards = envelope(
+      await post('gbRecordSearch', {
+        device: DEVICE,
+        channel: CH1,
+        start: fmt(new Date(now)),
+        end: fmt(new Date(now - 1000)),
+      }),
+    );
+    expect(backwards).toMatchObject({ code: 400 });
+    expect(backwards.msg).toContain('end');
+  });
+
+  it('stores the MobilePosition NOTIFYs of its subscription', async () => {
+    await until('a position stored', async () => {
+      const row = await t.db
+        .selectFrom('gb_devices')
+        .select(['lng', 'lat'])
+        .where('gbid', '=', DEVICE)
+        .executeTakeFirst();
+      return row?.lng != null;
+    });
+    const detail = envelope<{ lng: number; lat: number; position_time: string }>(
+      await post('gbDeviceDetail', { devgbid: DEVICE }),
+    );
+    expect(Math.abs(detail.data.lng - 114.05)).toBeLessThan(0.01);
+    expect(Math.abs(detail.data.lat - 22.54)).toBeLessThan(0.01);
+    expect(detail.data.position_time).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
+  });
+
+  it('goes offline when it unregisters; PTZ then says so', async () => {
+    const offline = new Promise<void>((resolve) =>
+      t.app.gb.on('stored', (e) => e.deviceId === DEVICE && e.what === 'offline' && resolve()),
+    );
+    await dev.stop();
+    await offline;
+    const row = await t.db
+      .selectFrom('gb_devices')
+      .select('online')
+      .where('gbid', '=', DEVICE)
+      .executeTakeFirstOrThrow();
+    expect(row.online).toBe(0);
+    const EN = { ...admin.headers, 'x-lang': 'en-US' };
+    expect(envelope(await post('gbPtz', { device: DEVICE, channel: CH1, action: 'up' }, EN))).toEqual({
+      code: 409,
+      msg: 'The GB device is offline.',
+      data: null,
+    });
+  });
+});
+
+describe('saving the settings', () => {
+  it('restarts the platform on a new port, and stops it when GB mode goes off', async () => {
+    const first = t.app.gb.platform;
+    const next = await freePort();
+    expect(envelope(await saveSettings({ LocalPort: next })).code).toBe(200);
+    expect(t.app.gb.platform).not.toBe(first);
+    expect(t.app.gb.platform?.port).toBe(next);
+    // a save that changes nothing the platform uses keeps it
+    const second = t.app.gb.platform;
+    expect(envelope(await saveSettings({ LocalPort: next, DevicePassword: 'Other#pw1' })).code).toBe(200);
+    expect(t.app.gb.platform).toBe(second);
+    expect(envelope(await saveSettings({ LocalPort: next, gb_mode: 0 })).code).toBe(200);
+    expect(t.app.gb.platform).toBeNull();
+  });
+});

@@ -59,7 +59,9 @@ test('GB mode: a simulated GB device in the GB tree, a channel plays, PTZ reache
 }) => {
   await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
   const saved = await gbSettings(page);
-  await saveGb(page, { ...saved, gb_mode: 1 });
+  // a SIP port of this server's own, so that e2e servers running side by side do not fight over 5060
+  const sipPort = 20_000 + (Number(process.env.E2E_PORT || '18084') % 10_000);
+  await saveGb(page, { ...saved, gb_mode: 1, LocalPort: sipPort });
   let hub: GbSimHub | null = null;
   try {
     // ---- the server's SIP platform runs once GB mode is on; the device registers where gbconfig says
@@ -70,6 +72,7 @@ test('GB mode: a simulated GB device in the GB tree, a channel plays, PTZ reache
       })
       .toBe(1);
     const { ocx_config: sip } = await data<GbPlayerConfig>(await page.request.get(Api.gbConfig.path));
+    expect(sip.ocxPort).toBe(sipPort);
     hub = new GbSimHub({ host: '127.0.0.1' });
     await hub.start();
     const device: GbDevice = hub.device({
@@ -95,14 +98,11 @@ test('GB mode: a simulated GB device in the GB tree, a channel plays, PTZ reache
     await expect(channels).toHaveCount(CHANNELS, { timeout: 60_000 });
     await expect(tree.locator('[data-itemtype="device"][data-online="1"]')).toHaveCount(1);
 
-    // ---- a channel plays: its picture moves
+    // ---- a channel opens on the wall with its PTZ panel; PTZ from the panel reaches the device
     await page.getByTestId('wall-split').locator('.ant-segmented-item').first().click();
     await channels.first().locator('.ant-tree-title').click();
     const view = page.getByTestId('live-view').first();
-    await expect(view).toHaveAttribute('data-state', 'playing', { timeout: 90_000 });
-    await expect.poll(() => moving(view), { timeout: 60_000, intervals: [500] }).toBeGreaterThan(50);
-
-    // ---- PTZ from the panel reaches the device
+    await expect(view).toBeVisible();
     const ptz = page.getByTestId('gb-ptz');
     await ptz.getByLabel(text('zh-CN', 'video:gb.ptz.up'), { exact: true }).click();
     await expect(page.getByText(text('zh-CN', 'video:gb.ptz.sent')).first()).toBeVisible();
@@ -113,10 +113,17 @@ test('GB mode: a simulated GB device in the GB tree, a channel plays, PTZ reache
     await page.screenshot({ path: artifact('gb-mode-zh-CN') });
 
     await switchLanguage(page, 'en-US');
-    await expect(page.getByTestId('gb-ptz')).toContainText(text('en-US', 'video:gb.ptz.preset'));
+    await expect(ptz).toContainText(text('en-US', 'video:gb.ptz.preset'));
     await ptz.getByLabel(text('en-US', 'video:gb.ptz.stop'), { exact: true }).click();
-    await expect.poll(() => device.ptzLog.map((c) => c.action)).toContain('stop');
+    await expect
+      .poll(() => device.ptzLog.map((c) => `${c.channelId}:${c.action}`), { timeout: 30_000 })
+      .toContain(`${device.channelIds[0]}:stop`);
     await page.screenshot({ path: artifact('gb-mode-en-US') });
+
+    // ---- the channel plays: its picture moves
+    await expect(view).toHaveAttribute('data-state', 'playing', { timeout: 90_000 });
+    await expect.poll(() => moving(view), { timeout: 60_000, intervals: [500] }).toBeGreaterThan(50);
+    await page.screenshot({ path: artifact('gb-mode-playing-en-US') });
   } finally {
     await hub?.stop();
     await saveGb(page, saved);

@@ -35,9 +35,10 @@ const SETTINGS = {
   RegExpires: 3600,
   AliveInterval: 30,
   AliveTimeoutCnt: 3,
-  VideoPort: 40000,
-  AudioPort: 41000,
-  PortCount: 200,
+  // RTP ranges below the ephemeral ports freePort() hands out (the SIP port may lie in neither)
+  VideoPort: 20000,
+  AudioPort: 20200,
+  PortCount: 100,
   DevicePassword: PASSWORD,
 };
 
@@ -248,6 +249,18 @@ describe('a simulated GB device', () => {
     expect(Math.abs(detail.data.lng - 114.05)).toBeLessThan(0.01);
     expect(Math.abs(detail.data.lat - 22.54)).toBeLessThan(0.01);
     expect(detail.data.position_time).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
+  });
+
+  it('passes its alarms on (app.gb "alarm") and answers channel lookups for live video', async () => {
+    const alarm = new Promise<{ deviceId: string; priority: number }>((resolve) =>
+      t.app.gb.once('alarm', (e) => resolve(e)),
+    );
+    await dev.raiseAlarm({ priority: 1 });
+    expect(await alarm).toMatchObject({ deviceId: DEVICE, priority: 1 });
+    const mine = await t.db.selectFrom('units').select('id').where('bh', '=', MINE).executeTakeFirstOrThrow();
+    expect(await t.app.gb.channelRef(CH1)).toEqual({ deviceId: DEVICE, unitId: mine.id });
+    expect(await t.app.gb.channelRef(DEVICE)).toEqual({ deviceId: DEVICE, unitId: mine.id });
+    expect(await t.app.gb.channelRef('34020000001310000099')).toBeNull();
   });
 
   it('goes offline when it unregisters; PTZ then says so', async () => {

@@ -70,6 +70,23 @@ export class GbRuntime extends EventEmitter<GbRuntimeEvents> {
     return this.platform !== null;
   }
 
+  /** A channel (or a device addressed as its own channel): its device's GB id and unit; null unknown. */
+  async channelRef(channelId: string): Promise<{ deviceId: string; unitId: number } | null> {
+    const row =
+      (await this.db
+        .selectFrom('gb_channels as c')
+        .innerJoin('gb_devices as d', 'd.id', 'c.device_id')
+        .select(['d.gbid', 'd.unit_id'])
+        .where('c.gbid', '=', channelId)
+        .executeTakeFirst()) ??
+      (await this.db
+        .selectFrom('gb_devices')
+        .select(['gbid', 'unit_id'])
+        .where('gbid', '=', channelId)
+        .executeTakeFirst());
+    return row ? { deviceId: row.gbid, unitId: row.unit_id } : null;
+  }
+
   /** Re-read the settings: start, restart (something the platform uses changed) or stop. */
   reload(): Promise<void> {
     const next = this.chain.then(() => this.apply());

@@ -94,8 +94,9 @@ class Viewer implements ViewerSink {
   }
 }
 
-async function setup(opts: Partial<GbLiveOptions> = {}, channels = 1) {
+async function setup(opts: Partial<GbLiveOptions> = {}, inviteTimeoutMs?: number) {
   const platform = new GbSipPlatform({
+    ...(inviteTimeoutMs ? { inviteTimeoutMs } : {}),
     platformId: PLATFORM,
     domain: DOMAIN,
     host: '127.0.0.1',
@@ -112,7 +113,7 @@ async function setup(opts: Partial<GbLiveOptions> = {}, channels = 1) {
   const dev: GbDevice = hub.device({
     deviceId: '34020000001320000001',
     password: PASSWORD,
-    channels,
+    channels: 1,
     server: { id: PLATFORM, domain: DOMAIN, host: '127.0.0.1', port: platform.port },
   });
   expect(await dev.start()).toBe(true);
@@ -282,8 +283,10 @@ describe('GB28181 live video into the media gateway', () => {
         /* gone already */
       }
     });
+    const hungUp = new Promise<{ reason: string }>((r) => dev.once('streamStopped', r));
     await until('viewer closed', () => v.closedWith !== null, 10_000);
     expect(v.closedWith).toBe('timeout');
+    expect((await hungUp).reason).toBe('BYE');
     expect(live.has(info.key)).toBe(false);
     expect(ports.inUse).toBe(0);
   }, 60_000);
@@ -305,6 +308,31 @@ describe('GB28181 live video into the media gateway', () => {
     expect(frames).toBeLessThanOrEqual(50);
     expect(ports.inUse).toBe(0);
     await expect(live.startPlayback(channel, dev.id, start, start)).rejects.toThrow(RangeError);
+  }, 60_000);
+
+  it('an unanswered INVITE and a stop while the INVITE runs leave no port, SSRC or stream behind', async () => {
+    const { live, gateway, dev, channel, ports, invites } = await setup({}, 1000);
+    // the simulator drops requests for a user it does not have: no answer within the 1 s INVITE timeout
+    const unknown = `${channel.slice(0, 10)}1319999999`;
+    await expect(live.start(unknown, dev.id)).rejects.toMatchObject({ code: 'timeout' });
+    expect(ports.inUse).toBe(0);
+    expect(gateway.keyed.size).toBe(0);
+    expect(live.has(`gb:${unknown}`)).toBe(false);
+    // stopped when the device has the INVITE: its 200 still comes, and the call is hung up
+    dev.once('invite', () => expect(live.stop(`gb:${channel}`)).toBe(true));
+    const hungUp = new Promise<{ reason: string }>((r) => dev.once('streamStopped', r));
+    await expect(live.start(channel, dev.id)).rejects.toThrow(/stopped/);
+    expect((await hungUp).reason).toBe('BYE');
+    await until('the device has no ffmpeg left', () => runningGbStreams() === 0, 5000);
+    expect(invites()).toBe(1);
+    expect(ports.inUse).toBe(0);
+    expect(gateway.keyed.size).toBe(0);
+    // the SSRC came back: a new start works and streams
+    const info = await live.start(channel, dev.id);
+    const v = new Viewer();
+    gateway.watch(info.key, v);
+    await until('frames', () => v.videoFrames() >= 3, 20_000);
+    live.stop(info.key);
   }, 60_000);
 
   it('play tokens: signed for one user and one key, expiring', async () => {

@@ -122,6 +122,8 @@ export class GbRuntime extends EventEmitter<GbRuntimeEvents> {
       passwordFor: async () => this.password,
     });
     this.wire(platform);
+    // before the port opens: a device registering at once must not be set offline after it
+    await setAllGbOffline(this.db);
     try {
       await platform.start();
     } catch (err) {
@@ -131,7 +133,6 @@ export class GbRuntime extends EventEmitter<GbRuntimeEvents> {
       await platform.stop().catch(() => {});
       return;
     }
-    await setAllGbOffline(this.db);
     this.lastError = '';
     this.platform = platform;
     this.key = settingsKey(s);

@@ -263,6 +263,30 @@ describe('a simulated GB device', () => {
     expect(await t.app.gb.channelRef('34020000001310000099')).toBeNull();
   });
 
+  it('registers over TCP too, and answers PTZ over its connection', async () => {
+    const id = '34020000001320000051';
+    const tcp = hub.device({
+      deviceId: id,
+      password: PASSWORD,
+      channels: 1,
+      transport: 'tcp',
+      server: { id: PLATFORM, domain: DOMAIN, host: '127.0.0.1', port },
+    });
+    const synced = new Promise<{ deviceId: string; error?: string }>((resolve) =>
+      t.app.gb.on('synced', (e) => e.deviceId === id && resolve(e)),
+    );
+    expect(await tcp.start()).toBe(true);
+    expect(await synced).toEqual({ deviceId: id });
+    const detail = envelope<{ transport: string; lineon: number; channels: { devgbid: string }[] }>(
+      await post('gbDeviceDetail', { devgbid: id }),
+    );
+    expect(detail.data).toMatchObject({ transport: 'tcp', lineon: 1 });
+    const channel = detail.data.channels[0]!.devgbid;
+    expect(envelope(await post('gbPtz', { device: id, channel, action: 'zoomin', speed: 160 })).code).toBe(200);
+    expect(tcp.ptzLog.at(-1)).toMatchObject({ channelId: channel, action: 'zoomin', zoomSpeed: 10 });
+    await tcp.stop();
+  });
+
   it('goes offline when it unregisters; PTZ then says so', async () => {
     const offline = new Promise<void>((resolve) =>
       t.app.gb.on('stored', (e) => e.deviceId === DEVICE && e.what === 'offline' && resolve()),

@@ -257,6 +257,16 @@ describe('a simulated GB device', () => {
     );
     await dev.raiseAlarm({ priority: 1 });
     expect(await alarm).toMatchObject({ deviceId: DEVICE, priority: 1 });
+    // and the alarms pipeline stores it, in the device's unit, without a body-camera row
+    const stored = () =>
+      t.db.selectFrom('alarms').selectAll().where('hostbody', '=', DEVICE).where('type', '=', '9').execute();
+    await until('the GB alarm stored', async () => (await stored()).length === 1);
+    const [row] = await stored();
+    const unit = await t.db.selectFrom('units').select('id').where('bh', '=', MINE).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ device_id: null, unit_id: unit.id, hostname: 'Gate camera', hostcode: DEVICE });
+    expect(row!.eid).toMatch(/^gb:\d{20}:\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}:\d$/);
+    expect(row!.message).toMatch(/^GB alarm \(\w[\w ]*, priority 1\)/);
+    expect(Math.abs(Date.parse(row!.alarm_time) - Date.now())).toBeLessThan(60_000);
     const mine = await t.db.selectFrom('units').select('id').where('bh', '=', MINE).executeTakeFirstOrThrow();
     expect(await t.app.gb.channelRef(CH1)).toEqual({ deviceId: DEVICE, unitId: mine.id });
     expect(await t.app.gb.channelRef(DEVICE)).toEqual({ deviceId: DEVICE, unitId: mine.id });

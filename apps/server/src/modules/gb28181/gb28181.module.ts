@@ -1,5 +1,6 @@
 import { Api } from '@bwc/protocol';
 import type { FastifyInstance } from 'fastify';
+import { gbAlarmInput } from './gb-alarms';
 import { registerGbDeviceRoutes } from './gb-devices.routes';
 import { GbRuntime } from './gb-runtime';
 import { seedGbMode } from './gb28181.repository';
@@ -24,6 +25,13 @@ export async function registerGb28181Module(app: FastifyInstance): Promise<void>
   app.decorate('gb', runtime);
   await registerGbRoutes(app, runtime);
   await registerGbDeviceRoutes(app, runtime);
+
+  // device alarms join the alarms pipeline (stored, pushed to the consoles' bells)
+  runtime.on('alarm', (a) => {
+    void gbAlarmInput(app.db, a)
+      .then((input) => input && app.alarms.ingest(input))
+      .catch((err: unknown) => app.log.error({ err, deviceId: a.deviceId }, 'gb28181: alarm not stored'));
+  });
 
   app.addHook('onReady', async () => {
     await runtime.reload();

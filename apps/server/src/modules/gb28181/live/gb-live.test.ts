@@ -94,9 +94,12 @@ class Viewer implements ViewerSink {
   }
 }
 
-async function setup(opts: Partial<GbLiveOptions> = {}, inviteTimeoutMs?: number) {
+async function setup(
+  opts: Partial<GbLiveOptions> = {},
+  platformOpts: Partial<ConstructorParameters<typeof GbSipPlatform>[0]> = {},
+) {
   const platform = new GbSipPlatform({
-    ...(inviteTimeoutMs ? { inviteTimeoutMs } : {}),
+    ...platformOpts,
     platformId: PLATFORM,
     domain: DOMAIN,
     host: '127.0.0.1',
@@ -291,6 +294,24 @@ describe('GB28181 live video into the media gateway', () => {
     expect(ports.inUse).toBe(0);
   }, 60_000);
 
+  it('a device that goes offline (keepalives missed) ends its streams; the BYE still reaches it', async () => {
+    // the platform wants a keepalive every second; the simulated device sends one a minute
+    const { live, gateway, dev, channel, ports } = await setup(
+      {},
+      { keepaliveIntervalSec: 1, keepaliveTimeoutCount: 2, checkIntervalMs: 100 },
+    );
+    const info = await live.start(channel, dev.id);
+    const v = new Viewer();
+    gateway.watch(info.key, v);
+    const hungUp = new Promise<{ reason: string }>((r) => dev.once('streamStopped', r));
+    await until('viewer closed', () => v.closedWith !== null, 10_000);
+    expect(v.closedWith).toBe('offline');
+    expect((await hungUp).reason).toBe('BYE');
+    expect(live.has(info.key)).toBe(false);
+    expect(ports.inUse).toBe(0);
+    await until('the device has no ffmpeg left', () => runningGbStreams() === 0, 5000);
+  }, 60_000);
+
   it('playback of a 2 s range: s=Playback under its own key; the device BYE at the end closes the viewer', async () => {
     const { live, gateway, dev, channel, ports } = await setup();
     const start = Math.floor(Date.now() / 1000) - 600;
@@ -311,7 +332,7 @@ describe('GB28181 live video into the media gateway', () => {
   }, 60_000);
 
   it('an unanswered INVITE and a stop while the INVITE runs leave no port, SSRC or stream behind', async () => {
-    const { live, gateway, dev, channel, ports, invites } = await setup({}, 1000);
+    const { live, gateway, dev, channel, ports, invites } = await setup({}, { inviteTimeoutMs: 1000 });
     // the simulator drops requests for a user it does not have: no answer within the 1 s INVITE timeout
     const unknown = `${channel.slice(0, 10)}1319999999`;
     await expect(live.start(unknown, dev.id)).rejects.toMatchObject({ code: 'timeout' });

@@ -43,6 +43,16 @@ function rssMb(pid: number): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
+/** Datagrams the kernel dropped at the UDP socket bound to `port` (full receive buffer), from /proc/net/udp. */
+function udpDrops(port: number): number {
+  const hex = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  for (const line of readFileSync('/proc/net/udp', 'utf8').split('\n').slice(1)) {
+    const f = line.trim().split(/\s+/);
+    if (f[1]?.endsWith(hex)) return Number(f[f.length - 1]);
+  }
+  return NaN;
+}
+
 interface PlatformStats {
   registered: number;
   online: number;
@@ -97,8 +107,10 @@ async function udpRoundTrips(
   let lost = 0;
   let running = true;
   const send = (id: number) => {
-    payload.writeUInt32BE(id, 0);
-    sock.send(payload, port, '127.0.0.1');
+    // a copy each: send() reads the buffer later
+    const msg = Buffer.from(payload);
+    msg.writeUInt32BE(id, 0);
+    sock.send(msg, port, '127.0.0.1');
     timers.set(
       id,
       setTimeout(() => {
@@ -183,6 +195,7 @@ async function main() {
   const cpuRamp = { server: cpuOf(child.pid!) - cpu0.server, bench: cpuOf(process.pid) - cpu0.bench };
   const afterRamp = await platformStats(child);
   const retransRamp = hub.stats().retransmissions;
+  const dropsRamp = { platform: udpDrops(port), devices: udpDrops(hub.sipPort) };
   const serverRssRamp = rssMb(child.pid!);
   console.log(
     `  ramp: ${registered} of ${N} registered in ${(rampMs / 1000).toFixed(1)} s; platform holds ${afterRamp.online}; retransmissions ${retransRamp}`,
@@ -207,6 +220,7 @@ async function main() {
   const cpuHold = { server: cpuOf(child.pid!) - cpuH0.server, bench: cpuOf(process.pid) - cpuH0.bench };
   const end = await platformStats(child);
   const stats = hub.stats();
+  const dropsEnd = { platform: udpDrops(port), devices: udpDrops(hub.sipPort) };
   const benchRss = process.memoryUsage().rss / 1024 / 1024;
   const sent = kaOk - kaOk0 + (kaOther - kaOther0);
   const regPerSec = registered / (rampMs / 1000);
@@ -227,6 +241,9 @@ async function main() {
   );
   console.log(`keepalives the platform counted in the hold | ${end.keepalives - plat0} | - | - | - | - | -`);
   console.log(`retransmissions (ramp / whole run) | ${retransRamp} / ${stats.retransmissions} | - | - | - | - | -`);
+  console.log(
+    `UDP datagrams the kernel dropped (full receive buffer) at the platform's / the devices' socket, ramp / whole run | ${dropsRamp.platform} / ${dropsRamp.devices}, ${dropsEnd.platform} / ${dropsEnd.devices} | - | - | - | - | -`,
+  );
   console.log(
     `offline / re-registered / register failures | ${end.offline} / ${reRegistered} / ${[...failures].map(([k, v]) => `${k}:${v}`).join(' ') || 0} | - | - | - | - | -`,
   );

@@ -86,6 +86,8 @@ describe('the SIP platform follows the gbconfig settings', () => {
     expect(envelope(await saveSettings({ LocalPort: port }))).toMatchObject({ code: 200 });
     expect(t.app.gb.platform?.port).toBe(port);
     expect(await cfg()).toBe(1);
+    // live video is made for the running platform
+    expect(t.app.gbLive.current).not.toBeNull();
   });
 });
 
@@ -321,15 +323,19 @@ describe('a simulated GB device', () => {
 describe('saving the settings', () => {
   it('restarts the platform on a new port, and stops it when GB mode goes off', async () => {
     const first = t.app.gb.platform;
+    const firstLive = t.app.gbLive.current;
     const next = await freePort();
     expect(envelope(await saveSettings({ LocalPort: next })).code).toBe(200);
     expect(t.app.gb.platform).not.toBe(first);
     expect(t.app.gb.platform?.port).toBe(next);
+    expect(t.app.gbLive.current).not.toBeNull();
+    expect(t.app.gbLive.current).not.toBe(firstLive);
     // a save that changes nothing the platform uses keeps it
     const second = t.app.gb.platform;
     expect(envelope(await saveSettings({ LocalPort: next, DevicePassword: 'Other#pw1' })).code).toBe(200);
     expect(t.app.gb.platform).toBe(second);
     expect(envelope(await saveSettings({ LocalPort: next, gb_mode: 0 })).code).toBe(200);
     expect(t.app.gb.platform).toBeNull();
+    expect(t.app.gbLive.current).toBeNull();
   });
 });

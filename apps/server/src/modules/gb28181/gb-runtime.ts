@@ -52,7 +52,10 @@ export class GbRuntime extends EventEmitter<GbRuntimeEvents> {
   /** why the last start failed ('' none) */
   lastError = '';
   tuning: GbTuning = {};
+  /** awaited on each start (the platform and the settings it runs from) and stop (null) */
+  private readonly changeHooks: ((platform: GbSipPlatform | null, settings: GbSettings) => Promise<void>)[] = [];
   private key = '';
+  private settings: GbSettings | null = null;
   private password = '';
   private chain: Promise<void> = Promise.resolve();
   /** per-device queue: the rows change in the order the events came */
@@ -64,6 +67,16 @@ export class GbRuntime extends EventEmitter<GbRuntimeEvents> {
     private readonly log: FastifyBaseLogger,
   ) {
     super();
+  }
+
+  /** Run `hook` when the platform starts (after it listens) and when it stops (before it closes). */
+  onPlatformChange(hook: (platform: GbSipPlatform | null, settings: GbSettings) => Promise<void>): void {
+    this.changeHooks.push(hook);
+  }
+
+  private async runHooks(platform: GbSipPlatform | null, settings: GbSettings): Promise<void> {
+    for (const hook of this.changeHooks)
+      await hook(platform, settings).catch((err: unknown) => this.log.error({ err }, 'gb28181: platform hook failed'));
   }
 
   get running(): boolean {
@@ -137,6 +150,8 @@ export class GbRuntime extends EventEmitter<GbRuntimeEvents> {
     this.platform = platform;
     this.key = settingsKey(s);
     this.log.info({ port: platform.port, id: s.SipId }, 'gb28181: SIP platform started');
+    this.settings = s;
+    await this.runHooks(platform, s);
     this.emit('platform', platform);
   }
 
@@ -145,6 +160,7 @@ export class GbRuntime extends EventEmitter<GbRuntimeEvents> {
     if (!platform) return;
     this.platform = null;
     this.key = '';
+    if (this.settings) await this.runHooks(null, this.settings);
     this.subscriptions.clear();
     platform.removeAllListeners();
     await platform.stop();

@@ -1,16 +1,28 @@
+import os from 'node:os';
 import { Api } from '@bwc/protocol';
 import type { FastifyInstance } from 'fastify';
 import { gbAlarmInput } from './gb-alarms';
 import { registerGbDeviceRoutes } from './gb-devices.routes';
 import { GbRuntime } from './gb-runtime';
 import { seedGbMode } from './gb28181.repository';
+import { createGbLive, type GbLive } from './live/gb-live.module';
 import { registerGbRoutes } from './gb28181.routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** the GB/T 28181 platform: `gb.platform` the running GbSipPlatform or null, events, `reload()` */
     gb: GbRuntime;
+    /** GB live video and playback (./live) on the running platform; null while it does not run */
+    gbLive: { current: GbLive | null };
   }
+}
+
+/** The address devices send media to when LocalIp is every interface: the first external IPv4. */
+function mediaAddress(localIp: string): string {
+  if (localIp) return localIp;
+  for (const list of Object.values(os.networkInterfaces()))
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  return '127.0.0.1';
 }
 
 /**
@@ -25,6 +37,27 @@ export async function registerGb28181Module(app: FastifyInstance): Promise<void>
   app.decorate('gb', runtime);
   await registerGbRoutes(app, runtime);
   await registerGbDeviceRoutes(app, runtime);
+
+  // live video follows the platform: made on each start (settings of that start), closed on stop
+  const gbLive: { current: GbLive | null } = { current: null };
+  app.decorate('gbLive', gbLive);
+  runtime.onPlatformChange(async (platform, s) => {
+    gbLive.current?.close();
+    gbLive.current = null;
+    if (!platform) return;
+    gbLive.current = await createGbLive(app, {
+      platform,
+      lookupChannel: (channelId) => runtime.channelRef(channelId),
+      settings: {
+        platformId: s.SipId,
+        domain: s.SipDomain,
+        mediaAddress: mediaAddress(s.LocalIp),
+        videoPort: s.VideoPort,
+        portCount: s.PortCount,
+        ...(s.LocalIp ? { bindHost: s.LocalIp } : {}),
+      },
+    });
+  });
 
   // device alarms join the alarms pipeline (stored, pushed to the consoles' bells)
   runtime.on('alarm', (a) => {

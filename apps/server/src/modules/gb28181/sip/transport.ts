@@ -6,6 +6,9 @@ import dgram from 'node:dgram';
 import net from 'node:net';
 import { parseSip, type SipMessage } from '@bwc/gb28181/sip';
 
+/** Receive buffer of the UDP socket (the kernel caps it at net.core.rmem_max). */
+const UDP_RECEIVE_BUFFER = 4 * 1024 * 1024;
+
 export type SipTransportName = 'udp' | 'tcp';
 
 export interface SipRemote {
@@ -80,6 +83,9 @@ export class SipTransport {
         socket.off('error', reject);
         socket.on('error', (err) => this.o.log.warn({ err }, 'gb28181 sip: udp socket error'));
         socket.on('message', (data, rinfo) => this.onDatagram(socket, data, rinfo));
+        // thousands of devices registering at once: the kernel's default buffer (208 KiB) dropped
+        // REGISTERs from 1,400/s on (bench/gb-register.ts), each costing the device a retransmission
+        socket.setRecvBufferSize(UDP_RECEIVE_BUFFER);
         this.udp = socket;
         resolve(socket.address().port);
       });

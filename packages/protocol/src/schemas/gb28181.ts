@@ -327,3 +327,37 @@ export const GbRecording = z.object({
   recorder_id: z.string(),
 });
 export type GbRecording = z.infer<typeof GbRecording>;
+
+/**
+ * POST videopatrols/gbplay {channel, transport, start, end} (live view on 10101/10106/10151): the
+ * channel's live video (INVITE, GB/T 28181-2016 9.2), or with start and end (GB local time, at
+ * most 7 days apart) its playback from the device's recordings (9.8). The answer's `flv` / `ws`
+ * paths carry a 60 s play token (open `ws` as ws:// or wss://). `transport` is how the device
+ * sends RTP: udp (default), tcp-passive (it connects to us), tcp-active (we connect to it).
+ */
+export const GbPlayRequest = z.object({
+  channel: gbId,
+  transport: z.enum(['udp', 'tcp-passive', 'tcp-active'], { error: 'validation.choice' }).optional(),
+  start: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}$/, { error: 'validation.datetime' })
+    .optional(),
+  end: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}$/, { error: 'validation.datetime' })
+    .optional(),
+});
+export type GbPlayRequest = z.infer<typeof GbPlayRequest>;
+
+export const GbPlayAnswer = z.object({
+  channel_id: z.string(),
+  /** the gateway's stream key (gb:<channel> or gbpb:<channel>_<start>_<end>) */
+  key: z.string(),
+  transport: z.string(),
+  ssrc: z.string(),
+  flv: z.string(),
+  ws: z.string(),
+  /** epoch ms after which the token no longer admits a viewer */
+  expires: z.number().int(),
+});
+export type GbPlayAnswer = z.infer<typeof GbPlayAnswer>;

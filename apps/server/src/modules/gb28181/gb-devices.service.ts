@@ -184,7 +184,7 @@ async function target(
 }
 
 /** A failed request to a device as the envelope says it. */
-function requestFailed(err: unknown): never {
+export function requestFailed(err: unknown): never {
   if (!(err instanceof GbRequestError)) throw err;
   if (err.code === 'not_registered') throw Errors.conflict('errors.gb.offline');
   if (err.code === 'timeout' || err.code === 'incomplete') throw new AppError(504, 'errors.gb.timeout');

@@ -1,0 +1,39 @@
+import type { GbPlayAnswer, GbPlayRequest } from '@bwc/protocol';
+import type { AuthUser } from '../../http/auth';
+import { Errors } from '../../http/errors';
+import { gbTimeToIso } from './gb-alarms';
+import { requestFailed } from './gb-devices.service';
+import type { GbLive } from './live/gb-live.module';
+
+const MAX_PLAYBACK_S = 7 * 86_400;
+
+/** videopatrols/gbplay: live video of a channel, or its playback between start and end (GB local time). */
+export async function gbPlay(live: GbLive | null, user: AuthUser, req: GbPlayRequest): Promise<GbPlayAnswer> {
+  let playback: { start: number; end: number } | undefined;
+  if (req.start !== undefined || req.end !== undefined) {
+    if (req.start === undefined) throw Errors.field('start', 'validation.required');
+    if (req.end === undefined) throw Errors.field('end', 'validation.required');
+    const start = Math.floor(Date.parse(gbTimeToIso(req.start)) / 1000);
+    const end = Math.floor(Date.parse(gbTimeToIso(req.end)) / 1000);
+    if (!(end > start) || end - start > MAX_PLAYBACK_S) throw Errors.field('end', 'validation.gb.timeRange');
+    playback = { start, end };
+  }
+  if (!live) throw Errors.conflict('errors.gb.notRunning');
+  try {
+    const p = await live.play(user, req.channel, {
+      ...(req.transport ? { transport: req.transport } : {}),
+      ...(playback ? { playback } : {}),
+    });
+    return {
+      channel_id: p.channel_id,
+      key: p.key,
+      transport: p.transport,
+      ssrc: p.ssrc,
+      flv: p.flv,
+      ws: p.ws,
+      expires: p.expires,
+    };
+  } catch (err) {
+    return requestFailed(err);
+  }
+}

@@ -20,7 +20,8 @@ test('GB28181 settings: refused and saved in zh-CN, GB mode switched on and off 
   await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
   await page.goto('/system/player/gbconfig');
   let lang: Lang = 'zh-CN';
-  await expect(page.getByTestId('gbconfig-not-running')).toHaveText(text(lang, 'system:gbconfig.notRunning'));
+  const status = page.getByTestId('gbconfig-status');
+  await expect(status).toHaveText(text(lang, 'system:gbconfig.status.off'));
   await expect(page.getByRole('menuitem', { name: text(lang, 'menu:gbconfig') })).toBeVisible();
   await expect(field(page, lang, 'LocalPort')).toHaveValue('5060');
   await expect(gbSwitch(page, lang)).not.toBeChecked();
@@ -37,6 +38,9 @@ test('GB28181 settings: refused and saved in zh-CN, GB mode switched on and off 
   await save(page, lang);
   await expect(page.getByText(text(lang, 'success:saved')).first()).toBeVisible();
   await expect.poll(() => gbFlag(page)).toBe(1);
+  // the server started GB28181 access on the saved port before it answered
+  await expect(status).toHaveAttribute('data-state', 'running');
+  await expect(status).toHaveText(text(lang, 'system:gbconfig.status.runningAll', { port: 15060 }));
   await page.reload();
   await expect(field(page, lang, 'LocalPort')).toHaveValue('15060');
   await expect(field(page, lang, 'SipDomain')).toHaveValue('4403050001');
@@ -45,7 +49,7 @@ test('GB28181 settings: refused and saved in zh-CN, GB mode switched on and off 
 
   lang = 'en-US';
   await switchLanguage(page, lang);
-  await expect(page.getByTestId('gbconfig-not-running')).toHaveText(text(lang, 'system:gbconfig.notRunning'));
+  await expect(status).toHaveText(text(lang, 'system:gbconfig.status.runningAll', { port: 15060 }));
   await field(page, lang, 'AliveTimeoutCnt').fill('0');
   await save(page, lang);
   await expect(page.locator('.ant-form-item-explain-error')).toHaveText(/must be from 1 to 10/);
@@ -60,4 +64,5 @@ test('GB28181 settings: refused and saved in zh-CN, GB mode switched on and off 
   await save(page, lang);
   await expect(page.getByText(text(lang, 'success:saved')).first()).toBeVisible();
   await expect.poll(() => gbFlag(page)).toBe(0);
+  await expect(status).toHaveText(text(lang, 'system:gbconfig.status.off'));
 });

@@ -279,13 +279,16 @@ import {
   GbDeviceDetail,
   GbDeviceListQuery,
   GbDeviceTreeRequest,
+  GbPlayAnswer,
   GbPlayerConfig,
+  GbPlayRequest,
   GbPtzRequest,
   GbRecording,
   GbRecordSearchRequest,
   GbTreeNode,
   GbUserCheck,
 } from './schemas/gb28181';
+import { GbPlatformStatus } from './schemas/gb28181-status';
 import { TrackAnswer, TrackExportQuery, TrackMarkAnswer, TrackMarkQuery, TrackQuery } from './schemas/tracks';
 import { TreeNode, UnitTreeRequest } from './schemas/tree';
 import { PageInfo, ServerVersion, UserContext, UserInfo } from './schemas/user';
@@ -388,12 +391,16 @@ export const Api = {
   // monitor screens, and whether the signed-in user can be used for GB
   gbConfig: { method: 'GET', path: '/rest/monitor/gbconfig/get', auth: anyMenu('view', MenuId.VIDEO_PATROL, MenuId.MONITOR_ALARM, MenuId.PLAYBACK), data: GbPlayerConfig },
   gbCheckUser: { method: 'POST', path: '/rest/monitor/videopatrols/checkgbuser', auth: session, data: GbUserCheck },
+  /** whether GB28181 access runs, for the GB settings page (dispatch config) */
+  gbStatus: { method: 'GET', path: '/rest/system/config/gb_status', auth: menu(MenuId.DISPATCH_CONFIG, 'view'), data: GbPlatformStatus },
   // GB devices (issue 16; schemas/gb28181.ts): the GB equipment tree and a device's detail for the
   // monitor screens, PTZ and presets, the device's recordings (RecordInfo), the admins' device list.
   // Unit-scoped by the device's unit.
   gbDeviceTree: { method: 'POST', path: '/rest/monitor/videopatrols/getdevice', auth: anyMenu('view', MenuId.VIDEO_PATROL, MenuId.PLAYBACK), body: GbDeviceTreeRequest, data: z.array(GbTreeNode) },
   gbDeviceDetail: { method: 'POST', path: '/rest/monitor/videopatrols/detaildevice', auth: anyMenu('view', MenuId.VIDEO_PATROL, MenuId.PLAYBACK), body: GbDetailRequest, data: GbDeviceDetail },
   gbPtz: { method: 'POST', path: '/rest/monitor/videopatrols/ptz', auth: menu(MenuId.VIDEO_PATROL, 'edit'), body: GbPtzRequest, data: z.null() },
+  /** GB live video or playback of a channel (live menus, like live_add): play paths with a 60 s token */
+  gbPlay: { method: 'POST', path: '/rest/monitor/videopatrols/gbplay', auth: live('view'), body: GbPlayRequest, data: GbPlayAnswer },
   gbRecordSearch: { method: 'POST', path: '/rest/monitor/videoreplay/gbsearch', auth: anyMenu('view', MenuId.PLAYBACK, MenuId.VIDEO_PATROL), body: GbRecordSearchRequest, data: z.array(GbRecording) },
   gbDeviceList: { method: 'GET', path: '/rest/oamcenter/gbdevice/list', auth: menu(MenuId.GB_DEVICES, 'view'), query: GbDeviceListQuery, data: pageOf(GbDevice) },
 

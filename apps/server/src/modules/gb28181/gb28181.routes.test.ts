@@ -1,3 +1,4 @@
+import { createServer, type Server } from 'node:net';
 import { Api, GB_SETTINGS_DEFAULTS, MenuId } from '@bwc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -269,6 +270,55 @@ describe('gbconfig/get: the GB player configuration', () => {
       status: 0,
       ocx_config: { ocxIp: '10.1.2.3' },
     });
+  });
+});
+
+/** A TCP server on 127.0.0.1 holding a free port (1024 and up). */
+async function holdPort(): Promise<Server> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+const portOf = (s: Server) => (s.address() as { port: number }).port;
+const closeServer = (s: Server) => new Promise<void>((resolve) => s.close(() => resolve()));
+
+describe('gb_status: whether GB28181 access runs', () => {
+  /** media ranges below the ephemeral ports the SIP port comes from */
+  const LOW = { ...VALID, gb_mode: 1, LocalIp: '127.0.0.1', VideoPort: 1100, AudioPort: 1400, PortCount: 200 };
+  const status = (headers: Record<string, string> = admin.headers) =>
+    t.app.inject({ method: 'GET', url: Api.gbStatus.path, headers });
+
+  it('needs view on dispatch config', async () => {
+    expect(envelope(await status({}))).toMatchObject({ code: 401 });
+    expect(envelope(await status(dispatcher.headers))).toMatchObject({
+      code: 403,
+      msg: '没有权限：需要菜单 10003 的“查看”权限',
+    });
+  });
+
+  it('follows the saved settings: off, running on its port, and why it could not start', async () => {
+    await update({ ...VALID, gb_mode: 0 });
+    expect(envelope(await status()).data).toEqual({ gb_mode: 0, running: 0, host: VALID.LocalIp, port: 0, error: '' });
+
+    // a port that was free a moment ago: the platform starts there before the save answers
+    const probe = await holdPort();
+    const free = portOf(probe);
+    await closeServer(probe);
+    expect(envelope(await update({ ...LOW, LocalPort: free })).code).toBe(200);
+    expect(envelope(await status()).data).toEqual({ gb_mode: 1, running: 1, host: '127.0.0.1', port: free, error: '' });
+
+    // a port another program holds: not running, with the reason
+    const busy = await holdPort();
+    try {
+      expect(envelope(await update({ ...LOW, LocalPort: portOf(busy) })).code).toBe(200);
+      const seen = envelope<{ running: number; error: string; port: number }>(await status()).data;
+      expect(seen).toMatchObject({ running: 0, port: 0 });
+      expect(seen.error).toMatch(/EADDRINUSE/);
+    } finally {
+      await closeServer(busy);
+    }
+    await update({ ...VALID, gb_mode: 0 });
+    expect(envelope(await status()).data).toMatchObject({ gb_mode: 0, running: 0, error: '' });
   });
 });
 

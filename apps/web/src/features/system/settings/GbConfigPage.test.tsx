@@ -1,4 +1,4 @@
-import { GB_SETTINGS_DEFAULTS, MenuId, type Settings } from '@bwc/protocol';
+import { GB_SETTINGS_DEFAULTS, MenuId, type GbPlatformStatus, type Settings } from '@bwc/protocol';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { call } from '../../../api/http';
@@ -19,8 +19,16 @@ const stored: Settings<'gbconfig'> = {
 
 const callMock = vi.mocked(call);
 
+const OFF: GbPlatformStatus = { gb_mode: 0, running: 0, host: '', port: 0, error: '' };
+let status: GbPlatformStatus = OFF;
+
 beforeEach(() => {
-  callMock.mockReset().mockImplementation(async (endpoint: unknown) => (endpoint === 'settingsGet' ? stored : null));
+  status = OFF;
+  callMock.mockReset().mockImplementation(async (endpoint: unknown) => {
+    if (endpoint === 'settingsGet') return stored;
+    if (endpoint === 'gbStatus') return status;
+    return null;
+  });
 });
 
 /** antd validates asynchronously; the machine running CI may be slow */
@@ -43,9 +51,11 @@ async function saveWith(label: string, value: string) {
 }
 
 describe('GB28181 settings page', { timeout: 60_000 }, () => {
-  it('loads the stored settings and says plainly that GB access is not running yet', async () => {
+  it('loads the stored settings and says plainly that GB access is not running while GB mode is off', async () => {
     await renderPage();
-    expect(screen.getByText('国标 GB28181 接入尚未运行，这些设置在其运行后生效。')).toBeTruthy();
+    expect(
+      await screen.findByText('国标模式未开启：国标 GB28181 接入未运行，设备无法注册。', undefined, WAIT),
+    ).toBeTruthy();
     expect(input('平台国标编码').value).toBe('44030500012000000001');
     expect(input('信令端口').value).toBe('5060');
     expect(screen.getByRole('switch', { name: '国标模式' }).getAttribute('aria-checked')).toBe('false');
@@ -54,7 +64,13 @@ describe('GB28181 settings page', { timeout: 60_000 }, () => {
 
   it('shows every label in English', async () => {
     await renderPage('en-US');
-    expect(screen.getByText('GB28181 access is not running yet; these settings take effect when it is.')).toBeTruthy();
+    expect(
+      await screen.findByText(
+        'GB mode is off: GB28181 access is not running and devices cannot register.',
+        undefined,
+        WAIT,
+      ),
+    ).toBeTruthy();
     for (const label of [
       'Platform GB id',
       'Signalling IP',
@@ -69,6 +85,38 @@ describe('GB28181 settings page', { timeout: 60_000 }, () => {
     ])
       expect(input(label)).toBeTruthy();
     expect(screen.getByRole('switch', { name: 'GB mode' })).toBeTruthy();
+  });
+
+  it('says where GB access runs, or why it could not start, as the server reports it', async () => {
+    status = { gb_mode: 1, running: 1, host: '10.0.0.5', port: 5060, error: '' };
+    await renderPage();
+    expect(
+      await screen.findByText('国标 GB28181 接入运行中：设备向 10.0.0.5:5060 注册。', undefined, WAIT),
+    ).toBeTruthy();
+    status = { gb_mode: 1, running: 1, host: '', port: 5062, error: '' };
+    await renderPage('en-US');
+    expect(
+      await screen.findByText(
+        'GB28181 access is running: devices register on port 5062 of every interface.',
+        undefined,
+        WAIT,
+      ),
+    ).toBeTruthy();
+    status = {
+      gb_mode: 1,
+      running: 0,
+      host: '',
+      port: 0,
+      error: 'listen EADDRINUSE: address already in use 0.0.0.0:5060',
+    };
+    await renderPage();
+    expect(
+      await screen.findByText(
+        '国标 GB28181 接入未能启动：listen EADDRINUSE: address already in use 0.0.0.0:5060',
+        undefined,
+        WAIT,
+      ),
+    ).toBeTruthy();
   });
 
   it('refuses a 9-digit SIP domain with its message and saves nothing', async () => {
@@ -113,6 +161,8 @@ describe('GB28181 settings page', { timeout: 60_000 }, () => {
       () => expect(view.queryClient.getQueryState(sessionKeys.userContext)?.isInvalidated).toBe(true),
       WAIT,
     );
+    // GB access is asked again (the server restarted it from the saved settings)
+    await waitFor(() => expect(callMock.mock.calls.filter(([e]) => e === 'gbStatus').length).toBeGreaterThan(1), WAIT);
   });
 
   it('is read-only without the edit action', async () => {

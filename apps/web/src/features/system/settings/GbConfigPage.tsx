@@ -1,11 +1,14 @@
 import { gbSettingsProblem } from '@bwc/protocol';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, Divider, Form, Input, InputNumber, Switch, type FormRule } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { call } from '../../../api/http';
 import { flagSwitchProps } from '../../../app/forms/flagSwitch';
 import { translateKey } from '../../../i18n';
 import { keysOf } from '../../../i18n/keys';
 import { NUMBER_INPUT_STYLE, numberRules, settingBounds, type SettingsRules } from './SettingsCard';
 import { SettingsTypePage } from './SettingsTypePage';
+import { settingsKeys } from './useSettings';
 
 /** Label, help and unit of each numeric field (system catalogue keys). */
 const NUMBER_FIELDS = {
@@ -69,6 +72,42 @@ function NumberItem({ field, rules }: { field: NumberField; rules: SettingsRules
   );
 }
 
+/** Whether GB28181 access runs, as the server says (gb_status), above the form. */
+function GbStatusAlert() {
+  const { t } = useTranslation('system');
+  const status = useQuery({
+    queryKey: settingsKeys.gbStatus,
+    queryFn: ({ signal }) => call('gbStatus', undefined, { signal }),
+  });
+  if (status.isPending) return null;
+  const s = status.data;
+  let type: 'success' | 'info' | 'warning' | 'error';
+  let message: string;
+  let state: string;
+  if (!s) [type, message, state] = ['warning', t('gbconfig.status.unknown'), 'unknown'];
+  else if (s.gb_mode !== 1) [type, message, state] = ['info', t('gbconfig.status.off'), 'off'];
+  else if (s.running === 1)
+    [type, message, state] = [
+      'success',
+      s.host
+        ? t('gbconfig.status.running', { host: s.host, port: s.port })
+        : t('gbconfig.status.runningAll', { port: s.port }),
+      'running',
+    ];
+  else if (s.error) [type, message, state] = ['error', t('gbconfig.status.failed', { error: s.error }), 'failed'];
+  else [type, message, state] = ['warning', t('gbconfig.notRunning'), 'stopped'];
+  return (
+    <Alert
+      type={type}
+      showIcon
+      message={message}
+      style={{ marginBottom: 16 }}
+      data-testid="gbconfig-status"
+      data-state={state}
+    />
+  );
+}
+
 /**
  * /system/player/gbconfig: the GB/T 28181 platform (spec part 2 section 3, the GB player config,
  * as the server's settings) and the application-wide GB mode flag (spec part 1 section 1).
@@ -79,14 +118,7 @@ export function GbConfigPage() {
     <SettingsTypePage type="gbconfig">
       {(rules) => (
         <>
-          {/* the SIP platform is not part of the server yet: say so until it is */}
-          <Alert
-            type="warning"
-            showIcon
-            message={t('gbconfig.notRunning')}
-            style={{ marginBottom: 16 }}
-            data-testid="gbconfig-not-running"
-          />
+          <GbStatusAlert />
           <Form.Item
             name="gb_mode"
             label={t('gbconfig.field.gb_mode')}

@@ -15,6 +15,7 @@ export const settingsKeys = {
   all: ['system', 'settings'] as const,
   type: (type: SettingsType) => ['system', 'settings', type] as const,
   play: ['system', 'play'] as const,
+  gbStatus: ['system', 'gb', 'status'] as const,
 };
 
 /** Settings under /system/player need replay_auth (menu 10003), the others systerm_auth (10002). */
@@ -44,7 +45,11 @@ export function useSaveSettings<T extends SettingsType>(type: T) {
       // page info carries the title, support text and background the shell and login show
       void client.invalidateQueries({ queryKey: sessionKeys.pageInfo });
       // the GB mode flag reaches the console through the user context (gb)
-      if (type === 'gbconfig') void client.invalidateQueries({ queryKey: sessionKeys.userContext });
+      // and the server restarts GB28181 access from the saved gbconfig before it answers
+      if (type === 'gbconfig') {
+        void client.invalidateQueries({ queryKey: sessionKeys.userContext });
+        void client.invalidateQueries({ queryKey: settingsKeys.gbStatus });
+      }
     },
   });
 }

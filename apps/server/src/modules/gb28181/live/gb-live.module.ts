@@ -27,6 +27,7 @@ export interface GbLiveSettings {
   portCount: number;
   bindHost?: string;
   transport?: Transport;
+  /** default: the server's LIVE_IDLE_S, else LIVE_IDLE_MS */
   idleMs?: number;
   receiverTimeoutMs?: number;
 }
@@ -82,7 +83,8 @@ export async function createGbLive(
     log: app.log,
     ...(s.bindHost ? { bindHost: s.bindHost } : {}),
     ...(s.transport ? { transport: s.transport } : {}),
-    ...(s.idleMs ? { idleMs: s.idleMs } : {}),
+    // the gateway's idle time (LIVE_IDLE_S), as for body cameras, unless the settings say otherwise
+    ...((s.idleMs ?? app.config.liveIdleMs) ? { idleMs: s.idleMs ?? app.config.liveIdleMs } : {}),
     ...(s.receiverTimeoutMs ? { receiverTimeoutMs: s.receiverTimeoutMs } : {}),
   });
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { defineRoute } from '../../http/route';
 import { deviceDetail, deviceList, deviceTree, ptz, recordSearch } from './gb-devices.service';
 import type { GbRuntime } from './gb-runtime';
+import { gbPlay } from './gb-play';
 
 /** The GB device tree, detail, PTZ, record search and admin list (schemas/gb28181.ts). */
 export async function registerGbDeviceRoutes(app: FastifyInstance, runtime: GbRuntime): Promise<void> {
@@ -17,6 +18,10 @@ export async function registerGbDeviceRoutes(app: FastifyInstance, runtime: GbRu
       req.audit.target = `${body.channel}:${body.action}${body.preset !== undefined ? `:${body.preset}` : ''}`;
       return ptz(runtime, db, user, body);
     },
+  });
+  defineRoute(app, {
+    api: 'gbPlay',
+    handler: async ({ user, body }) => gbPlay(app.gbLive.current, user, body),
   });
   defineRoute(app, {
     api: 'gbRecordSearch',

@@ -66,7 +66,7 @@ beforeAll(async () => {
   t = await createTestApp();
   admin = await login(t.app, DEMO.admin.username, DEMO.admin.password);
   t.app.gb.tuning = { checkIntervalMs: 100, positionIntervalSec: 1, queryTimeoutMs: 5000 };
-  hub = new GbSimHub({ host: '127.0.0.2', ffmpeg: null });
+  hub = new GbSimHub({ host: '127.0.0.2' });
   await hub.start();
 });
 afterAll(async () => {
@@ -297,6 +297,25 @@ describe('a simulated GB device', () => {
     expect(envelope(await post('gbPtz', { device: id, channel, action: 'zoomin', speed: 160 })).code).toBe(200);
     expect(tcp.ptzLog.at(-1)).toMatchObject({ channelId: channel, action: 'zoomin', zoomSpeed: 10 });
     await tcp.stop();
+  });
+
+  it('plays a channel live through the running platform (gbplay), in the unit scope only', async () => {
+    const EN = { ...admin.headers, 'x-lang': 'en-US' };
+    const play = envelope<{ channel_id: string; key: string; flv: string; expires: number }>(
+      await post('gbPlay', { channel: CH1 }),
+    );
+    expect(play.code, play.msg).toBe(200);
+    expect(play.data).toMatchObject({ channel_id: CH1, key: `gb:${CH1}` });
+    expect(play.data.flv).toMatch(new RegExp(`^/live/gb-${CH1}\\.flv\\?token=`));
+    expect(t.app.media.keyed.has(`gb:${CH1}`)).toBe(true);
+    const outside = await userIn(OTHER, [{ ids: [MenuId.VIDEO_PATROL], actions: ['view'] }]);
+    expect(envelope(await post('gbPlay', { channel: CH1 }, outside.headers))).toMatchObject({ code: 403 });
+    expect(envelope(await post('gbPlay', { channel: 'x' }, EN))).toMatchObject({ code: 400 });
+    const backwards = envelope(
+      await post('gbPlay', { channel: CH1, start: '2026-01-02 10:00:00', end: '2026-01-02 09:00:00' }, EN),
+    );
+    expect(backwards).toMatchObject({ code: 400 });
+    expect(backwards.msg).toContain('end');
   });
 
   it('goes offline when it unregisters; PTZ then says so', async () => {

@@ -1,5 +1,6 @@
 import type { GbTreeNode, LivePlay } from '@bwc/protocol';
-import { currentLanguage, i18next } from '../../../i18n';
+import { call } from '../../../api/http';
+import { currentLanguage } from '../../../i18n';
 import { createLivePlayer, releaseLive, type LiveDevice } from '../liveSource';
 import { LivePlayer } from '../player/LivePlayer';
 import type { WallDeps } from '../wallModel';
@@ -28,11 +29,22 @@ export function isGbLiveDevice(device: LiveDevice): device is GbLiveDevice {
 }
 
 /**
- * Asks the server for a play of the channel. The gateway has no GB play path yet (issue 16
- * section 1, being wired): the tile says so plainly instead of failing with a network error.
+ * Asks the server for a play of the channel (videopatrols/gbplay: the server INVITEs the device and
+ * answers the gateway's paths with a fresh token), as a LivePlay the wall's player takes. Silent:
+ * the tile shows the refusal.
  */
-export function requestGbPlay(_device: GbLiveDevice, _signal: AbortSignal): Promise<LivePlay> {
-  return Promise.reject(new Error(i18next.t('video:gb.live.unavailable')));
+export async function requestGbPlay(device: GbLiveDevice, signal: AbortSignal): Promise<LivePlay> {
+  const answer = await call('gbPlay', { channel: device.gb.channel }, { silent: true, signal });
+  return {
+    device_id: device.id,
+    imei: '',
+    hostbody: device.gb.channel,
+    hostname: device.name,
+    state: 'live',
+    flv: answer.flv,
+    ws: answer.ws,
+    expires: answer.expires,
+  };
 }
 
 /** The wall's players: GB channels through the GB play path, body cameras as before. */
@@ -41,6 +53,7 @@ export const gbWallDeps: Partial<WallDeps> = {
     isGbLiveDevice(device)
       ? new LivePlayer({ request: (signal) => requestGbPlay(device, signal), lang: currentLanguage })
       : createLivePlayer(device),
+  // a GB stream nobody watches is stopped by the server (its idle time): nothing to release
   releaseLive: (player, device) => {
     if (!isGbLiveDevice(device)) releaseLive(player, device);
   },

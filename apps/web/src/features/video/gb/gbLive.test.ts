@@ -1,0 +1,66 @@
+import type { GbTreeNode } from '@bwc/protocol';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { call } from '../../../api/http';
+import { isGbLiveDevice, liveDeviceOfGbChannel, requestGbPlay } from './gbLive';
+
+vi.mock('../../../api/http', async (importOriginal) => ({
+  ...(await importOriginal<Record<string, unknown>>()),
+  call: vi.fn(),
+}));
+const callMock = vi.mocked(call);
+
+const node = (devgbid: string, name: string): GbTreeNode => ({
+  devgbid,
+  itemtype: '5',
+  name,
+  device: '34020000001320000001',
+  lineon: 1,
+  unit_id: 1,
+  ptztype: 1,
+  lng: null,
+  lat: null,
+  hasChildren: false,
+});
+
+beforeEach(() => {
+  callMock.mockReset();
+});
+
+describe('GB channels on the wall', () => {
+  it('get negative ids, stable per channel and apart from body cameras', () => {
+    const a = liveDeviceOfGbChannel(node('34020000001310000001', 'CH1'));
+    const b = liveDeviceOfGbChannel(node('34020000001310000002', 'CH2'));
+    expect(a.id).toBeLessThan(0);
+    expect(b.id).toBeLessThan(0);
+    expect(a.id).not.toBe(b.id);
+    expect(liveDeviceOfGbChannel(node('34020000001310000001', 'CH1')).id).toBe(a.id);
+    expect(isGbLiveDevice(a)).toBe(true);
+    expect(isGbLiveDevice({ id: 3, name: 'body camera' })).toBe(false);
+  });
+
+  it('play through videopatrols/gbplay, its paths as the player takes them', async () => {
+    callMock.mockResolvedValue({
+      channel_id: '34020000001310000001',
+      key: 'gb:34020000001310000001',
+      transport: 'udp',
+      ssrc: '0200000001',
+      flv: '/live/gb-34020000001310000001.flv?token=t',
+      ws: '/live/gb-34020000001310000001.flv?token=t',
+      expires: 1_800_000_000_000,
+    });
+    const device = liveDeviceOfGbChannel(node('34020000001310000001', 'CH1'));
+    const signal = new AbortController().signal;
+    const play = await requestGbPlay(device, signal);
+    expect(callMock).toHaveBeenCalledWith('gbPlay', { channel: '34020000001310000001' }, { silent: true, signal });
+    expect(play).toEqual({
+      device_id: device.id,
+      imei: '',
+      hostbody: '34020000001310000001',
+      hostname: 'CH1',
+      state: 'live',
+      flv: '/live/gb-34020000001310000001.flv?token=t',
+      ws: '/live/gb-34020000001310000001.flv?token=t',
+      expires: 1_800_000_000_000,
+    });
+  });
+});

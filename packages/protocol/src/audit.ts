@@ -18,6 +18,7 @@ export const AUDITED_ENDPOINTS = [
   'playUpdate',
   // GB28181: PTZ and presets of a GB camera
   'gbPtz',
+  'gbDeviceUpdate',
   'uploadBackground',
   'announceAdd',
   'announceUpdatePost',

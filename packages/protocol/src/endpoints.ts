@@ -279,6 +279,7 @@ import {
   GbDeviceDetail,
   GbDeviceListQuery,
   GbDeviceTreeRequest,
+  GbDeviceUpdateRequest,
   GbPlayAnswer,
   GbPlayerConfig,
   GbPlayRequest,
@@ -403,6 +404,7 @@ export const Api = {
   gbPlay: { method: 'POST', path: '/rest/monitor/videopatrols/gbplay', auth: live('view'), body: GbPlayRequest, data: GbPlayAnswer },
   gbRecordSearch: { method: 'POST', path: '/rest/monitor/videoreplay/gbsearch', auth: anyMenu('view', MenuId.PLAYBACK, MenuId.VIDEO_PATROL), body: GbRecordSearchRequest, data: z.array(GbRecording) },
   gbDeviceList: { method: 'GET', path: '/rest/oamcenter/gbdevice/list', auth: menu(MenuId.GB_DEVICES, 'view'), query: GbDeviceListQuery, data: pageOf(GbDevice) },
+  gbDeviceUpdate: { method: 'POST', path: '/rest/oamcenter/gbdevice/update', auth: menu(MenuId.GB_DEVICES, 'edit'), body: GbDeviceUpdateRequest, data: GbDevice },
 
   // announcements
   announceList: { method: 'POST', path: '/rest/system/announce/get', auth: menu(MenuId.ANNOUNCEMENTS, 'view'), body: AnnounceListQuery, data: pageOf(Announcement) },

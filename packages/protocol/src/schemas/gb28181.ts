@@ -361,3 +361,15 @@ export const GbPlayAnswer = z.object({
   expires: z.number().int(),
 });
 export type GbPlayAnswer = z.infer<typeof GbPlayAnswer>;
+
+/**
+ * POST oamcenter/gbdevice/update {id, unit_id, name} (edit on 10343, audited): move a GB device
+ * to a unit (both its current and the new unit inside the caller's scope) and rename it ('' keeps
+ * the name DeviceInfo gave). New devices start in the root unit.
+ */
+export const GbDeviceUpdateRequest = z.object({
+  id: z.coerce.number({ error: 'validation.number' }).int({ error: 'validation.integer' }).min(1),
+  unit_id: z.coerce.number({ error: 'validation.number' }).int({ error: 'validation.integer' }).min(1),
+  name: z.string().trim().max(64, { error: 'validation.tooLong' }).optional(),
+});
+export type GbDeviceUpdateRequest = z.infer<typeof GbDeviceUpdateRequest>;

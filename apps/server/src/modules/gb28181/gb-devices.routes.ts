@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { defineRoute } from '../../http/route';
-import { deviceDetail, deviceList, deviceTree, ptz, recordSearch } from './gb-devices.service';
+import { deviceDetail, deviceList, deviceTree, ptz, recordSearch, updateDevice } from './gb-devices.service';
 import type { GbRuntime } from './gb-runtime';
 import { gbPlay } from './gb-play';
 
@@ -12,6 +12,11 @@ export async function registerGbDeviceRoutes(app: FastifyInstance, runtime: GbRu
     handler: async ({ db, user, body }) => deviceDetail(db, user, body.devgbid),
   });
   defineRoute(app, { api: 'gbDeviceList', handler: async ({ db, user, query }) => deviceList(db, user, query) });
+  defineRoute(app, {
+    api: 'gbDeviceUpdate',
+    msg: 'success.saved',
+    handler: async ({ db, user, body }) => updateDevice(db, user, body),
+  });
   defineRoute(app, {
     api: 'gbPtz',
     handler: async ({ db, user, body, req }) => {

@@ -4,6 +4,7 @@ import type {
   GbDeviceDetail,
   GbDeviceListQuery,
   GbDeviceTreeRequest,
+  GbDeviceUpdateRequest,
   GbPtzRequest,
   GbRecording,
   GbRecordSearchRequest,
@@ -235,4 +236,20 @@ export async function recordSearch(
   } catch (err) {
     return requestFailed(err);
   }
+}
+
+/** oamcenter/gbdevice/update: the device's unit and name (both units inside the caller's scope). */
+export async function updateDevice(db: Db, user: AuthUser, req: GbDeviceUpdateRequest): Promise<GbDevice> {
+  const device = await db.selectFrom('gb_devices').selectAll().where('id', '=', req.id).executeTakeFirst();
+  if (!device) throw new AppError(404, 'errors.gb.notFound');
+  const unit = await db.selectFrom('units').select(['id', 'name']).where('id', '=', req.unit_id).executeTakeFirst();
+  if (!unit) throw Errors.notFound('unit');
+  assertInScope(await unitScope(db, user), device.unit_id, unit.id);
+  await db
+    .updateTable('gb_devices')
+    .set({ unit_id: unit.id, ...(req.name ? { name: req.name } : {}) })
+    .where('id', '=', device.id)
+    .execute();
+  const channels = await gbChannelsOf(db, [device.id]);
+  return deviceView({ ...device, unit_id: unit.id, name: req.name || device.name }, unit.name, channels.length);
 }

@@ -126,7 +126,18 @@ describe('a simulated GB device', () => {
 
   it('shows in the tree with its channels for a user of its unit, not for another unit', async () => {
     const mine = await t.db.selectFrom('units').select('id').where('bh', '=', MINE).executeTakeFirstOrThrow();
-    await t.db.updateTable('gb_devices').set({ unit_id: mine.id }).where('gbid', '=', DEVICE).execute();
+    const row = await t.db.selectFrom('gb_devices').select('id').where('gbid', '=', DEVICE).executeTakeFirstOrThrow();
+    // an admin of another unit cannot take it; the administrator moves it (audited)
+    const otherAdmin = await userIn(OTHER, [{ ids: [MenuId.GB_DEVICES], actions: ['view', 'edit'] }]);
+    expect(envelope(await post('gbDeviceUpdate', { id: row.id, unit_id: mine.id }, otherAdmin.headers))).toMatchObject({
+      code: 403,
+    });
+    expect(envelope(await post('gbDeviceUpdate', { id: row.id, unit_id: 999_999 }))).toMatchObject({ code: 404 });
+    const moved = envelope<{ unit_id: number; name: string }>(
+      await post('gbDeviceUpdate', { id: row.id, unit_id: mine.id, name: '' }),
+    );
+    expect(moved).toMatchObject({ code: 200, data: { unit_id: mine.id, name: 'Gate camera' } });
+    expect((await auditRows(t.db, Api.gbDeviceUpdate.path)).map((r) => r.result_code)).toEqual([200, 404, 403]);
     const patrol = [{ ids: [MenuId.VIDEO_PATROL], actions: ['view' as const] }];
     const inside = await userIn(MINE, patrol);
     const outside = await userIn(OTHER, patrol);

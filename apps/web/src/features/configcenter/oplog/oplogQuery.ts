@@ -15,6 +15,7 @@ export const OPLOG_ACTION_LABELS = keysOf('configcenter', {
   settingsUpdate: 'oplog.actionName.settingsUpdate',
   playUpdate: 'oplog.actionName.playUpdate',
   gbPtz: 'oplog.actionName.gbPtz',
+  gbDeviceUpdate: 'oplog.actionName.gbDeviceUpdate',
   uploadBackground: 'oplog.actionName.uploadBackground',
   announceAdd: 'oplog.actionName.announceAdd',
   announceUpdatePost: 'oplog.actionName.announceUpdatePost',

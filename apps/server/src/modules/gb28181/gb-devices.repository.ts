@@ -79,8 +79,17 @@ export async function setGbInfo(
   gbid: string,
   info: { name?: string; manufacturer?: string; model?: string; firmware?: string },
 ): Promise<void> {
-  const set = Object.fromEntries(Object.entries(info).filter(([, v]) => v !== undefined && v !== ''));
+  const { name, ...rest } = info;
+  const set = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined && v !== ''));
   if (Object.keys(set).length) await db.updateTable('gb_devices').set(set).where('gbid', '=', gbid).execute();
+  // the DeviceInfo name only replaces the placeholder (the GB id): a name an admin gave is kept
+  if (name)
+    await db
+      .updateTable('gb_devices')
+      .set({ name })
+      .where('gbid', '=', gbid)
+      .where((eb) => eb.or([eb('name', '=', gbid), eb('name', '=', '')]))
+      .execute();
 }
 
 export async function setGbPosition(

@@ -138,6 +138,7 @@ describe('a simulated GB device', () => {
     );
     expect(moved).toMatchObject({ code: 200, data: { unit_id: mine.id, name: 'Gate camera' } });
     expect((await auditRows(t.db, Api.gbDeviceUpdate.path)).map((r) => r.result_code)).toEqual([200, 404, 403]);
+
     const patrol = [{ ids: [MenuId.VIDEO_PATROL], actions: ['view' as const] }];
     const inside = await userIn(MINE, patrol);
     const outside = await userIn(OTHER, patrol);
@@ -307,6 +308,25 @@ describe('a simulated GB device', () => {
     const channel = detail.data.channels[0]!.devgbid;
     expect(envelope(await post('gbPtz', { device: id, channel, action: 'zoomin', speed: 160 })).code).toBe(200);
     expect(tcp.ptzLog.at(-1)).toMatchObject({ channelId: channel, action: 'zoomin', zoomSpeed: 10 });
+    // a name an admin gives survives the DeviceInfo of the next registration
+    const tcpRow = await t.db
+      .selectFrom('gb_devices')
+      .select(['id', 'unit_id'])
+      .where('gbid', '=', id)
+      .executeTakeFirstOrThrow();
+    await post('gbDeviceUpdate', { id: tcpRow.id, unit_id: tcpRow.unit_id, name: 'Yard camera' });
+    await tcp.stop();
+    const again = new Promise<{ deviceId: string; error?: string }>((resolve) =>
+      t.app.gb.on('synced', (e) => e.deviceId === id && resolve(e)),
+    );
+    expect(await tcp.start()).toBe(true);
+    expect(await again).toEqual({ deviceId: id });
+    const renamed = await t.db
+      .selectFrom('gb_devices')
+      .select(['name', 'online'])
+      .where('gbid', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(renamed).toEqual({ name: 'Yard camera', online: 1 });
     await tcp.stop();
   });
 

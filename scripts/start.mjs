@@ -42,6 +42,7 @@ server.on('exit', (code, signal) => {
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => {
     simulator?.kill('SIGTERM');
+    gbSimulator?.kill('SIGTERM');
     if (!exited) server.kill(signal);
   });
 }
@@ -77,10 +78,32 @@ function startFleet() {
     if (code && !exited) warn(`the simulated fleet stopped (exit ${code}); the console keeps running`);
   });
 }
-server.on('exit', () => simulator?.kill('SIGTERM'));
+// simulated GB28181 devices (SIM_GB_DEVICES, default 4 in demo mode, 0: none), each with 4
+// channels, registering at 127.0.0.1:SIM_GB_PORT (default 5060, the GB settings' LocalPort) with the
+// settings' default device password. They are answered once GB mode is on (System -> Dispatch
+// configuration -> GB28181 access) and try again every 30 s until then.
+const simGbDevices = Number(process.env.SIM_GB_DEVICES ?? (env.DEMO === '1' ? 4 : 0));
+const simGbServer = `127.0.0.1:${process.env.SIM_GB_PORT ?? '5060'}`;
+let gbSimulator = null;
+function startGbDevices() {
+  if (!(simGbDevices > 0)) return;
+  gbSimulator = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'packages/simulator/src/gb/cli.ts', '--devices', String(simGbDevices), '--server', simGbServer, '--channels', '4'],
+    { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  gbSimulator.on('exit', (code) => {
+    if (code && !exited) warn(`the simulated GB28181 devices stopped (exit ${code}); the console keeps running`);
+  });
+}
+server.on('exit', () => {
+  simulator?.kill('SIGTERM');
+  gbSimulator?.kill('SIGTERM');
+});
 
 if (await waitForHttp(`http://${local ? '127.0.0.1' : host}:${port}/`, 120_000, () => !exited)) {
   startFleet();
+  startGbDevices();
   const width = Math.max(...DEMO_ACCOUNTS.map((a) => a.username.length));
   console.log(
     [
@@ -107,6 +130,10 @@ if (await waitForHttp(`http://${local ? '127.0.0.1' : host}:${port}/`, 120_000, 
             : `  each records a clip (video, audio note or photo) every ${recordEvery} minutes and uploads it as evidence,\n` +
               '  two cameras at a time (SIM_RECORD_EVERY, minutes; off turns it off).')
         : '  Simulated fleet: off (set SIM_DEVICES to start one).',
+      simGbDevices > 0
+        ? `  Simulated GB28181 devices: ${simGbDevices} with 4 channels each, registering at ${simGbServer} once GB mode is on\n` +
+          '  (System -> Dispatch configuration -> GB28181 access; SIM_GB_DEVICES=0 turns them off).'
+        : '  Simulated GB28181 devices: off (set SIM_GB_DEVICES to start some).',
       '',
       '  Stop with Ctrl+C.',
       '',

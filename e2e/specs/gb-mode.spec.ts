@@ -54,6 +54,29 @@ async function moving(view: Locator): Promise<number> {
   });
 }
 
+/** Bytes of an HTTP-FLV stream read for up to `ms` (at least its 13-byte header once data flows). */
+async function flvBytes(url: string, ms: number): Promise<number> {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), ms);
+  let total = 0;
+  try {
+    const res = await fetch(url, { signal: abort.signal });
+    expect(res.status, `GET ${url}`).toBe(200);
+    const reader = res.body!.getReader();
+    while (total < 64 * 1024) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+    }
+    abort.abort();
+  } catch (err) {
+    if (!abort.signal.aborted) throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+  return total;
+}
+
 test('GB mode: a simulated GB device in the GB tree, a channel plays, PTZ reaches the device; zh-CN and en-US', async ({
   page,
 }) => {
@@ -63,6 +86,7 @@ test('GB mode: a simulated GB device in the GB tree, a channel plays, PTZ reache
   const sipPort = 20_000 + (Number(process.env.E2E_PORT || '18084') % 10_000);
   await saveGb(page, { ...saved, gb_mode: 1, LocalPort: sipPort });
   let hub: GbSimHub | null = null;
+  const simLog: string[] = [];
   try {
     // ---- the server's SIP platform runs once GB mode is on; the device registers where gbconfig says
     await expect
@@ -82,6 +106,9 @@ test('GB mode: a simulated GB device in the GB tree, a channel plays, PTZ reache
       channels: CHANNELS,
       server: { id: sip.ocxSip, domain: sip.SipDomain, host: sip.ocxIp || '127.0.0.1', port: sip.ocxPort },
     });
+    device.on('streaming', (e) => simLog.push(`streaming ${e.channelId} pid ${e.pid}`));
+    device.on('streamStopped', (e) => simLog.push(`stopped ${e.channelId} ${e.reason}`));
+    device.on('warn', (w) => simLog.push(`warn ${w}`));
     expect(await device.start(), 'the simulated device registered').toBe(true);
 
     // ---- video patrol: the init steps, then the device and its channels in the GB tree
@@ -120,10 +147,19 @@ test('GB mode: a simulated GB device in the GB tree, a channel plays, PTZ reache
       .toContain(`${device.channelIds[0]}:stop`);
     await page.screenshot({ path: artifact('gb-mode-en-US') });
 
-    // ---- the channel plays: its picture moves
+    // ---- the gateway serves the channel's FLV (HTTP-FLV read here), then the tile plays and its picture moves
+    const play = await data<{ flv: string }>(
+      await page.request.post(Api.gbPlay.path, { data: { channel: device.channelIds[0] } }),
+    );
+    expect(await flvBytes(new URL(play.flv, page.url()).href, 20_000), 'FLV bytes from the gateway').toBeGreaterThan(
+      13,
+    );
     await expect(view).toHaveAttribute('data-state', 'playing', { timeout: 90_000 });
     await expect.poll(() => moving(view), { timeout: 60_000, intervals: [500] }).toBeGreaterThan(50);
     await page.screenshot({ path: artifact('gb-mode-playing-en-US') });
+  } catch (err) {
+    console.error(`simulated device: ${simLog.join('; ')}`);
+    throw err;
   } finally {
     await hub?.stop();
     await saveGb(page, saved);

@@ -51,7 +51,8 @@ export async function requestGbPlay(device: GbLiveDevice, signal: AbortSignal): 
 export const gbWallDeps: Partial<WallDeps> = {
   createPlayer: (device) =>
     isGbLiveDevice(device)
-      ? new LivePlayer({ request: (signal) => requestGbPlay(device, signal), lang: currentLanguage })
+      ? // the server's INVITE offers video only
+        new LivePlayer({ request: (signal) => requestGbPlay(device, signal), lang: currentLanguage, hasAudio: false })
       : createLivePlayer(device),
   // a GB stream nobody watches is stopped by the server (its idle time): nothing to release
   releaseLive: (player, device) => {

@@ -83,7 +83,10 @@ export interface MpegtsPlayer {
 }
 
 export interface MpegtsModule {
-  createPlayer(source: { type: string; isLive?: boolean; url?: string }, config?: object): MpegtsPlayer;
+  createPlayer(
+    source: { type: string; isLive?: boolean; url?: string; hasAudio?: boolean },
+    config?: object,
+  ): MpegtsPlayer;
   getFeatureList(): { mseLivePlayback: boolean };
   BaseLoader: new (typeName: string) => MpegtsLoader;
   LoaderStatus: { kConnecting: number; kBuffering: number; kComplete: number };
@@ -138,6 +141,11 @@ export interface LivePlayerOptions {
   loadMpegts?: () => Promise<MpegtsModule>;
   /** Stop downloading while the video is off screen or the tab is hidden (default on). */
   pauseWhenHidden?: boolean;
+  /**
+   * false: the stream has no audio whatever its FLV header says (the gateway's header names both
+   * tracks; the demuxer would wait for audio that never comes). GB28181 live offers video only.
+   */
+  hasAudio?: boolean;
 }
 
 type Listener = (state: LivePlayerState) => void;
@@ -313,7 +321,12 @@ export class LivePlayer {
       },
     };
     const player = mpegts.createPlayer(
-      { type: 'flv', isLive: true, url: socketUrl(play.ws, this.options.lang()) },
+      {
+        type: 'flv',
+        isLive: true,
+        url: socketUrl(play.ws, this.options.lang()),
+        ...(this.options.hasAudio === false ? { hasAudio: false } : {}),
+      },
       { ...MPEGTS_LIVE_CONFIG, customLoader: socketLoader(mpegts, hooks) },
     );
     const now = performance.now();

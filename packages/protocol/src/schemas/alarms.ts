@@ -32,6 +32,8 @@ export const ALARM_TYPE = {
   PLATE: '7',
   /** an evidence original no longer matches its SHA-256 (download refused, issue 15) */
   EVIDENCE_TAMPER: '8',
+  /** an Alarm a GB/T 28181 device reported (issue 16; no devices row: hostbody is its GB id) */
+  GB_DEVICE: '9',
 } as const;
 
 /** Default type -> severity (settings `alarmset.type_levels` overrides; unknown types are normal). */
@@ -45,6 +47,7 @@ export const DEFAULT_ALARM_TYPE_LEVELS: Record<string, AlarmLevel> = {
   '6': 'criticle',
   '7': 'middle',
   '8': 'criticle',
+  '9': 'middle',
 };
 
 /** Bell list: unread alarms per severity, newest first, at most this many per severity. */

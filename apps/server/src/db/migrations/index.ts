@@ -28,6 +28,7 @@ import * as m0026 from './0026_case_samples';
 import * as m0027 from './0027_rubric_versions';
 import * as m0029 from './0029_evidence_filters';
 import * as m0030 from './0030_gb_devices';
+import * as m0031 from './0031_gb_alarm_type';
 
 /**
  * Every migration, by name. Kysely runs them in name order, once each, on SQLite and PostgreSQL.
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   '0027_rubric_versions': m0027,
   '0029_evidence_filters': m0029,
   '0030_gb_devices': m0030,
+  '0031_gb_alarm_type': m0031,
 };

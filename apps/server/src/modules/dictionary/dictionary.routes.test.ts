@@ -57,7 +57,7 @@ describe('reading', () => {
   it('gives every logged-in user the seeded types and entries', async () => {
     const types = await api<DictType[]>(t.app, 'dictTypes', dispatcher);
     expect(types.data.map((x) => x.code)).toEqual(['alarm_type', 'alarm_level', 'device_type', 'media_category']);
-    expect(types.data[0]).toMatchObject({ name: '报警类型', name_en: 'Alarm types', entries: 9 });
+    expect(types.data[0]).toMatchObject({ name: '报警类型', name_en: 'Alarm types', entries: 10 });
     const alarms = await api<DictEntry[]>(t.app, 'dictList', dispatcher, { type: DICT_TYPES.ALARM_TYPE });
     expect(alarms.data[0]).toMatchObject({
       key: '0',

@@ -1,10 +1,11 @@
+import { ALARM_TYPE } from '@bwc/protocol';
 import type { IngestInput } from '../alarms/alarms.service';
 import type { Db } from '../../db/connection';
 import { findGbDevice } from './gb-devices.repository';
 import type { GbAlarm } from './gb-runtime';
 
-/** Alarm type of GB device alarms in the alarms table (not in ALARM_TYPE: severity from alarmset.type_levels, else normal). */
-export const GB_ALARM_TYPE = '9';
+/** Alarm type of GB device alarms in the alarms table. */
+export const GB_ALARM_TYPE = ALARM_TYPE.GB_DEVICE;
 /** GB/T 28181-2016 A.2.5.3 AlarmMethod names, for the message. */
 const METHODS = ['', 'phone', 'device', 'SMS', 'GPS', 'video', 'device fault', 'other'];
 

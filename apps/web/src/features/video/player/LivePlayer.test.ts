@@ -52,6 +52,7 @@ function fakeMpegts(options: { mse?: boolean } = {}) {
     destroyed: boolean;
     emit: (event: string, ...args: unknown[]) => void;
     received: number;
+    source: { type: string; hasAudio?: boolean };
   })[] = [];
   class BaseLoader {
     _status = 0;
@@ -73,6 +74,7 @@ function fakeMpegts(options: { mse?: boolean } = {}) {
       const listeners = new Map<string, ((...args: unknown[]) => void)[]>();
       let loader: (BaseLoader & { open: (s: { url: string }) => void; abort: () => void }) | null = null;
       const player = {
+        source,
         destroyed: false,
         received: 0,
         mediaInfo: { width: 1280, height: 720, fps: 25 },
@@ -174,6 +176,22 @@ describe('LivePlayer', () => {
     player.destroy();
     expect(fake.players[0]!.destroyed).toBe(true);
     expect(socket.closedByClient).toBe(true);
+  });
+
+  it('tells the demuxer there is no audio only when asked (a video-only GB stream under a two-track FLV header)', async () => {
+    makePlayer().attach(video);
+    await settle();
+    expect(fake.players[0]!.source.hasAudio).toBeUndefined();
+    const videoOnly = new LivePlayer({
+      request: () => Promise.resolve(play('t9')),
+      lang: () => 'en-US',
+      loadMpegts: () => Promise.resolve(fake.module),
+      hasAudio: false,
+    });
+    made.push(videoOnly);
+    videoOnly.attach(document.createElement('video'));
+    await settle();
+    expect(fake.players[1]!.source).toMatchObject({ type: 'flv', hasAudio: false });
   });
 
   it('says the device is starting while the server holds the socket', async () => {

@@ -28,6 +28,39 @@ function sameMac(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/**
+ * A play token `<user>.<expires>.<mac>`, the mac over `<kind>|<user>|<stream>|<expires>`: one user,
+ * one stream (a device id, a GB stream key), until it expires.
+ */
+export function signPlayToken(key: Buffer, kind: string, userId: number, stream: string | number, expires: number) {
+  return `${userId}.${expires}.${mac(key, `${kind}|${userId}|${stream}|${expires}`)}`;
+}
+
+/** The user of a play token made by `signPlayToken`, or why it is refused. */
+export function verifyPlayToken(
+  key: Buffer,
+  kind: string,
+  stream: string | number,
+  token: string,
+  nowMs = Date.now(),
+): { userId: number } | { refused: Exclude<KeyRefusal, 'replayed'> } {
+  const [userText, expiresText, sig, ...rest] = token.split('.');
+  if (
+    !userText ||
+    !expiresText ||
+    !sig ||
+    rest.length ||
+    !/^\d{1,12}$/.test(userText) ||
+    !/^\d{1,15}$/.test(expiresText)
+  )
+    return { refused: 'malformed' };
+  const userId = Number(userText);
+  const expires = Number(expiresText);
+  if (!sameMac(sig, mac(key, `${kind}|${userId}|${stream}|${expires}`))) return { refused: 'signature' };
+  if (expires < nowMs) return { refused: 'expired' };
+  return { userId };
+}
+
 export class MediaKeys {
   /** `db`: where used publish keys are remembered (every node, across restarts) */
   constructor(
@@ -60,26 +93,11 @@ export class MediaKeys {
   }
 
   playToken(userId: number, deviceId: number, ttlMs: number, nowMs = Date.now()): string {
-    const expires = nowMs + ttlMs;
-    return `${userId}.${expires}.${mac(this.key, `play|${userId}|${deviceId}|${expires}`)}`;
+    return signPlayToken(this.key, 'play', userId, deviceId, nowMs + ttlMs);
   }
 
   /** The user a play token is for, or why it is refused. */
   checkPlayToken(deviceId: number, token: string, nowMs = Date.now()): { userId: number } | { refused: KeyRefusal } {
-    const [userText, expiresText, sig, ...rest] = token.split('.');
-    if (
-      !userText ||
-      !expiresText ||
-      !sig ||
-      rest.length ||
-      !/^\d{1,12}$/.test(userText) ||
-      !/^\d{1,15}$/.test(expiresText)
-    )
-      return { refused: 'malformed' };
-    const userId = Number(userText);
-    const expires = Number(expiresText);
-    if (!sameMac(sig, mac(this.key, `play|${userId}|${deviceId}|${expires}`))) return { refused: 'signature' };
-    if (expires < nowMs) return { refused: 'expired' };
-    return { userId };
+    return verifyPlayToken(this.key, 'play', deviceId, token, nowMs);
   }
 }

@@ -1,8 +1,8 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { LIVE_IDLE_MS } from '@bwc/protocol';
 import { buildOffer, parseSdp, ssrcNumber, SsrcAllocator } from '@bwc/gb28181/sdp';
 import type { FastifyBaseLogger } from 'fastify';
 import type { MediaGateway } from '../../media/gateway';
+import { signPlayToken, verifyPlayToken } from '../../media/keys';
 import type { AvPacket, LiveStream } from '../../media/live-stream';
 import {
   GbMediaSession,
@@ -69,8 +69,6 @@ interface Session {
   idle: NodeJS.Timeout | null;
   stopped: string | null;
 }
-
-const mac = (key: Buffer, text: string) => createHmac('sha256', key).update(text).digest('base64url');
 
 /**
  * GB28181 live video and device playback into the media gateway (GB/T 28181-2016 9.2, 9.8): an
@@ -142,10 +140,9 @@ export class GbLiveService {
     return true;
   }
 
-  /** A play token for `userId` to watch `key` until `ttlMs` from now: `<user>.<expires>.<mac>`. */
+  /** A play token for `userId` to watch `key` until `ttlMs` from now (media/keys.ts). */
   playToken(userId: number, key: string, ttlMs: number, nowMs = Date.now()): string {
-    const expires = nowMs + ttlMs;
-    return `${userId}.${expires}.${mac(this.o.signingKey, `gbplay|${userId}|${key}|${expires}`)}`;
+    return signPlayToken(this.o.signingKey, 'gbplay', userId, key, nowMs + ttlMs);
   }
 
   /** The user a play token is for, or why it is refused. */
@@ -154,21 +151,7 @@ export class GbLiveService {
     token: string,
     nowMs = Date.now(),
   ): { userId: number } | { refused: 'malformed' | 'signature' | 'expired' } {
-    const [userText, expiresText, sig, ...rest] = token.split('.');
-    if (
-      !userText ||
-      !expiresText ||
-      !sig ||
-      rest.length ||
-      !/^\d{1,12}$/.test(userText) ||
-      !/^\d{1,15}$/.test(expiresText)
-    )
-      return { refused: 'malformed' };
-    const want = Buffer.from(mac(this.o.signingKey, `gbplay|${userText}|${key}|${expiresText}`));
-    const got = Buffer.from(sig);
-    if (got.length !== want.length || !timingSafeEqual(got, want)) return { refused: 'signature' };
-    if (Number(expiresText) < nowMs) return { refused: 'expired' };
-    return { userId: Number(userText) };
+    return verifyPlayToken(this.o.signingKey, 'gbplay', key, token, nowMs);
   }
 
   private open(

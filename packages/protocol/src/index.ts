@@ -42,3 +42,4 @@ export * from './schemas/realtime-session';
 export * from './console';
 export * from './geo';
 export * from './audio/ogg-opus';
+export * from './random';

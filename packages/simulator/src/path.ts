@@ -5,6 +5,7 @@
  * always staying within `radiusM` of the centre. Walkers move at 3-6 km/h, cars at 20-60 km/h
  * with some speed noise. Pure and seedable for tests.
  */
+import { mulberry32 } from '@bwc/protocol';
 
 export const EARTH_RADIUS_M = 6_371_000;
 
@@ -23,17 +24,8 @@ export function haversineM(a: { lat: number; lng: number }, b: { lat: number; ln
   return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
-/** A small fast seedable PRNG (mulberry32); returns floats in [0, 1). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small fast seedable PRNG (mulberry32 of @bwc/protocol); returns floats in [0, 1). */
+export const rng = mulberry32;
 
 export type MoverKind = 'walk' | 'drive';
 

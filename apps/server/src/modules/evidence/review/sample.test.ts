@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { drawSample, mulberry32 } from './sample';
+import { mulberry32 } from '@bwc/protocol';
+import { drawSample } from './sample';
 
 describe('check sample', () => {
   const ids = Array.from({ length: 200 }, (_, i) => 1000 + i * 3);

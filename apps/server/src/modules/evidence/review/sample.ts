@@ -1,19 +1,10 @@
+import { mulberry32 } from '@bwc/protocol';
+
 /**
  * The random draw of a check batch, reproducible from its seed: mulberry32 (a small, well-known
  * 32-bit generator) drives a partial Fisher-Yates shuffle of the candidate ids in ascending order.
  * The same seed over the same candidates gives the same sample, in the same order.
  */
-
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `n` of `candidates` (sorted ascending first) chosen by the seeded shuffle. */
 export function drawSample(candidates: readonly number[], seed: number, n: number): number[] {

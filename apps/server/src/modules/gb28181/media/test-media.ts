@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { mpegCrc32, PsMuxer, RtpPacketizer, splitH264AccessUnits } from '@bwc/gb28181/ps';
+import { mulberry32 } from '@bwc/protocol';
 import { FFMPEG, FFPROBE } from '../../evidence/ingest/media-tools';
 import type { AvPacket } from '../../media/live-stream';
 import { parseAdts } from './adts';
@@ -23,17 +24,8 @@ export function hasEncoder(name: string): boolean {
   return spawnSync(FFMPEG, ['-hide_banner', '-encoders']).stdout.toString().includes(` ${name} `);
 }
 
-/** A fixed-seed generator (mulberry32), so that every run shuffles the same way. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A fixed-seed generator, so that every run shuffles the same way. */
+export const rng = mulberry32;
 
 export interface TestMedia {
   h264: Buffer[];

@@ -1,0 +1,15 @@
+/**
+ * mulberry32, a small well-known 32-bit generator: floats in [0, 1) from a seed, the same for the
+ * same seed on every machine (reproducible check samples, simulator paths, fixed-seed fuzzing).
+ * Not for secrets.
+ */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

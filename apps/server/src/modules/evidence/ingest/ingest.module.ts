@@ -327,9 +327,10 @@ export async function registerIngest(
 
   /**
    * tus PATCH (core protocol, expiration) served here from the Node request rather than by
-   * @tus/server, whose web-stream bridge cost as much CPU as the hashing (bench/README.md,
-   * upload throughput): headers checked, the upload taken over from an older request, the body
-   * written through the store (hash thread, length limit), the last byte finishing the item.
+   * @tus/server, which turns every body into a web stream and back (one hop fewer per chunk; the
+   * upload figures are in bench/README.md): headers checked, the upload taken over from an older
+   * request, the body written through the store (hash thread, length limit), the last byte
+   * finishing the item.
    */
   const patch = async (req: FastifyRequest, reply: FastifyReply, rc: RequestContext, id: string) => {
     const invalid = (key: string, params: Record<string, string | number> = {}, status = 400) =>

@@ -243,7 +243,7 @@ export function LiveView({ device, player, onClose }: LiveViewProps) {
       <div className="bwc-live-name">{names().hostname}</div>
       <StateOverlay state={state} name={device.name} onRetry={() => player.retry()} />
       {showStats && <StatsOverlay player={player} />}
-      {playing && muted && (
+      {playing && muted && player.hasAudio && (
         <Button
           size="small"
           className="bwc-live-unmute"
@@ -258,12 +258,13 @@ export function LiveView({ device, player, onClose }: LiveViewProps) {
         </Button>
       )}
       <div className="bwc-live-toolbar" role="toolbar" aria-label={t('toolbar.label')}>
-        {tool(
-          'mute',
-          muted ? t('toolbar.unmute') : t('toolbar.mute'),
-          muted ? <MutedOutlined /> : <SoundOutlined />,
-          toggleMute,
-        )}
+        {player.hasAudio &&
+          tool(
+            'mute',
+            muted ? t('toolbar.unmute') : t('toolbar.mute'),
+            muted ? <MutedOutlined /> : <SoundOutlined />,
+            toggleMute,
+          )}
         {tool('snapshot', t('toolbar.snapshot'), <CameraOutlined />, () => void snapshot(), { disabled: !playing })}
         {tool(
           'record',

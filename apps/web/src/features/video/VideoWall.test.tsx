@@ -1,7 +1,7 @@
 import { LIVE_PLAYERS_MAX, MenuId } from '@bwc/protocol';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { App } from 'antd';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { renderWidget } from '../../components/test-utils';
 import type { LiveDevice } from './liveSource';
 import { StateOverlay } from './LiveView';
@@ -136,6 +136,36 @@ describe('VideoWall', () => {
     view.unmount();
     expect(released).toEqual([-1]);
     expect(openPlayerCount()).toBe(0);
+  });
+});
+
+describe('sound', () => {
+  it('offers mute only for streams with sound (GB28181 live is video only)', async () => {
+    const silent = new Set<number>([2]);
+    const usual = deps.createPlayer;
+    onTestFinished(() => {
+      deps.createPlayer = usual;
+    });
+    deps.createPlayer = (d: LiveDevice) => {
+      created.push(d);
+      return new LivePlayer({
+        request: () => new Promise(() => undefined),
+        lang: () => 'en-US',
+        loadMpegts: () => new Promise(() => undefined),
+        ...(silent.has(d.id) ? { hasAudio: false } : {}),
+      });
+    };
+    await renderWall(4);
+    await waitFor(() => expect(tiles()).toHaveLength(4));
+    act(() => {
+      handle.open(device(1));
+      handle.open(device(2));
+    });
+    const views = screen.getAllByTestId('live-view');
+    expect(views).toHaveLength(2);
+    expect(within(views[0]!).queryByTestId('live-mute')).not.toBeNull();
+    expect(within(views[1]!).queryByTestId('live-mute')).toBeNull();
+    expect(within(views[1]!).queryByTestId('live-snapshot')).not.toBeNull();
   });
 });
 

@@ -185,6 +185,11 @@ export class LivePlayer {
 
   constructor(private readonly options: LivePlayerOptions) {}
 
+  /** Whether the stream carries sound (GB28181 live does not: no mute control is offered). */
+  get hasAudio(): boolean {
+    return this.options.hasAudio !== false;
+  }
+
   get state(): LivePlayerState {
     return this.current;
   }

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { notifyLiveOpened, useBellEvent, type AlarmOpenRequest } from '../alarms/bell/bellEvents';
 import { useAlarmFromRoute } from '../dispatch/useAlarmOpen';
 import { useGbMode } from '../../app/session/useGbMode';
-import { gbWallDeps } from './gb/gbLive';
+import { gbWallDeps, liveDeviceOfGbAlarm } from './gb/gbLive';
 import { GbPatrolScreen } from './gb/GbPatrolScreen';
 import { liveDeviceOfAlarm } from './liveSource';
 import { useVideoWall, type VideoWallHandle } from './VideoWall';
@@ -24,7 +24,8 @@ export function useAlarmLive(wall: VideoWallHandle): void {
 
   const open = useCallback(
     ({ info, automatic }: AlarmOpenRequest) => {
-      const device = liveDeviceOfAlarm(info);
+      // a GB device's alarm opens the channel it came from
+      const device = liveDeviceOfAlarm(info) ?? liveDeviceOfGbAlarm(info);
       if (!device) return void message.info(t('alarm.noDevice', { name: info.hostname }));
       const now = () => {
         if (wall.open(device)) notifyLiveOpened();

@@ -1,7 +1,7 @@
-import type { GbTreeNode } from '@bwc/protocol';
+import { ALARM_TYPE, type GbTreeNode } from '@bwc/protocol';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { call } from '../../../api/http';
-import { isGbLiveDevice, liveDeviceOfGbChannel, requestGbPlay } from './gbLive';
+import { isGbLiveDevice, liveDeviceOfGbAlarm, liveDeviceOfGbChannel, requestGbPlay } from './gbLive';
 
 vi.mock('../../../api/http', async (importOriginal) => ({
   ...(await importOriginal<Record<string, unknown>>()),
@@ -27,6 +27,20 @@ beforeEach(() => {
 });
 
 describe('GB channels on the wall', () => {
+  it("a GB device's alarm names the channel it came from; other alarms none", () => {
+    const alarm = {
+      type: ALARM_TYPE.GB_DEVICE,
+      hostbody: '34020000001320000001',
+      hostcode: '34020000001310000001',
+      hostname: 'NVR',
+    };
+    const device = liveDeviceOfGbAlarm(alarm)!;
+    expect(device.gb).toEqual({ device: '34020000001320000001', channel: '34020000001310000001' });
+    expect(device.id).toBe(liveDeviceOfGbChannel(node('34020000001310000001', 'CH1')).id);
+    expect(liveDeviceOfGbAlarm({ ...alarm, type: ALARM_TYPE.SOS })).toBeNull();
+    expect(liveDeviceOfGbAlarm({ ...alarm, hostcode: '' })).toBeNull();
+  });
+
   it('get negative ids, stable per channel and apart from body cameras', () => {
     const a = liveDeviceOfGbChannel(node('34020000001310000001', 'CH1'));
     const b = liveDeviceOfGbChannel(node('34020000001310000002', 'CH2'));

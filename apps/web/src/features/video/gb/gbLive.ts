@@ -1,4 +1,4 @@
-import type { GbTreeNode, LivePlay } from '@bwc/protocol';
+import { ALARM_TYPE, type Alarm, type GbTreeNode, type LivePlay } from '@bwc/protocol';
 import { call } from '../../../api/http';
 import { currentLanguage } from '../../../i18n';
 import { createLivePlayer, releaseLive, type LiveDevice } from '../liveSource';
@@ -15,13 +15,24 @@ export interface GbLiveDevice extends LiveDevice {
 
 const ids = new Map<string, number>();
 
-export function liveDeviceOfGbChannel(node: GbTreeNode): GbLiveDevice {
+export function liveDeviceOfGbChannel(node: Pick<GbTreeNode, 'devgbid' | 'device' | 'name'>): GbLiveDevice {
   let id = ids.get(node.devgbid);
   if (id === undefined) {
     id = -(ids.size + 1);
     ids.set(node.devgbid, id);
   }
   return { id, name: node.name, hostbody: node.devgbid, gb: { device: node.device, channel: node.devgbid } };
+}
+
+/**
+ * The channel a GB device's alarm came from (type 9: hostbody the device's GB id, hostcode the
+ * alarm source), for the bell's see / live on the patrol page; null for other alarms.
+ */
+export function liveDeviceOfGbAlarm(
+  alarm: Pick<Alarm, 'type' | 'hostbody' | 'hostcode' | 'hostname'>,
+): GbLiveDevice | null {
+  if (alarm.type !== ALARM_TYPE.GB_DEVICE || !alarm.hostbody || !alarm.hostcode) return null;
+  return liveDeviceOfGbChannel({ devgbid: alarm.hostcode, device: alarm.hostbody, name: alarm.hostname });
 }
 
 export function isGbLiveDevice(device: LiveDevice): device is GbLiveDevice {

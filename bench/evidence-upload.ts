@@ -16,7 +16,7 @@ import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, rmSync, st
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { request } from 'node:http';
 import { parseArgs } from 'node:util';
 import { UPLOAD_CHUNK_BYTES, UPLOAD_PATH } from '@bwc/protocol';
@@ -94,6 +94,11 @@ function upload(base: string, token: string, file: string, name: string): Promis
 
 const mbps = (bytes: number, ms: number) => bytes / 1024 / 1024 / (ms / 1000);
 
+/** Each timed phase starts with no dirty pages of the one before (`sync`), so none pays for another's writeback. */
+function settle() {
+  spawnSync('sync');
+}
+
 console.log(
   `evidence upload: ${N} parallel uploads of ${MB} MB (${((N * BYTES) / 1024 ** 3).toFixed(2)} GiB), files in ${root}`,
 );
@@ -102,6 +107,7 @@ await Promise.all(Array.from({ length: N }, (_, i) => writeWav(join(sources, `u$
 console.log(`  wrote the sources in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
 // anchor: the same bytes copied by N parallel streams on the same disk
+settle();
 const c0 = performance.now();
 await Promise.all(
   Array.from({ length: N }, (_, i) =>
@@ -129,6 +135,7 @@ const bare = spawn(process.execPath, ['-e', BARE_SERVER, copies], { stdio: ['ign
 const barePort = await new Promise<number>((resolve) =>
   bare.stdout!.once('data', (d: Buffer) => resolve(Number(String(d)))),
 );
+settle();
 const b0 = performance.now();
 const bareCpu0 = { server: cpuOf(bare.pid!), bench: cpuOf(process.pid) };
 await Promise.all(
@@ -164,6 +171,7 @@ try {
   const base = `http://127.0.0.1:${port}`;
   const token = await httpLogin(base, 'admin', 'Admin@123');
   const run = `${Date.now()}`;
+  settle();
   const u0 = performance.now();
   const upCpu0 = { server: cpuOf(server.pid!), bench: cpuOf(process.pid) };
   await Promise.all(

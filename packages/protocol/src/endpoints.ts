@@ -289,6 +289,7 @@ import {
   GbTreeNode,
   GbUserCheck,
 } from './schemas/gb28181';
+import { GbPoint, GbPointsRequest } from './schemas/gb28181-points';
 import { GbPlatformStatus } from './schemas/gb28181-status';
 import { TrackAnswer, TrackExportQuery, TrackMarkAnswer, TrackMarkQuery, TrackQuery } from './schemas/tracks';
 import { TreeNode, UnitTreeRequest } from './schemas/tree';
@@ -403,6 +404,8 @@ export const Api = {
   /** GB live video or playback of a channel (live menus, like live_add): play paths with a 60 s token */
   gbPlay: { method: 'POST', path: '/rest/monitor/videopatrols/gbplay', auth: live('view'), body: GbPlayRequest, data: GbPlayAnswer },
   gbRecordSearch: { method: 'POST', path: '/rest/monitor/videoreplay/gbsearch', auth: anyMenu('view', MenuId.PLAYBACK, MenuId.VIDEO_PATROL), body: GbRecordSearchRequest, data: z.array(GbRecording) },
+  /** GB devices with a known position for the emergency map in GB mode (schemas/gb28181-points.ts) */
+  gbDevicePoints: { method: 'POST', path: '/rest/gis/gismoni/gb_points', auth: menu(MenuId.EMERGENCY, 'view'), body: GbPointsRequest, data: z.array(GbPoint) },
   gbDeviceList: { method: 'GET', path: '/rest/oamcenter/gbdevice/list', auth: menu(MenuId.GB_DEVICES, 'view'), query: GbDeviceListQuery, data: pageOf(GbDevice) },
   gbDeviceUpdate: { method: 'POST', path: '/rest/oamcenter/gbdevice/update', auth: menu(MenuId.GB_DEVICES, 'edit'), body: GbDeviceUpdateRequest, data: GbDevice },
 

@@ -14,6 +14,7 @@ export * from './schemas/licence';
 export * from './schemas/system';
 export * from './schemas/gb28181';
 export * from './schemas/gb28181-ports';
+export * from './schemas/gb28181-points';
 export * from './schemas/gb28181-status';
 export * from './schemas/announce';
 export * from './schemas/download';

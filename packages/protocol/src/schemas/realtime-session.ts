@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Alarm, AlarmPicture } from './alarms';
+import { GbSitePush } from './gb28181-points';
 
 /**
  * Session push channel (spec part 1 section 7): a websocket at user info's `wsurl`
@@ -25,6 +26,9 @@ import { Alarm, AlarmPicture } from './alarms';
  *    (a reconnected console sends it again). Unit scoping and rights apply as before; device_data
  *    and alarm_data are never filtered. A console whose filter leaves devices out knows their
  *    positions only from its point snapshots (the 20 s refresh).
+ *    In GB mode `{type: 'gb_site_data', data: GbSitePush[]}` carries GB28181 devices' new
+ *    positions and online changes (schemas/gb28181-points.ts) to the same consoles (view on 10101,
+ *    the device's unit in scope); site_filter does not narrow it.
  * 4. Heartbeat: the console sends `{cmd: 'ping'}` and gets `{cmd: 'pong', time}`; the server also
  *    pings at the websocket level every SESSION_WS_PING_MS and drops sockets that miss two.
  * 5. A socket whose session ends, expires or is kicked is closed with code 4401. After a reconnect
@@ -68,7 +72,14 @@ export const SiteFilter = z.object({
 });
 export type SiteFilter = z.infer<typeof SiteFilter>;
 
-export const PUSH_KINDS = ['alarm_data', 'site_data', 'device_data', 'face_data', 'plate_data'] as const;
+export const PUSH_KINDS = [
+  'alarm_data',
+  'site_data',
+  'device_data',
+  'face_data',
+  'plate_data',
+  'gb_site_data',
+] as const;
 export type PushKind = (typeof PUSH_KINDS)[number];
 
 /** device state change (online / offline) */
@@ -107,6 +118,7 @@ export const SessionPush = z.discriminatedUnion('type', [
   z.object({ type: z.literal('plate_data'), data: AlarmPicture, web_root: z.string() }),
   z.object({ type: z.literal('device_data'), data: DevicePush }),
   z.object({ type: z.literal('site_data'), data: z.array(SitePush) }),
+  z.object({ type: z.literal('gb_site_data'), data: z.array(GbSitePush) }),
 ]);
 export type SessionPush = z.infer<typeof SessionPush>;
 

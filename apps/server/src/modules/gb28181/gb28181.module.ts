@@ -3,6 +3,7 @@ import { Api } from '@bwc/protocol';
 import type { FastifyInstance } from 'fastify';
 import { gbAlarmInput } from './gb-alarms';
 import { registerGbDeviceRoutes } from './gb-devices.routes';
+import { registerGbPoints } from './gb-points.routes';
 import { GbRuntime } from './gb-runtime';
 import { seedGbMode } from './gb28181.repository';
 import { createGbLive, type GbLive } from './live/gb-live.module';
@@ -37,6 +38,7 @@ export async function registerGb28181Module(app: FastifyInstance): Promise<void>
   app.decorate('gb', runtime);
   await registerGbRoutes(app, runtime);
   await registerGbDeviceRoutes(app, runtime);
+  await registerGbPoints(app, runtime);
 
   // live video follows the platform: made on each start (settings of that start), closed on stop
   const gbLive: { current: GbLive | null } = { current: null };

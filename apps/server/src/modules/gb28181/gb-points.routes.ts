@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import { defineRoute } from '../../http/route';
+import { GbSitePushQueue, type PushClient } from './gb-points.push';
+import { gbPoints, gbSiteOf } from './gb-points.service';
+import type { GbRuntime } from './gb-runtime';
+
+/**
+ * GB devices on the emergency map (README "Map"): POST gbpoints, and gb_site_data on the session
+ * channel when a device's position or online state is stored.
+ */
+export async function registerGbPoints(app: FastifyInstance, runtime: GbRuntime): Promise<void> {
+  defineRoute(app, { api: 'gbDevicePoints', handler: async ({ db, user, body }) => gbPoints(db, user, body) });
+  // the session channel is registered by the alarms module; read it when pushing
+  const push = new GbSitePushQueue(() =>
+    app.hasDecorator('sessionHub') ? (app.sessionHub.clients as Iterable<PushClient>) : [],
+  );
+  runtime.on('stored', ({ deviceId, what }) => {
+    if (what === 'catalog') return;
+    void gbSiteOf(app.db, deviceId)
+      .then((site) => site && push.queue(site))
+      .catch((err: unknown) => app.log.warn({ err, deviceId }, 'gb28181: position not pushed'));
+  });
+  app.addHook('preClose', async () => push.close());
+}

@@ -1,0 +1,263 @@
+/**
+ * GB devices on the emergency map: a simulated GB device (@bwc/simulator/gb, real UDP SIP) sends
+ * MobilePosition NOTIFYs; gbpoints answers it in the unit scope, and gb_site_data carries its
+ * new positions and its going offline to the map consoles of its unit only.
+ */
+import { GbSimHub, type GbDevice } from '@bwc/simulator/gb';
+import { Api, type GbSitePush, MenuId, SESSION_WS_PATH, SessionPush } from '@bwc/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api } from '../../../test/api';
+import {
+  createRole,
+  createTestApp,
+  createUser,
+  DEMO,
+  envelope,
+  login,
+  type Session,
+  type TestApp,
+} from '../../../test/helpers';
+import { freePort } from '../../../test/wait';
+import { TestConsole } from '../../../test/ws-client';
+import { GbSitePushQueue } from './gb-points.push';
+
+const PLATFORM = '34020000002000000001';
+const DOMAIN = '3402000000';
+const PASSWORD = 'Gb#28181pw';
+const DEVICE = '34020000001320000061';
+const MINE = '440303000000';
+const OTHER = '440304000000';
+
+let t: TestApp;
+let base: string;
+let admin: Session;
+let hub: GbSimHub;
+let dev: GbDevice;
+let port: number;
+let mineId: number;
+const open: TestConsole[] = [];
+
+const post = (payload: unknown, s: Session) =>
+  t.app.inject({
+    method: 'POST',
+    url: Api.gbDevicePoints.path,
+    headers: s.headers,
+    payload: payload as Record<string, unknown>,
+  });
+
+async function userIn(unitBh: string, menu: number) {
+  const roleId = await createRole(t.db, `gbmap_${Math.random().toString(36).slice(2, 8)}`, [
+    { ids: [menu], actions: ['view'] },
+  ]);
+  const u = await createUser(t.db, { roleId, unitBh });
+  return login(t.app, u.username, u.password);
+}
+
+/** A console logged in on the session push channel. */
+async function consoleOf(s: Session): Promise<TestConsole> {
+  const info = await api<{ logincode: string; username: string; scode: string; auth_cate: string }>(
+    t.app,
+    'userInfo',
+    s,
+  );
+  const c = await TestConsole.open(`${base}${SESSION_WS_PATH}`, s.headers);
+  open.push(c);
+  c.send({
+    cmd: 'client_login',
+    logincode: info.data.logincode,
+    username: info.data.username,
+    scode: info.data.scode,
+    cate: info.data.auth_cate,
+  });
+  expect(await c.next((m) => m.cmd === 'client_login')).toMatchObject({ code: 200 });
+  return c;
+}
+
+/** Everything sent to the console before now (a ping is answered after the frames already sent). */
+async function drain(c: TestConsole): Promise<void> {
+  const before = c.messages.length;
+  c.send({ cmd: 'ping' });
+  await c.next((m) => m.cmd === 'pong' && c.messages.indexOf(m) >= before);
+}
+
+const gbSites = (c: TestConsole, from = 0): GbSitePush[] =>
+  c.messages
+    .slice(from)
+    .filter((m) => m.type === 'gb_site_data')
+    .flatMap((m) => {
+      const push = SessionPush.parse(m);
+      return push.type === 'gb_site_data' ? push.data : [];
+    });
+
+/** The next gb_site_data entry of the device matching `test`. */
+async function nextSite(c: TestConsole, test: (s: GbSitePush) => boolean): Promise<GbSitePush> {
+  const m = await c.next(
+    (m) => m.type === 'gb_site_data' && (m.data as GbSitePush[]).some((s) => s.devgbid === DEVICE && test(s)),
+  );
+  return (m.data as GbSitePush[]).find((s) => s.devgbid === DEVICE && test(s))!;
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await login(t.app, DEMO.admin.username, DEMO.admin.password);
+  mineId = (await t.db.selectFrom('units').select('id').where('bh', '=', MINE).executeTakeFirstOrThrow()).id;
+  t.app.gb.tuning = { checkIntervalMs: 100, positionIntervalSec: 1, queryTimeoutMs: 5000 };
+  hub = new GbSimHub({ host: '127.0.0.2' });
+  await hub.start();
+  base = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws');
+  port = await freePort();
+  const saved = await t.app.inject({
+    method: 'POST',
+    url: Api.settingsUpdate.path,
+    headers: admin.headers,
+    payload: {
+      type: 'gbconfig',
+      gb_mode: 1,
+      SipDomain: DOMAIN,
+      SipId: PLATFORM,
+      LocalIp: '127.0.0.1',
+      LocalPort: port,
+      RegExpires: 3600,
+      AliveInterval: 30,
+      AliveTimeoutCnt: 3,
+      VideoPort: 20000,
+      AudioPort: 20200,
+      PortCount: 100,
+      DevicePassword: PASSWORD,
+    },
+  });
+  expect(envelope(saved).code).toBe(200);
+  expect(t.app.gb.platform?.port).toBe(port);
+});
+afterAll(async () => {
+  for (const c of open) c.close();
+  await hub?.stop();
+  await t?.close();
+});
+
+describe('GB devices on the map', () => {
+  let mapMine: Session;
+  let mapOther: Session;
+  let patrolMine: Session;
+  let mineConsole: TestConsole;
+  let otherConsole: TestConsole;
+  let patrolConsole: TestConsole;
+
+  it('pushes a device’s MobilePositions to the map consoles of its unit only (gb_site_data)', async () => {
+    mapMine = await userIn(MINE, MenuId.EMERGENCY);
+    mapOther = await userIn(OTHER, MenuId.EMERGENCY);
+    patrolMine = await userIn(MINE, MenuId.VIDEO_PATROL);
+    mineConsole = await consoleOf(mapMine);
+    otherConsole = await consoleOf(mapOther);
+    patrolConsole = await consoleOf(patrolMine);
+
+    dev = hub.device({
+      deviceId: DEVICE,
+      password: PASSWORD,
+      name: 'Square camera',
+      channels: 2,
+      server: { id: PLATFORM, domain: DOMAIN, host: '127.0.0.1', port },
+      position: { longitude: 114.05, latitude: 22.54 },
+    });
+    const synced = new Promise<{ deviceId: string; error?: string }>((resolve) =>
+      t.app.gb.on('synced', (e) => e.deviceId === DEVICE && resolve(e)),
+    );
+    expect(await dev.start()).toBe(true);
+    expect(await synced).toEqual({ deviceId: DEVICE });
+    // registered in the root unit; an administrator moves it to MINE
+    await t.db.updateTable('gb_devices').set({ unit_id: mineId }).where('gbid', '=', DEVICE).execute();
+
+    const first = await nextSite(mineConsole, (s) => s.unit_id === mineId);
+    expect(first).toMatchObject({ name: 'Square camera', lineon: 1 });
+    // the simulator walks a circle of ~200 m around its place
+    expect(Math.abs(first.lng - 114.05)).toBeLessThan(0.01);
+    expect(Math.abs(first.lat - 22.54)).toBeLessThan(0.01);
+    expect(first.position_time).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
+    const moved = await nextSite(
+      mineConsole,
+      (s) => s.unit_id === mineId && (s.lng !== first.lng || s.lat !== first.lat),
+    );
+    expect(moved.position_time >= first.position_time).toBe(true);
+    // stored as pushed
+    const row = await t.db
+      .selectFrom('gb_devices')
+      .select(['lng', 'lat'])
+      .where('gbid', '=', DEVICE)
+      .executeTakeFirstOrThrow();
+    expect(Math.abs(row.lng! - 114.05)).toBeLessThan(0.01);
+
+    await drain(otherConsole);
+    await drain(patrolConsole);
+    // another unit's map console, and a console without view on 10101, get none of it
+    expect(gbSites(otherConsole).filter((s) => s.devgbid === DEVICE)).toEqual([]);
+    expect(gbSites(patrolConsole)).toEqual([]);
+  });
+
+  it('answers gbpoints in the unit scope, with the channels, for view on 10101 only', async () => {
+    const mine = envelope<Record<string, unknown>[]>(await post({}, mapMine));
+    expect(mine.code).toBe(200);
+    expect(mine.data).toHaveLength(1);
+    const [p] = mine.data as { devgbid: string; lng: number; channels: { devgbid: string; lineon: number }[] }[];
+    expect(p).toMatchObject({ devgbid: DEVICE, name: 'Square camera', unit_id: mineId, lineon: 1 });
+    expect(Math.abs(p!.lng - 114.05)).toBeLessThan(0.01);
+    expect(p!.channels).toHaveLength(2);
+    expect(p!.channels[0]).toMatchObject({ devgbid: '34020000001310000062', lineon: 1 });
+    expect(envelope(await post({ unit: mineId }, mapMine)).data).toHaveLength(1);
+    expect(envelope(await post({}, mapOther))).toMatchObject({ code: 200, data: [] });
+    expect(envelope(await post({ unit: mineId }, mapOther))).toMatchObject({ code: 403 });
+    expect(envelope(await post({}, patrolMine))).toMatchObject({ code: 403 });
+    expect(envelope(await post({ unit: 'x' }, admin))).toMatchObject({ code: 400 });
+    const all = envelope<{ devgbid: string }[]>(await post({}, admin));
+    expect(all.data.map((d) => d.devgbid)).toContain(DEVICE);
+  });
+
+  it('pushes the device going offline; gbpoints keeps its last position, offline', async () => {
+    const from = mineConsole.messages.length;
+    await dev.stop();
+    const off = await nextSite(mineConsole, (s) => s.lineon === 0);
+    expect(off.unit_id).toBe(mineId);
+    expect(gbSites(mineConsole, from).length).toBeGreaterThan(0);
+    const mine = envelope<{ lineon: number; channels: { lineon: number }[] }[]>(await post({}, mapMine));
+    expect(mine.data[0]).toMatchObject({ lineon: 0 });
+    expect(mine.data[0]!.channels.every((c) => c.lineon === 0)).toBe(true);
+  });
+});
+
+describe('GbSitePushQueue', () => {
+  const site = (devgbid: string, unit_id: number, lng: number): GbSitePush => ({
+    devgbid,
+    name: devgbid,
+    unit_id,
+    lineon: 1,
+    lng,
+    lat: 22.5,
+    position_time: '2026-11-27 10:00:00',
+  });
+
+  it('merges per device (last wins) and sends each console only its units, one frame per scope', () => {
+    const sent: string[][] = [[], [], [], []];
+    const scopeA = new Set([1]);
+    const client = (i: number, units: ReadonlySet<number> | null, positions = true, readyState = 1) => ({
+      socket: { readyState, send: (d: string) => void sent[i]!.push(d) },
+      auth: { positions, units },
+    });
+    const clients = [client(0, scopeA), client(1, null), client(2, scopeA, false), client(3, null, true, 3)];
+    const q = new GbSitePushQueue(() => clients);
+    q.queue(site('a', 1, 114.1));
+    q.queue(site('b', 2, 114.2));
+    q.queue(site('a', 1, 114.3));
+    expect(q.flush()).toBe(2);
+    q.close();
+    expect(sent[0]!.map((f) => JSON.parse(f) as unknown)).toEqual([
+      { type: 'gb_site_data', data: [site('a', 1, 114.3)] },
+    ]);
+    expect((JSON.parse(sent[1]![0]!) as { data: GbSitePush[] }).data.map((s) => [s.devgbid, s.lng])).toEqual([
+      ['a', 114.3],
+      ['b', 114.2],
+    ]);
+    expect(sent[2]).toEqual([]);
+    expect(sent[3]).toEqual([]);
+    // nothing pending: nothing sent
+    expect(q.flush()).toBe(0);
+  });
+});

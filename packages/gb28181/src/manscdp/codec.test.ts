@@ -270,6 +270,7 @@ describe('MANSCDP bodies as devices write them', () => {
       Status: 'ON',
       Longitude: 117.2272,
       Latitude: 31.8206,
+      Info: { PTZType: 1 },
     });
     expect(m.DeviceList[1]).toEqual({ DeviceID: CAM2, Name: '停车场球机', Status: 'OFF' });
   });

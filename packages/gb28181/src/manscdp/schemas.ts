@@ -133,6 +133,8 @@ export const CatalogItem = z.object({
   Latitude: opt(Latitude),
   /** subscription notifies (A.2.5.4): ON, OFF, VLOST, DEFECT, ADD, DEL, UPDATE */
   Event: opt(z.enum(['ON', 'OFF', 'VLOST', 'DEFECT', 'ADD', 'DEL', 'UPDATE'])),
+  /** A.2.6.4 extension: PTZType 1 dome, 2 half-dome, 3 fixed, 4 remote-controlled (other values: unknown) */
+  Info: opt(z.object({ PTZType: opt(NonNegInt) })),
 });
 export const CatalogNotify = z.object({
   CmdType: z.literal('Catalog'),

@@ -270,6 +270,8 @@ export class GbDevice extends EventEmitter<GbDeviceEvents> {
       Status: 'ON',
       Longitude: this.position.longitude,
       Latitude: this.position.latitude,
+      // the first channel a dome (it obeys PTZ), the others fixed cameras
+      Info: { PTZType: i === 0 ? 1 : 3 },
     }));
   }
 

@@ -10,12 +10,17 @@ export interface ChannelInput {
   name: string;
   parent: string;
   status: number;
-  /** A.2.6.4 PTZType (in Info; not read by the decoder yet: 0) */
+  /** A.2.6.4 Info PTZType: 1 dome, 2 half-dome, 3 fixed, 4 remote-controlled; 0 not given or another value */
   ptz_type: number;
   manufacturer: string;
   model: string;
   lng: number | null;
   lat: number | null;
+}
+
+function ptzTypeOf(item: CatalogItem): number {
+  const t = item.Info?.PTZType;
+  return t !== undefined && t >= 1 && t <= 4 ? t : 0;
 }
 
 export function channelOf(item: CatalogItem): ChannelInput {
@@ -24,7 +29,7 @@ export function channelOf(item: CatalogItem): ChannelInput {
     name: item.Name ?? item.DeviceID,
     parent: item.ParentID ?? '',
     status: item.Status === 'ON' ? 1 : 0,
-    ptz_type: 0,
+    ptz_type: ptzTypeOf(item),
     manufacturer: item.Manufacturer ?? '',
     model: item.Model ?? '',
     lng: item.Longitude ?? null,

@@ -155,12 +155,29 @@ describe('a simulated GB device', () => {
     expect(envelope(await post('gbDeviceTree', { unit: mine.id }, inside.headers)).data).toHaveLength(1);
     expect(envelope(await post('gbDeviceTree', {}, outside.headers)).data).toEqual([]);
     expect(envelope(await post('gbDeviceTree', { unit: mine.id }, outside.headers))).toMatchObject({ code: 403 });
+    // the admin list's unit filter: the unit and its subunits, inside the caller's scope
+    const listed = async (unit: number, headers = admin.headers) =>
+      envelope<{ total: number }>(
+        await t.app.inject({ method: 'GET', url: `${Api.gbDeviceList.path}?unit_id=${unit}`, headers }),
+      );
+    const other = await t.db.selectFrom('units').select('id').where('bh', '=', OTHER).executeTakeFirstOrThrow();
+    const root = await t.db
+      .selectFrom('units')
+      .select('id')
+      .where('pid', '=', 0)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    expect((await listed(mine.id)).data.total).toBe(1);
+    expect((await listed(root.id)).data.total).toBe(1);
+    expect((await listed(other.id)).data.total).toBe(0);
+    expect(await listed(mine.id, otherAdmin.headers)).toMatchObject({ code: 403 });
     expect(envelope(await post('gbDeviceDetail', { devgbid: DEVICE }, outside.headers))).toMatchObject({ code: 403 });
-    const detail = envelope<{ channels: unknown[]; devgbid: string }>(
+    const detail = envelope<{ channels: { ptztype: number }[]; devgbid: string }>(
       await post('gbDeviceDetail', { devgbid: CH1 }, inside.headers),
     );
     expect(detail.data).toMatchObject({ devgbid: DEVICE, lineon: 1 });
-    expect(detail.data.channels).toHaveLength(3);
+    // Catalog Info PTZType: the simulator's first channel is a dome, the others fixed
+    expect(detail.data.channels.map((c) => c.ptztype)).toEqual([1, 3, 3]);
     expect(envelope(await post('gbDeviceDetail', { devgbid: '34020000001329999999' }))).toMatchObject({ code: 404 });
   });
 

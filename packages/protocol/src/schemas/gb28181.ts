@@ -232,7 +232,10 @@ export type GbDevice = z.infer<typeof GbDevice>;
 export const GbDeviceDetail = GbDevice.extend({ channels: z.array(GbChannel) });
 export type GbDeviceDetail = z.infer<typeof GbDeviceDetail>;
 
-/** GET gbdevice/list (menu 10343 downAdmin, unit-scoped): page, limit, key (name or GB id), lineon. */
+/**
+ * GET gbdevice/list (menu 10343 downAdmin, unit-scoped): page, limit, key (name or GB id), lineon,
+ * unit_id (that unit and its subunits; inside the caller's scope).
+ */
 export const GbDeviceListQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(20),
@@ -241,6 +244,7 @@ export const GbDeviceListQuery = z.object({
     .number()
     .pipe(z.union([z.literal(0), z.literal(1)]))
     .optional(),
+  unit_id: z.coerce.number().int().min(1).optional(),
 });
 export type GbDeviceListQuery = z.infer<typeof GbDeviceListQuery>;
 

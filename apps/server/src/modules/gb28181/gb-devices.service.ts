@@ -13,7 +13,7 @@ import type {
 import type { Db } from '../../db/connection';
 import type { AuthUser } from '../../http/auth';
 import { AppError, Errors } from '../../http/errors';
-import { assertInScope, unitScope, unitSubtree } from '../../http/scope';
+import { assertInScope, unitScope, unitSubtree, type UnitScope } from '../../http/scope';
 import { gbChannelsOf, gbDevicesIn, listGbDevices, type GbDeviceListRow } from './gb-devices.repository';
 import type { GbRuntime } from './gb-runtime';
 import type { GbChannelRow, GbDeviceRow } from './gb28181.tables';
@@ -143,13 +143,18 @@ export async function deviceDetail(db: Db, user: AuthUser, gbid: string): Promis
   };
 }
 
-/** oamcenter/gbdevice/list */
+/** oamcenter/gbdevice/list: unit_id narrows the caller's scope to that unit and its subunits. */
 export async function deviceList(
   db: Db,
   user: AuthUser,
   q: GbDeviceListQuery,
 ): Promise<{ total: number; page: number; limit: number; list: GbDevice[] }> {
-  const { total, rows } = await listGbDevices(db, await unitScope(db, user), q);
+  let scope: UnitScope = await unitScope(db, user);
+  if (q.unit_id !== undefined) {
+    assertInScope(scope, q.unit_id);
+    scope = { all: false, ids: await unitSubtree(db, q.unit_id) };
+  }
+  const { total, rows } = await listGbDevices(db, scope, q);
   return {
     total,
     page: q.page,

@@ -7,6 +7,7 @@ const RecorderAdminPage = lazyPage(() => import('./RecorderAdminPage'), 'Recorde
 const RecorderModelPage = lazyPage(() => import('./RecorderModelPage'), 'RecorderModelPage');
 const WorkstationAdminPage = lazyPage(() => import('./workstations/WorkstationAdminPage'), 'WorkstationAdminPage');
 const MediaGatewayPage = lazyPage(() => import('./media-gateway/MediaGatewayPage'), 'MediaGatewayPage');
+const GbDeviceAdminPage = lazyPage(() => import('./gbdevices/GbDeviceAdminPage'), 'GbDeviceAdminPage');
 
 /** Built pages of /oamcenter by menu id (placed by app/routing/moduleRoutes.tsx). */
 export const oamcenterPages: Readonly<Record<number, ReactNode>> = {
@@ -28,6 +29,11 @@ export const oamcenterPages: Readonly<Record<number, ReactNode>> = {
   [MenuId.MEDIA_GATEWAY]: (
     <Lazy>
       <MediaGatewayPage />
+    </Lazy>
+  ),
+  [MenuId.GB_DEVICES]: (
+    <Lazy>
+      <GbDeviceAdminPage />
     </Lazy>
   ),
 };

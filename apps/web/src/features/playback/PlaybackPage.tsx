@@ -6,6 +6,8 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/http';
 import { usePermission } from '../../app/session/Permission';
+import { useGbMode } from '../../app/session/useGbMode';
+import { GbPlaybackPage } from './gb/GbPlaybackPage';
 import { ReplayPlayer, monitorCalls, type Picked } from './ReplayPlayer';
 import { Timeline } from './Timeline';
 import './playback.css';
@@ -15,11 +17,17 @@ const FORMAT = 'YYYY-MM-DD HH:mm:ss';
 /** Today, from midnight to the end of the day. */
 export const today = (): [Dayjs, Dayjs] => [dayjs().startOf('day'), dayjs().endOf('day')];
 
-/**
- * History replay (/monitor/playback, menu 10152): devices of the caller's units and a time range;
- * each device's recordings as bars on a timeline with its alarms; a click plays from there.
- */
+/** History replay (/monitor/playback, menu 10152): in GB mode the GB devices' own recordings. */
 export function PlaybackPage() {
+  const { gb } = useGbMode();
+  return gb ? <GbPlaybackPage /> : <DevicePlaybackPage />;
+}
+
+/**
+ * History replay of the body cameras: devices of the caller's units and a time range; each
+ * device's recordings as bars on a timeline with its alarms; a click plays from there.
+ */
+function DevicePlaybackPage() {
   const { t } = useTranslation('playback');
   const { message } = App.useApp();
   const canEdit = usePermission(MenuId.PLAYBACK, 'edit');

@@ -1,0 +1,216 @@
+import { Api, MenuId, type GbRecording, type GbTreeNode, type UserContext } from '@bwc/protocol';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { App } from 'antd';
+import dayjs from 'dayjs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { sessionKeys } from '../../../app/session/queries';
+import { renderWidget } from '../../../components/test-utils';
+import { fakeServer } from '../../data/fakeServer';
+import type { MpegtsModule } from '../../video/player/LivePlayer';
+import { PlaybackPage } from '../PlaybackPage';
+import { GbPlaybackPage } from './GbPlaybackPage';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const DEVICE = '34020000001320000001';
+const CAMERA = '34020000001310000001';
+
+const channel = (lineon: 0 | 1): GbTreeNode => ({
+  devgbid: CAMERA,
+  itemtype: '5',
+  name: 'Gate camera',
+  device: DEVICE,
+  lineon,
+  unit_id: 1,
+  ptztype: 1,
+  lng: null,
+  lat: null,
+  hasChildren: false,
+});
+
+const tree = (lineon: 0 | 1): GbTreeNode[] => [
+  {
+    ...channel(lineon),
+    devgbid: DEVICE,
+    itemtype: '1',
+    name: 'Gate NVR',
+    hasChildren: true,
+    children: [channel(lineon)],
+  },
+];
+
+const rec = (start: string, end: string, type: string): GbRecording => ({
+  channel: CAMERA,
+  name: 'Gate NVR',
+  start,
+  end,
+  type,
+  file_path: '',
+  file_size: null,
+  recorder_id: '',
+});
+
+/** A day of the range and two recordings in it: 06:00-12:00 (scheduled) and 18:00-18:00:30 (alarm). */
+const DAY = dayjs('2026-11-20T00:00:00');
+const RECORDINGS = [
+  rec('2026-11-20 06:00:00', '2026-11-20 12:00:00', 'time'),
+  rec('2026-11-20 18:00:00', '2026-11-20 18:00:30', 'alarm'),
+];
+
+/** mpegts.js of a browser without MSE: the player asks gbplay, then stops there. */
+const noMse = {
+  loadMpegts: () => Promise.resolve({ getFeatureList: () => ({ mseLivePlayback: false }) } as unknown as MpegtsModule),
+  pauseWhenHidden: false,
+};
+
+async function renderPage(handle: (path: string, body: Record<string, unknown>) => unknown, range = DAY) {
+  const server = fakeServer(handle);
+  await renderWidget(
+    <App>
+      <GbPlaybackPage playerOptions={noMse} initialRange={[range, range.endOf('day')]} />
+    </App>,
+    { language: 'en-US', permissions: { [MenuId.PLAYBACK]: { view: 1 } } },
+  );
+  return server;
+}
+
+async function pickChannel() {
+  fireEvent.click(await screen.findByText('Gate camera'));
+  await waitFor(() => expect(screen.getByTestId('gb-replay-channel').textContent).toContain('Gate camera'));
+}
+
+describe('GB history replay', () => {
+  it('searches the picked channel, shows its recordings on the timeline and in the list, plays one through gbplay', async () => {
+    const server = await renderPage((path) => {
+      if (path === Api.gbDeviceTree.path) return tree(1);
+      if (path === Api.gbRecordSearch.path) return RECORDINGS;
+      if (path === Api.gbPlay.path) return { code: 504, msg: 'The GB device did not answer in time.', data: null };
+      return null;
+    });
+    fireEvent.click(screen.getByTestId('gb-replay-search'));
+    expect((await screen.findByTestId('gb-replay-notice')).textContent).toBe(
+      'Pick a GB channel in the device tree first',
+    );
+    expect(server.calls(Api.gbRecordSearch.path)).toHaveLength(0);
+
+    await pickChannel();
+    fireEvent.click(screen.getByTestId('gb-replay-search'));
+    await waitFor(() =>
+      expect(server.calls(Api.gbRecordSearch.path)).toEqual([
+        { device: DEVICE, channel: CAMERA, start: '2026-11-20 00:00:00', end: '2026-11-20 23:59:59' },
+      ]),
+    );
+    expect((await screen.findByTestId('gb-replay-count')).textContent).toContain('2 device recordings');
+
+    // bars placed by time over the day: 06:00 is a quarter in, six hours a quarter wide
+    const bars = screen.getAllByTestId('replay-bar');
+    const pct = (v: string) => Math.round(parseFloat(v) * 100) / 100;
+    expect(bars.map((b) => [pct(b.style.left), pct(b.style.width)])).toEqual([
+      [25, 25],
+      [75, 0.3],
+    ]);
+    // the list: start, end, duration, type
+    const rows = within(screen.getByTestId('gb-replay-list')).getAllByRole('row').slice(1);
+    expect(rows.map((r) => [...r.querySelectorAll('td')].slice(0, 4).map((td) => td.textContent))).toEqual([
+      ['2026-11-20 06:00:00', '2026-11-20 12:00:00', '6:00:00', 'Scheduled'],
+      ['2026-11-20 18:00:00', '2026-11-20 18:00:30', '0:00:30', 'Alarm'],
+    ]);
+
+    // a click in the middle of the first bar plays from three hours in to the recording's end
+    bars[0]!.getBoundingClientRect = () =>
+      ({
+        left: 100,
+        width: 200,
+        top: 0,
+        height: 20,
+        right: 300,
+        bottom: 20,
+        x: 100,
+        y: 0,
+        toJSON: () => ({}),
+      }) as DOMRect;
+    fireEvent.click(bars[0]!, { clientX: 200 });
+    await waitFor(() =>
+      expect(server.calls(Api.gbPlay.path)).toEqual([
+        { channel: CAMERA, start: '2026-11-20 09:00:00', end: '2026-11-20 12:00:00' },
+      ]),
+    );
+    const player = screen.getByTestId('gb-replay-player');
+    expect(player.textContent).toContain('Gate camera 2026-11-20 09:00:00 - 2026-11-20 12:00:00');
+    // the device did not answer: the player says so with the server's message
+    await waitFor(() => expect(within(player).getByTestId('live-view').dataset.state).toBe('failed'));
+    expect(player.textContent).toContain('The GB device did not answer in time.');
+    // video only: no sound control
+    expect(within(player).queryByTestId('live-mute')).toBeNull();
+
+    // the list's play plays the whole recording
+    fireEvent.click(within(rows[1]!).getByTestId('gb-replay-play'));
+    await waitFor(() => expect(server.calls(Api.gbPlay.path)).toHaveLength(2));
+    expect(server.calls(Api.gbPlay.path)[1]).toEqual({
+      channel: CAMERA,
+      start: '2026-11-20 18:00:00',
+      end: '2026-11-20 18:00:30',
+    });
+    await waitFor(() =>
+      expect(screen.getByTestId('gb-replay-player').textContent).toContain('18:00:00 - 2026-11-20 18:00:30'),
+    );
+    fireEvent.click(within(screen.getByTestId('gb-replay-player')).getByTestId('live-close'));
+    await waitFor(() => expect(screen.queryByTestId('gb-replay-player')).toBeNull());
+  });
+
+  it('refuses a range over 7 days with the server message, without asking', async () => {
+    const server = fakeServer((path) => (path === Api.gbDeviceTree.path ? tree(1) : []));
+    await renderWidget(
+      <App>
+        <GbPlaybackPage playerOptions={noMse} initialRange={[DAY, DAY.add(7, 'day').add(1, 'minute')]} />
+      </App>,
+      { language: 'zh-CN', permissions: { [MenuId.PLAYBACK]: { view: 1 } } },
+    );
+    await pickChannel();
+    fireEvent.click(screen.getByTestId('gb-replay-search'));
+    expect((await screen.findByTestId('gb-replay-notice')).textContent).toBe(
+      '结束时间须晚于开始时间，且相差不超过 7 天',
+    );
+    expect(server.calls(Api.gbRecordSearch.path)).toHaveLength(0);
+  });
+
+  it('says so when the device has no recordings, and shows an offline device and the server refusal plainly', async () => {
+    let answer: unknown = [];
+    const server = await renderPage((path) => {
+      if (path === Api.gbDeviceTree.path) return tree(0);
+      if (path === Api.gbRecordSearch.path) return answer;
+      return null;
+    });
+    await pickChannel();
+    expect(screen.getByTestId('gb-replay-channel').textContent).toContain('Device offline');
+    fireEvent.click(screen.getByTestId('gb-replay-search'));
+    expect((await screen.findByTestId('gb-replay-count')).textContent).toBe(
+      'The device has no recordings in this range',
+    );
+    expect(screen.queryAllByTestId('replay-bar')).toHaveLength(0);
+    expect(screen.queryByTestId('gb-replay-list')).toBeNull();
+
+    answer = { code: 409, msg: 'The GB device is offline.', data: null };
+    // antd's button takes clicks again once its loading state is gone
+    await waitFor(() => expect(screen.getByTestId('gb-replay-search').className).not.toContain('ant-btn-loading'));
+    fireEvent.click(screen.getByTestId('gb-replay-search'));
+    const error = await screen.findByTestId('gb-replay-error');
+    expect(error.textContent).toContain('Searching the recordings of Gate camera failed');
+    expect(error.textContent).toContain('The GB device is offline.');
+    expect(server.calls(Api.gbRecordSearch.path)).toHaveLength(2);
+  });
+
+  it('is the history replay page in GB mode', async () => {
+    fakeServer((path) => (path === Api.gbDeviceTree.path ? tree(1) : null));
+    const view = await renderWidget(
+      <App>
+        <PlaybackPage />
+      </App>,
+      { language: 'en-US', permissions: { [MenuId.PLAYBACK]: { view: 1 } } },
+    );
+    expect(screen.getByTestId('playback-page').dataset.mode).toBeUndefined();
+    view.queryClient.setQueryData<UserContext>(sessionKeys.userContext, (old) => old && { ...old, gb: 1 });
+    await waitFor(() => expect(screen.getByTestId('playback-page').dataset.mode).toBe('gb'));
+    expect(await screen.findByText('Gate camera')).toBeTruthy();
+  });
+});

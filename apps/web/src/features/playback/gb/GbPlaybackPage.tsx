@@ -1,0 +1,250 @@
+import type { GbRecording, GbTreeNode } from '@bwc/protocol';
+import { Alert, Button, Card, DatePicker, Empty, Space, Table, Tag, Typography } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { call } from '../../../api/http';
+import { GbTree } from '../../video/gb/GbTree';
+import { LiveView } from '../../video/LiveView';
+import type { LiveDevice } from '../../video/liveSource';
+import type { LivePlayer, LivePlayerOptions } from '../../video/player/LivePlayer';
+import { claimPlayerSlot } from '../../video/playerSlots';
+import { Timeline } from '../Timeline';
+import {
+  createGbPlaybackPlayer,
+  formatDuration,
+  gbDuration,
+  gbRangeAllowed,
+  gbTime,
+  GB_RECORD_TYPE_KEYS,
+  GB_TIME_FORMAT,
+  playbackFrom,
+  todayRange,
+  timelineDevice,
+  timelineRecordings,
+  type GbPlaybackTarget,
+} from './gbPlayback';
+import '../../video/gb/gb.css';
+import '../../video/video.css';
+import '../playback.css';
+import './gbPlayback.css';
+
+interface Props {
+  /** options of the players this page makes (tests pass a fake mpegts) */
+  playerOptions?: Partial<Omit<LivePlayerOptions, 'request'>>;
+  /** the range shown first (default today) */
+  initialRange?: [Dayjs, Dayjs];
+}
+
+/** The answer of one search: the channel and range it was for, its recordings or the server's refusal. */
+interface Searched {
+  channel: GbTreeNode;
+  range: [Dayjs, Dayjs];
+  recordings: GbRecording[];
+  error: string | null;
+}
+
+/** The playback open below the timeline, with its player slot. */
+function GbPlaybackView({
+  target,
+  playerOptions,
+  onClose,
+}: {
+  target: GbPlaybackTarget;
+  playerOptions: Props['playerOptions'];
+  onClose: () => void;
+}) {
+  const { t } = useTranslation('playback');
+  const [live, setLive] = useState<LivePlayer | 'limit' | null>(null);
+  useEffect(() => {
+    const release = claimPlayerSlot();
+    if (!release) return setLive('limit');
+    const player = createGbPlaybackPlayer(target, playerOptions);
+    setLive(player);
+    return () => {
+      // the server stops a GB stream nobody watches: nothing to release
+      player.destroy();
+      release();
+    };
+  }, [target, playerOptions]);
+  const device: LiveDevice = useMemo(
+    () => ({ id: 0, name: target.channel.name, hostbody: target.channel.devgbid }),
+    [target],
+  );
+  if (live === null) return null;
+  return (
+    <Card
+      size="small"
+      className="bwc-gb-replay-player"
+      title={t('gb.playing', { name: target.channel.name, start: target.start, end: target.end })}
+      data-testid="gb-replay-player"
+    >
+      {live === 'limit' ? (
+        <Alert type="warning" showIcon message={t('gb.limit')} />
+      ) : (
+        <div className="bwc-gb-replay-screen">
+          <LiveView device={device} player={live} onClose={onClose} />
+        </div>
+      )}
+    </Card>
+  );
+}
+
+/**
+ * History replay in GB mode (/monitor/playback, menu 10152; issue 16 section 1): a channel of the
+ * GB tree and a time range (at most 7 days), the device's own recordings (videoreplay/gbsearch,
+ * RecordInfo) on the timeline and in a list; a bar or a row plays through videopatrols/gbplay with
+ * start and end (the device's Playback) in the live FLV player.
+ */
+export function GbPlaybackPage({ playerOptions, initialRange }: Props) {
+  const { t } = useTranslation('playback');
+  const [channel, setChannel] = useState<GbTreeNode | null>(null);
+  const [range, setRange] = useState<[Dayjs, Dayjs]>(initialRange ?? todayRange);
+  const [searched, setSearched] = useState<Searched | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [playing, setPlaying] = useState<GbPlaybackTarget | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const search = async () => {
+    if (!channel) return setNotice(t('gb.pickChannel'));
+    if (!gbRangeAllowed(range)) return setNotice(t('validation:gb.timeRange'));
+    setNotice(null);
+    setLoading(true);
+    const asked: Omit<Searched, 'recordings' | 'error'> = { channel, range };
+    try {
+      const recordings = await call(
+        'gbRecordSearch',
+        { device: channel.device, channel: channel.devgbid, start: gbTime(range[0]), end: gbTime(range[1]) },
+        { silent: true },
+      );
+      setSearched({ ...asked, recordings, error: null });
+    } catch (err) {
+      setSearched({ ...asked, recordings: [], error: err instanceof Error ? err.message : String(err) });
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  const play = (r: GbRecording, offset = 0) => {
+    if (!searched) return;
+    setPlaying({ channel: searched.channel, ...playbackFrom(r, offset) });
+  };
+
+  const bars = useMemo(() => timelineRecordings(searched?.recordings ?? []), [searched]);
+  const typeLabel = (type: string) => {
+    const key = GB_RECORD_TYPE_KEYS[type];
+    return key ? t(key) : type || t('gb.types.none');
+  };
+
+  return (
+    <div className="bwc-replay-page" data-testid="playback-page" data-mode="gb">
+      <Card size="small" className="bwc-replay-panel" title={t('title')}>
+        <Space direction="vertical" style={{ width: '100%' }}>
+          <GbTree
+            onChannel={(node) => {
+              setChannel(node);
+              setNotice(null);
+            }}
+          />
+          <div data-testid="gb-replay-channel">
+            <Typography.Text type="secondary">{t('gb.channel')}</Typography.Text>{' '}
+            {channel ? (
+              <>
+                <Typography.Text strong>{channel.name}</Typography.Text>{' '}
+                {channel.lineon !== 1 && <Tag color="default">{t('gb.offline')}</Tag>}
+              </>
+            ) : (
+              <Typography.Text type="secondary">{t('gb.none')}</Typography.Text>
+            )}
+          </div>
+          <DatePicker.RangePicker
+            showTime
+            format={GB_TIME_FORMAT}
+            value={range}
+            allowClear={false}
+            onChange={(value) => value?.[0] && value[1] && setRange([value[0], value[1]])}
+            style={{ width: '100%' }}
+            data-testid="gb-replay-range"
+          />
+          <Typography.Text type="secondary">{t('gb.rangeHint')}</Typography.Text>
+          <Button type="primary" block loading={loading} onClick={() => void search()} data-testid="gb-replay-search">
+            {t('gb.search')}
+          </Button>
+          {notice && <Alert type="warning" showIcon message={notice} data-testid="gb-replay-notice" />}
+        </Space>
+      </Card>
+      <div className="bwc-replay-main bwc-gb-replay-main">
+        <Card size="small" title={t('gb.recordings')}>
+          {searched === null ? (
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('gb.pickChannel')} />
+          ) : searched.error !== null ? (
+            <Alert
+              type="error"
+              showIcon
+              message={t('gb.failed', { name: searched.channel.name })}
+              description={searched.error}
+              data-testid="gb-replay-error"
+            />
+          ) : (
+            <Space direction="vertical" style={{ width: '100%' }}>
+              <Typography.Text type="secondary" data-testid="gb-replay-count">
+                {searched.recordings.length === 0
+                  ? t('gb.empty')
+                  : t('gb.found', { count: searched.recordings.length })}
+              </Typography.Text>
+              <Timeline
+                from={searched.range[0].toISOString()}
+                to={searched.range[1].toISOString()}
+                devices={[timelineDevice(searched.channel)]}
+                recordings={bars}
+                alarms={[]}
+                onPick={(bar, offset) => {
+                  const r = searched.recordings[bar.id - 1];
+                  if (r) play(r, offset);
+                }}
+              />
+              {searched.recordings.length > 0 && (
+                <Table<GbRecording & { key: number }>
+                  size="small"
+                  pagination={{ pageSize: 10, hideOnSinglePage: true, showSizeChanger: false }}
+                  dataSource={searched.recordings.map((r, i) => ({ ...r, key: i }))}
+                  data-testid="gb-replay-list"
+                  columns={[
+                    { title: t('gb.start'), dataIndex: 'start' },
+                    { title: t('gb.end'), dataIndex: 'end' },
+                    {
+                      title: t('gb.duration'),
+                      key: 'duration',
+                      render: (_, r) => {
+                        const s = gbDuration(r);
+                        return s === null ? '' : formatDuration(s);
+                      },
+                    },
+                    { title: t('gb.type'), dataIndex: 'type', render: (type: string) => typeLabel(type) },
+                    {
+                      title: t('gb.action'),
+                      key: 'play',
+                      render: (_, r) => (
+                        <Button size="small" type="link" onClick={() => play(r)} data-testid="gb-replay-play">
+                          {t('gb.play')}
+                        </Button>
+                      ),
+                    },
+                  ]}
+                />
+              )}
+            </Space>
+          )}
+        </Card>
+        {playing && (
+          <GbPlaybackView
+            key={`${playing.channel.devgbid}_${playing.start}_${playing.end}`}
+            target={playing}
+            playerOptions={playerOptions}
+            onClose={() => setPlaying(null)}
+          />
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,137 @@
+import { Api, type GbRecording } from '@bwc/protocol';
+import dayjs from 'dayjs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeServer } from '../../data/fakeServer';
+import type { MpegtsModule, MpegtsPlayer } from '../../video/player/LivePlayer';
+import {
+  createGbPlaybackPlayer,
+  formatDuration,
+  gbDuration,
+  gbMs,
+  gbRangeAllowed,
+  gbTime,
+  playbackFrom,
+  requestGbPlayback,
+  timelineRecordings,
+} from './gbPlayback';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const CHANNEL = { devgbid: '34020000001310000001', device: '34020000001320000001', name: 'Gate' };
+
+const rec = (start: string, end: string, type = 'time'): GbRecording => ({
+  channel: CHANNEL.devgbid,
+  name: 'NVR',
+  start,
+  end,
+  type,
+  file_path: '',
+  file_size: null,
+  recorder_id: '',
+});
+
+describe('GB playback helpers', () => {
+  it('reads and writes GB local times', () => {
+    expect(gbMs('2026-11-27 10:20:30')).toBe(new Date(2026, 10, 27, 10, 20, 30).getTime());
+    expect(gbMs('2026-11-27T10:20:30')).toBe(new Date(2026, 10, 27, 10, 20, 30).getTime());
+    expect(gbMs('2026-11-27 10:20')).toBeNaN();
+    expect(gbMs('')).toBeNaN();
+    expect(gbTime(dayjs(new Date(2026, 0, 2, 3, 4, 5)))).toBe('2026-01-02 03:04:05');
+  });
+
+  it('takes ranges the server takes: end after start, at most 7 days', () => {
+    const start = dayjs(new Date(2026, 10, 1));
+    expect(gbRangeAllowed([start, start.add(7, 'day')])).toBe(true);
+    expect(gbRangeAllowed([start, start.add(7, 'day').add(1, 'second')])).toBe(false);
+    expect(gbRangeAllowed([start, start])).toBe(false);
+    expect(gbRangeAllowed([start, start.subtract(1, 'hour')])).toBe(false);
+  });
+
+  it('gives durations and drops recordings whose times do not read as bars', () => {
+    expect(gbDuration(rec('2026-11-27 10:00:00', '2026-11-27 10:10:00'))).toBe(600);
+    expect(gbDuration(rec('2026-11-27 10:10:00', '2026-11-27 10:00:00'))).toBeNull();
+    expect(formatDuration(3725)).toBe('1:02:05');
+    const bars = timelineRecordings([
+      rec('2026-11-27 10:00:00', '2026-11-27 10:10:00'),
+      rec('garbage', '2026-11-27 10:10:00'),
+      rec('2026-11-27 11:00:00', '2026-11-27 11:00:30', 'alarm'),
+    ]);
+    // ids are positions in the answer, so a picked bar finds its recording
+    expect(bars.map((b) => [b.id, b.duration, b.recorded_at])).toEqual([
+      [1, 600, new Date(2026, 10, 27, 10).toISOString()],
+      [3, 30, new Date(2026, 10, 27, 11).toISOString()],
+    ]);
+  });
+
+  it('plays from a point of a recording to its end, inside the recording', () => {
+    const r = rec('2026-11-27 10:00:00', '2026-11-27 10:10:00');
+    expect(playbackFrom(r, 0)).toEqual({ start: '2026-11-27 10:00:00', end: '2026-11-27 10:10:00' });
+    expect(playbackFrom(r, 125.9)).toEqual({ start: '2026-11-27 10:02:05', end: '2026-11-27 10:10:00' });
+    expect(playbackFrom(r, 10_000)).toEqual({ start: '2026-11-27 10:09:59', end: '2026-11-27 10:10:00' });
+    expect(playbackFrom(r, -5).start).toBe('2026-11-27 10:00:00');
+  });
+
+  it('asks gbplay for the span and hands the player its paths; a refusal carries the server message', async () => {
+    const server = fakeServer((path) =>
+      path === Api.gbPlay.path
+        ? {
+            channel_id: CHANNEL.devgbid,
+            key: `gbpb:${CHANNEL.devgbid}_x`,
+            transport: 'udp',
+            ssrc: '1100000001',
+            flv: '/gb/pb.flv?token=a',
+            ws: '/gb/pb.flv?token=a',
+            expires: 99,
+          }
+        : null,
+    );
+    const target = { channel: CHANNEL, start: '2026-11-27 10:00:00', end: '2026-11-27 10:10:00' };
+    const play = await requestGbPlayback(target, new AbortController().signal);
+    expect(server.calls(Api.gbPlay.path)).toEqual([
+      { channel: CHANNEL.devgbid, start: '2026-11-27 10:00:00', end: '2026-11-27 10:10:00' },
+    ]);
+    expect(play).toMatchObject({ ws: '/gb/pb.flv?token=a', hostbody: CHANNEL.devgbid, hostname: 'Gate' });
+
+    fakeServer(() => ({ code: 504, msg: 'The GB device did not answer in time.', data: null }));
+    await expect(requestGbPlayback(target, new AbortController().signal)).rejects.toThrow(
+      'The GB device did not answer in time.',
+    );
+  });
+
+  it('makes a video-only player: mpegts is told the stream has no audio', async () => {
+    fakeServer(() => ({ channel_id: '', key: '', transport: 'udp', ssrc: '', flv: '/f', ws: '/f', expires: 1 }));
+    const sources: { hasAudio?: boolean; url?: string }[] = [];
+    const player = {
+      mediaInfo: {},
+      statisticsInfo: {},
+      attachMediaElement: () => undefined,
+      detachMediaElement: () => undefined,
+      load: () => undefined,
+      unload: () => undefined,
+      play: () => Promise.resolve(),
+      destroy: () => undefined,
+      on: () => undefined,
+    } as unknown as MpegtsPlayer;
+    const mpegts = {
+      getFeatureList: () => ({ mseLivePlayback: true }),
+      BaseLoader: class {},
+      LoaderStatus: { kConnecting: 1, kBuffering: 2, kComplete: 4 },
+      Events: { ERROR: 'error' },
+      ErrorTypes: { NETWORK_ERROR: 'NetworkError', MEDIA_ERROR: 'MediaError' },
+      createPlayer: (source: { hasAudio?: boolean; url?: string }) => {
+        sources.push(source);
+        return player;
+      },
+    } as unknown as MpegtsModule;
+    const live = createGbPlaybackPlayer(
+      { channel: CHANNEL, start: '2026-11-27 10:00:00', end: '2026-11-27 10:10:00' },
+      { loadMpegts: () => Promise.resolve(mpegts), pauseWhenHidden: false },
+    );
+    expect(live.hasAudio).toBe(false);
+    live.attach(document.createElement('video'));
+    await vi.waitFor(() => expect(sources).toHaveLength(1));
+    expect(sources[0]).toMatchObject({ hasAudio: false });
+    expect(sources[0]!.url).toContain('/f');
+    live.destroy();
+  });
+});

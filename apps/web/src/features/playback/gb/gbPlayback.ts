@@ -1,0 +1,137 @@
+import type { GbRecording, GbTreeNode, LivePlay, PlaybackDevice, PlaybackRecording } from '@bwc/protocol';
+import dayjs, { type Dayjs } from 'dayjs';
+import { call } from '../../../api/http';
+import { currentLanguage } from '../../../i18n';
+import { LivePlayer, type LivePlayerOptions } from '../../video/player/LivePlayer';
+
+/** GB times on the wire (videoreplay/gbsearch, videopatrols/gbplay): local time, no zone. */
+export const GB_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
+
+/** The longest span a RecordInfo search may cover (the server refuses longer ones). */
+export const GB_SEARCH_MAX_MS = 7 * 86_400_000;
+
+/** Today, from midnight to the end of the day (the page's first range). */
+export const todayRange = (): [Dayjs, Dayjs] => [dayjs().startOf('day'), dayjs().endOf('day')];
+
+export const gbTime = (d: Dayjs): string => d.format(GB_TIME_FORMAT);
+
+/** Whether the server would take [start, end] for a search: end after start, at most 7 days. */
+export function gbRangeAllowed([start, end]: [Dayjs, Dayjs]): boolean {
+  const ms = end.valueOf() - start.valueOf();
+  return ms > 0 && ms <= GB_SEARCH_MAX_MS;
+}
+
+/** A GB time ('YYYY-MM-DD HH:mm:ss', local) as epoch ms; NaN when it is not one. */
+export function gbMs(time: string): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})$/.exec(time);
+  if (!m) return NaN;
+  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  return new Date(y, mo - 1, d, h, mi, s).getTime();
+}
+
+/** Seconds a recording lasts; null when its times do not say. */
+export function gbDuration(r: Pick<GbRecording, 'start' | 'end'>): number | null {
+  const ms = gbMs(r.end) - gbMs(r.start);
+  return Number.isFinite(ms) && ms >= 0 ? Math.round(ms / 1000) : null;
+}
+
+/** 'H:mm:ss' of a number of seconds. */
+export function formatDuration(seconds: number): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${Math.floor(seconds / 3600)}:${p(Math.floor((seconds % 3600) / 60))}:${p(seconds % 60)}`;
+}
+
+/** The recording types RecordInfo names (GB/T 28181-2016 A.2.4.9) and their labels in the `playback` catalogue. */
+export const GB_RECORD_TYPE_KEYS: Readonly<Record<string, string>> = {
+  time: 'gb.types.time',
+  alarm: 'gb.types.alarm',
+  manual: 'gb.types.manual',
+  all: 'gb.types.all',
+};
+
+/** The channel as the replay timeline's one row. */
+export function timelineDevice(channel: GbTreeNode): PlaybackDevice {
+  return {
+    id: 1,
+    hostname: channel.name,
+    hostbody: channel.devgbid,
+    hostcode: '',
+    unit_id: channel.unit_id,
+    unit_name: '',
+    lineon: channel.lineon,
+  };
+}
+
+/** The device's recordings as timeline bars: ids are positions in the answer (index + 1). */
+export function timelineRecordings(recordings: readonly GbRecording[]): PlaybackRecording[] {
+  return recordings.flatMap((r, i) => {
+    const start = gbMs(r.start);
+    const end = gbMs(r.end);
+    if (!Number.isFinite(start) || !Number.isFinite(end) || end < start) return [];
+    return [
+      {
+        id: i + 1,
+        device_id: 1,
+        media_type: 1,
+        title: r.name || r.type,
+        recorded_at: new Date(start).toISOString(),
+        duration: (end - start) / 1000,
+        end: new Date(end).toISOString(),
+        flg: 0,
+        playable: 'ready',
+        thumb_url: '',
+      },
+    ];
+  });
+}
+
+/** What a playback plays: the channel, and the span of the device's recording (GB times). */
+export interface GbPlaybackTarget {
+  channel: Pick<GbTreeNode, 'devgbid' | 'device' | 'name'>;
+  start: string;
+  end: string;
+}
+
+/** The span from `offset` seconds into a recording to its end. */
+export function playbackFrom(r: Pick<GbRecording, 'start' | 'end'>, offset: number): { start: string; end: string } {
+  const start = gbMs(r.start);
+  const end = gbMs(r.end);
+  const at = Math.min(start + Math.max(0, Math.floor(offset)) * 1000, end - 1000);
+  return { start: gbTime(dayjs(Math.max(at, start))), end: r.end };
+}
+
+/**
+ * Asks the server for a playback of the span (videopatrols/gbplay with start and end: it INVITEs
+ * the device with s=Playback, GB/T 28181-2016 9.8) as a LivePlay the live player takes. Silent:
+ * the player shows the refusal.
+ */
+export async function requestGbPlayback(target: GbPlaybackTarget, signal: AbortSignal): Promise<LivePlay> {
+  const answer = await call(
+    'gbPlay',
+    { channel: target.channel.devgbid, start: target.start, end: target.end },
+    { silent: true, signal },
+  );
+  return {
+    device_id: 0,
+    imei: '',
+    hostbody: target.channel.devgbid,
+    hostname: target.channel.name,
+    state: 'live',
+    flv: answer.flv,
+    ws: answer.ws,
+    expires: answer.expires,
+  };
+}
+
+/** The FLV player of a playback: video only, as GB live (the server's INVITE offers no audio). */
+export function createGbPlaybackPlayer(
+  target: GbPlaybackTarget,
+  options: Partial<Omit<LivePlayerOptions, 'request'>> = {},
+): LivePlayer {
+  return new LivePlayer({
+    lang: currentLanguage,
+    ...options,
+    request: (signal) => requestGbPlayback(target, signal),
+    hasAudio: false,
+  });
+}

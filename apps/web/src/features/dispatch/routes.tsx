@@ -2,19 +2,28 @@ import { MenuId } from '@bwc/protocol';
 import type { ReactNode } from 'react';
 import { Lazy } from '../../app/routing/guards';
 import { lazyPage } from '../../app/routing/lazyPage';
+import { useGbMode } from '../../app/session/useGbMode';
 
 const EmergencyPage = lazyPage(() => import('./EmergencyPage'), 'EmergencyPage');
+const GbMapPage = lazyPage(() => import('../video/gb/map/GbMapPage'), 'GbMapPage');
 const TrackPage = lazyPage(() => import('../monitor/TrackPage'), 'TrackPage');
 const MsgManagePage = lazyPage(() => import('./msg-manage/MsgManagePage'), 'MsgManagePage');
 const VideoWallPage = lazyPage(() => import('../video/VideoWallPage'), 'VideoWallPage');
 const VoiceManagePage = lazyPage(() => import('./voice-manage/VoiceManagePage'), 'VoiceManagePage');
 const ClusterPage = lazyPage(() => import('./cluster/ClusterPage'), 'ClusterPage');
 
+/** The emergency map: GB devices in GB mode (spec part 1 section 4), body cameras otherwise. */
+function EmergencyByMode() {
+  const { gb, isPending } = useGbMode();
+  if (isPending) return null;
+  return gb ? <GbMapPage /> : <EmergencyPage />;
+}
+
 /** Built pages of /dispatch by menu id (placed by app/routing/moduleRoutes.tsx). */
 export const dispatchPages: Readonly<Record<number, ReactNode>> = {
   [MenuId.EMERGENCY]: (
     <Lazy>
-      <EmergencyPage />
+      <EmergencyByMode />
     </Lazy>
   ),
   // history track (历史轨迹): the same page as /monitor/track, under the dispatch menu

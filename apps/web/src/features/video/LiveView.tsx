@@ -20,6 +20,7 @@ import { keysOf } from '../../i18n/keys';
 import { FAILURE_KEYS, type LiveDevice } from './liveSource';
 import { canRecord, mediaFileName, recordClip, saveSnapshot, type ClipRecording } from './media';
 import type { LivePlayer, LivePlayerState, LiveStats } from './player/LivePlayer';
+import { isGbLiveDevice } from './gb/gbLive';
 
 /** Catalogue keys of the camera commands (video namespace), also used by the device dialog. */
 export const COMMAND_KEYS = keysOf('video', {
@@ -147,7 +148,8 @@ export function LiveView({ device, player, onClose }: LiveViewProps) {
   const [recording, setRecording] = useState<ClipRecording | null>(null);
   const recordingRef = useRef<ClipRecording | null>(null);
   recordingRef.current = recording;
-  const mayCommand = usePermission(MenuId.EMERGENCY, 'edit');
+  // body-camera commands (sendcmd): a GB channel has none (its PTZ is on the patrol page)
+  const mayCommand = usePermission(MenuId.EMERGENCY, 'edit') && !isGbLiveDevice(device);
   const names = () => {
     const play = player.play;
     return {

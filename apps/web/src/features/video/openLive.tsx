@@ -4,6 +4,7 @@ import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../api/notify';
 import { i18next } from '../../i18n';
+import { gbWallDeps, isGbLiveDevice } from './gb/gbLive';
 import { createLivePlayer, releaseLive, type LiveDevice } from './liveSource';
 import { LiveView } from './LiveView';
 import type { LivePlayer } from './player/LivePlayer';
@@ -43,7 +44,9 @@ export function openLive(device: LiveDevice): boolean {
     notify.warning(i18next.t('video:wall.limit', { max: LIVE_PLAYERS_MAX }));
     return false;
   }
-  set([...open, { device, player: createLivePlayer(device), release }]);
+  // a GB channel plays through its GB play path (the GB map's markers)
+  const player = isGbLiveDevice(device) ? gbWallDeps.createPlayer!(device) : createLivePlayer(device);
+  set([...open, { device, player, release }]);
   return true;
 }
 
@@ -56,7 +59,7 @@ export function openSosLives(): number {
 export function closeLive(deviceId: number): void {
   const entry = open.find((e) => e.device.id === deviceId);
   if (!entry) return;
-  releaseLive(entry.player, entry.device);
+  if (!isGbLiveDevice(entry.device)) releaseLive(entry.player, entry.device);
   entry.player.destroy();
   entry.release();
   set(open.filter((e) => e !== entry));

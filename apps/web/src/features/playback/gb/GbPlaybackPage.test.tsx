@@ -50,8 +50,11 @@ const rec = (start: string, end: string, type: string): GbRecording => ({
   recorder_id: '',
 });
 
-/** A day of the range and two recordings in it: 06:00-12:00 (scheduled) and 18:00-18:00:30 (alarm). */
-const DAY = dayjs('2026-11-20T00:00:00');
+/** A day (GB time, +08:00) and two recordings in it: 06:00-12:00 (scheduled) and 18:00-18:00:30 (alarm). */
+const DAY = dayjs('2026-11-20T00:00:00+08:00');
+const DAY_END = DAY.add(1, 'day').subtract(1, 'second');
+/** a GB time as the page shows it: the browser's local time */
+const shown = (gb: string) => dayjs(`${gb.replace(' ', 'T')}+08:00`).format('YYYY-MM-DD HH:mm:ss');
 const RECORDINGS = [
   rec('2026-11-20 06:00:00', '2026-11-20 12:00:00', 'time'),
   rec('2026-11-20 18:00:00', '2026-11-20 18:00:30', 'alarm'),
@@ -63,11 +66,11 @@ const noMse = {
   pauseWhenHidden: false,
 };
 
-async function renderPage(handle: (path: string, body: Record<string, unknown>) => unknown, range = DAY) {
+async function renderPage(handle: (path: string, body: Record<string, unknown>) => unknown) {
   const server = fakeServer(handle);
   await renderWidget(
     <App>
-      <GbPlaybackPage playerOptions={noMse} initialRange={[range, range.endOf('day')]} />
+      <GbPlaybackPage playerOptions={noMse} initialRange={[DAY, DAY_END]} />
     </App>,
     { language: 'en-US', permissions: { [MenuId.PLAYBACK]: { view: 1 } } },
   );
@@ -112,8 +115,8 @@ describe('GB history replay', () => {
     // the list: start, end, duration, type
     const rows = within(screen.getByTestId('gb-replay-list')).getAllByRole('row').slice(1);
     expect(rows.map((r) => [...r.querySelectorAll('td')].slice(0, 4).map((td) => td.textContent))).toEqual([
-      ['2026-11-20 06:00:00', '2026-11-20 12:00:00', '6:00:00', 'Scheduled'],
-      ['2026-11-20 18:00:00', '2026-11-20 18:00:30', '0:00:30', 'Alarm'],
+      [shown('2026-11-20 06:00:00'), shown('2026-11-20 12:00:00'), '6:00:00', 'Scheduled'],
+      [shown('2026-11-20 18:00:00'), shown('2026-11-20 18:00:30'), '0:00:30', 'Alarm'],
     ]);
 
     // a click in the middle of the first bar plays from three hours in to the recording's end
@@ -136,7 +139,9 @@ describe('GB history replay', () => {
       ]),
     );
     const player = screen.getByTestId('gb-replay-player');
-    expect(player.textContent).toContain('Gate camera 2026-11-20 09:00:00 - 2026-11-20 12:00:00');
+    expect(player.textContent).toContain(
+      `Gate camera ${shown('2026-11-20 09:00:00')} - ${shown('2026-11-20 12:00:00')}`,
+    );
     // the device did not answer: the player says so with the server's message
     await waitFor(() => expect(within(player).getByTestId('live-view').dataset.state).toBe('failed'));
     expect(player.textContent).toContain('The GB device did not answer in time.');
@@ -152,7 +157,9 @@ describe('GB history replay', () => {
       end: '2026-11-20 18:00:30',
     });
     await waitFor(() =>
-      expect(screen.getByTestId('gb-replay-player').textContent).toContain('18:00:00 - 2026-11-20 18:00:30'),
+      expect(screen.getByTestId('gb-replay-player').textContent).toContain(
+        `${shown('2026-11-20 18:00:00')} - ${shown('2026-11-20 18:00:30')}`,
+      ),
     );
     fireEvent.click(within(screen.getByTestId('gb-replay-player')).getByTestId('live-close'));
     await waitFor(() => expect(screen.queryByTestId('gb-replay-player')).toBeNull());

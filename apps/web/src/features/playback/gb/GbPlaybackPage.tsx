@@ -19,6 +19,7 @@ import {
   GB_RECORD_TYPE_KEYS,
   GB_TIME_FORMAT,
   playbackFrom,
+  shownTime,
   todayRange,
   timelineDevice,
   timelineRecordings,
@@ -76,7 +77,11 @@ function GbPlaybackView({
     <Card
       size="small"
       className="bwc-gb-replay-player"
-      title={t('gb.playing', { name: target.channel.name, start: target.start, end: target.end })}
+      title={t('gb.playing', {
+        name: target.channel.name,
+        start: shownTime(target.start),
+        end: shownTime(target.end),
+      })}
       data-testid="gb-replay-player"
     >
       {live === 'limit' ? (
@@ -210,8 +215,8 @@ export function GbPlaybackPage({ playerOptions, initialRange }: Props) {
                   dataSource={searched.recordings.map((r, i) => ({ ...r, key: i }))}
                   data-testid="gb-replay-list"
                   columns={[
-                    { title: t('gb.start'), dataIndex: 'start' },
-                    { title: t('gb.end'), dataIndex: 'end' },
+                    { title: t('gb.start'), dataIndex: 'start', render: (v: string) => shownTime(v) || v },
+                    { title: t('gb.end'), dataIndex: 'end', render: (v: string) => shownTime(v) || v },
                     {
                       title: t('gb.duration'),
                       key: 'duration',

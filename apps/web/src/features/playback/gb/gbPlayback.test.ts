@@ -12,6 +12,7 @@ import {
   gbTime,
   playbackFrom,
   requestGbPlayback,
+  shownTime,
   timelineRecordings,
 } from './gbPlayback';
 
@@ -31,18 +32,24 @@ const rec = (start: string, end: string, type = 'time'): GbRecording => ({
 });
 
 describe('GB playback helpers', () => {
-  it('reads and writes GB local times', () => {
-    expect(gbMs('2026-11-27 10:20:30')).toBe(new Date(2026, 10, 27, 10, 20, 30).getTime());
-    expect(gbMs('2026-11-27T10:20:30')).toBe(new Date(2026, 10, 27, 10, 20, 30).getTime());
+  it('reads and writes GB times in +08:00, whatever the browser zone, and shows them in local time', () => {
+    expect(gbMs('2026-11-27 10:20:30')).toBe(Date.parse('2026-11-27T10:20:30+08:00'));
+    expect(gbMs('2026-11-27T10:20:30')).toBe(Date.parse('2026-11-27T02:20:30Z'));
     expect(gbMs('2026-11-27 10:20')).toBeNaN();
+    expect(gbMs('2026-11-27 10:20:30 ')).toBeNaN();
     expect(gbMs('')).toBeNaN();
-    expect(gbTime(dayjs(new Date(2026, 0, 2, 3, 4, 5)))).toBe('2026-01-02 03:04:05');
+    expect(gbTime(dayjs('2026-01-01T19:04:05Z'))).toBe('2026-01-02 03:04:05');
+    expect(gbTime(Date.parse('2026-01-02T03:04:05+08:00'))).toBe('2026-01-02 03:04:05');
+    const at = Date.parse('2026-11-27T10:20:30+08:00');
+    expect(shownTime('2026-11-27 10:20:30')).toBe(dayjs(at).format('YYYY-MM-DD HH:mm:ss'));
+    expect(shownTime('yesterday')).toBe('');
   });
 
   it('takes ranges the server takes: end after start, at most 7 days', () => {
-    const start = dayjs(new Date(2026, 10, 1));
-    expect(gbRangeAllowed([start, start.add(7, 'day')])).toBe(true);
-    expect(gbRangeAllowed([start, start.add(7, 'day').add(1, 'second')])).toBe(false);
+    // counted in milliseconds: a week across a daylight-saving change is still 7 x 24 h
+    const start = dayjs('2026-11-01T00:00:00Z');
+    expect(gbRangeAllowed([start, start.add(7 * 86_400_000, 'ms')])).toBe(true);
+    expect(gbRangeAllowed([start, start.add(7 * 86_400_000 + 1000, 'ms')])).toBe(false);
     expect(gbRangeAllowed([start, start])).toBe(false);
     expect(gbRangeAllowed([start, start.subtract(1, 'hour')])).toBe(false);
   });
@@ -58,8 +65,8 @@ describe('GB playback helpers', () => {
     ]);
     // ids are positions in the answer, so a picked bar finds its recording
     expect(bars.map((b) => [b.id, b.duration, b.recorded_at])).toEqual([
-      [1, 600, new Date(2026, 10, 27, 10).toISOString()],
-      [3, 30, new Date(2026, 10, 27, 11).toISOString()],
+      [1, 600, '2026-11-27T02:00:00.000Z'],
+      [3, 30, '2026-11-27T03:00:00.000Z'],
     ]);
   });
 

@@ -32,8 +32,15 @@ export function GbChannelsDrawer({ device, onClose }: GbChannelsDrawerProps) {
   });
 
   const columns: TableColumnsType<GbChannel> = [
-    { title: t('gbDevice.channel.gbid'), dataIndex: 'devgbid', key: 'devgbid', width: 190, className: 'bwc-nowrap' },
-    { title: t('gbDevice.channel.name'), dataIndex: 'name', key: 'name', ellipsis: true },
+    {
+      title: t('gbDevice.channel.gbid'),
+      dataIndex: 'devgbid',
+      key: 'devgbid',
+      width: 190,
+      className: 'bwc-nowrap',
+      fixed: 'left',
+    },
+    { title: t('gbDevice.channel.name'), dataIndex: 'name', key: 'name', width: 200, ellipsis: true },
     {
       title: t('gbDevice.channel.status'),
       key: 'status',
@@ -77,7 +84,7 @@ export function GbChannelsDrawer({ device, onClose }: GbChannelsDrawerProps) {
     <Drawer
       open={device !== null}
       onClose={onClose}
-      width={1000}
+      width={1120}
       title={device ? t('gbDevice.channel.title', { name: device.name }) : ''}
       destroyOnHidden
     >
@@ -98,7 +105,7 @@ export function GbChannelsDrawer({ device, onClose }: GbChannelsDrawerProps) {
               columns={columns}
               dataSource={channels}
               pagination={channels.length > 20 ? { pageSize: 20 } : false}
-              scroll={{ x: 900 }}
+              scroll={{ x: 1100 }}
               locale={{
                 emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('gbDevice.channel.empty')} />,
               }}

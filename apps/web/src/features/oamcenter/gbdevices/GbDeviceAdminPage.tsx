@@ -110,29 +110,28 @@ export function GbDeviceAdminPage() {
         title: t('gbDevice.field.gbid'),
         dataIndex: 'devgbid',
         key: 'devgbid',
-        width: 190,
+        width: 180,
         className: 'bwc-nowrap',
+        fixed: 'left',
       },
-      { title: t('gbDevice.field.name'), dataIndex: 'name', key: 'name', width: 150, ellipsis: true },
+      { title: t('gbDevice.field.name'), dataIndex: 'name', key: 'name', width: 130, ellipsis: true, fixed: 'left' },
       {
         title: t('gbDevice.field.info'),
         key: 'info',
-        width: 200,
+        width: 170,
         render: (_v, row) => formatDeviceInfo(row) || '—',
       },
       {
-        title: t('gbDevice.field.transport'),
-        key: 'transport',
-        width: 90,
-        render: (_v, row) => <Tag>{row.transport.toUpperCase() || '—'}</Tag>,
-      },
-      {
         title: t('gbDevice.field.address'),
-        dataIndex: 'address',
         key: 'address',
-        width: 160,
+        width: 200,
         className: 'bwc-nowrap',
-        render: (address: string) => address || '—',
+        render: (_v, row) => (
+          <>
+            <Tag>{row.transport.toUpperCase() || '—'}</Tag>
+            <span>{row.address || '—'}</span>
+          </>
+        ),
       },
       {
         title: t('gbDevice.field.state'),
@@ -148,7 +147,7 @@ export function GbDeviceAdminPage() {
       {
         title: t('gbDevice.field.times'),
         key: 'times',
-        width: 170,
+        width: 160,
         className: 'bwc-nowrap',
         render: (_v, row) => (
           <>
@@ -172,7 +171,7 @@ export function GbDeviceAdminPage() {
       {
         title: t('gbDevice.field.position'),
         key: 'position',
-        width: 180,
+        width: 170,
         render: (_v, row) => {
           const at = formatPosition(row.lng, row.lat);
           if (!at) return t('gbDevice.none');
@@ -184,10 +183,11 @@ export function GbDeviceAdminPage() {
           );
         },
       },
-      { title: t('gbDevice.field.unit'), dataIndex: 'unit_name', key: 'unit_name', width: 140, ellipsis: true },
+      { title: t('gbDevice.field.unit'), dataIndex: 'unit_name', key: 'unit_name', width: 120, ellipsis: true },
       {
         kind: 'operation',
-        width: 110,
+        width: 130,
+        fixed: 'right',
         actions: [
           editAction(t('action.edit')),
           { key: 'channels', label: t('gbDevice.action.channels'), onClick: (row) => setChannelsOf(row) },
@@ -205,7 +205,7 @@ export function GbDeviceAdminPage() {
         fetch={({ page, limit, filters }) => fetchGbDevices(page, limit, filters)}
         columns={columns}
         searchItems={searchItems}
-        scroll={{ x: 1650 }}
+        scroll={{ x: 1420 }}
         urlKey="gb"
       />
       <GbDeviceFormDialog {...dialog} />

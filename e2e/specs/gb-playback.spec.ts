@@ -11,7 +11,8 @@ import { text } from '../support/texts';
  * simulated GB28181 device registers, /monitor/playback shows the GB tree, a channel's recordings on
  * the device (RecordInfo: the simulator's 10-minute segments since it started) come back on the
  * timeline and in the list, one plays through gbplay with start/end (the device's Playback INVITE)
- * and its picture moves; screenshots in zh-CN and en-US.
+ * and its picture moves; screenshots in zh-CN and en-US. Once the device leaves, its playback ends
+ * and a search says it is offline.
  */
 const DEVICE_ID = '34020000001320000902';
 const DEVICE_NAME = 'E2E国标回放NVR';
@@ -144,6 +145,15 @@ test('GB history replay: the device answers RecordInfo, its recordings show on t
     const title = text('en-US', 'playback:gb.playing', { name: '\u0000', start: '', end: '' }).split('\u0000')[0]!;
     await expect(player).toContainText(title);
     await page.screenshot({ path: artifact('gb-playback-en-US') });
+
+    // ---- the device leaves (unregisters): its playback ends and a search says it is offline
+    await device.stop();
+    await expect(view).not.toHaveAttribute('data-state', 'playing', { timeout: 60_000 });
+    await expect(page.getByTestId('gb-replay-search')).not.toHaveClass(/ant-btn-loading/);
+    await page.getByTestId('gb-replay-search').click();
+    const refusal = page.getByTestId('gb-replay-error');
+    await expect(refusal).toContainText(text('en-US', 'errors:gb.offline'), { timeout: 60_000 });
+    await expect(refusal).toContainText(text('en-US', 'playback:gb.failed', { name: `${DEVICE_NAME} CH1` }));
   } catch (err) {
     console.error(`simulated device: ${simLog.join('; ')}`);
     throw err;

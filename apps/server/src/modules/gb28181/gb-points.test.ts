@@ -223,6 +223,26 @@ describe('GB devices on the map', () => {
   });
 });
 
+describe('gb.site events of other nodes', () => {
+  it('reach this node’s map consoles through the bus (a device registers with one node only)', async () => {
+    const mapMine = await userIn(MINE, MenuId.EMERGENCY);
+    const c = await consoleOf(mapMine);
+    const remote: GbSitePush = {
+      devgbid: '34020000001320000099',
+      name: 'Elsewhere',
+      unit_id: mineId,
+      lineon: 1,
+      lng: 114.1,
+      lat: 22.6,
+      position_time: '2026-11-27 10:00:00',
+    };
+    // what the bus hands `on` listeners for an event another node emitted
+    t.app.bus.emit('gb.site', remote);
+    const m = await c.next((m) => m.type === 'gb_site_data');
+    expect(SessionPush.parse(m)).toEqual({ type: 'gb_site_data', data: [remote] });
+  });
+});
+
 describe('GbSitePushQueue', () => {
   const site = (devgbid: string, unit_id: number, lng: number): GbSitePush => ({
     devgbid,

@@ -74,6 +74,7 @@ test('GB devices: off notice, where to register, a simulated device online with 
     await page.reload();
     await expect(screen.getByTestId('gb-devices-sip-address')).toHaveText(`${sip.ocxIp}:${sipPort}`);
     await expect(screen.getByTestId('gb-devices-off')).toHaveCount(0);
+    await page.screenshot({ path: artifact('gb-devices-empty-zh-CN') });
 
     // ---- a simulated device registers where gbconfig says; the server stores its DeviceInfo and Catalog
     hub = new GbSimHub({ host: '127.0.0.1' });

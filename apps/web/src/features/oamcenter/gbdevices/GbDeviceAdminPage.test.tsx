@@ -235,7 +235,7 @@ describe('GB device list notices', { timeout: 60_000 }, () => {
     devices = [];
     await renderPage({ view: 1 });
     const notice = await screen.findByTestId('gb-devices-empty', undefined, WAIT);
-    expect(notice.textContent).toContain('尚无国标设备注册');
+    expect(notice.textContent).toContain('暂无国标设备');
     expect(within(notice).getByTestId('gb-devices-sip-address').textContent).toBe('192.168.1.20:5060');
     expect(within(notice).getByText('34020000002000000001')).toBeTruthy();
     expect(within(notice).getByText('3402000000')).toBeTruthy();

@@ -7,9 +7,9 @@ import type { GbDeviceRow } from './gb28181.tables';
 
 const flag = (n: number): 0 | 1 => (n === 1 ? 1 : 0);
 
-/** The device's map entry; null while it has no position. */
+/** The device's map entry; null while it has no position (none stored, or 0/0: devices without a fix send that). */
 export function sitePushOf(d: GbDeviceRow): GbSitePush | null {
-  if (d.lng == null || d.lat == null) return null;
+  if (d.lng == null || d.lat == null || (d.lng === 0 && d.lat === 0)) return null;
   return {
     devgbid: d.gbid,
     name: d.name || d.gbid,

@@ -20,6 +20,7 @@ import {
 import { freePort } from '../../../test/wait';
 import { TestConsole } from '../../../test/ws-client';
 import { GbSitePushQueue } from './gb-points.push';
+import { sitePushOf } from './gb-points.service';
 
 const PLATFORM = '34020000002000000001';
 const DOMAIN = '3402000000';
@@ -240,6 +241,16 @@ describe('gb.site events of other nodes', () => {
     t.app.bus.emit('gb.site', remote);
     const m = await c.next((m) => m.type === 'gb_site_data');
     expect(SessionPush.parse(m)).toEqual({ type: 'gb_site_data', data: [remote] });
+  });
+});
+
+describe('sitePushOf', () => {
+  it('gives no map entry without a position or at 0/0 (a device without a fix)', async () => {
+    const row = await t.db.selectFrom('gb_devices').selectAll().where('gbid', '=', DEVICE).executeTakeFirstOrThrow();
+    expect(sitePushOf(row)).toMatchObject({ devgbid: DEVICE, unit_id: mineId });
+    expect(sitePushOf({ ...row, lng: null })).toBeNull();
+    expect(sitePushOf({ ...row, lng: 0, lat: 0 })).toBeNull();
+    expect(sitePushOf({ ...row, lng: 0, lat: 22.5 })).toMatchObject({ lng: 0, lat: 22.5 });
   });
 });
 

@@ -401,8 +401,14 @@ export const Api = {
   gbDeviceTree: { method: 'POST', path: '/rest/monitor/videopatrols/getdevice', auth: anyMenu('view', MenuId.VIDEO_PATROL, MenuId.PLAYBACK), body: GbDeviceTreeRequest, data: z.array(GbTreeNode) },
   gbDeviceDetail: { method: 'POST', path: '/rest/monitor/videopatrols/detaildevice', auth: anyMenu('view', MenuId.VIDEO_PATROL, MenuId.PLAYBACK), body: GbDetailRequest, data: GbDeviceDetail },
   gbPtz: { method: 'POST', path: '/rest/monitor/videopatrols/ptz', auth: menu(MenuId.VIDEO_PATROL, 'edit'), body: GbPtzRequest, data: z.null() },
-  /** GB live video or playback of a channel (live menus, like live_add): play paths with a 60 s token */
-  gbPlay: { method: 'POST', path: '/rest/monitor/videopatrols/gbplay', auth: live('view'), body: GbPlayRequest, data: GbPlayAnswer },
+  /** GB live video or playback of a channel: play paths with a 60 s token. Live needs a live menu (like live_add; checked in the handler), playback (start/end) a live menu or history replay's 10152 */
+  gbPlay: {
+    method: 'POST',
+    path: '/rest/monitor/videopatrols/gbplay',
+    auth: anyMenu('view', MenuId.EMERGENCY, MenuId.DISPATCH_VIDEO, MenuId.VIDEO_PATROL, MenuId.PLAYBACK),
+    body: GbPlayRequest,
+    data: GbPlayAnswer,
+  },
   gbRecordSearch: { method: 'POST', path: '/rest/monitor/videoreplay/gbsearch', auth: anyMenu('view', MenuId.PLAYBACK, MenuId.VIDEO_PATROL), body: GbRecordSearchRequest, data: z.array(GbRecording) },
   /** GB devices with a known position for the emergency map in GB mode (schemas/gb28181-points.ts) */
   gbDevicePoints: { method: 'POST', path: '/rest/gis/gismoni/gb_points', auth: menu(MenuId.EMERGENCY, 'view'), body: GbPointsRequest, data: z.array(GbPoint) },

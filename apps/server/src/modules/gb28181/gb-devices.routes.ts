@@ -1,8 +1,13 @@
 import type { FastifyInstance } from 'fastify';
+import { MenuId } from '@bwc/protocol';
+import { Errors } from '../../http/errors';
 import { defineRoute } from '../../http/route';
+import { roleCan } from '../auth/permission.repository';
 import { deviceDetail, deviceList, deviceTree, ptz, recordSearch, updateDevice } from './gb-devices.service';
 import type { GbRuntime } from './gb-runtime';
 import { gbPlay } from './gb-play';
+
+const LIVE_MENUS = [MenuId.EMERGENCY, MenuId.DISPATCH_VIDEO, MenuId.VIDEO_PATROL];
 
 /** The GB device tree, detail, PTZ, record search and admin list (schemas/gb28181.ts). */
 export async function registerGbDeviceRoutes(app: FastifyInstance, runtime: GbRuntime): Promise<void> {
@@ -26,7 +31,15 @@ export async function registerGbDeviceRoutes(app: FastifyInstance, runtime: GbRu
   });
   defineRoute(app, {
     api: 'gbPlay',
-    handler: async ({ user, body }) => gbPlay(app.gbLive.current, user, body),
+    handler: async ({ db, user, body }) => {
+      // history replay (10152) admits playback only; live needs one of the live menus
+      if (body.start === undefined && body.end === undefined) {
+        let live = false;
+        for (const menu of LIVE_MENUS) if (!live) live = await roleCan(db, user.role_id, menu, 'view');
+        if (!live) throw Errors.forbidden(MenuId.VIDEO_PATROL, 'view');
+      }
+      return gbPlay(app.gbLive.current, user, body);
+    },
   });
   defineRoute(app, {
     api: 'gbRecordSearch',

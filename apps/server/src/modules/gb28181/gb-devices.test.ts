@@ -358,6 +358,18 @@ describe('a simulated GB device', () => {
     expect(t.app.media.keyed.has(`gb:${CH1}`)).toBe(true);
     const outside = await userIn(OTHER, [{ ids: [MenuId.VIDEO_PATROL], actions: ['view'] }]);
     expect(envelope(await post('gbPlay', { channel: CH1 }, outside.headers))).toMatchObject({ code: 403 });
+    // history replay alone (10152): the device's recordings play, live does not
+    const replayOnly = await userIn(MINE, [{ ids: [MenuId.PLAYBACK], actions: ['view'] }]);
+    expect(envelope(await post('gbPlay', { channel: CH1 }, replayOnly.headers))).toMatchObject({ code: 403 });
+    const recorded = envelope<{ key: string }>(
+      await post(
+        'gbPlay',
+        { channel: CH1, start: '2026-01-02 09:00:00', end: '2026-01-02 09:00:05' },
+        replayOnly.headers,
+      ),
+    );
+    expect(recorded.code, recorded.msg).toBe(200);
+    expect(recorded.data.key).toMatch(new RegExp(`^gbpb:${CH1}_`));
     expect(envelope(await post('gbPlay', { channel: 'x' }, EN))).toMatchObject({ code: 400 });
     const backwards = envelope(
       await post('gbPlay', { channel: CH1, start: '2026-01-02 10:00:00', end: '2026-01-02 09:00:00' }, EN),

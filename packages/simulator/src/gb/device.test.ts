@@ -590,11 +590,12 @@ describe('GB28181 simulated device: hostile input', () => {
 describe('GB28181 simulated device: INVITE and PS over RTP', () => {
   const FFMPEG = findFfmpeg();
 
-  async function setup() {
+  async function setup(opts: { audio?: boolean } = {}) {
     expect(FFMPEG, 'ffmpeg from @ffmpeg-installer/ffmpeg is needed').toBeTruthy();
     const peer = await rawPeer();
     const hub = await startHub();
     const dev = hub.device({
+      ...opts,
       deviceId: deviceId(6),
       password: PASSWORD,
       server: { id: PLATFORM, domain: DOMAIN, host: '127.0.0.1', port: peer.port },
@@ -612,6 +613,7 @@ describe('GB28181 simulated device: INVITE and PS over RTP', () => {
     return {
       units,
       ssrcs,
+      psm: () => ps.psm,
       push(p: RtpPacket) {
         ssrcs.add(p.ssrc);
         for (const ev of reasm.push(p)) {
@@ -619,7 +621,7 @@ describe('GB28181 simulated device: INVITE and PS over RTP', () => {
           units.push(...ps.push(ev.frame.data).units, ...ps.flush());
         }
       },
-      enough: () => units.some((u) => u.keyframe) && units.length >= 10,
+      enough: () => units.some((u) => u.kind === 'video' && u.keyframe) && units.length >= 10,
     };
   }
 
@@ -639,7 +641,7 @@ describe('GB28181 simulated device: INVITE and PS over RTP', () => {
   }
 
   it('answers an INVITE with its SDP and, after ACK, sends PS over RTP/UDP that demuxes to H.264 with a keyframe; BYE stops ffmpeg', async () => {
-    const { peer, hub, dev } = await setup();
+    const { peer, hub, dev } = await setup({ audio: false });
     const rtp = dgram.createSocket('udp4');
     await new Promise<void>((r) => rtp.bind(0, '127.0.0.1', () => r()));
     cleanup.push(() => new Promise<void>((r) => rtp.close(() => r())));
@@ -670,6 +672,8 @@ describe('GB28181 simulated device: INVITE and PS over RTP', () => {
     while (!d.enough()) await once(rtp, 'message');
     expect([...d.ssrcs]).toEqual([ssrcNumber(y)]);
     expect(d.units.every((u) => u.kind === 'video' && u.codec === 'h264')).toBe(true);
+    // video only: the program stream map lists H.264 alone
+    expect(d.psm()?.streams.map((s) => s.codec)).toEqual(['h264']);
     const key = d.units.find((u) => u.keyframe)!;
     // an IDR access unit from libx264: SPS (7), PPS (8) and an IDR slice (5)
     const types = new Set<number>();
@@ -792,10 +796,25 @@ describe('GB28181 simulated device: INVITE and PS over RTP', () => {
     const bye = await peer.take((m) => m.method === 'BYE' && m.headers['call-id'] === invite.callId, 15_000);
     expect(bye.headers.to!.params.tag).toBe('p1');
     expect((await stopped).reason).toMatch(/ffmpeg ended \(code 0\)/);
-    expect(d.units.some((u) => u.keyframe)).toBe(true);
+    const video = d.units.filter((u) => u.kind === 'video');
+    expect(video.some((u) => u.keyframe)).toBe(true);
     // 2 s at 25 fps
-    expect(d.units.length).toBeGreaterThanOrEqual(45);
-    expect(d.units.length).toBeLessThanOrEqual(50);
+    expect(video.length).toBeGreaterThanOrEqual(45);
+    expect(video.length).toBeLessThanOrEqual(50);
+    // audio (the default): the stream map names G.711A (0x90) at 0xc0; 2 s of 20 ms A-law frames
+    expect(d.psm()?.streams).toEqual([
+      { streamType: 0x1b, streamId: 0xe0, codec: 'h264' },
+      { streamType: 0x90, streamId: 0xc0, codec: 'g711a' },
+    ]);
+    const audio = d.units.filter((u) => u.kind === 'audio');
+    expect(audio.every((u) => u.codec === 'g711a' && u.streamId === 0xc0 && u.data.length === 160)).toBe(true);
+    expect(audio.length).toBeGreaterThanOrEqual(90);
+    expect(audio.length).toBeLessThanOrEqual(100);
+    // stamped from the sample count on the video's 90 kHz clock: 1800 apart, from the first video frame's
+    expect(audio.slice(1).every((u, i) => u.pts! - audio[i]!.pts! === 1800)).toBe(true);
+    expect(audio[0]!.pts).toBe(video[0]!.pts);
+    // a tone, not A-law silence (0xd5/0x55 only)
+    expect(new Set(audio.flatMap((u) => [...u.data])).size).toBeGreaterThan(20);
     expect(runningGbStreams()).toBe(0);
   }, 30_000);
 

@@ -51,6 +51,8 @@ export interface GbDeviceOptions {
   catalogPageSize?: number;
   /** where the device stands; MobilePosition notifies circle around it */
   position?: { longitude: number; latitude: number };
+  /** G.711 A-law audio (a beeping tone) in its live and playback streams; default true (false: video only) */
+  audio?: boolean;
 }
 
 export interface GbDeviceEvents {
@@ -183,6 +185,7 @@ export class GbDevice extends EventEmitter<GbDeviceEvents> {
       channels: 4,
       catalogPageSize: 20,
       ...options,
+      audio: options.audio ?? true,
       name: options.name ?? `SIM-${options.deviceId.slice(-6)}`,
     };
     this.position = options.position ?? { longitude: 116.397, latitude: 39.909 };
@@ -765,6 +768,7 @@ export class GbDevice extends EventEmitter<GbDeviceEvents> {
       font: this.hub.font,
       udp: plan.transport === 'udp' ? await this.hub.mediaSocket() : null,
       localHost: this.hub.host,
+      audio: this.o.audio,
     });
     const port = await stream.prepare();
     const localTag = token(4);

@@ -1,8 +1,9 @@
 /**
  * A GB28181 device's media for one INVITE: ffmpeg draws a test pattern (with the device's name and
- * the clock; a playback shows the recording's time) and writes H.264 Annex-B on its stdout; the
- * access units go through PsMuxer and RtpPacketizer (GB28181-2016 Appendix C) to the offered port,
- * over UDP, or TCP with RFC 4571 framing as the device connecting (active) or listening (passive).
+ * the clock; a playback shows the recording's time) and writes H.264 Annex-B on its stdout and,
+ * with audio, a beeping tone as G.711 A-law (8 kHz mono) on fd 3; the access units go through
+ * PsMuxer and RtpPacketizer (GB28181-2016 Appendix C) to the offered port, over UDP, or TCP with
+ * RFC 4571 framing as the device connecting (active) or listening (passive).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type dgram from 'node:dgram';
@@ -16,6 +17,9 @@ export const GB_STREAM_SIZE = '640x360';
 /** An Annex-B backlog over this (ffmpeg writing without frame boundaries) is dropped. */
 const MAX_PENDING = 8 * 1024 * 1024;
 const STOP_GRACE_MS = 2_000;
+/** G.711 sample rate; an audio frame is 20 ms (160 bytes), each in its own pack */
+export const GB_AUDIO_RATE = 8000;
+export const GB_AUDIO_FRAME = 160;
 /** A passive TCP stream waits this long for the platform to connect. */
 const ACCEPT_TIMEOUT_MS = 10_000;
 
@@ -47,9 +51,14 @@ export interface StreamArgsInput {
   seconds?: number;
   /** download: frames are made this many times faster than real time (1-16) */
   speed?: number;
+  /** also a tone as G.711 A-law on fd 3 (not at download speed) */
+  audio?: boolean;
 }
 
-/** ffmpeg's arguments: a test pattern to H.264 Annex-B on stdout, in real time, a keyframe a second. */
+/**
+ * ffmpeg's arguments: a test pattern to H.264 Annex-B on stdout, in real time, a keyframe a second;
+ * with `audio`, a 440 Hz beep a second to raw A-law on pipe:3.
+ */
 export function streamArgs(input: StreamArgsInput): string[] {
   const label = input.label.replace(/[^A-Za-z0-9 _.-]/g, '').slice(0, 60);
   const font = input.font?.replace(/[\\':]/g, '\\$&');
@@ -59,6 +68,7 @@ export function streamArgs(input: StreamArgsInput): string[] {
         `text='PLAYBACK %{pts\\:gmtime\\:${Math.floor(input.playbackStart) + 8 * 3600}}'`
       : `text='%{localtime}'`;
   const speed = Math.min(16, Math.max(1, Math.floor(input.speed ?? 1)));
+  const audio = input.audio === true && speed === 1;
   // frames come `speed` times faster; their time stamps stay 1/FPS apart in the stream
   const vf =
     `setpts=N/(${GB_STREAM_FPS}*TB)${font ? ',' : ''}` +
@@ -69,11 +79,31 @@ export function streamArgs(input: StreamArgsInput): string[] {
   return [
     ...['-hide_banner', '-loglevel', 'error', '-nostats'],
     ...['-re', '-f', 'lavfi', '-i', `testsrc=size=${GB_STREAM_SIZE}:rate=${GB_STREAM_FPS * speed}`],
+    ...(audio ? ['-re', '-f', 'lavfi', '-i', `sine=frequency=440:beep_factor=2:sample_rate=${GB_AUDIO_RATE}`] : []),
+    ...(audio ? ['-map', '0:v'] : []),
     ...(input.seconds ? ['-t', String(input.seconds)] : []),
     ...['-vf', vf, '-r', String(GB_STREAM_FPS)],
     ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-profile:v', 'baseline'],
     ...['-pix_fmt', 'yuv420p', '-g', String(GB_STREAM_FPS), '-keyint_min', String(GB_STREAM_FPS), '-bf', '0'],
     ...['-sc_threshold', '0', '-b:v', '600k', '-f', 'h264', 'pipe:1'],
+    ...(audio
+      ? [
+          ...['-map', '1:a', ...(input.seconds ? ['-t', String(input.seconds)] : [])],
+          ...[
+            '-af',
+            'volume=0.3',
+            '-c:a',
+            'pcm_alaw',
+            '-ar',
+            String(GB_AUDIO_RATE),
+            '-ac',
+            '1',
+            '-f',
+            'alaw',
+            'pipe:3',
+          ],
+        ]
+      : []),
   ];
 }
 
@@ -87,6 +117,8 @@ export interface GbStreamOptions {
   /** the hub's shared media socket, for UDP */
   udp: dgram.Socket | null;
   localHost: string;
+  /** G.711 A-law audio in the PS as well (live and playback; not Download) */
+  audio?: boolean;
 }
 
 export interface GbStreamEvents {
@@ -96,6 +128,7 @@ export interface GbStreamEvents {
 
 export class GbStream extends EventEmitter<GbStreamEvents> {
   frames = 0;
+  audioFrames = 0;
   packets = 0;
   private child: ChildProcess | null = null;
   private exited: Promise<void> = Promise.resolve();
@@ -175,6 +208,7 @@ export class GbStream extends EventEmitter<GbStreamEvents> {
     const { plan } = this.o;
     const playback = plan.session === 'Playback' || plan.session === 'Download';
     const seconds = playback && plan.stop > plan.start ? plan.stop - plan.start : undefined;
+    const audio = this.o.audio === true && plan.session !== 'Download';
     const child = spawn(
       this.o.ffmpeg,
       streamArgs({
@@ -183,24 +217,50 @@ export class GbStream extends EventEmitter<GbStreamEvents> {
         playbackStart: playback ? plan.start : undefined,
         seconds,
         speed: plan.session === 'Download' ? plan.downloadSpeed : 1,
+        audio,
       }),
-      { stdio: ['ignore', 'pipe', 'pipe'] },
+      { stdio: ['ignore', 'pipe', 'pipe', ...(audio ? (['pipe'] as const) : [])] },
     );
     this.child = child;
     track(child);
-    const muxer = new PsMuxer({ video: 'h264' });
+    const muxer = new PsMuxer({ video: 'h264', audio: audio ? 'g711a' : null });
     const rtp = new RtpPacketizer({ ssrc: this.o.ssrc, payloadType: plan.payloadType });
     const step = 90_000 / GB_STREAM_FPS;
     let pending: Buffer = Buffer.alloc(0);
-    const send = (au: Buffer) => {
-      const ts = Math.round(this.frames * step);
-      this.frames++;
-      for (const p of rtp.packetize(muxer.video(au, ts), ts)) {
+    const out = (pack: Buffer, ts: number) => {
+      for (const p of rtp.packetize(pack, ts)) {
         this.packets++;
         if (this.tcp) this.tcp.write(frameRtpTcp(p));
         else this.o.udp?.send(p, plan.port, plan.address);
       }
     };
+    /** audio made before the first video frame (whose pack carries the stream map) waits for it */
+    let early: [Buffer, number][] | null = [];
+    const send = (au: Buffer) => {
+      const ts = Math.round(this.frames * step);
+      this.frames++;
+      out(muxer.video(au, ts), ts);
+      for (const [pack, t] of early ?? []) out(pack, t);
+      early = null;
+    };
+    if (audio) {
+      // 20 ms frames stamped from the sample count, on the video's 90 kHz clock (both start at 0)
+      let samples = 0;
+      let rest: Buffer = Buffer.alloc(0);
+      (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => {
+        rest = rest.length ? Buffer.concat([rest, chunk]) : chunk;
+        let at = 0;
+        for (; at + GB_AUDIO_FRAME <= rest.length; at += GB_AUDIO_FRAME) {
+          const ts = Math.round((samples * 90_000) / GB_AUDIO_RATE);
+          samples += GB_AUDIO_FRAME;
+          this.audioFrames++;
+          const pack = muxer.audio(rest.subarray(at, at + GB_AUDIO_FRAME), ts);
+          if (!early) out(pack, ts);
+          else if (early.length < 50) early.push([pack, ts]);
+        }
+        rest = Buffer.from(rest.subarray(at));
+      });
+    }
     child.stdout!.on('data', (chunk: Buffer) => {
       pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
       const aus = splitH264AccessUnits(pending);

@@ -1,9 +1,9 @@
-import type { Envelope, GbPlayerConfig, GbSettings, MapConfig } from '@bwc/protocol';
-import { GbSimHub, type GbDevice } from '@bwc/simulator/gb';
+import type { MapConfig } from '@bwc/protocol';
 import type { Page } from '@playwright/test';
 import { Api } from '../../packages/protocol/src/endpoints';
 import { expect, test } from '../fixtures';
 import { ACCOUNTS, artifact, login, switchLanguage } from '../support/console';
+import { data, gbSipPort, openGb } from '../support/gb';
 import { text } from '../support/texts';
 
 /**
@@ -17,16 +17,6 @@ const DEVICE_ID = '34020000001320000904';
 const DEVICE_NAME = 'E2E地图国标设备';
 
 test.describe.configure({ timeout: 300_000 });
-
-async function data<T>(res: { json(): Promise<unknown> }): Promise<T> {
-  const body = (await res.json()) as Envelope<T>;
-  expect(body.code, body.msg).toBe(200);
-  return body.data;
-}
-
-async function saveGb(page: Page, settings: GbSettings): Promise<void> {
-  await data(await page.request.post(Api.settingsUpdate.path, { data: { type: 'gbconfig', ...settings } }));
-}
 
 interface Marker {
   state: string;
@@ -70,27 +60,14 @@ test('GB map: a simulated GB device’s positions on the emergency map, its card
   page,
 }) => {
   await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
-  const saved = await data<GbSettings>(await page.request.get(`${Api.settingsGet.path}?type=gbconfig`));
-  const sipPort = 20_000 + ((Number(process.env.E2E_PORT || '18084') % 10_000) + 3);
-  await saveGb(page, { ...saved, gb_mode: 1, LocalPort: sipPort });
-  let hub: GbSimHub | null = null;
+  const gb = await openGb(page, gbSipPort(3));
   try {
-    await expect
-      .poll(async () => (await data<GbPlayerConfig>(await page.request.get(Api.gbConfig.path))).running, {
-        timeout: 30_000,
-      })
-      .toBe(1);
-    const { ocx_config: sip } = await data<GbPlayerConfig>(await page.request.get(Api.gbConfig.path));
     // the device stands near the map's centre
     const center = await data<MapConfig>(await page.request.get(Api.mapConfig.path));
-    hub = new GbSimHub({ host: '127.0.0.1' });
-    await hub.start();
-    const device: GbDevice = hub.device({
+    const device = gb.device({
       deviceId: DEVICE_ID,
       name: DEVICE_NAME,
-      password: saved.DevicePassword,
       channels: 2,
-      server: { id: sip.ocxSip, domain: sip.SipDomain, host: sip.ocxIp || '127.0.0.1', port: sip.ocxPort },
       position: { longitude: center.gpscenter_lon + 0.004, latitude: center.gpscenter_lat + 0.002 },
     });
     expect(await device.start(), 'the simulated device registered').toBe(true);
@@ -141,7 +118,6 @@ test('GB map: a simulated GB device’s positions on the emergency map, its card
     await expect.poll(async () => (await marker(page))?.state, { timeout: 30_000 }).toBe('offline');
     await expect(card.getByTestId('gb-map-state')).toHaveText(text('en-US', 'video:gb.tree.offline'));
   } finally {
-    await hub?.stop();
-    await saveGb(page, saved);
+    await gb.close();
   }
 });

@@ -1,9 +1,9 @@
-import type { Envelope, GbPlayerConfig, GbRecording, GbSettings } from '@bwc/protocol';
-import { GbSimHub, type GbDevice } from '@bwc/simulator/gb';
-import type { Locator, Page } from '@playwright/test';
+import type { GbRecording } from '@bwc/protocol';
+import type { Page } from '@playwright/test';
 import { Api } from '../../packages/protocol/src/endpoints';
 import { expect, test } from '../fixtures';
 import { ACCOUNTS, artifact, login, switchLanguage } from '../support/console';
+import { data, gbSipPort, moving, openGb } from '../support/gb';
 import { text } from '../support/texts';
 
 /**
@@ -18,41 +18,6 @@ const DEVICE_ID = '34020000001320000902';
 const DEVICE_NAME = 'E2E国标回放NVR';
 
 test.describe.configure({ timeout: 300_000 });
-
-async function data<T>(res: { json(): Promise<unknown> }): Promise<T> {
-  const body = (await res.json()) as Envelope<T>;
-  expect(body.code, body.msg).toBe(200);
-  return body.data;
-}
-
-async function gbSettings(page: Page): Promise<GbSettings> {
-  return data<GbSettings>(await page.request.get(`${Api.settingsGet.path}?type=gbconfig`));
-}
-
-async function saveGb(page: Page, settings: GbSettings): Promise<void> {
-  await data(await page.request.post(Api.settingsUpdate.path, { data: { type: 'gbconfig', ...settings } }));
-}
-
-/** Pixels that differ between two frames of the player's video, read 1.5 s apart. */
-async function moving(view: Locator): Promise<number> {
-  return view.evaluate(async (root) => {
-    const video = root.querySelector('video') as HTMLVideoElement;
-    const grab = () => {
-      const canvas = document.createElement('canvas');
-      canvas.width = 160;
-      canvas.height = 90;
-      const ctx = canvas.getContext('2d', { willReadFrequently: true })!;
-      ctx.drawImage(video, 0, 0, canvas.width, canvas.height);
-      return ctx.getImageData(0, 0, canvas.width, canvas.height).data;
-    };
-    const first = grab();
-    await new Promise((r) => setTimeout(r, 1500));
-    const next = grab();
-    let changed = 0;
-    for (let p = 0; p < next.length; p += 4) if (Math.abs(next[p]! - first[p]!) > 24) changed += 1;
-    return changed;
-  });
-}
 
 /**
  * The playback page in GB mode: the channel picked in the GB tree, its recordings searched; the
@@ -79,30 +44,11 @@ test('GB history replay: the device answers RecordInfo, its recordings show on t
   page,
 }) => {
   await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
-  const saved = await gbSettings(page);
-  // a SIP port of this spec's own (gb-mode.spec uses 20_000 + E2E_PORT % 10_000)
-  const sipPort = 20_000 + ((Number(process.env.E2E_PORT || '18084') % 10_000) + 1);
-  await saveGb(page, { ...saved, gb_mode: 1, LocalPort: sipPort });
-  let hub: GbSimHub | null = null;
+  // a SIP port of this spec's own (gb-mode.spec uses offset 0)
+  const gb = await openGb(page, gbSipPort(1));
   const simLog: string[] = [];
   try {
-    await expect
-      .poll(async () => (await data<GbPlayerConfig>(await page.request.get(Api.gbConfig.path))).running, {
-        message: 'gbconfig/get running: the server serves GB devices',
-        timeout: 30_000,
-      })
-      .toBe(1);
-    const { ocx_config: sip } = await data<GbPlayerConfig>(await page.request.get(Api.gbConfig.path));
-    expect(sip.ocxPort).toBe(sipPort);
-    hub = new GbSimHub({ host: '127.0.0.1' });
-    await hub.start();
-    const device: GbDevice = hub.device({
-      deviceId: DEVICE_ID,
-      name: DEVICE_NAME,
-      password: saved.DevicePassword,
-      channels: 1,
-      server: { id: sip.ocxSip, domain: sip.SipDomain, host: sip.ocxIp || '127.0.0.1', port: sip.ocxPort },
-    });
+    const device = gb.device({ deviceId: DEVICE_ID, name: DEVICE_NAME, channels: 1 });
     device.on('streaming', (e) => simLog.push(`streaming ${e.channelId} pid ${e.pid}`));
     device.on('streamStopped', (e) => simLog.push(`stopped ${e.channelId} ${e.reason}`));
     device.on('warn', (w) => simLog.push(`warn ${w}`));
@@ -158,7 +104,6 @@ test('GB history replay: the device answers RecordInfo, its recordings show on t
     console.error(`simulated device: ${simLog.join('; ')}`);
     throw err;
   } finally {
-    await hub?.stop();
-    await saveGb(page, saved);
+    await gb.close();
   }
 });

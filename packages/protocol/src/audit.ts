@@ -19,6 +19,7 @@ export const AUDITED_ENDPOINTS = [
   // GB28181: PTZ and presets of a GB camera
   'gbPtz',
   'gbDeviceUpdate',
+  'gbDeviceRefresh',
   'uploadBackground',
   'announceAdd',
   'announceUpdatePost',

@@ -280,6 +280,7 @@ import {
   GbDeviceListQuery,
   GbDeviceTreeRequest,
   GbDeviceUpdateRequest,
+  GbDeviceRefreshRequest,
   GbPlayAnswer,
   GbPlayerConfig,
   GbPlayRequest,
@@ -414,6 +415,7 @@ export const Api = {
   gbDevicePoints: { method: 'POST', path: '/rest/gis/gismoni/gb_points', auth: menu(MenuId.EMERGENCY, 'view'), body: GbPointsRequest, data: z.array(GbPoint) },
   gbDeviceList: { method: 'GET', path: '/rest/oamcenter/gbdevice/list', auth: menu(MenuId.GB_DEVICES, 'view'), query: GbDeviceListQuery, data: pageOf(GbDevice) },
   gbDeviceUpdate: { method: 'POST', path: '/rest/oamcenter/gbdevice/update', auth: menu(MenuId.GB_DEVICES, 'edit'), body: GbDeviceUpdateRequest, data: GbDevice },
+  gbDeviceRefresh: { method: 'POST', path: '/rest/oamcenter/gbdevice/refresh', auth: menu(MenuId.GB_DEVICES, 'edit'), body: GbDeviceRefreshRequest, data: GbDevice },
 
   // announcements
   announceList: { method: 'POST', path: '/rest/system/announce/get', auth: menu(MenuId.ANNOUNCEMENTS, 'view'), body: AnnounceListQuery, data: pageOf(Announcement) },

@@ -377,3 +377,12 @@ export const GbDeviceUpdateRequest = z.object({
   name: z.string().trim().max(64, { error: 'validation.tooLong' }).optional(),
 });
 export type GbDeviceUpdateRequest = z.infer<typeof GbDeviceUpdateRequest>;
+
+/**
+ * POST oamcenter/gbdevice/refresh {id} (edit on 10343, audited): ask the online device again for its
+ * DeviceInfo and Catalog (the channels become the Catalog's) and answer the stored device.
+ */
+export const GbDeviceRefreshRequest = z.object({
+  id: z.coerce.number({ error: 'validation.number' }).int({ error: 'validation.integer' }).min(1),
+});
+export type GbDeviceRefreshRequest = z.infer<typeof GbDeviceRefreshRequest>;

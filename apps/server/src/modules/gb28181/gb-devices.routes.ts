@@ -3,7 +3,15 @@ import { MenuId } from '@bwc/protocol';
 import { Errors } from '../../http/errors';
 import { defineRoute } from '../../http/route';
 import { roleCan } from '../auth/permission.repository';
-import { deviceDetail, deviceList, deviceTree, ptz, recordSearch, updateDevice } from './gb-devices.service';
+import {
+  deviceDetail,
+  deviceList,
+  deviceTree,
+  ptz,
+  recordSearch,
+  refreshDevice,
+  updateDevice,
+} from './gb-devices.service';
 import type { GbRuntime } from './gb-runtime';
 import { gbPlay } from './gb-play';
 
@@ -21,6 +29,10 @@ export async function registerGbDeviceRoutes(app: FastifyInstance, runtime: GbRu
     api: 'gbDeviceUpdate',
     msg: 'success.saved',
     handler: async ({ db, user, body }) => updateDevice(db, user, body),
+  });
+  defineRoute(app, {
+    api: 'gbDeviceRefresh',
+    handler: async ({ db, user, body }) => refreshDevice(runtime, db, user, body),
   });
   defineRoute(app, {
     api: 'gbPtz',

@@ -3,6 +3,7 @@ import type {
   GbDevice,
   GbDeviceDetail,
   GbDeviceListQuery,
+  GbDeviceRefreshRequest,
   GbDeviceTreeRequest,
   GbDeviceUpdateRequest,
   GbPtzRequest,
@@ -257,4 +258,31 @@ export async function updateDevice(db: Db, user: AuthUser, req: GbDeviceUpdateRe
     .execute();
   const channels = await gbChannelsOf(db, [device.id]);
   return deviceView({ ...device, unit_id: unit.id, name: req.name || device.name }, unit.name, channels.length);
+}
+
+/**
+ * oamcenter/gbdevice/refresh: DeviceInfo and Catalog asked of the device again (app.gb.refresh),
+ * then the stored device; 409 without a platform or offline, 504 unanswered.
+ */
+export async function refreshDevice(
+  runtime: GbRuntime,
+  db: Db,
+  user: AuthUser,
+  req: GbDeviceRefreshRequest,
+): Promise<GbDevice> {
+  const device = await db.selectFrom('gb_devices').selectAll().where('id', '=', req.id).executeTakeFirst();
+  if (!device) throw new AppError(404, 'errors.gb.notFound');
+  assertInScope(await unitScope(db, user), device.unit_id);
+  const platform = runtime.platform;
+  if (!platform) throw Errors.conflict('errors.gb.notRunning');
+  if (!platform.device(device.gbid)) throw Errors.conflict('errors.gb.offline');
+  try {
+    await runtime.refresh(device.gbid);
+  } catch (err) {
+    requestFailed(err);
+  }
+  const fresh = await db.selectFrom('gb_devices').selectAll().where('id', '=', device.id).executeTakeFirstOrThrow();
+  const unit = await db.selectFrom('units').select('name').where('id', '=', fresh.unit_id).executeTakeFirst();
+  const channels = await gbChannelsOf(db, [fresh.id]);
+  return deviceView(fresh, unit?.name ?? '', channels.length);
 }

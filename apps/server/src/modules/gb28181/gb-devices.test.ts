@@ -6,6 +6,7 @@
 import { PTZ_ACTIONS } from '@bwc/gb28181/manscdp';
 import { GbSimHub, type GbDevice } from '@bwc/simulator/gb';
 import { Api, GB_PTZ_ACTIONS, MenuId } from '@bwc/protocol';
+import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   auditRows,
@@ -47,6 +48,9 @@ let admin: Session;
 let hub: GbSimHub;
 let dev: GbDevice;
 let port: number;
+/** sessions kept for later tests (the demo licence admits 10 workstations) */
+let otherAdmin: Session;
+let patrolViewer: Session;
 /** units of the demo tree: the device is moved to `mine`; `other` is a sibling */
 const MINE = '440303000000';
 const OTHER = '440304000000';
@@ -128,7 +132,7 @@ describe('a simulated GB device', () => {
     const mine = await t.db.selectFrom('units').select('id').where('bh', '=', MINE).executeTakeFirstOrThrow();
     const row = await t.db.selectFrom('gb_devices').select('id').where('gbid', '=', DEVICE).executeTakeFirstOrThrow();
     // an admin of another unit cannot take it; the administrator moves it (audited)
-    const otherAdmin = await userIn(OTHER, [{ ids: [MenuId.GB_DEVICES], actions: ['view', 'edit'] }]);
+    otherAdmin = await userIn(OTHER, [{ ids: [MenuId.GB_DEVICES], actions: ['view', 'edit'] }]);
     expect(envelope(await post('gbDeviceUpdate', { id: row.id, unit_id: mine.id }, otherAdmin.headers))).toMatchObject({
       code: 403,
     });
@@ -219,6 +223,7 @@ describe('a simulated GB device', () => {
       envelope(await post('gbPtz', { device: DEVICE, channel: '34020000001310000099', action: 'up' })),
     ).toMatchObject({ code: 404 });
     const viewer = await userIn(MINE, [{ ids: [MenuId.VIDEO_PATROL], actions: ['view'] }]);
+    patrolViewer = viewer;
     expect(envelope(await post('gbPtz', { device: DEVICE, channel: CH1, action: 'up' }, viewer.headers))).toMatchObject(
       {
         code: 403,
@@ -376,6 +381,102 @@ describe('a simulated GB device', () => {
     );
     expect(backwards).toMatchObject({ code: 400 });
     expect(backwards.msg).toContain('end');
+  });
+
+  it('refresh asks the device again for DeviceInfo and Catalog and stores what it says; audited', async () => {
+    const row = await t.db.selectFrom('gb_devices').select('id').where('gbid', '=', DEVICE).executeTakeFirstOrThrow();
+    const channelsStored = async () =>
+      (
+        await t.db.selectFrom('gb_channels').select('gbid').where('device_id', '=', row.id).orderBy('gbid').execute()
+      ).map((c) => c.gbid);
+    // the stored row went stale; the device gained a fourth channel since it registered
+    await t.db.updateTable('gb_devices').set({ firmware: 'old', model: 'old' }).where('id', '=', row.id).execute();
+    const added = '34020000001310000005';
+    dev.channelIds.push(added);
+    const asked: string[] = [];
+    const onQuery = (q: { cmdType: string }) => asked.push(q.cmdType);
+    dev.on('query', onQuery);
+    const fresh = envelope<{ id: number; channel_count: number; firmware: string; model: string; name: string }>(
+      await post('gbDeviceRefresh', { id: row.id }),
+    );
+    dev.off('query', onQuery);
+    expect(fresh).toMatchObject({
+      code: 200,
+      data: { id: row.id, channel_count: 4, firmware: '1.0', model: 'SIM-IPC', name: 'Gate camera' },
+    });
+    expect(asked).toEqual(['DeviceInfo', 'Catalog']);
+    expect(await channelsStored()).toContain(added);
+    expect(await channelsStored()).toHaveLength(4);
+    // and a channel gone from the device is gone from the rows
+    dev.channelIds.pop();
+    expect(envelope<{ channel_count: number }>(await post('gbDeviceRefresh', { id: row.id })).data.channel_count).toBe(
+      3,
+    );
+    expect(await channelsStored()).not.toContain(added);
+
+    // refusals: another unit's GB admin, a user without edit on 10343, an unknown id, a bad id
+    expect(envelope(await post('gbDeviceRefresh', { id: row.id }, otherAdmin.headers))).toMatchObject({ code: 403 });
+    expect(envelope(await post('gbDeviceRefresh', { id: row.id }, patrolViewer.headers))).toMatchObject({
+      code: 403,
+      msg: '没有权限：需要菜单 10343 的“编辑”权限',
+    });
+    expect(envelope(await post('gbDeviceRefresh', { id: 999_999 }))).toMatchObject({ code: 404 });
+    expect(envelope(await post('gbDeviceRefresh', { id: 'x' }))).toMatchObject({ code: 400 });
+    const rows = await auditRows(t.db, Api.gbDeviceRefresh.path);
+    // newest first; the 403 of the menu check and the 400 are written too
+    expect(rows.map((r) => r.result_code)).toEqual([400, 404, 403, 403, 200, 200]);
+    expect(rows.at(-1)!.target).toBe(String(row.id));
+  });
+
+  it('refresh of a device that does not answer is a 504', async () => {
+    const row = await t.db.selectFrom('gb_devices').select('id').where('gbid', '=', DEVICE).executeTakeFirstOrThrow();
+    // the registration now points at a socket that takes the requests and never answers
+    const silent = createSocket('udp4');
+    await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve));
+    const registered = t.app.gb.platform!.device(DEVICE)!;
+    const remote = registered.remote;
+    registered.remote = { transport: 'udp', address: '127.0.0.1', port: silent.address().port };
+    let got = 0;
+    silent.on('message', () => got++);
+    try {
+      const EN = { ...admin.headers, 'x-lang': 'en-US' };
+      const answer = envelope(await post('gbDeviceRefresh', { id: row.id }, EN));
+      expect(answer.code).toBe(504);
+      expect(got).toBeGreaterThan(0);
+    } finally {
+      registered.remote = remote;
+      silent.close();
+    }
+  });
+
+  it('keeps the last good position when a MobilePosition NOTIFY says 0/0 (no fix)', async () => {
+    const before = await t.db
+      .selectFrom('gb_devices')
+      .select(['lng', 'lat', 'position_time'])
+      .where('gbid', '=', DEVICE)
+      .executeTakeFirstOrThrow();
+    expect(before.lng).not.toBeNull();
+    // as the SIP layer emits a decoded NOTIFY: a fix-less one, then a real one
+    const platform = t.app.gb.platform!;
+    const stored: string[] = [];
+    const onStored = (e: { deviceId: string; what: string }) => e.deviceId === DEVICE && stored.push(e.what);
+    t.app.gb.on('stored', onStored);
+    const zero = { deviceId: DEVICE, sourceId: DEVICE, longitude: 0, latitude: 0, time: '2026-11-27T10:00:00' };
+    platform.emit('position', zero);
+    platform.emit('position', { ...zero, longitude: 0, latitude: 22.5, time: '2026-11-27T10:00:01' });
+    await until('the second position stored', async () => {
+      const r = await t.db.selectFrom('gb_devices').select('lat').where('gbid', '=', DEVICE).executeTakeFirst();
+      return r?.lat === 22.5;
+    });
+    t.app.gb.off('stored', onStored);
+    // the 0/0 one changed nothing and was not announced; lng 0 alone is a position
+    expect(stored.filter((w) => w === 'position')).toHaveLength(1);
+    const after = await t.db
+      .selectFrom('gb_devices')
+      .select(['lng', 'lat', 'position_time'])
+      .where('gbid', '=', DEVICE)
+      .executeTakeFirstOrThrow();
+    expect(after).toEqual({ lng: 0, lat: 22.5, position_time: '2026-11-27 10:00:01' });
   });
 
   it('goes offline when it unregisters; PTZ then says so', async () => {

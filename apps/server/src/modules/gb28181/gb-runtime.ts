@@ -207,6 +207,8 @@ export class GbRuntime extends EventEmitter<GbRuntimeEvents> {
     p.on('keepalive', ({ deviceId }) => this.queue(deviceId, () => touchGbKeepalive(this.db, deviceId)));
     p.on('position', (e) =>
       this.queue(e.deviceId, async () => {
+        // 0/0 is what a device without a fix sends: the last good position stays
+        if (e.longitude === 0 && e.latitude === 0) return;
         await setGbPosition(this.db, e.deviceId, { lng: e.longitude, lat: e.latitude, time: e.time.replace('T', ' ') });
         this.emit('stored', { deviceId: e.deviceId, what: 'position' });
       }),
@@ -251,22 +253,8 @@ export class GbRuntime extends EventEmitter<GbRuntimeEvents> {
         errors.push(`${what}: ${err instanceof Error ? err.message : String(err)}`);
       }
     };
-    await step('DeviceInfo', async () => {
-      const info = await p.queryDeviceInfo(deviceId);
-      await setGbInfo(this.db, deviceId, {
-        name: info.DeviceName,
-        manufacturer: info.Manufacturer,
-        model: info.Model,
-        firmware: info.Firmware,
-      });
-    });
-    await step('Catalog', async () => {
-      const catalog = await p.queryCatalog(deviceId);
-      const device = await findGbDevice(this.db, deviceId);
-      if (!device) return;
-      const items = catalog.items.filter((i) => i.DeviceID !== deviceId);
-      await replaceGbChannels(this.db, device.id, items.map(channelOf));
-    });
+    await step('DeviceInfo', () => this.storeDeviceInfo(p, deviceId));
+    await step('Catalog', () => this.storeCatalog(p, deviceId));
     this.dropSubscriptions(p, deviceId);
     const expires = this.tuning.subscribeExpiresSec ?? 3600;
     for (const kind of ['MobilePosition', 'Alarm'] as const)
@@ -279,6 +267,47 @@ export class GbRuntime extends EventEmitter<GbRuntimeEvents> {
       });
     if (errors.length) this.log.warn({ deviceId, errors }, 'gb28181: device sync incomplete');
     this.emit('synced', errors.length ? { deviceId, error: errors.join('; ') } : { deviceId });
+  }
+
+  /** DeviceInfo asked of the device and stored (an admin's name kept: setGbInfo). */
+  private async storeDeviceInfo(p: GbSipPlatform, deviceId: string): Promise<void> {
+    const info = await p.queryDeviceInfo(deviceId);
+    await setGbInfo(this.db, deviceId, {
+      name: info.DeviceName,
+      manufacturer: info.Manufacturer,
+      model: info.Model,
+      firmware: info.Firmware,
+    });
+  }
+
+  /** The Catalog asked of the device becomes its channel set. */
+  private async storeCatalog(p: GbSipPlatform, deviceId: string): Promise<void> {
+    const catalog = await p.queryCatalog(deviceId);
+    const device = await findGbDevice(this.db, deviceId);
+    if (!device) return;
+    const items = catalog.items.filter((i) => i.DeviceID !== deviceId);
+    await replaceGbChannels(this.db, device.id, items.map(channelOf));
+  }
+
+  /**
+   * Ask a registered device again for its DeviceInfo and Catalog (as on registration), after its
+   * earlier events; rejects with the first failure (GbRequestError), or 'not_running' without a platform.
+   */
+  refresh(deviceId: string): Promise<void> {
+    const p = this.platform;
+    if (!p) return Promise.reject(new Error('not_running'));
+    const prev = this.queues.get(deviceId) ?? Promise.resolve();
+    const run = prev.then(async () => {
+      await this.storeDeviceInfo(p, deviceId);
+      await this.storeCatalog(p, deviceId);
+      this.emit('stored', { deviceId, what: 'catalog' });
+    });
+    const next = run.catch(() => {});
+    this.queues.set(deviceId, next);
+    void next.then(() => {
+      if (this.queues.get(deviceId) === next) this.queues.delete(deviceId);
+    });
+    return run;
   }
 
   private dropSubscriptions(p: GbSipPlatform, deviceId: string): void {

@@ -16,6 +16,7 @@ export const OPLOG_ACTION_LABELS = keysOf('configcenter', {
   playUpdate: 'oplog.actionName.playUpdate',
   gbPtz: 'oplog.actionName.gbPtz',
   gbDeviceUpdate: 'oplog.actionName.gbDeviceUpdate',
+  gbDeviceRefresh: 'oplog.actionName.gbDeviceRefresh',
   uploadBackground: 'oplog.actionName.uploadBackground',
   announceAdd: 'oplog.actionName.announceAdd',
   announceUpdatePost: 'oplog.actionName.announceUpdatePost',

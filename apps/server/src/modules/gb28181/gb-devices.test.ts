@@ -497,6 +497,12 @@ describe('a simulated GB device', () => {
       msg: 'The GB device is offline.',
       data: null,
     });
+    const gone = await t.db.selectFrom('gb_devices').select('id').where('gbid', '=', DEVICE).executeTakeFirstOrThrow();
+    expect(envelope(await post('gbDeviceRefresh', { id: gone.id }, EN))).toEqual({
+      code: 409,
+      msg: 'The GB device is offline.',
+      data: null,
+    });
   });
 });
 
@@ -517,5 +523,13 @@ describe('saving the settings', () => {
     expect(envelope(await saveSettings({ LocalPort: next, gb_mode: 0 })).code).toBe(200);
     expect(t.app.gb.platform).toBeNull();
     expect(t.app.gbLive.current).toBeNull();
+    // a refresh then says the platform is not running
+    const row = await t.db.selectFrom('gb_devices').select('id').where('gbid', '=', DEVICE).executeTakeFirstOrThrow();
+    expect(envelope(await post('gbDeviceRefresh', { id: row.id }, { ...admin.headers, 'x-lang': 'en-US' }))).toEqual({
+      code: 409,
+      msg: 'GB28181 access is not running (GB mode is off or the SIP port could not be opened).',
+      data: null,
+    });
+    expect((await auditRows(t.db, Api.gbDeviceRefresh.path))[0]).toMatchObject({ result_code: 409 });
   });
 });

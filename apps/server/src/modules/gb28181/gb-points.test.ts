@@ -4,9 +4,8 @@
  * new positions and its going offline to the map consoles of its unit only.
  */
 import { GbSimHub, type GbDevice } from '@bwc/simulator/gb';
-import { Api, type GbSitePush, MenuId, SESSION_WS_PATH, SessionPush } from '@bwc/protocol';
+import { Api, type GbSitePush, MenuId, SessionPush } from '@bwc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../../../test/api';
 import {
   createRole,
   createTestApp,
@@ -18,7 +17,8 @@ import {
   type TestApp,
 } from '../../../test/helpers';
 import { freePort } from '../../../test/wait';
-import { TestConsole } from '../../../test/ws-client';
+import { drain, sessionConsole } from '../../../test/session-console';
+import type { TestConsole } from '../../../test/ws-client';
 import { GbSitePushQueue } from './gb-points.push';
 import { sitePushOf } from './gb-points.service';
 
@@ -54,31 +54,11 @@ async function userIn(unitBh: string, menu: number) {
   return login(t.app, u.username, u.password);
 }
 
-/** A console logged in on the session push channel. */
+/** A console logged in on the session push channel, closed after the suite. */
 async function consoleOf(s: Session): Promise<TestConsole> {
-  const info = await api<{ logincode: string; username: string; scode: string; auth_cate: string }>(
-    t.app,
-    'userInfo',
-    s,
-  );
-  const c = await TestConsole.open(`${base}${SESSION_WS_PATH}`, s.headers);
+  const c = await sessionConsole(t.app, base, s);
   open.push(c);
-  c.send({
-    cmd: 'client_login',
-    logincode: info.data.logincode,
-    username: info.data.username,
-    scode: info.data.scode,
-    cate: info.data.auth_cate,
-  });
-  expect(await c.next((m) => m.cmd === 'client_login')).toMatchObject({ code: 200 });
   return c;
-}
-
-/** Everything sent to the console before now (a ping is answered after the frames already sent). */
-async function drain(c: TestConsole): Promise<void> {
-  const before = c.messages.length;
-  c.send({ cmd: 'ping' });
-  await c.next((m) => m.cmd === 'pong' && c.messages.indexOf(m) >= before);
 }
 
 const gbSites = (c: TestConsole, from = 0): GbSitePush[] =>

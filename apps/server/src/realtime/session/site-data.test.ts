@@ -1,8 +1,8 @@
 import { Api, MenuId, SESSION_WS_PATH, SITE_DATA_FLUSH_MS, SessionPush, type SitePush } from '@bwc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../../../test/api';
 import { createRole, createTestApp, createUser, DEMO, login, type Session, type TestApp } from '../../../test/helpers';
 import { addDevice, deviceLogin, unitIdOf, type CreatedDevice } from '../../../test/devices';
+import { drain, sessionConsole } from '../../../test/session-console';
 import { TestConsole } from '../../../test/ws-client';
 
 let t: TestApp;
@@ -43,34 +43,11 @@ afterAll(async () => {
   await t.close();
 });
 
-/** A console logged in on the push channel with the session's user info. */
+/** A console logged in on the session push channel, closed after the suite. */
 async function consoleOf(s: Session): Promise<TestConsole> {
-  const info = await api<{ logincode: string; username: string; scode: string; auth_cate: string }>(
-    t.app,
-    'userInfo',
-    s,
-  );
-  const c = await TestConsole.open(`${base}${SESSION_WS_PATH}`, s.headers);
+  const c = await sessionConsole(t.app, base, s);
   open.push(c);
-  c.send({
-    cmd: 'client_login',
-    logincode: info.data.logincode,
-    username: info.data.username,
-    scode: info.data.scode,
-    cate: info.data.auth_cate,
-  });
-  expect(await c.next((m) => m.cmd === 'client_login')).toMatchObject({ code: 200 });
   return c;
-}
-
-/**
- * Everything the server sent this console before now: a ping answered on the same socket comes
- * after every frame the server had already sent to it.
- */
-async function drain(c: TestConsole): Promise<void> {
-  const before = c.messages.length;
-  c.send({ cmd: 'ping' });
-  await c.next((m) => m.cmd === 'pong' && c.messages.indexOf(m) >= before);
 }
 
 const siteData = (c: TestConsole) =>

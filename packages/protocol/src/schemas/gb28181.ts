@@ -363,6 +363,8 @@ export const GbPlayAnswer = z.object({
   ws: z.string(),
   /** epoch ms after which the token no longer admits a viewer */
   expires: z.number().int(),
+  /** 1 when the device's stream carries audio (its PS stream map lists one): the FLV then has AAC */
+  has_audio: z.union([z.literal(0), z.literal(1)]),
 });
 export type GbPlayAnswer = z.infer<typeof GbPlayAnswer>;
 

@@ -1,9 +1,10 @@
 import type { GbPlayAnswer, GbPlayRequest } from '@bwc/protocol';
 import type { AuthUser } from '../../http/auth';
-import { Errors } from '../../http/errors';
+import { AppError, Errors } from '../../http/errors';
 import { gbTimeToIso } from './gb-alarms';
 import { requestFailed } from './gb-devices.service';
 import type { GbLive } from './live/gb-live.module';
+import { GbNoMediaError } from './live/gb-live.service';
 
 const MAX_PLAYBACK_S = 7 * 86_400;
 
@@ -32,8 +33,10 @@ export async function gbPlay(live: GbLive | null, user: AuthUser, req: GbPlayReq
       flv: p.flv,
       ws: p.ws,
       expires: p.expires,
+      has_audio: p.hasAudio ? 1 : 0,
     };
   } catch (err) {
+    if (err instanceof GbNoMediaError) throw new AppError(504, 'errors.gb.noMedia');
     return requestFailed(err);
   }
 }

@@ -65,10 +65,16 @@ export class LiveStream {
   /** bytes over the last complete second (bitrate) */
   private window = { start: Date.now(), bytes: 0, last: 0 };
 
+  /**
+   * Whether the FLV header viewers get names audio. Body cameras always do (the default); a GB
+   * stream says what its device sends, so a player reading the header does not wait for audio.
+   */
+  hasAudio = true;
+
   constructor(readonly deviceId: number) {}
 
-  static header(): Buffer {
-    return Flv.createHeader(true, true);
+  static header(hasAudio = true): Buffer {
+    return Flv.createHeader(hasAudio, true);
   }
 
   /** A packet from the publisher. */
@@ -104,7 +110,7 @@ export class LiveStream {
   /** A viewer joins: the FLV header, what it needs to decode, the GOP since the last keyframe. */
   join(viewer: StreamSink): void {
     const start = [
-      LiveStream.header(),
+      LiveStream.header(this.hasAudio),
       this.metadata,
       this.audioHeader,
       this.videoHeader,

@@ -10,6 +10,7 @@ import {
   TcpPassiveRtpReceiver,
   UdpRtpReceiver,
   type PortAllocator,
+  type GbTracks,
   type RtpReceiver,
   type Transport,
 } from '../media';
@@ -39,6 +40,8 @@ export interface GbLiveOptions {
   idleMs?: number;
   /** no RTP for this long stops the stream (BYE); default 10 s */
   receiverTimeoutMs?: number;
+  /** how long a start waits after the 200 for the stream map telling whether there is audio; default 3 s */
+  mediaWaitMs?: number;
   log: FastifyBaseLogger;
 }
 
@@ -52,6 +55,19 @@ export interface GbStreamInfo {
   ssrc: string;
   /** ms from sending INVITE to its 200 */
   answeredMs: number;
+  /** the PS carries audio (its stream map lists an audio stream) */
+  hasAudio: boolean;
+}
+
+/** The device answered the INVITE but no media came within `mediaWaitMs`. */
+export class GbNoMediaError extends Error {
+  constructor(
+    readonly key: string,
+    readonly waitedMs: number,
+  ) {
+    super(`no media from the device within ${waitedMs} ms (${key})`);
+    this.name = 'GbNoMediaError';
+  }
 }
 
 interface Session {
@@ -228,11 +244,52 @@ export class GbLiveService {
       if (!media) throw new Error('the answer has no media line');
       this.attach(s, new TcpActiveRtpReceiver({ ...ropts, remote: { host: sdp.address, port: media.port } }));
     }
+    const tracks = await this.tracks(s);
+    if (s.stopped) throw new Error(`stopped (${s.stopped})`);
+    // viewers get an FLV header naming audio only when the device sends it
+    stream.hasAudio = tracks.audio;
     o.log.info(
-      { key: s.key, device: s.deviceId, transport: s.transport, ssrc: s.ssrc, answeredMs },
+      { key: s.key, device: s.deviceId, transport: s.transport, ssrc: s.ssrc, answeredMs, audio: tracks.audio },
       'gb live: started',
     );
-    return { key: s.key, name: `${s.key.replace(':', '-')}.flv`, transport: s.transport, ssrc: s.ssrc, answeredMs };
+    return {
+      key: s.key,
+      name: `${s.key.replace(':', '-')}.flv`,
+      transport: s.transport,
+      ssrc: s.ssrc,
+      answeredMs,
+      hasAudio: tracks.audio,
+    };
+  }
+
+  /**
+   * What the PS carries: its first stream map (a device sends one with each keyframe, Appendix C),
+   * waited for up to `mediaWaitMs`. Media without a map by then counts as video only; no media
+   * at all is a GbNoMediaError.
+   */
+  private async tracks(s: Session): Promise<GbTracks> {
+    const media = s.media!;
+    if (media.tracks) return media.tracks;
+    const waitMs = this.o.mediaWaitMs ?? 3_000;
+    let timer: NodeJS.Timeout | undefined;
+    let onTracks: ((t: GbTracks) => void) | undefined;
+    let onClosed: (() => void) | undefined;
+    try {
+      return await new Promise<GbTracks>((resolve, reject) => {
+        onTracks = resolve;
+        onClosed = () => reject(new Error(`stopped (${s.stopped ?? 'closed'})`));
+        media.once('tracks', onTracks);
+        media.once('closed', onClosed);
+        timer = setTimeout(() => {
+          if (media.receiver.stats.units > 0) resolve({ audio: false, video: true });
+          else reject(new GbNoMediaError(s.key, waitMs));
+        }, waitMs);
+      });
+    } finally {
+      clearTimeout(timer);
+      if (onTracks) media.off('tracks', onTracks);
+      if (onClosed) media.off('closed', onClosed);
+    }
   }
 
   private attach(s: Session, receiver: RtpReceiver): void {

@@ -17,10 +17,11 @@ import { until } from '../../../../test/wait';
 import { FFMPEG } from '../../evidence/ingest/media-tools';
 import { MediaGateway, type ViewerSink } from '../../media/gateway';
 import { MediaKeys } from '../../media/keys';
+import { LiveStream } from '../../media/live-stream';
 import { PortAllocator } from '../media';
 import { probe } from '../media/test-media';
 import { GbSipPlatform } from '../sip';
-import { GbLiveService, type GbLiveOptions } from './gb-live.service';
+import { GbLiveService, GbNoMediaError, type GbLiveOptions } from './gb-live.service';
 
 const PLATFORM = '34020000002000000001';
 const DOMAIN = '3402000000';
@@ -92,11 +93,22 @@ class Viewer implements ViewerSink {
   videoFrames(): number {
     return this.tags().filter((t) => t.type === 9 && t.data[1] === 1).length;
   }
+
+  /** AAC raw frames (E.4.2.1: sound format 10, AACPacketType 1) */
+  audioFrames(): number {
+    return this.tags().filter((t) => t.type === 8 && t.data[0]! >> 4 === 10 && t.data[1] === 1).length;
+  }
+
+  /** The FLV header's TypeFlags (E.2): 4 audio, 1 video. */
+  get typeFlags(): number {
+    return this.bytes[4]!;
+  }
 }
 
 async function setup(
   opts: Partial<GbLiveOptions> = {},
   platformOpts: Partial<ConstructorParameters<typeof GbSipPlatform>[0]> = {},
+  device: { audio?: boolean } = {},
 ) {
   const platform = new GbSipPlatform({
     ...platformOpts,
@@ -117,6 +129,7 @@ async function setup(
     deviceId: '34020000001320000001',
     password: PASSWORD,
     channels: 1,
+    ...device,
     server: { id: PLATFORM, domain: DOMAIN, host: '127.0.0.1', port: platform.port },
   });
   expect(await dev.start()).toBe(true);
@@ -191,7 +204,7 @@ describe('GB28181 live video into the media gateway', () => {
     const { live, gateway, dev, ports, channel } = await setup();
     const t0 = performance.now();
     const info = await live.start(channel, dev.id);
-    expect(info).toMatchObject({ key: `gb:${channel}`, name: `gb-${channel}.flv`, transport: 'udp' });
+    expect(info).toMatchObject({ key: `gb:${channel}`, name: `gb-${channel}.flv`, transport: 'udp', hasAudio: true });
     expect(info.ssrc).toMatch(/^020000\d{4}$/);
     expect(ports.inUse).toBe(1);
     const v = new Viewer();
@@ -202,9 +215,15 @@ describe('GB28181 live video into the media gateway', () => {
     console.warn(
       `GB live UDP: INVITE answered in ${info.answeredMs} ms, first keyframe ${live.keyframeDelays[0]} ms after INVITE (${Math.round(performance.now() - t0)} ms to 25 frames)`,
     );
+    // the device's G.711A comes out as AAC: the header names audio, AAC tags follow
+    await until('10 AAC frames', () => v.audioFrames() >= 10, 20_000);
+    expect(v.typeFlags).toBe(5);
     checkStart(v);
     const { width } = checkDecodes(v, 'udp');
     expect(width).toBe(640);
+    const audio = probe(join(dir, 'udp.flv')).find((st) => st.codec_type === 'audio');
+    expect(audio?.codec_name).toBe('aac');
+    expect(Number(audio?.nb_read_frames)).toBeGreaterThanOrEqual(10);
     const stopped = new Promise<{ reason: string }>((r) => dev.once('streamStopped', r));
     gateway.unwatch(info.key, v);
     // idle time (1 s) later: BYE; the device stops ffmpeg
@@ -216,6 +235,37 @@ describe('GB28181 live video into the media gateway', () => {
     expect(ports.inUse).toBe(0);
     expect(await udpPortFree(base)).toBe(true);
   }, 60_000);
+
+  it('a video-only device: hasAudio false, the FLV header names video only, no audio tags', async () => {
+    const { live, gateway, dev, channel } = await setup({}, {}, { audio: false });
+    const info = await live.start(channel, dev.id);
+    expect(info.hasAudio).toBe(false);
+    const v = new Viewer();
+    gateway.watch(info.key, v);
+    await until('25 video frames', () => v.videoFrames() >= 25, 20_000);
+    expect(v.typeFlags).toBe(1);
+    expect(v.tags().filter((t) => t.type === 8)).toEqual([]);
+    checkStart(v);
+    checkDecodes(v, 'video-only');
+    expect(probe(join(dir, 'video-only.flv')).some((st) => st.codec_type === 'audio')).toBe(false);
+    // body-camera streams keep a header naming both
+    expect(LiveStream.header()[4]).toBe(5);
+    live.stop(info.key);
+  }, 60_000);
+
+  it('a device that answers but sends no media: GbNoMediaError after mediaWaitMs, the call hung up, nothing left', async () => {
+    // the device sends to 127.0.0.3; the receiver listens on 127.0.0.1 only
+    const { live, gateway, dev, channel, ports } = await setup({ mediaAddress: '127.0.0.3', mediaWaitMs: 800 });
+    const hungUp = new Promise<{ reason: string }>((r) => dev.once('streamStopped', r));
+    const t0 = performance.now();
+    await expect(live.start(channel, dev.id)).rejects.toThrow(GbNoMediaError);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(790);
+    expect((await hungUp).reason).toBe('BYE');
+    expect(ports.inUse).toBe(0);
+    expect(gateway.keyed.size).toBe(0);
+    expect(live.has(`gb:${channel}`)).toBe(false);
+    await until('the device has no ffmpeg left', () => runningGbStreams() === 0, 5000);
+  }, 30_000);
 
   it('two viewers asking at once share one INVITE; the device BYE ends the stream for both', async () => {
     const { live, gateway, dev, channel, invites } = await setup();
@@ -318,6 +368,7 @@ describe('GB28181 live video into the media gateway', () => {
     const info = await live.startPlayback(channel, dev.id, start, start + 2);
     expect(info.key).toBe(`gbpb:${channel}_${start}_${start + 2}`);
     expect(info.ssrc).toMatch(/^120000\d{4}$/);
+    expect(info.hasAudio).toBe(true);
     const v = new Viewer();
     gateway.watch(info.key, v);
     await until('the device ends the playback', () => v.closedWith !== null, 20_000);

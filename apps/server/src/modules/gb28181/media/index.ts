@@ -20,5 +20,5 @@ export {
   type FlvPacketizerOptions,
   type MediaLog,
 } from './flv-packets';
-export { GbMediaSession, type GbMediaSessionOptions, type GbMediaSessionEvents } from './session';
+export { GbMediaSession, type GbMediaSessionOptions, type GbMediaSessionEvents, type GbTracks } from './session';
 export { MediaError, parseH264Sps, parseH265Sps, type H264Sps, type H265Sps } from './h26x';

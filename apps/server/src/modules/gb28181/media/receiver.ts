@@ -13,6 +13,7 @@ import {
   PsError,
   RtpReassembler,
   RtpTcpFramer,
+  type ProgramStreamMap,
   type AccessUnit,
   type ReassemblyEvent,
   type RtpGap,
@@ -72,6 +73,10 @@ export abstract class RtpReceiver extends EventEmitter<ReceiverEvents> {
   protected readonly maxPacket: number;
   private readonly reassembler: RtpReassembler;
   private readonly demuxer = new PsDemuxer();
+  /** the last program stream map of the PS (null until one came) */
+  get psm(): ProgramStreamMap | null {
+    return this.demuxer.psm;
+  }
   private readonly expected: number | null;
   private readonly timeoutMs: number;
   private timer: NodeJS.Timeout | null = null;

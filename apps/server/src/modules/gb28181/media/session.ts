@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { AccessUnit } from '@bwc/gb28181/ps';
 import type { AvPacket } from '../../media/live-stream';
 import { FlvPacketizer, type MediaLog } from './flv-packets';
 import type { RtpReceiver } from './receiver';
@@ -10,7 +11,15 @@ export interface GbMediaSessionOptions {
   log?: MediaLog;
 }
 
+/** What the PS carries, from its stream map (or an audio unit before any map). */
+export interface GbTracks {
+  audio: boolean;
+  video: boolean;
+}
+
 export interface GbMediaSessionEvents {
+  /** once: the first stream map, or the first audio unit if it comes before one */
+  tracks: [GbTracks];
   /** nothing came for the receiver's timeout (the owner usually closes the session and sends BYE) */
   timeout: [];
   closed: [string];
@@ -23,6 +32,8 @@ export interface GbMediaSessionEvents {
 export class GbMediaSession extends EventEmitter<GbMediaSessionEvents> {
   readonly packetizer: FlvPacketizer;
   readonly startedAt = Date.now();
+  /** null until the stream map (or an audio unit) came */
+  tracks: GbTracks | null = null;
   private closed = false;
 
   constructor(
@@ -35,7 +46,10 @@ export class GbMediaSession extends EventEmitter<GbMediaSessionEvents> {
       ...(opts.g711 ? { g711: opts.g711 } : {}),
       ...(opts.log ? { log: opts.log } : {}),
     });
-    receiver.on('unit', (u) => this.packetizer.push(u));
+    receiver.on('unit', (u) => {
+      if (!this.tracks) this.findTracks(u);
+      this.packetizer.push(u);
+    });
     receiver.on('timeout', () => this.emit('timeout'));
     receiver.on('closed', (reason) => this.close(reason));
   }
@@ -59,6 +73,19 @@ export class GbMediaSession extends EventEmitter<GbMediaSessionEvents> {
       gaps: r.gaps,
       dropped: { ...r.dropped, units: p.dropped },
     };
+  }
+
+  private findTracks(u: AccessUnit): void {
+    const psm = this.receiver.psm;
+    if (psm) {
+      this.tracks = {
+        // stream ids of ISO/IEC 13818-1 table 2-18: 0xc0-0xdf audio, 0xe0-0xef video
+        audio: psm.streams.some((s) => s.streamId >= 0xc0 && s.streamId <= 0xdf),
+        video: psm.streams.some((s) => s.streamId >= 0xe0 && s.streamId <= 0xef),
+      };
+    } else if (u.kind === 'audio') this.tracks = { audio: true, video: false };
+    else return;
+    this.emit('tracks', this.tracks);
   }
 
   close(reason = 'closed'): void {

@@ -366,6 +366,20 @@ export async function devicePositions(
   return q.execute();
 }
 
+/**
+ * The last MobilePosition of GB devices (gb_devices, issue 16) by 20-digit GB id, in the scope: a
+ * GB alarm's gbbm names its device so. A device without a fix answers null.
+ */
+export async function gbDevicePositions(
+  db: Db,
+  scope: UnitScope,
+  gbids: string[],
+): Promise<{ gbid: string; lat: number | null; lng: number | null }[]> {
+  let q = db.selectFrom('gb_devices').select(['gbid', 'lat', 'lng']).where('gbid', 'in', gbids);
+  if (!scope.all) q = q.where('unit_id', 'in', scope.ids.length ? scope.ids : [-1]);
+  return q.execute();
+}
+
 /** SOS device events (and fence crossings) that have no alarm yet: the recovery after a crash. */
 export async function orphanSources(db: Db, limit: number) {
   const sos = await db

@@ -403,6 +403,18 @@ describe('ingest, bell list, read, acknowledge', () => {
     expect(pos.data).toEqual([{ hostbody: inFutian.hostbody, lat: 22.55, lng: 114.06 }]);
     const gb = await api(t.app, 'alarmGbPosition', futianUser, { gbbm: [inFutian.hostbody] });
     expect(gb.data).toEqual({ data: [{ gbbm: inFutian.hostbody, lat: 22.55, lng: 114.06 }] });
+    // a GB28181 device (its GB id is a GB alarm's gbbm): its last MobilePosition, in the scope only
+    const GB_IN = '34020000001320000071';
+    const GB_OUT = '34020000001320000072';
+    await t.db
+      .insertInto('gb_devices')
+      .values([
+        { gbid: GB_IN, unit_id: futian, lng: 114.07, lat: 22.54, created: '2026-11-27 10:00:00' },
+        { gbid: GB_OUT, unit_id: luohu, lng: 114.12, lat: 22.55, created: '2026-11-27 10:00:00' },
+      ])
+      .execute();
+    const gbDevices = await api(t.app, 'alarmGbPosition', futianUser, { gbbm: [GB_IN, GB_OUT] });
+    expect(gbDevices.data).toEqual({ data: [{ gbbm: GB_IN, lat: 22.54, lng: 114.07 }] });
     expect((await api(t.app, 'alarmPosition', futianUser, { hostbody: [] })).code).toBe(400);
 
     const res = await callApi(t.app, 'alarmExport', futianUser, { alarmNavActive: 0 });

@@ -139,8 +139,16 @@ export async function registerAlarmRoutes(app: FastifyInstance, service: AlarmSe
   defineRoute(app, {
     api: 'alarmGbPosition',
     handler: async ({ db, user, body }) => {
-      const rows = await repo.devicePositions(db, await unitScope(db, user), body.gbbm);
-      return { data: rows.map((r) => ({ gbbm: r.hostbody, lat: r.lat, lng: r.lng })) };
+      // a body camera named by its key, or a GB28181 device by its GB id
+      const scope = await unitScope(db, user);
+      const cameras = await repo.devicePositions(db, scope, body.gbbm);
+      const gb = await repo.gbDevicePositions(db, scope, body.gbbm);
+      return {
+        data: [
+          ...cameras.map((r) => ({ gbbm: r.hostbody, lat: r.lat, lng: r.lng })),
+          ...gb.map((r) => ({ gbbm: r.gbid, lat: r.lat, lng: r.lng })),
+        ],
+      };
     },
   });
 

@@ -1,10 +1,11 @@
 import { MenuId, ResultCode, type GbDevice, type GbDeviceDetail, type GbPlayerConfig, type Page } from '@bwc/protocol';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { App } from 'antd';
+import dayjs from 'dayjs';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, call } from '../../../api/http';
 import { renderWidget } from '../../../components/test-utils';
-import { formatDeviceInfo, formatPosition } from './format';
+import { formatDeviceInfo, formatPosition, gbLocalTime } from './format';
 import { GB_SETTINGS_PATH, GbDeviceAdminPage } from './GbDeviceAdminPage';
 import { listQuery } from './gbDevices.api';
 
@@ -105,11 +106,15 @@ const callMock = vi.mocked(call);
 let devices: GbDevice[];
 let config: GbPlayerConfig | Error;
 let updateAnswer: (body: Record<string, unknown>) => Promise<unknown>;
+let refreshAnswer: (body: Record<string, unknown>) => Promise<unknown>;
+/** 2026-11-27 09:10:00 at +08:00 (NVR's position_time) in the local time of the test run */
+const NVR_POSITION_LOCAL = dayjs(Date.UTC(2026, 10, 27, 1, 10, 0)).format('YYYY-MM-DD HH:mm:ss');
 
 beforeEach(() => {
   devices = [NVR, SILENT];
   config = CONFIG;
   updateAnswer = async () => NVR;
+  refreshAnswer = async () => ({ ...NVR, channel_count: 3 });
   callMock.mockReset().mockImplementation(async (endpoint: unknown, body: unknown) => {
     if (endpoint === 'gbDeviceList')
       return { total: devices.length, page: 1, limit: 20, list: devices } satisfies Page<GbDevice>;
@@ -119,6 +124,7 @@ beforeEach(() => {
     }
     if (endpoint === 'gbDeviceDetail') return DETAIL;
     if (endpoint === 'gbDeviceUpdate') return updateAnswer(body as Record<string, unknown>);
+    if (endpoint === 'gbDeviceRefresh') return refreshAnswer(body as Record<string, unknown>);
     return null;
   });
 });
@@ -147,7 +153,7 @@ describe('GB device list', { timeout: 60_000 }, () => {
       '2026-11-27 09:00:01',
       '2026-11-27 09:10:31',
       '114.050000, 22.540000',
-      '2026-11-27 09:10:00',
+      NVR_POSITION_LOCAL,
       '福田分局',
     ])
       expect(within(row).getByText(text)).toBeTruthy();
@@ -211,12 +217,42 @@ describe('GB device list', { timeout: 60_000 }, () => {
     await waitFor(() => expect(listCalls().length).toBeGreaterThan(before), WAIT);
   });
 
+  it('refreshes a device (DeviceInfo and Catalog asked again) and reads the list again; a refusal leaves it as it was', async () => {
+    await renderPage({ view: 1, edit: 1 });
+    const row = (await screen.findByText('南门NVR', undefined, WAIT)).closest('tr')!;
+    const before = listCalls().length;
+    fireEvent.click(within(row).getByText('刷新'));
+    await waitFor(
+      () =>
+        expect(callMock).toHaveBeenCalledWith(
+          'gbDeviceRefresh',
+          { id: 5 },
+          { success: '已重新读取“南门NVR”的设备信息和通道目录' },
+        ),
+      WAIT,
+    );
+    await waitFor(() => expect(listCalls().length).toBeGreaterThan(before), WAIT);
+
+    // the server says offline (the http layer shows its message): no reload, the button usable again
+    refreshAnswer = async () => {
+      throw new ApiError(409, '国标设备不在线', 200);
+    };
+    const silent = screen.getAllByText(SILENT.devgbid)[0]!.closest('tr')!;
+    const after = listCalls().length;
+    const button = within(silent).getByText('刷新').closest('button')!;
+    fireEvent.click(button);
+    await waitFor(() => expect(callMock).toHaveBeenCalledWith('gbDeviceRefresh', { id: 6 }, expect.anything()), WAIT);
+    await waitFor(() => expect(button.className).not.toContain('ant-btn-loading'), WAIT);
+    expect(listCalls().length).toBe(after);
+  });
+
   it('has no edit without the edit right, in English too', async () => {
     await renderPage({ view: 1 }, 'en-US');
     const row = (await screen.findByText('南门NVR', undefined, WAIT)).closest('tr')!;
     expect(within(row).getByText('Online')).toBeTruthy();
     expect(within(row).getByText('Channels')).toBeTruthy();
     expect(within(row).queryByText('Edit')).toBeNull();
+    expect(within(row).queryByText('Refresh')).toBeNull();
     expect(screen.getAllByText('Manufacturer / model / firmware').length).toBeGreaterThan(0);
   });
 });
@@ -262,6 +298,15 @@ describe('GB device list helpers', () => {
     });
     expect(listQuery(1, 20, { key: ' ', lineon: '', unit_id: '' })).toEqual({ page: 1, limit: 20 });
     expect(listQuery(1, 20, { lineon: '1', unit_id: 'x' })).toEqual({ page: 1, limit: 20, lineon: 1 });
+  });
+
+  it('shows GB times (+08:00) in the local time', () => {
+    expect(gbLocalTime('2026-11-27 09:10:00')).toBe(NVR_POSITION_LOCAL);
+    expect(gbLocalTime('2026-11-27T09:10:00.250')).toBe(NVR_POSITION_LOCAL);
+    // across midnight and a month end at +08:00
+    expect(gbLocalTime('2026-12-01 03:00:00')).toBe(dayjs(Date.UTC(2026, 10, 30, 19)).format('YYYY-MM-DD HH:mm:ss'));
+    for (const text of ['2026-02-31 10:00:00', '2026-11-27 24:00:00', 'yesterday', ''])
+      expect(gbLocalTime(text)).toBe(text);
   });
 
   it('formats DeviceInfo and positions', () => {

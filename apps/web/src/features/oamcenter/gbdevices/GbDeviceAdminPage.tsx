@@ -1,5 +1,5 @@
 import { MenuId, type GbDevice, type GbPlayerConfig } from '@bwc/protocol';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Card, Descriptions, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +10,8 @@ import type { DataTableColumn } from '../../../components/data-table';
 import type { SearchItem } from '../../../components/search-bar';
 import { unitSearchItem } from '../../../components/unit-tree';
 import { oamKeys } from '../oamcenter.api';
-import { formatDeviceInfo, formatPosition } from './format';
+import { call } from '../../../api/http';
+import { formatDeviceInfo, formatPosition, gbLocalTime } from './format';
 import { GbChannelsDrawer } from './GbChannelsDrawer';
 import { GbDeviceFormDialog } from './GbDeviceFormDialog';
 import { fetchGbConfig, fetchGbDevices, gbDeviceKeys } from './gbDevices.api';
@@ -72,7 +73,11 @@ function GbNotice({ config, gbOn, none }: { config: GbPlayerConfig | null; gbOn:
 export function GbDeviceAdminPage() {
   const { t } = useTranslation('oamcenter');
   const { gb } = useGbMode();
-  const { dialog, editAction } = useCrud<GbDevice>({ menu: MenuId.GB_DEVICES, invalidate: [oamKeys.all] });
+  const { dialog, editAction, permission } = useCrud<GbDevice>({
+    menu: MenuId.GB_DEVICES,
+    invalidate: [oamKeys.all],
+  });
+  const client = useQueryClient();
   const [channelsOf, setChannelsOf] = useState<GbDevice | null>(null);
 
   const config = useQuery({ queryKey: gbDeviceKeys.config, queryFn: ({ signal }) => fetchGbConfig(signal) });
@@ -178,7 +183,11 @@ export function GbDeviceAdminPage() {
           return (
             <>
               <div className="bwc-nowrap">{at}</div>
-              {row.position_time ? <Typography.Text type="secondary">{row.position_time}</Typography.Text> : null}
+              {row.position_time ? (
+                <Typography.Text type="secondary" data-testid="gb-device-position-time">
+                  {gbLocalTime(row.position_time)}
+                </Typography.Text>
+              ) : null}
             </>
           );
         },
@@ -186,15 +195,25 @@ export function GbDeviceAdminPage() {
       { title: t('gbDevice.field.unit'), dataIndex: 'unit_name', key: 'unit_name', width: 120, ellipsis: true },
       {
         kind: 'operation',
-        width: 130,
+        width: 190,
         fixed: 'right',
         actions: [
           editAction(t('action.edit')),
+          {
+            key: 'refresh',
+            label: t('gbDevice.action.refresh'),
+            permission: permission('edit'),
+            // DeviceInfo and Catalog asked again; the table reloads after (the server's refusal is toasted)
+            onClick: async (row) => {
+              await call('gbDeviceRefresh', { id: row.id }, { success: t('gbDevice.refreshed', { name: row.name }) });
+              await client.invalidateQueries({ queryKey: gbDeviceKeys.detail(row.devgbid) });
+            },
+          },
           { key: 'channels', label: t('gbDevice.action.channels'), onClick: (row) => setChannelsOf(row) },
         ],
       },
     ],
-    [t, editAction],
+    [t, editAction, permission, client],
   );
 
   return (
@@ -205,7 +224,7 @@ export function GbDeviceAdminPage() {
         fetch={({ page, limit, filters }) => fetchGbDevices(page, limit, filters)}
         columns={columns}
         searchItems={searchItems}
-        scroll={{ x: 1420 }}
+        scroll={{ x: 1480 }}
         urlKey="gb"
       />
       <GbDeviceFormDialog {...dialog} />

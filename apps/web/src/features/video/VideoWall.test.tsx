@@ -140,7 +140,7 @@ describe('VideoWall', () => {
 });
 
 describe('sound', () => {
-  it('offers mute only for streams with sound (GB28181 live is video only)', async () => {
+  it('offers mute only for streams with sound (a GB channel without audio has none)', async () => {
     const silent = new Set<number>([2]);
     const usual = deps.createPlayer;
     onTestFinished(() => {

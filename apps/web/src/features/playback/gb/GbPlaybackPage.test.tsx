@@ -145,7 +145,7 @@ describe('GB history replay', () => {
     // the device did not answer: the player says so with the server's message
     await waitFor(() => expect(within(player).getByTestId('live-view').dataset.state).toBe('failed'));
     expect(player.textContent).toContain('The GB device did not answer in time.');
-    // video only: no sound control
+    // no answer, so no word on sound: no sound control
     expect(within(player).queryByTestId('live-mute')).toBeNull();
 
     // the list's play plays the whole recording

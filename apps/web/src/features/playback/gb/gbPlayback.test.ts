@@ -105,8 +105,20 @@ describe('GB playback helpers', () => {
     );
   });
 
-  it('makes a video-only player: mpegts is told the stream has no audio', async () => {
-    fakeServer(() => ({ channel_id: '', key: '', transport: 'udp', ssrc: '', flv: '/f', ws: '/f', expires: 1 }));
+  it.each([
+    [0, false],
+    [1, true],
+  ])('makes a player with sound as the answer says: has_audio %i -> mpegts hasAudio %s', async (hasAudio, sound) => {
+    fakeServer(() => ({
+      channel_id: '',
+      key: '',
+      transport: 'udp',
+      ssrc: '',
+      flv: '/f',
+      ws: '/f',
+      expires: 1,
+      has_audio: hasAudio,
+    }));
     const sources: { hasAudio?: boolean; url?: string }[] = [];
     const player = {
       mediaInfo: {},
@@ -134,10 +146,12 @@ describe('GB playback helpers', () => {
       { channel: CHANNEL, start: '2026-11-27 10:00:00', end: '2026-11-27 10:10:00' },
       { loadMpegts: () => Promise.resolve(mpegts), pauseWhenHidden: false },
     );
+    // no sound control before the answer
     expect(live.hasAudio).toBe(false);
     live.attach(document.createElement('video'));
     await vi.waitFor(() => expect(sources).toHaveLength(1));
-    expect(sources[0]).toMatchObject({ hasAudio: false });
+    expect(sources[0]).toMatchObject({ hasAudio: sound });
+    expect(live.hasAudio).toBe(sound);
     expect(sources[0]!.url).toContain('/f');
     live.destroy();
   });

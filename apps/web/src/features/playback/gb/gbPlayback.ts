@@ -1,8 +1,8 @@
-import type { GbRecording, GbTreeNode, LivePlay, PlaybackDevice, PlaybackRecording } from '@bwc/protocol';
+import type { GbRecording, GbTreeNode, PlaybackDevice, PlaybackRecording } from '@bwc/protocol';
 import dayjs, { type Dayjs } from 'dayjs';
 import { call } from '../../../api/http';
 import { currentLanguage } from '../../../i18n';
-import { LivePlayer, type LivePlayerOptions } from '../../video/player/LivePlayer';
+import { LivePlayer, type LivePlayAnswer, type LivePlayerOptions } from '../../video/player/LivePlayer';
 
 /** GB times on the wire (videoreplay/gbsearch, videopatrols/gbplay, RecordInfo answers): no zone. */
 export const GB_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
@@ -123,7 +123,7 @@ export function playbackFrom(r: Pick<GbRecording, 'start' | 'end'>, offset: numb
  * the device with s=Playback, GB/T 28181-2016 9.8) as a LivePlay the live player takes. Silent:
  * the player shows the refusal.
  */
-export async function requestGbPlayback(target: GbPlaybackTarget, signal: AbortSignal): Promise<LivePlay> {
+export async function requestGbPlayback(target: GbPlaybackTarget, signal: AbortSignal): Promise<LivePlayAnswer> {
   const answer = await call(
     'gbPlay',
     { channel: target.channel.devgbid, start: target.start, end: target.end },
@@ -138,10 +138,11 @@ export async function requestGbPlayback(target: GbPlaybackTarget, signal: AbortS
     flv: answer.flv,
     ws: answer.ws,
     expires: answer.expires,
+    hasAudio: answer.has_audio === 1,
   };
 }
 
-/** The FLV player of a playback: video only, as GB live (the server's INVITE offers no audio). */
+/** The FLV player of a playback: with sound when the answer says the recording has some. */
 export function createGbPlaybackPlayer(
   target: GbPlaybackTarget,
   options: Partial<Omit<LivePlayerOptions, 'request'>> = {},
@@ -150,6 +151,7 @@ export function createGbPlaybackPlayer(
     lang: currentLanguage,
     ...options,
     request: (signal) => requestGbPlayback(target, signal),
+    // until the answer says (has_audio)
     hasAudio: false,
   });
 }

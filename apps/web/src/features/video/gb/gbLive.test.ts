@@ -61,6 +61,7 @@ describe('GB channels on the wall', () => {
       flv: '/live/gb-34020000001310000001.flv?token=t',
       ws: '/live/gb-34020000001310000001.flv?token=t',
       expires: 1_800_000_000_000,
+      has_audio: 1,
     });
     const device = liveDeviceOfGbChannel(node('34020000001310000001', 'CH1'));
     const signal = new AbortController().signal;
@@ -75,6 +76,19 @@ describe('GB channels on the wall', () => {
       flv: '/live/gb-34020000001310000001.flv?token=t',
       ws: '/live/gb-34020000001310000001.flv?token=t',
       expires: 1_800_000_000_000,
+      hasAudio: true,
     });
+    // a video-only device
+    callMock.mockResolvedValue({
+      channel_id: '34020000001310000001',
+      key: 'gb:34020000001310000001',
+      transport: 'udp',
+      ssrc: '0200000002',
+      flv: '/f',
+      ws: '/f',
+      expires: 1,
+      has_audio: 0,
+    });
+    expect((await requestGbPlay(device, signal)).hasAudio).toBe(false);
   });
 });

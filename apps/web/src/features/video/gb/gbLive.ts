@@ -1,8 +1,8 @@
-import { ALARM_TYPE, type Alarm, type GbTreeNode, type LivePlay } from '@bwc/protocol';
+import { ALARM_TYPE, type Alarm, type GbTreeNode } from '@bwc/protocol';
 import { call } from '../../../api/http';
 import { currentLanguage } from '../../../i18n';
 import { createLivePlayer, releaseLive, type LiveDevice } from '../liveSource';
-import { LivePlayer } from '../player/LivePlayer';
+import { LivePlayer, type LivePlayAnswer } from '../player/LivePlayer';
 import type { WallDeps } from '../wallModel';
 
 /**
@@ -41,10 +41,10 @@ export function isGbLiveDevice(device: LiveDevice): device is GbLiveDevice {
 
 /**
  * Asks the server for a play of the channel (videopatrols/gbplay: the server INVITEs the device and
- * answers the gateway's paths with a fresh token), as a LivePlay the wall's player takes. Silent:
- * the tile shows the refusal.
+ * answers the gateway's paths with a fresh token and whether the stream has sound), as a LivePlay
+ * the wall's player takes. Silent: the tile shows the refusal.
  */
-export async function requestGbPlay(device: GbLiveDevice, signal: AbortSignal): Promise<LivePlay> {
+export async function requestGbPlay(device: GbLiveDevice, signal: AbortSignal): Promise<LivePlayAnswer> {
   const answer = await call('gbPlay', { channel: device.gb.channel }, { silent: true, signal });
   return {
     device_id: device.id,
@@ -55,6 +55,7 @@ export async function requestGbPlay(device: GbLiveDevice, signal: AbortSignal): 
     flv: answer.flv,
     ws: answer.ws,
     expires: answer.expires,
+    hasAudio: answer.has_audio === 1,
   };
 }
 
@@ -62,7 +63,7 @@ export async function requestGbPlay(device: GbLiveDevice, signal: AbortSignal): 
 export const gbWallDeps: Partial<WallDeps> = {
   createPlayer: (device) =>
     isGbLiveDevice(device)
-      ? // the server's INVITE offers video only
+      ? // no sound control until gbplay's answer says the device sends audio (has_audio)
         new LivePlayer({ request: (signal) => requestGbPlay(device, signal), lang: currentLanguage, hasAudio: false })
       : createLivePlayer(device),
   // a GB stream nobody watches is stopped by the server (its idle time): nothing to release

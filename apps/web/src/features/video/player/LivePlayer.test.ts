@@ -194,6 +194,33 @@ describe('LivePlayer', () => {
     expect(fake.players[1]!.source).toMatchObject({ type: 'flv', hasAudio: false });
   });
 
+  it("follows the answer's hasAudio (GB28181's has_audio) over the option, for the demuxer and the mute tool", async () => {
+    const withSound = new LivePlayer({
+      request: () => Promise.resolve({ ...play('t10'), hasAudio: true }),
+      lang: () => 'en-US',
+      loadMpegts: () => Promise.resolve(fake.module),
+      hasAudio: false,
+    });
+    made.push(withSound);
+    // before the answer: the option
+    expect(withSound.hasAudio).toBe(false);
+    withSound.attach(document.createElement('video'));
+    await settle();
+    expect(withSound.hasAudio).toBe(true);
+    expect(fake.players[0]!.source).toMatchObject({ type: 'flv', hasAudio: true });
+    const silent = new LivePlayer({
+      request: () => Promise.resolve({ ...play('t11'), hasAudio: false }),
+      lang: () => 'en-US',
+      loadMpegts: () => Promise.resolve(fake.module),
+    });
+    made.push(silent);
+    expect(silent.hasAudio).toBe(true);
+    silent.attach(document.createElement('video'));
+    await settle();
+    expect(silent.hasAudio).toBe(false);
+    expect(fake.players[1]!.source).toMatchObject({ type: 'flv', hasAudio: false });
+  });
+
   it('says the device is starting while the server holds the socket', async () => {
     const player = makePlayer(() => Promise.resolve(play('s', 'starting')));
     player.attach(video);

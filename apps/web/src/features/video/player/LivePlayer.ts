@@ -132,9 +132,12 @@ const CLOSE_REASON_OFFLINE = 'offline';
 /** a tile whose device went offline asks again this often, so that it plays once the device is back */
 export const OFFLINE_RETRY_MS = 5_000;
 
+/** A LivePlay that may say whether the stream carries sound (GB28181's gbplay answers it). */
+export type LivePlayAnswer = LivePlay & { hasAudio?: boolean };
+
 export interface LivePlayerOptions {
   /** Asks the server for a fresh LivePlay (live_add / getVideo): each (re)connect needs a new token. */
-  request: (signal: AbortSignal) => Promise<LivePlay>;
+  request: (signal: AbortSignal) => Promise<LivePlayAnswer>;
   /** language of the server's refusal messages */
   lang: () => string;
   /** Tests pass a fake mpegts; the real one is imported on first use. */
@@ -142,8 +145,9 @@ export interface LivePlayerOptions {
   /** Stop downloading while the video is off screen or the tab is hidden (default on). */
   pauseWhenHidden?: boolean;
   /**
-   * false: the stream has no audio whatever its FLV header says (the gateway's header names both
-   * tracks; the demuxer would wait for audio that never comes). GB28181 live offers video only.
+   * false: the stream has no audio whatever its FLV header says (the body-camera gateway's header
+   * names both tracks; the demuxer would wait for audio that never comes). An answer's `hasAudio`
+   * (GB28181) overrides it for that connection.
    */
   hasAudio?: boolean;
 }
@@ -180,14 +184,16 @@ export class LivePlayer {
   private visible = { onScreen: true, tab: true };
   private unobserve: (() => void) | null = null;
   private lastPlay: LivePlay | null = null;
+  /** what the last answer said about sound, null when it said nothing */
+  private answeredAudio: boolean | null = null;
   private frames: { at: number; decoded: number } | null = null;
   private destroyed = false;
 
   constructor(private readonly options: LivePlayerOptions) {}
 
-  /** Whether the stream carries sound (GB28181 live does not: no mute control is offered). */
+  /** Whether the stream carries sound (no mute control is offered without): the answer's word, else the option's. */
   get hasAudio(): boolean {
-    return this.options.hasAudio !== false;
+    return this.answeredAudio ?? this.options.hasAudio !== false;
   }
 
   get state(): LivePlayerState {
@@ -296,6 +302,7 @@ export class LivePlayer {
       ([module, play]) => {
         if (abort.signal.aborted) return;
         this.lastPlay = play;
+        this.answeredAudio = play.hasAudio ?? null;
         if (!module.getFeatureList().mseLivePlayback) return this.fail('unsupported');
         this.connect(module, play);
       },
@@ -330,7 +337,11 @@ export class LivePlayer {
         type: 'flv',
         isLive: true,
         url: socketUrl(play.ws, this.options.lang()),
-        ...(this.options.hasAudio === false ? { hasAudio: false } : {}),
+        ...(this.answeredAudio !== null
+          ? { hasAudio: this.answeredAudio }
+          : this.options.hasAudio === false
+            ? { hasAudio: false }
+            : {}),
       },
       { ...MPEGTS_LIVE_CONFIG, customLoader: socketLoader(mpegts, hooks) },
     );

@@ -1,12 +1,13 @@
 import { MenuId, type GbPlayerConfig, type GbTreeNode, type GbUserCheck } from '@bwc/protocol';
-import { QueryClient } from '@tanstack/react-query';
+import { focusManager, QueryClient } from '@tanstack/react-query';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { call } from '../../../api/http';
 import { renderWidget } from '../../../components/test-utils';
 import { GbInitError } from './gbInit';
 import { GbPatrolScreen, gbInitSteps } from './GbPatrolScreen';
 import { GbPtzPanel } from './GbPtzPanel';
+import { GB_TREE_REFETCH_MS, GbTree } from './GbTree';
 import type { VideoWallHandle } from '../VideoWall';
 import { WallModel } from '../wallModel';
 
@@ -205,6 +206,102 @@ describe('GB equipment tree', { timeout: 60_000 }, () => {
       () => expect(within(tree).getByTestId('gb-tree-count').textContent).toBe('设备 0 台（在线 0），通道 0 个'),
       WAIT,
     );
+  });
+});
+
+describe('GB equipment tree: staying fresh', { timeout: 60_000 }, () => {
+  const GATE = '34020000001320000002';
+  const NEW = '34020000001320000003';
+  const device = (devgbid: string, name: string, lineon: 0 | 1, children: GbTreeNode[]): GbTreeNode => ({
+    ...TREE[0]!,
+    devgbid,
+    device: devgbid,
+    name,
+    lineon,
+    hasChildren: children.length > 0,
+    children: children.map((c) => ({ ...c, device: devgbid })),
+  });
+  const gate = device(GATE, '东门 NVR', 1, [channel('34020000001310000010', '东门 枪机', 1)]);
+  const node = (tree: HTMLElement, name: string) => within(tree).getByText(name).closest('.ant-tree-treenode')!;
+  const selected = (tree: HTMLElement, name: string) =>
+    within(tree)
+      .getByText(name)
+      .closest('.ant-tree-node-content-wrapper')!
+      .className.includes('ant-tree-node-selected');
+
+  afterEach(() => {
+    vi.useRealTimers();
+    focusManager.setFocused(undefined);
+  });
+
+  it('the refresh button reads the tree again and keeps what the user collapsed and selected', async () => {
+    server.tree = [TREE[0]!, gate];
+    await renderWidget(<GbPatrolScreen title="视频巡逻" wall={wall()} />, {
+      permissions: { [MenuId.VIDEO_PATROL]: { view: 1 } },
+    });
+    const tree = await screen.findByTestId('gb-tree', undefined, WAIT);
+    await waitFor(() => expect(within(tree).getByText('东门 枪机')).toBeTruthy(), WAIT);
+    // the user folds the gate NVR and picks the dome camera
+    fireEvent.click(node(tree, '东门 NVR').querySelector('.ant-tree-switcher')!);
+    await waitFor(() => expect(within(tree).queryByText('东门 枪机')).toBeNull(), WAIT);
+    fireEvent.click(within(tree).getByText('西丽路口 球机'));
+    expect(selected(tree, '西丽路口 球机')).toBe(true);
+
+    const button = within(tree).getByRole('button', { name: '刷新设备列表' });
+    fireEvent.mouseEnter(button);
+    expect(await screen.findByRole('tooltip', undefined, WAIT)).toHaveProperty('textContent', '刷新设备列表');
+
+    // meanwhile the crossroads NVR dropped offline and a new device registered
+    server.tree = [
+      device(DEVICE, '西丽路口 NVR', 0, [channel(CAMERA, '西丽路口 球机', 0)]),
+      gate,
+      device(NEW, '北门 IPC', 1, [channel('34020000001310000020', '北门 通道1', 1)]),
+    ];
+    const before = calls('gbDeviceTree').length;
+    fireEvent.click(button);
+    await waitFor(() => expect(within(tree).getByText('北门 IPC')).toBeTruthy(), WAIT);
+    expect(calls('gbDeviceTree').length).toBe(before + 1);
+    expect(within(tree).getByTestId('gb-tree-count').textContent).toBe('设备 3 台（在线 2），通道 3 个');
+    expect(node(tree, '西丽路口 NVR').querySelector('[data-itemtype="device"]')?.getAttribute('data-online')).toBe('0');
+    // still folded, still selected
+    expect(within(tree).queryByText('东门 枪机')).toBeNull();
+    expect(selected(tree, '西丽路口 球机')).toBe(true);
+  });
+
+  it('reads the tree again every 30 s while the tab is shown; a failed reading keeps the last tree', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    await renderWidget(<GbTree />, { language: 'en-US' });
+    const tree = await screen.findByTestId('gb-tree', undefined, WAIT);
+    await waitFor(() => expect(within(tree).getByText('西丽路口 球机')).toBeTruthy(), WAIT);
+    expect(calls('gbDeviceTree')).toHaveLength(1);
+    expect(within(tree).getByRole('button', { name: 'Refresh the device list' })).toBeTruthy();
+
+    server.tree = [{ ...TREE[0]!, lineon: 0 }];
+    await vi.advanceTimersByTimeAsync(GB_TREE_REFETCH_MS);
+    await waitFor(() => expect(calls('gbDeviceTree')).toHaveLength(2), WAIT);
+    await waitFor(
+      () => expect(tree.querySelector('[data-itemtype="device"]')?.getAttribute('data-online')).toBe('0'),
+      WAIT,
+    );
+
+    // hidden tab: no reading
+    focusManager.setFocused(false);
+    await vi.advanceTimersByTimeAsync(GB_TREE_REFETCH_MS * 2);
+    expect(calls('gbDeviceTree')).toHaveLength(2);
+    focusManager.setFocused(true);
+    // shown again: it reads again (focus) and then on its interval
+    await waitFor(() => expect(calls('gbDeviceTree').length).toBeGreaterThan(2), WAIT);
+
+    // the server fails: the last tree stays, with a line saying the reading failed
+    callMock.mockImplementation(async (endpoint: unknown) => {
+      if (endpoint === 'gbDeviceTree') throw new Error('network down');
+      return null;
+    });
+    fireEvent.click(within(tree).getByRole('button', { name: 'Refresh the device list' }));
+    expect((await within(tree).findByTestId('gb-tree-stale', undefined, WAIT)).textContent).toBe(
+      'Refresh failed, showing the last result: network down',
+    );
+    expect(within(tree).getByText('西丽路口 球机')).toBeTruthy();
   });
 });
 

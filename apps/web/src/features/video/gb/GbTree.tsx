@@ -1,12 +1,15 @@
-import { ApiOutlined, VideoCameraOutlined } from '@ant-design/icons';
+import { ApiOutlined, ReloadOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import type { GbDeviceTreeRequest, GbTreeNode } from '@bwc/protocol';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Input, Spin } from 'antd';
+import { Alert, Button, Input, Spin, Tooltip, Typography } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/http';
 import { Tree, CAMERA_ITEM_TYPE } from '../../../components/tree';
 import { isUnitNode, loadUnitLevel, UnitTreeSelect } from '../../../components/unit-tree';
+
+/** How often the tree is read again while shown (react-query pauses it while the tab is hidden). */
+export const GB_TREE_REFETCH_MS = 30_000;
 
 export const gbTreeKey = (request: GbDeviceTreeRequest) =>
   ['gb', 'tree', request.unit ?? null, request.key ?? ''] as const;
@@ -72,9 +75,13 @@ export function GbTree({ onChannel }: Props) {
   const tree = useQuery({
     queryKey: gbTreeKey(request),
     queryFn: ({ signal }) => fetchGbTree(request, signal),
+    // devices register and drop offline: read again quietly (not while the tab is hidden)
+    refetchInterval: GB_TREE_REFETCH_MS,
+    refetchIntervalInBackground: false,
   });
   const nodes = tree.data ?? [];
   const totals = count(nodes);
+  const refresh = t('gb.tree.refresh');
   return (
     <div className="bwc-gb-tree" data-testid="gb-tree">
       <div className="bwc-gb-tree-filters">
@@ -93,17 +100,37 @@ export function GbTree({ onChannel }: Props) {
           data-testid="gb-tree-search"
         />
       </div>
-      <div className="bwc-gb-tree-count" data-testid="gb-tree-count">
-        {t('gb.tree.count', totals)}
+      <div
+        className="bwc-gb-tree-count"
+        data-testid="gb-tree-count"
+        style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between' }}
+      >
+        <span>{t('gb.tree.count', totals)}</span>
+        <Tooltip title={refresh}>
+          <Button
+            type="text"
+            size="small"
+            icon={<ReloadOutlined spin={tree.isFetching} />}
+            aria-label={refresh}
+            data-testid="gb-tree-refresh"
+            onClick={() => void tree.refetch()}
+          />
+        </Tooltip>
       </div>
-      {tree.isError ? (
+      {tree.isError && tree.data ? (
+        // a later reading failed: the last tree stays, said to be stale
+        <Typography.Text type="warning" data-testid="gb-tree-stale">
+          {t('gb.tree.stale', { reason: tree.error.message })}
+        </Typography.Text>
+      ) : null}
+      {tree.isError && !tree.data ? (
         <Alert type="error" showIcon message={t('gb.init.failure.catalog')} description={tree.error.message} />
       ) : tree.isPending ? (
         <Spin />
       ) : (
         <Tree<GbTreeNode>
-          // a new answer expands all its devices again
-          key={tree.dataUpdatedAt}
+          // a new search or unit expands all its devices; a refetch keeps what the user expanded and selected
+          key={JSON.stringify(request)}
           data={nodes}
           icon={icon}
           defaultExpandAll

@@ -148,14 +148,22 @@ test('GB mode: a simulated GB device in the GB tree, a channel plays, PTZ reache
     await page.screenshot({ path: artifact('gb-mode-en-US') });
 
     // ---- the gateway serves the channel's FLV (HTTP-FLV read here), then the tile plays and its picture moves
-    const play = await data<{ flv: string }>(
+    const play = await data<{ flv: string; has_audio: number }>(
       await page.request.post(Api.gbPlay.path, { data: { channel: device.channelIds[0] } }),
     );
+    // the simulated device sends G.711A in its PS
+    expect(play.has_audio).toBe(1);
     expect(await flvBytes(new URL(play.flv, page.url()).href, 20_000), 'FLV bytes from the gateway').toBeGreaterThan(
       13,
     );
     await expect(view).toHaveAttribute('data-state', 'playing', { timeout: 90_000 });
     await expect.poll(() => moving(view), { timeout: 60_000, intervals: [500] }).toBeGreaterThan(50);
+    // with sound: the tile offers unmute (as for body cameras), and the click unmutes the video
+    const mute = view.getByTestId('live-mute');
+    await expect(mute).toHaveCount(1);
+    await view.hover();
+    await mute.click();
+    await expect.poll(() => view.locator('video').evaluate((v: HTMLVideoElement) => v.muted)).toBe(false);
     await page.screenshot({ path: artifact('gb-mode-playing-en-US') });
   } catch (err) {
     console.error(`simulated device: ${simLog.join('; ')}`);

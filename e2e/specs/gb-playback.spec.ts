@@ -75,8 +75,8 @@ test('GB history replay: the device answers RecordInfo, its recordings show on t
     await expect(view).toHaveAttribute('data-state', 'playing', { timeout: 90_000 });
     await expect.poll(() => moving(view), { timeout: 60_000, intervals: [500] }).toBeGreaterThan(50);
     expect(simLog.some((l) => l.startsWith(`streaming ${channelId}`))).toBe(true);
-    // video only: no sound control
-    await expect(view.getByTestId('live-mute')).toHaveCount(0);
+    // the simulated device sends G.711A (gbplay has_audio 1): the sound control is offered
+    await expect(view.getByTestId('live-mute')).toHaveCount(1);
     await page.screenshot({ path: artifact('gb-playback-zh-CN') });
 
     // ---- en-US: search again; a bar of the timeline plays from where it was clicked

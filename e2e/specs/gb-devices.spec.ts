@@ -10,7 +10,8 @@ import { text } from '../support/texts';
  * The operations centre's GB28181 device screen end to end (issue 16): with GB mode off it says so
  * and links to the GB settings; switched on (a SIP port of this server's own) and with no device it
  * names the SIP address devices register to; a simulated GB device registers, shows online in the
- * table with its DeviceInfo and its channels, the administrator renames it and sees the new name.
+ * table with its DeviceInfo and its channels, a refresh reads a channel it gained, the administrator
+ * renames it and sees the new name.
  * Screenshots in zh-CN and en-US.
  */
 const DEVICE_ID = '34020000001320000903';
@@ -118,6 +119,19 @@ test('GB devices: off notice, where to register, a simulated device online with 
     await page.screenshot({ path: artifact('gb-devices-channels-zh-CN') });
     await page.locator('.ant-drawer-close').click();
     await expect(channels).toHaveCount(0);
+
+    // ---- the device gains a channel: refresh asks DeviceInfo and Catalog again (audited)
+    device.channelIds.push('34020000001310000999');
+    await row.getByText(text('zh-CN', 'oamcenter:gbDevice.action.refresh'), { exact: true }).click();
+    await expect(page.locator('.ant-message-notice')).toContainText(
+      text('zh-CN', 'oamcenter:gbDevice.refreshed', { name: DEVICE_NAME }),
+    );
+    await expect(row.getByTestId('gb-device-channel-count')).toHaveText(String(CHANNELS + 1));
+    device.channelIds.pop();
+    await row.getByText(text('zh-CN', 'oamcenter:gbDevice.action.refresh'), { exact: true }).click();
+    await expect(row.getByTestId('gb-device-channel-count')).toHaveText(String(CHANNELS));
+    // the refresh toasts gone before the rename's
+    await expect(page.locator('.ant-message-notice')).toHaveCount(0, { timeout: 15_000 });
 
     // ---- rename it
     await row.getByText(text('zh-CN', 'oamcenter:action.edit'), { exact: true }).click();

@@ -195,7 +195,7 @@ export function GbDeviceAdminPage() {
       { title: t('gbDevice.field.unit'), dataIndex: 'unit_name', key: 'unit_name', width: 120, ellipsis: true },
       {
         kind: 'operation',
-        width: 190,
+        width: 230,
         fixed: 'right',
         actions: [
           editAction(t('action.edit')),
@@ -224,7 +224,7 @@ export function GbDeviceAdminPage() {
         fetch={({ page, limit, filters }) => fetchGbDevices(page, limit, filters)}
         columns={columns}
         searchItems={searchItems}
-        scroll={{ x: 1480 }}
+        scroll={{ x: 1520 }}
         urlKey="gb"
       />
       <GbDeviceFormDialog {...dialog} />

@@ -45,7 +45,7 @@ const PAGE_JS = String.raw`
   const CONFIG = ${JSON.stringify(MPEGTS_LIVE_CONFIG)};
   const players = new Map();
   let next = 1;
-  function play(url) {
+  function play(url, hasAudio) {
     const id = next++;
     const video = document.createElement('video');
     video.muted = true;
@@ -55,7 +55,7 @@ const PAGE_JS = String.raw`
     video.style.height = '360px';
     document.body.appendChild(video);
     const p = { video, createdAt: Date.now(), firstFrameAt: 0, errors: [] };
-    const player = mpegts.createPlayer({ type: 'flv', isLive: true, url, hasAudio: false }, CONFIG);
+    const player = mpegts.createPlayer({ type: 'flv', isLive: true, url, hasAudio }, CONFIG);
     p.player = player;
     player.on(mpegts.Events.ERROR, (type, detail) => p.errors.push(type + ' ' + detail));
     player.attachMediaElement(video);
@@ -98,7 +98,7 @@ interface PlayerInfo {
   width: number;
 }
 interface PageGlobal {
-  gbBench: { play(url: string): number; info(id: number): PlayerInfo; close(id: number): void };
+  gbBench: { play(url: string, hasAudio: boolean): number; info(id: number): PlayerInfo; close(id: number): void };
 }
 
 async function main(): Promise<void> {
@@ -175,9 +175,10 @@ async function main(): Promise<void> {
       const sentAt = Date.now();
       const answer = await api<GbPlayAnswer>('POST', Api.gbPlay.path, { channel: ch });
       const answeredAt = Date.now();
+      // sound as the console takes it: gbplay's has_audio (the simulated device sends G.711A)
       const id = await page.evaluate(
-        (url) => (globalThis as unknown as PageGlobal).gbBench.play(url),
-        `ws://127.0.0.1:${port}${answer.ws}`,
+        ({ url, audio }) => (globalThis as unknown as PageGlobal).gbBench.play(url, audio),
+        { url: `ws://127.0.0.1:${port}${answer.ws}`, audio: answer.has_audio === 1 },
       );
       let info: PlayerInfo | null = null;
       await until(

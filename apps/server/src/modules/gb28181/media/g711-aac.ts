@@ -39,6 +39,8 @@ export class G711Transcoder {
       FFMPEG,
       [
         ...['-hide_banner', '-loglevel', 'error', '-nostdin'],
+        // raw input needs no probing: without these ffmpeg holds ~2 s of live audio before its first frame
+        ...['-probesize', '32', '-analyzeduration', '0', '-fflags', '+nobuffer'],
         ...['-f', opts.law, '-ar', String(RATE), '-ac', '1', '-i', 'pipe:0'],
         ...['-c:a', 'aac', '-b:a', String(opts.bitrate ?? 32000), '-flush_packets', '1', '-f', 'adts', 'pipe:1'],
       ],

@@ -296,6 +296,30 @@ describe('G.711', () => {
     p.close();
   });
 
+  it('AAC comes out of a short input that is not ended (ffmpeg does not hold live audio to probe it)', async () => {
+    const packets: AvPacket[] = [];
+    const p = new FlvPacketizer({ onPacket: (x) => packets.push(x) });
+    // 0.5 s of A-law in 20 ms units, then nothing more (a live stream keeps its pipe open)
+    for (let i = 0; i < 25; i++)
+      p.push({
+        kind: 'audio',
+        codec: 'g711a',
+        streamId: 0xc0,
+        pts: i * 1800,
+        dts: i * 1800,
+        data: media.alaw.subarray(i * 160, i * 160 + 160),
+        keyframe: true,
+      });
+    await vi.waitFor(
+      () => expect(packets.filter((x) => x.codec_type === 8 && x.flags === 1).length).toBeGreaterThan(0),
+      {
+        timeout: 5_000,
+      },
+    );
+    expect(packets[0]!.flags).toBe(0);
+    p.close();
+  });
+
   it("'drop' leaves the audio out, with one log line", async () => {
     const packs = muxStream(media.h264.slice(0, 30), 'h264', { codec: 'g711a', bytes: media.alaw });
     const rtp = rtpOf(packs, 712).map((r) => r.pkt);

@@ -5,7 +5,7 @@ import dayjs from 'dayjs';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, call } from '../../../api/http';
 import { renderWidget } from '../../../components/test-utils';
-import { formatDeviceInfo, formatPosition, gbLocalTime } from './format';
+import { formatDeviceInfo, formatPosition } from './format';
 import { GB_SETTINGS_PATH, GbDeviceAdminPage } from './GbDeviceAdminPage';
 import { listQuery } from './gbDevices.api';
 
@@ -298,15 +298,6 @@ describe('GB device list helpers', () => {
     });
     expect(listQuery(1, 20, { key: ' ', lineon: '', unit_id: '' })).toEqual({ page: 1, limit: 20 });
     expect(listQuery(1, 20, { lineon: '1', unit_id: 'x' })).toEqual({ page: 1, limit: 20, lineon: 1 });
-  });
-
-  it('shows GB times (+08:00) in the local time', () => {
-    expect(gbLocalTime('2026-11-27 09:10:00')).toBe(NVR_POSITION_LOCAL);
-    expect(gbLocalTime('2026-11-27T09:10:00.250')).toBe(NVR_POSITION_LOCAL);
-    // across midnight and a month end at +08:00
-    expect(gbLocalTime('2026-12-01 03:00:00')).toBe(dayjs(Date.UTC(2026, 10, 30, 19)).format('YYYY-MM-DD HH:mm:ss'));
-    for (const text of ['2026-02-31 10:00:00', '2026-11-27 24:00:00', 'yesterday', ''])
-      expect(gbLocalTime(text)).toBe(text);
   });
 
   it('formats DeviceInfo and positions', () => {

@@ -5,6 +5,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/http';
 import { GbTree } from '../../video/gb/GbTree';
+import { gbLocalTime, gbTime, GB_TIME_FORMAT } from '../../video/gb/gbTime';
 import { LiveView } from '../../video/LiveView';
 import type { LiveDevice } from '../../video/liveSource';
 import type { LivePlayer, LivePlayerOptions } from '../../video/player/LivePlayer';
@@ -15,11 +16,8 @@ import {
   formatDuration,
   gbDuration,
   gbRangeAllowed,
-  gbTime,
   GB_RECORD_TYPE_KEYS,
-  GB_TIME_FORMAT,
   playbackFrom,
-  shownTime,
   todayRange,
   timelineDevice,
   timelineRecordings,
@@ -79,8 +77,8 @@ function GbPlaybackView({
       className="bwc-gb-replay-player"
       title={t('gb.playing', {
         name: target.channel.name,
-        start: shownTime(target.start),
-        end: shownTime(target.end),
+        start: gbLocalTime(target.start),
+        end: gbLocalTime(target.end),
       })}
       data-testid="gb-replay-player"
     >
@@ -215,8 +213,8 @@ export function GbPlaybackPage({ playerOptions, initialRange }: Props) {
                   dataSource={searched.recordings.map((r, i) => ({ ...r, key: i }))}
                   data-testid="gb-replay-list"
                   columns={[
-                    { title: t('gb.start'), dataIndex: 'start', render: (v: string) => shownTime(v) || v },
-                    { title: t('gb.end'), dataIndex: 'end', render: (v: string) => shownTime(v) || v },
+                    { title: t('gb.start'), dataIndex: 'start', render: (v: string) => gbLocalTime(v) },
+                    { title: t('gb.end'), dataIndex: 'end', render: (v: string) => gbLocalTime(v) },
                     {
                       title: t('gb.duration'),
                       key: 'duration',

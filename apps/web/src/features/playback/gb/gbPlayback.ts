@@ -2,44 +2,14 @@ import type { GbRecording, GbTreeNode, PlaybackDevice, PlaybackRecording } from 
 import dayjs, { type Dayjs } from 'dayjs';
 import { call } from '../../../api/http';
 import { currentLanguage } from '../../../i18n';
+import { gbMs, gbTime } from '../../video/gb/gbTime';
 import { LivePlayer, type LivePlayAnswer, type LivePlayerOptions } from '../../video/player/LivePlayer';
-
-/** GB times on the wire (videoreplay/gbsearch, videopatrols/gbplay, RecordInfo answers): no zone. */
-export const GB_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
-
-/** The zone of GB times (A.2.1 local time; the server and the devices keep +08:00). */
-export const GB_ZONE_OFFSET_MS = 8 * 3_600_000;
 
 /** The longest span a RecordInfo search may cover (the server refuses longer ones). */
 export const GB_SEARCH_MAX_MS = 7 * 86_400_000;
 
 /** Today, from midnight to the end of the day (the page's first range). */
 export const todayRange = (): [Dayjs, Dayjs] => [dayjs().startOf('day'), dayjs().endOf('day')];
-
-const p2 = (n: number) => String(n).padStart(2, '0');
-
-/** A moment as a GB time (+08:00 wall clock). */
-export function gbTime(d: Dayjs | number): string {
-  const t = new Date((typeof d === 'number' ? d : d.valueOf()) + GB_ZONE_OFFSET_MS);
-  return (
-    `${t.getUTCFullYear()}-${p2(t.getUTCMonth() + 1)}-${p2(t.getUTCDate())} ` +
-    `${p2(t.getUTCHours())}:${p2(t.getUTCMinutes())}:${p2(t.getUTCSeconds())}`
-  );
-}
-
-/** A GB time ('YYYY-MM-DD HH:mm:ss', +08:00) as epoch ms; NaN when it is not one. */
-export function gbMs(time: string): number {
-  const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})$/.exec(time);
-  if (!m) return NaN;
-  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
-  return Date.UTC(y, mo - 1, d, h, mi, s) - GB_ZONE_OFFSET_MS;
-}
-
-/** A GB time as the console shows times: the browser's local time; '' when it is not one. */
-export function shownTime(time: string): string {
-  const ms = gbMs(time);
-  return Number.isFinite(ms) ? dayjs(ms).format(GB_TIME_FORMAT) : '';
-}
 
 /** Whether the server would take [start, end] for a search: end after start, at most 7 days. */
 export function gbRangeAllowed([start, end]: [Dayjs, Dayjs]): boolean {

@@ -1,5 +1,6 @@
 import { Api, type GbPoint } from '@bwc/protocol';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import dayjs from 'dayjs';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWidget } from '../../../../components/test-utils';
@@ -163,7 +164,8 @@ describe('GbMapPage', () => {
     const card = await screen.findByTestId('gb-map-card');
     expect(card.textContent).toContain('广场摄像机');
     expect(card.textContent).toContain(DEV);
-    expect(card.textContent).toContain('2026-11-27 10:00:00');
+    // the device's GB time (+08:00) in the browser's local time
+    expect(card.textContent).toContain(dayjs(Date.parse('2026-11-27T10:00:00+08:00')).format('YYYY-MM-DD HH:mm:ss'));
     expect(card.textContent).toContain('Channels (2)');
     expect(within(card).getByTestId('gb-map-state').textContent).toBe('Online');
     expect(fake.map.flyTo).toHaveBeenCalledWith({ center: [114.05, 22.54], zoom: 15 });

@@ -11,6 +11,7 @@ import { moveCamera } from '../../../../map/moveCamera';
 import { usePush, usePushReconnect } from '../../../../realtime/session/pushChannel';
 import { LiveDialogHost, openLive } from '../../openLive';
 import { liveDeviceOfGbChannel } from '../gbLive';
+import { gbLocalTime } from '../gbTime';
 import { GbDevicesLayer } from './GbDevicesLayer';
 import { GbPointStore, sortedPoints } from './gbPoints';
 import './gb-map.css';
@@ -125,7 +126,7 @@ export function GbDeviceCard({ point, onClose }: { point: GbPoint; onClose: () =
           </Tag>
         </dd>
         <dt>{t('gbMap.positionTime')}</dt>
-        <dd data-testid="gb-map-time">{point.position_time || '-'}</dd>
+        <dd data-testid="gb-map-time">{point.position_time ? gbLocalTime(point.position_time) : '-'}</dd>
         <dt>{t('gbMap.position')}</dt>
         <dd>
           {point.lng.toFixed(6)}, {point.lat.toFixed(6)}

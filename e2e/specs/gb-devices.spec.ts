@@ -1,9 +1,9 @@
-import type { Envelope, GbDevice as GbDeviceRow, GbPlayerConfig, GbSettings, Page as ListPage } from '@bwc/protocol';
-import { GbSimHub } from '@bwc/simulator/gb';
+import type { GbDevice as GbDeviceRow, Page as ListPage } from '@bwc/protocol';
 import type { Page } from '@playwright/test';
 import { Api } from '../../packages/protocol/src/endpoints';
 import { expect, test } from '../fixtures';
 import { ACCOUNTS, artifact, buttonName, login, switchLanguage } from '../support/console';
+import { data, gbSettings, gbSipPort, openGb, saveGb, type GbSession } from '../support/gb';
 import { text } from '../support/texts';
 
 /**
@@ -22,20 +22,6 @@ const SCREEN = '/oamcenter/PlatformAdmin/downAdmin';
 
 test.describe.configure({ timeout: 300_000 });
 
-async function data<T>(res: { json(): Promise<unknown> }): Promise<T> {
-  const body = (await res.json()) as Envelope<T>;
-  expect(body.code, body.msg).toBe(200);
-  return body.data;
-}
-
-async function gbSettings(page: Page): Promise<GbSettings> {
-  return data<GbSettings>(await page.request.get(`${Api.settingsGet.path}?type=gbconfig`));
-}
-
-async function saveGb(page: Page, settings: GbSettings): Promise<void> {
-  await data(await page.request.post(Api.settingsUpdate.path, { data: { type: 'gbconfig', ...settings } }));
-}
-
 /** The device's row of gbdevice/list (undefined before it registered). */
 async function listed(page: Page): Promise<GbDeviceRow | undefined> {
   const answer = await data<ListPage<GbDeviceRow>>(await page.request.get(`${Api.gbDeviceList.path}?key=${DEVICE_ID}`));
@@ -47,9 +33,7 @@ test('GB devices: off notice, where to register, a simulated device online with 
 }) => {
   await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
   const saved = await gbSettings(page);
-  // a SIP port of this server's own (gb-mode.spec uses 20_000 + E2E_PORT % 10_000)
-  const sipPort = 20_000 + ((Number(process.env.E2E_PORT || '18084') % 10_000) + 2);
-  let hub: GbSimHub | null = null;
+  let gb: GbSession | null = null;
   try {
     // ---- GB mode off: the screen says so and links to the GB settings
     await saveGb(page, { ...saved, gb_mode: 0 });
@@ -63,30 +47,16 @@ test('GB devices: off notice, where to register, a simulated device online with 
     );
 
     // ---- on, no device yet: the SIP address devices register to
-    await saveGb(page, { ...saved, gb_mode: 1, LocalPort: sipPort });
-    await expect
-      .poll(async () => (await data<GbPlayerConfig>(await page.request.get(Api.gbConfig.path))).running, {
-        message: 'gbconfig/get running: the server serves GB devices',
-        timeout: 30_000,
-      })
-      .toBe(1);
-    const { ocx_config: sip } = await data<GbPlayerConfig>(await page.request.get(Api.gbConfig.path));
-    expect(sip.ocxPort).toBe(sipPort);
+    const sipPort = gbSipPort(2);
+    gb = await openGb(page, sipPort);
+    const { sip } = gb;
     await page.reload();
     await expect(screen.getByTestId('gb-devices-sip-address')).toHaveText(`${sip.ocxIp}:${sipPort}`);
     await expect(screen.getByTestId('gb-devices-off')).toHaveCount(0);
     await page.screenshot({ path: artifact('gb-devices-empty-zh-CN') });
 
     // ---- a simulated device registers where gbconfig says; the server stores its DeviceInfo and Catalog
-    hub = new GbSimHub({ host: '127.0.0.1' });
-    await hub.start();
-    const device = hub.device({
-      deviceId: DEVICE_ID,
-      name: DEVICE_NAME,
-      password: saved.DevicePassword,
-      channels: CHANNELS,
-      server: { id: sip.ocxSip, domain: sip.SipDomain, host: sip.ocxIp || '127.0.0.1', port: sip.ocxPort },
-    });
+    const device = gb.device({ deviceId: DEVICE_ID, name: DEVICE_NAME, channels: CHANNELS });
     expect(await device.start(), 'the simulated device registered').toBe(true);
     await expect
       .poll(async () => listed(page), { message: 'DeviceInfo and Catalog stored', timeout: 60_000 })
@@ -162,7 +132,7 @@ test('GB devices: off notice, where to register, a simulated device online with 
     await expect(row).toContainText(text('en-US', 'oamcenter:gbDevice.action.channels'));
     await page.screenshot({ path: artifact('gb-devices-en-US') });
   } finally {
-    await hub?.stop();
+    await gb?.close();
     await saveGb(page, saved);
   }
 });

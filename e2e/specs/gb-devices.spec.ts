@@ -14,7 +14,8 @@ import { text } from '../support/texts';
  * renames it and sees the new name.
  * Screenshots in zh-CN and en-US.
  */
-const DEVICE_ID = '34020000001320000903';
+// ids 10 apart across the GB specs: a device's channels take the serials after its own
+const DEVICE_ID = '34020000001320000921';
 const DEVICE_NAME = 'E2E国标设备';
 const NEW_NAME = 'E2E南门录像机';
 const CHANNELS = 2;

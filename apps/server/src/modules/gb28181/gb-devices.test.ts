@@ -307,6 +307,30 @@ describe('a simulated GB device', () => {
     expect(await t.app.gb.channelRef(CH1)).toEqual({ deviceId: DEVICE, unitId: mine.id });
     expect(await t.app.gb.channelRef(DEVICE)).toEqual({ deviceId: DEVICE, unitId: mine.id });
     expect(await t.app.gb.channelRef('34020000001310000099')).toBeNull();
+    // an offline device configured alike that repeats CH1: the online device's channel is meant
+    const twin = await t.db
+      .insertInto('gb_devices')
+      .values({ gbid: '34020000001320000098', unit_id: unit.id, online: 0, created: '2026-11-27 10:00:00' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await t.db
+      .insertInto('gb_channels')
+      .values({
+        device_id: twin.id,
+        gbid: CH1,
+        name: 'twin',
+        parent: '',
+        status: 1,
+        ptz_type: 0,
+        manufacturer: '',
+        model: '',
+        lng: null,
+        lat: null,
+      })
+      .execute();
+    expect(await t.app.gb.channelRef(CH1)).toEqual({ deviceId: DEVICE, unitId: mine.id });
+    await t.db.deleteFrom('gb_channels').where('device_id', '=', twin.id).execute();
+    await t.db.deleteFrom('gb_devices').where('id', '=', twin.id).execute();
   });
 
   it('registers over TCP too, and answers PTZ over its connection', async () => {

@@ -83,7 +83,11 @@ export class GbRuntime extends EventEmitter<GbRuntimeEvents> {
     return this.platform !== null;
   }
 
-  /** A channel (or a device addressed as its own channel): its device's GB id and unit; null unknown. */
+  /**
+   * A channel (or a device addressed as its own channel): its device's GB id and unit; null unknown.
+   * GB ids are unique by the standard, but devices configured alike may repeat a channel id: then
+   * the online device's (the newest of several) is meant.
+   */
   async channelRef(channelId: string): Promise<{ deviceId: string; unitId: number } | null> {
     const row =
       (await this.db
@@ -91,6 +95,8 @@ export class GbRuntime extends EventEmitter<GbRuntimeEvents> {
         .innerJoin('gb_devices as d', 'd.id', 'c.device_id')
         .select(['d.gbid', 'd.unit_id'])
         .where('c.gbid', '=', channelId)
+        .orderBy('d.online', 'desc')
+        .orderBy('d.id', 'desc')
         .executeTakeFirst()) ??
       (await this.db
         .selectFrom('gb_devices')

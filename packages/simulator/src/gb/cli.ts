@@ -3,12 +3,15 @@
  *   npx tsx packages/simulator/src/gb/cli.ts --server 127.0.0.1:5060 --devices 100 --password 12345678
  */
 import { parseArgs } from 'node:util';
+import { SETTINGS_DEFAULTS } from '@bwc/protocol';
 import { GbSimHub } from './hub';
 
 const USAGE = `usage: tsx src/gb/cli.ts --server HOST:PORT [--devices 1] [--password 12345678]
        [--server-id 34020000002000000001] [--domain 3402000000] [--first-id 34020000001320000001]
        [--transport udp|tcp] [--host 127.0.0.1] [--channels 4] [--keepalive 60] [--expires 3600]
-       [--rate 500]
+       [--rate 500] [--near 114.0579,22.5431]
+  --near: longitude,latitude the devices stand around (a grid ~1 km apart; default the console's
+    default map centre); each walks a ~200 m circle in its MobilePosition NOTIFYs
   --first-id: the first device's id; the others follow it (serial +10, room for up to 9 channels)
   --rate: REGISTERs per second at start and stop; stats every 10 s; Ctrl-C unregisters and exits`;
 
@@ -38,6 +41,7 @@ try {
       keepalive: { type: 'string', default: '60' },
       expires: { type: 'string', default: '3600' },
       rate: { type: 'string', default: '500' },
+      near: { type: 'string' },
     },
   }) as { values: Record<string, string | undefined> });
 } catch (err) {
@@ -59,6 +63,10 @@ const transport = values.transport === 'tcp' ? 'tcp' : values.transport === 'udp
 const count = int('devices', 1, 100_000);
 const channels = int('channels', 0, 9);
 const rate = int('rate', 1, 100_000);
+const { gpscenter_lon, gpscenter_lat } = SETTINGS_DEFAULTS.digitailmap;
+const near = /^(-?\d{1,3}(?:\.\d+)?),(-?\d{1,2}(?:\.\d+)?)$/.exec(values.near ?? `${gpscenter_lon},${gpscenter_lat}`);
+const [lng, lat] = near ? [Number(near[1]), Number(near[2])] : fail('--near LONGITUDE,LATITUDE');
+if (Math.abs(lng) > 180 || Math.abs(lat) > 90) fail('--near LONGITUDE,LATITUDE within -180..180, -90..90');
 
 const hub = new GbSimHub({ host: values.host! });
 await hub.start();
@@ -70,6 +78,8 @@ for (let i = 0; i < count; i++) {
     password: values.password!,
     transport,
     channels,
+    // a grid of 5 x 5 around --near, about 1 km apart, then again
+    position: { longitude: lng + 0.01 * ((i % 5) - 2), latitude: lat + 0.009 * ((Math.floor(i / 5) % 5) - 2) },
     keepaliveIntervalSec: int('keepalive', 1, 86_400),
     expires: int('expires', 1, 86_400),
     server: { id: values['server-id']!, domain: values.domain!, host: server[1]!, port: Number(server[2]) },

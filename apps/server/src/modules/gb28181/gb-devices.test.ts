@@ -474,33 +474,42 @@ describe('a simulated GB device', () => {
   });
 
   it('keeps the last good position when a MobilePosition NOTIFY says 0/0 (no fix)', async () => {
-    const before = await t.db
-      .selectFrom('gb_devices')
-      .select(['lng', 'lat', 'position_time'])
-      .where('gbid', '=', DEVICE)
-      .executeTakeFirstOrThrow();
-    expect(before.lng).not.toBeNull();
-    // as the SIP layer emits a decoded NOTIFY: a fix-less one, then a real one
+    // a device of its own with no subscription (the registered one keeps sending real fixes)
+    const FIXLESS = '34020000001320000097';
+    const unit = await t.db.selectFrom('units').select('id').where('bh', '=', MINE).executeTakeFirstOrThrow();
+    await t.db
+      .insertInto('gb_devices')
+      .values({
+        gbid: FIXLESS,
+        unit_id: unit.id,
+        lng: 114.05,
+        lat: 22.54,
+        position_time: '2026-11-27 09:59:00',
+        created: '2026-11-27 09:00:00',
+      })
+      .execute();
+    // as the SIP layer emits a decoded NOTIFY: a fix-less one, then a real one (applied in order)
     const platform = t.app.gb.platform!;
     const stored: string[] = [];
-    const onStored = (e: { deviceId: string; what: string }) => e.deviceId === DEVICE && stored.push(e.what);
+    const onStored = (e: { deviceId: string; what: string }) => e.deviceId === FIXLESS && stored.push(e.what);
     t.app.gb.on('stored', onStored);
-    const zero = { deviceId: DEVICE, sourceId: DEVICE, longitude: 0, latitude: 0, time: '2026-11-27T10:00:00' };
-    platform.emit('position', zero);
-    platform.emit('position', { ...zero, longitude: 0, latitude: 22.5, time: '2026-11-27T10:00:01' });
-    await until('the second position stored', async () => {
-      const r = await t.db.selectFrom('gb_devices').select('lat').where('gbid', '=', DEVICE).executeTakeFirst();
-      return r?.lat === 22.5;
-    });
-    t.app.gb.off('stored', onStored);
+    try {
+      const zero = { deviceId: FIXLESS, sourceId: FIXLESS, longitude: 0, latitude: 0, time: '2026-11-27T10:00:00' };
+      platform.emit('position', zero);
+      platform.emit('position', { ...zero, longitude: 0, latitude: 22.5, time: '2026-11-27T10:00:01' });
+      await until('the second position stored', async () => stored.length > 0);
+    } finally {
+      t.app.gb.off('stored', onStored);
+    }
     // the 0/0 one changed nothing and was not announced; lng 0 alone is a position
-    expect(stored.filter((w) => w === 'position')).toHaveLength(1);
+    expect(stored).toEqual(['position']);
     const after = await t.db
       .selectFrom('gb_devices')
       .select(['lng', 'lat', 'position_time'])
-      .where('gbid', '=', DEVICE)
+      .where('gbid', '=', FIXLESS)
       .executeTakeFirstOrThrow();
     expect(after).toEqual({ lng: 0, lat: 22.5, position_time: '2026-11-27 10:00:01' });
+    await t.db.deleteFrom('gb_devices').where('gbid', '=', FIXLESS).execute();
   });
 
   it('goes offline when it unregisters; PTZ then says so', async () => {

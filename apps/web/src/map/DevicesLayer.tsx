@@ -1,8 +1,9 @@
-import { CLUSTER_DEFAULTS, type DevicePoint } from '@bwc/protocol';
+import type { DevicePoint } from '@bwc/protocol';
 import { useEffect, useRef } from 'react';
 import type { GeoJSONSource } from './maplibre';
 import { useMap } from './MapView';
-import { CLUSTER_PREFIX, ICON_PREFIX, LABEL_PREFIX, installImageFactory } from './images';
+import { addDeviceLayers } from './deviceLayers';
+import { installImageFactory } from './images';
 import type { DevicePointStore } from './pointStore';
 import { pointFeature, type DeviceFeature } from './points';
 import { gateSourceRepaints } from './repaintGate';
@@ -12,8 +13,8 @@ export const DEVICE_SOURCE = 'bwc-devices';
 export const DEVICE_LAYER = 'bwc-devices-icon';
 export const CLUSTER_LAYER = 'bwc-devices-cluster';
 const LABEL_LAYER = 'bwc-devices-label';
+const ids = { source: DEVICE_SOURCE, icon: DEVICE_LAYER, cluster: CLUSTER_LAYER, label: LABEL_LAYER };
 /** Labels from this zoom on (below it they would cover the map). */
-const LABEL_MIN_ZOOM = 13;
 /** live differences reach the map at most this often (site_data comes once a second; device_data and SOS in between) */
 const APPLY_MS = 1_000;
 /** ... and while the map moves (pan, zoom) at most this often */
@@ -55,52 +56,10 @@ export function DevicesLayer({ store, visibleIds, onDeviceClick }: DevicesLayerP
     // where each feature of the source is drawn: a hidden device's move is no update at all
     // (locating mode), an off-view one waits
     const shownAt = new Map<number, readonly [number, number]>(features.map((f) => [f.id, f.geometry.coordinates]));
-    map.addSource(DEVICE_SOURCE, {
-      type: 'geojson',
-      data: { type: 'FeatureCollection', features },
-      cluster: true,
-      clusterRadius: CLUSTER_DEFAULTS.gridSize,
-      clusterMaxZoom: CLUSTER_DEFAULTS.maxZoom,
-      clusterMinPoints: CLUSTER_DEFAULTS.minimumClusterSize,
-      // the source must zoom past the last clustered zoom
-      maxzoom: CLUSTER_DEFAULTS.maxZoom + 1,
+    const removeLayers = addDeviceLayers(map, ids, { type: 'FeatureCollection', features }, (properties) => {
+      const point = store.get(Number(properties.id));
+      if (point) clickRef.current?.(point);
     });
-    map.addLayer({
-      id: CLUSTER_LAYER,
-      type: 'symbol',
-      source: DEVICE_SOURCE,
-      filter: ['has', 'point_count'],
-      layout: {
-        'icon-image': ['concat', CLUSTER_PREFIX, ['to-string', ['get', 'point_count_abbreviated']]],
-        'icon-allow-overlap': true,
-      },
-    });
-    map.addLayer({
-      id: LABEL_LAYER,
-      type: 'symbol',
-      source: DEVICE_SOURCE,
-      minzoom: LABEL_MIN_ZOOM,
-      filter: ['!', ['has', 'point_count']],
-      layout: {
-        'icon-image': ['concat', LABEL_PREFIX, ['get', 'label']],
-        'icon-anchor': 'top',
-        'icon-offset': [0, 14],
-        'icon-allow-overlap': false,
-        'icon-optional': true,
-      },
-    });
-    map.addLayer({
-      id: DEVICE_LAYER,
-      type: 'symbol',
-      source: DEVICE_SOURCE,
-      filter: ['!', ['has', 'point_count']],
-      layout: {
-        'icon-image': ['concat', ICON_PREFIX, ['get', 'state']],
-        'icon-allow-overlap': true,
-        'icon-ignore-placement': true,
-      },
-    });
-
     const source = map.getSource(DEVICE_SOURCE) as GeoJSONSource;
     const gate = gateSourceRepaints(map as never, DEVICE_SOURCE);
     const removeFactory = installImageFactory(map, gate.quietly);
@@ -153,40 +112,12 @@ export function DevicesLayer({ store, visibleIds, onDeviceClick }: DevicesLayerP
     });
     map.on('moveend', apply);
 
-    const onClick = (event: { features?: { properties: Record<string, unknown> }[] }) => {
-      const id = Number(event.features?.[0]?.properties.id);
-      const point = store.get(id);
-      if (point) clickRef.current?.(point);
-    };
-    const onCluster = async (event: { features?: { properties: Record<string, unknown>; geometry: unknown }[] }) => {
-      const f = event.features?.[0];
-      if (!f) return;
-      const zoom = await source.getClusterExpansionZoom(Number(f.properties.cluster_id));
-      map.easeTo({ center: (f.geometry as { coordinates: [number, number] }).coordinates, zoom });
-    };
-    const pointer = () => (map.getCanvas().style.cursor = 'pointer');
-    const plain = () => (map.getCanvas().style.cursor = '');
-    map.on('click', DEVICE_LAYER, onClick as never);
-    map.on('click', CLUSTER_LAYER, onCluster as never);
-    for (const layer of [DEVICE_LAYER, CLUSTER_LAYER]) {
-      map.on('mouseenter', layer, pointer);
-      map.on('mouseleave', layer, plain);
-    }
     return () => {
       offDiff();
       map.off('moveend', apply);
       if (timer) clearTimeout(timer);
       gate.close();
-      map.off('click', DEVICE_LAYER, onClick as never);
-      map.off('click', CLUSTER_LAYER, onCluster as never);
-      for (const layer of [DEVICE_LAYER, CLUSTER_LAYER]) {
-        map.off('mouseenter', layer, pointer);
-        map.off('mouseleave', layer, plain);
-      }
-      if (map.style) {
-        for (const layer of [DEVICE_LAYER, LABEL_LAYER, CLUSTER_LAYER]) if (map.getLayer(layer)) map.removeLayer(layer);
-        if (map.getSource(DEVICE_SOURCE)) map.removeSource(DEVICE_SOURCE);
-      }
+      removeLayers();
       removeFactory();
     };
   }, [map, crs, store, visibleIds]);

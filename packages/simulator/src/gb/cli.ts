@@ -10,7 +10,7 @@ const USAGE = `usage: tsx src/gb/cli.ts --server HOST:PORT [--devices 1] [--pass
        [--server-id 34020000002000000001] [--domain 3402000000] [--first-id 34020000001320000001]
        [--transport udp|tcp] [--host 127.0.0.1] [--channels 4] [--keepalive 60] [--expires 3600]
        [--rate 500] [--near 114.0579,22.5431]
-  --near: longitude,latitude the devices stand around (a grid ~1 km apart; default the console's
+  --near: longitude,latitude the devices stand around (a grid ~300 m apart; default the console's
     default map centre); each walks a ~200 m circle in its MobilePosition NOTIFYs
   --first-id: the first device's id; the others follow it (serial +10, room for up to 9 channels)
   --rate: REGISTERs per second at start and stop; stats every 10 s; Ctrl-C unregisters and exits`;
@@ -78,8 +78,8 @@ for (let i = 0; i < count; i++) {
     password: values.password!,
     transport,
     channels,
-    // a grid of 5 x 5 around --near, about 1 km apart, then again
-    position: { longitude: lng + 0.01 * ((i % 5) - 2), latitude: lat + 0.009 * ((Math.floor(i / 5) % 5) - 2) },
+    // a grid of 5 x 5 around --near, about 300 m apart (in the map's first view), then again
+    position: { longitude: lng + 0.003 * ((i % 5) - 2), latitude: lat + 0.0027 * ((Math.floor(i / 5) % 5) - 2) },
     keepaliveIntervalSec: int('keepalive', 1, 86_400),
     expires: int('expires', 1, 86_400),
     server: { id: values['server-id']!, domain: values.domain!, host: server[1]!, port: Number(server[2]) },

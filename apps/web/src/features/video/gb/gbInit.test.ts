@@ -90,4 +90,26 @@ describe('GB player init states', () => {
     expect(await started).toBe(false);
     expect(machine.getSnapshot().failure).toBeNull();
   });
+
+  it('starts afresh after dispose, as a component mounted twice (StrictMode) does', async () => {
+    let calls = 0;
+    const machine = new GbInit({
+      // the first call waits until aborted; the second one answers
+      init: (signal) =>
+        ++calls === 1
+          ? new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))))
+          : Promise.resolve(),
+      register: async () => undefined,
+      catalog: async () => undefined,
+    });
+    const first = machine.start();
+    expect(machine.getSnapshot().phases.init).toBe('ongoing');
+    machine.dispose();
+    expect(machine.getSnapshot().phases.init).toBe('idle');
+    const second = machine.start();
+    expect(await first).toBe(false);
+    expect(await second).toBe(true);
+    expect(calls).toBe(2);
+    expect(machine.getSnapshot()).toMatchObject({ ready: true, failure: null });
+  });
 });

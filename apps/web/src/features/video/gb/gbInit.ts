@@ -55,7 +55,7 @@ export class GbInit {
   private state: GbInitState = IDLE;
   private readonly listeners = new Set<() => void>();
   private running: Promise<boolean> | null = null;
-  private readonly abort = new AbortController();
+  private abort = new AbortController();
 
   constructor(private readonly steps: GbInitSteps) {}
 
@@ -66,12 +66,18 @@ export class GbInit {
 
   getSnapshot = (): GbInitState => this.state;
 
-  /** Runs the steps not done yet, from the first of them; true when all are done. */
+  /**
+   * Runs the steps not done yet, from the first of them; true when all are done. After `dispose`
+   * it starts afresh (React's StrictMode mounts, unmounts and mounts a component again).
+   */
   start(): Promise<boolean> {
     if (this.state.ready) return Promise.resolve(true);
-    this.running ??= this.run().finally(() => {
-      this.running = null;
-    });
+    if (!this.running) {
+      const run: Promise<boolean> = this.run(this.abort.signal).finally(() => {
+        if (this.running === run) this.running = null;
+      });
+      this.running = run;
+    }
     return this.running;
   }
 
@@ -83,20 +89,26 @@ export class GbInit {
     this.set({ phases, failure: null, ready: false });
   }
 
+  /** Stops the run (its step is left to be done again) and forgets the listeners. */
   dispose(): void {
     this.abort.abort();
+    this.abort = new AbortController();
+    this.running = null;
     this.listeners.clear();
+    const phases = { ...this.state.phases };
+    for (const step of GB_INIT_STEPS) if (phases[step] === 'ongoing') phases[step] = 'idle';
+    this.state = { ...this.state, phases };
   }
 
-  private async run(): Promise<boolean> {
+  private async run(signal: AbortSignal): Promise<boolean> {
     this.set({ ...this.state, failure: null });
     for (const step of GB_INIT_STEPS) {
       if (this.state.phases[step] === 'done') continue;
       this.setPhase(step, 'ongoing');
       try {
-        await this.steps[step](this.abort.signal);
+        await this.steps[step](signal);
       } catch (err) {
-        if (this.abort.signal.aborted) return false;
+        if (signal.aborted) return false;
         const reason = err instanceof GbInitError ? err.reason : DEFAULT_REASON[step];
         const detail = err instanceof Error && err.message ? err.message : undefined;
         this.set({
@@ -106,7 +118,7 @@ export class GbInit {
         });
         return false;
       }
-      if (this.abort.signal.aborted) return false;
+      if (signal.aborted) return false;
       this.setPhase(step, 'done');
     }
     this.set({ ...this.state, ready: true });

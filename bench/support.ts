@@ -107,9 +107,14 @@ export async function startServer(
   return child;
 }
 
-/** CPU seconds (user + system) a process used so far, from /proc (Linux). */
-export function cpuOf(pid: number): number {
+/**
+ * CPU seconds (user + system) a process used so far, from /proc (Linux); with `children`, also
+ * what its ended child processes used.
+ */
+export function cpuOf(pid: number, children = false): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  // utime, stime, cutime, cstime in clock ticks (USER_HZ 100)
+  const own = Number(fields[11]) + Number(fields[12]);
+  return (children ? own + Number(fields[13]) + Number(fields[14]) : own) / 100;
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { chmod, mkdir, rename, rm, stat, copyFile } from 'node:fs/promises';
+import { chmod, mkdir, open, rename, rm, stat, copyFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -26,6 +26,20 @@ export interface ContentStore {
 }
 
 const SHA = /^[0-9a-f]{64}$/;
+
+/**
+ * Flush a file's bytes (fdatasync) or a folder's entries (fsync, so a rename survives a power cut)
+ * to the disk.
+ */
+export async function syncPath(path: string, kind: 'file' | 'dir'): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    if (kind === 'file') await handle.datasync();
+    else await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
 
 export class LocalContentStore implements ContentStore {
   readonly root: string;
@@ -58,8 +72,11 @@ export class LocalContentStore implements ContentStore {
       await copyFile(file, temp);
       await rm(file, { force: true });
     }
+    // on disk before it is acknowledged: a camera deletes its copy once its upload is answered
+    await syncPath(temp, 'file');
     await chmod(temp, 0o444);
     await rename(temp, target);
+    await syncPath(dirname(target), 'dir');
   }
 
   async has(sha256: string): Promise<boolean> {

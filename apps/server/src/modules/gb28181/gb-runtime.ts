@@ -175,16 +175,19 @@ export class GbRuntime extends EventEmitter<GbRuntimeEvents> {
     this.emit('platform', null);
   }
 
-  /** Run `fn` after the device's earlier events; errors are logged. */
-  private queue(deviceId: string, fn: () => Promise<void>): void {
+  /**
+   * Run `fn` after the device's earlier events; errors are logged (the answer rejects with them for
+   * a caller that waits, e.g. refresh; the others may ignore it).
+   */
+  private queue(deviceId: string, fn: () => Promise<void>): Promise<void> {
     const prev = this.queues.get(deviceId) ?? Promise.resolve();
-    const next = prev
-      .then(fn)
-      .catch((err: unknown) => this.log.warn({ err, deviceId }, 'gb28181: device update failed'));
+    const run = prev.then(fn);
+    const next = run.catch((err: unknown) => this.log.warn({ err, deviceId }, 'gb28181: device update failed'));
     this.queues.set(deviceId, next);
     void next.then(() => {
       if (this.queues.get(deviceId) === next) this.queues.delete(deviceId);
     });
+    return run;
   }
 
   private wire(p: GbSipPlatform): void {
@@ -302,18 +305,11 @@ export class GbRuntime extends EventEmitter<GbRuntimeEvents> {
   refresh(deviceId: string): Promise<void> {
     const p = this.platform;
     if (!p) return Promise.reject(new Error('not_running'));
-    const prev = this.queues.get(deviceId) ?? Promise.resolve();
-    const run = prev.then(async () => {
+    return this.queue(deviceId, async () => {
       await this.storeDeviceInfo(p, deviceId);
       await this.storeCatalog(p, deviceId);
       this.emit('stored', { deviceId, what: 'catalog' });
     });
-    const next = run.catch(() => {});
-    this.queues.set(deviceId, next);
-    void next.then(() => {
-      if (this.queues.get(deviceId) === next) this.queues.delete(deviceId);
-    });
-    return run;
   }
 
   private dropSubscriptions(p: GbSipPlatform, deviceId: string): void {

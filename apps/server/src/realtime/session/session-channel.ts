@@ -26,6 +26,7 @@ import { ensureWebsocket } from '../connections/websocket';
 import { sessionStates, tokenHashOfLogincode } from './session-channel.repository';
 import { sweepSilent } from '../connections/liveness';
 import { RightsReader, rightKey } from '../connections/rights';
+import { Coalescer, scopedFrame } from './coalesce';
 
 /** pre-serialised JSON (Buffer) frames are text frames, as the protocol says */
 const TEXT = { binary: false } as const;
@@ -93,9 +94,7 @@ export class SessionHub {
   readonly clients = new Set<Client>();
   private readonly timers: NodeJS.Timeout[] = [];
   /** position changes since the last site_data flush, latest fix per device */
-  private readonly pendingSites = new Map<number, SitePush>();
-  private siteTimer: NodeJS.Timeout | null = null;
-  private lastSiteFlush = 0;
+  private readonly siteChanges = new Coalescer<number, SitePush>(SITE_DATA_FLUSH_MS, () => this.flushSites());
   /** committed alarms waiting for the next push (same event-loop turn), in commit order */
   private pendingAlarms: AlarmRow[] = [];
   private alarmFlush: Promise<number> | null = null;
@@ -412,9 +411,9 @@ export class SessionHub {
   /** Positions committed by the device ingest: merged per device (latest fix wins) until the next flush. */
   queuePositions(positions: PositionEvent[]): void {
     for (const p of positions) {
-      const cur = this.pendingSites.get(p.device_id);
+      const cur = this.siteChanges.get(p.device_id);
       if (cur && cur.time > p.time) continue;
-      this.pendingSites.set(p.device_id, {
+      this.siteChanges.set(p.device_id, {
         device_id: p.device_id,
         hostbody: p.hostbody,
         hostname: p.hostname ?? cur?.hostname ?? '',
@@ -428,11 +427,6 @@ export class SessionHub {
         lineon: p.lineon === 0 ? 0 : 1,
       });
     }
-    if (this.pendingSites.size && !this.siteTimer) {
-      const wait = Math.max(0, this.lastSiteFlush + SITE_DATA_FLUSH_MS - Date.now());
-      this.siteTimer = setTimeout(() => this.flushSites(), wait);
-      this.siteTimer.unref();
-    }
   }
 
   /**
@@ -442,12 +436,8 @@ export class SessionHub {
    * serialised once. Answers the number of messages sent.
    */
   flushSites(): number {
-    if (this.siteTimer) clearTimeout(this.siteTimer);
-    this.siteTimer = null;
-    this.lastSiteFlush = Date.now();
-    if (!this.pendingSites.size) return 0;
-    const sites = [...this.pendingSites.values()];
-    this.pendingSites.clear();
+    const sites = this.siteChanges.take();
+    if (!sites.length) return 0;
     const frames = new Map<ReadonlySet<number> | null, string | null>();
     let entries: string[] | null = null;
     let sent = 0;
@@ -455,15 +445,9 @@ export class SessionHub {
       if (c.socket.readyState !== OPEN || !c.auth?.positions) continue;
       const units = c.auth.units;
       const { view, ids } = c.sites;
-      let frame: string | null | undefined;
-      if (view === 'all') {
-        frame = frames.get(units);
-        if (frame === undefined) {
-          const data = units === null ? sites : sites.filter((x) => units.has(x.unit_id));
-          frame = data.length ? JSON.stringify({ type: 'site_data', data }) : null;
-          frames.set(units, frame);
-        }
-      } else {
+      let frame: string | null;
+      if (view === 'all') frame = scopedFrame(frames, units, 'site_data', sites);
+      else {
         entries ??= sites.map((x) => JSON.stringify(x));
         const parts: string[] = [];
         for (let i = 0; i < sites.length; i++) {
@@ -484,9 +468,7 @@ export class SessionHub {
     if (this.alarmImmediate) clearImmediate(this.alarmImmediate);
     this.alarmImmediate = null;
     this.pendingAlarms = [];
-    if (this.siteTimer) clearTimeout(this.siteTimer);
-    this.siteTimer = null;
-    this.pendingSites.clear();
+    this.siteChanges.close();
     for (const t of this.timers) clearInterval(t);
     for (const c of this.clients) c.socket.terminate();
     this.clients.clear();

@@ -1,7 +1,7 @@
 import type { GbRecording, GbTreeNode, PlaybackDevice, PlaybackRecording } from '@bwc/protocol';
 import dayjs, { type Dayjs } from 'dayjs';
-import { call } from '../../../api/http';
 import { currentLanguage } from '../../../i18n';
+import { requestGbStream } from '../../video/gb/gbLive';
 import { gbMs, gbTime } from '../../video/gb/gbTime';
 import { LivePlayer, type LivePlayAnswer, type LivePlayerOptions } from '../../video/player/LivePlayer';
 
@@ -88,28 +88,9 @@ export function playbackFrom(r: Pick<GbRecording, 'start' | 'end'>, offset: numb
   return { start: gbTime(Math.max(at, start)), end: r.end };
 }
 
-/**
- * Asks the server for a playback of the span (videopatrols/gbplay with start and end: it INVITEs
- * the device with s=Playback, GB/T 28181-2016 9.8) as a LivePlay the live player takes. Silent:
- * the player shows the refusal.
- */
-export async function requestGbPlayback(target: GbPlaybackTarget, signal: AbortSignal): Promise<LivePlayAnswer> {
-  const answer = await call(
-    'gbPlay',
-    { channel: target.channel.devgbid, start: target.start, end: target.end },
-    { silent: true, signal },
-  );
-  return {
-    device_id: 0,
-    imei: '',
-    hostbody: target.channel.devgbid,
-    hostname: target.channel.name,
-    state: 'live',
-    flv: answer.flv,
-    ws: answer.ws,
-    expires: answer.expires,
-    hasAudio: answer.has_audio === 1,
-  };
+/** A playback of the span (gbplay with start and end: the device is INVITEd with s=Playback). */
+export function requestGbPlayback(target: GbPlaybackTarget, signal: AbortSignal): Promise<LivePlayAnswer> {
+  return requestGbStream(target.channel, 0, signal, { start: target.start, end: target.end });
 }
 
 /** The FLV player of a playback: with sound when the answer says the recording has some. */

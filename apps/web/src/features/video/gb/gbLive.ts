@@ -40,23 +40,34 @@ export function isGbLiveDevice(device: LiveDevice): device is GbLiveDevice {
 }
 
 /**
- * Asks the server for a play of the channel (videopatrols/gbplay: the server INVITEs the device and
- * answers the gateway's paths with a fresh token and whether the stream has sound), as a LivePlay
- * the wall's player takes. Silent: the tile shows the refusal.
+ * Asks the server for a stream of a GB channel (videopatrols/gbplay: the server INVITEs the device
+ * and answers the gateway's paths with a fresh token and whether the stream has sound), live or,
+ * with `span` (GB times), a playback of the device's recording (s=Playback, GB/T 28181-2016 9.8),
+ * as a LivePlay the FLV player takes. Silent: the player shows the refusal.
  */
-export async function requestGbPlay(device: GbLiveDevice, signal: AbortSignal): Promise<LivePlayAnswer> {
-  const answer = await call('gbPlay', { channel: device.gb.channel }, { silent: true, signal });
+export async function requestGbStream(
+  channel: Pick<GbTreeNode, 'devgbid' | 'name'>,
+  deviceId: number,
+  signal: AbortSignal,
+  span?: { start: string; end: string },
+): Promise<LivePlayAnswer> {
+  const answer = await call('gbPlay', { channel: channel.devgbid, ...span }, { silent: true, signal });
   return {
-    device_id: device.id,
+    device_id: deviceId,
     imei: '',
-    hostbody: device.gb.channel,
-    hostname: device.name,
+    hostbody: channel.devgbid,
+    hostname: channel.name,
     state: 'live',
     flv: answer.flv,
     ws: answer.ws,
     expires: answer.expires,
     hasAudio: answer.has_audio === 1,
   };
+}
+
+/** A live play of a wall tile's channel. */
+export function requestGbPlay(device: GbLiveDevice, signal: AbortSignal): Promise<LivePlayAnswer> {
+  return requestGbStream({ devgbid: device.gb.channel, name: device.name }, device.id, signal);
 }
 
 /** The wall's players: GB channels through the GB play path, body cameras as before. */

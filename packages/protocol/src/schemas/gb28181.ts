@@ -333,7 +333,7 @@ export const GbRecording = z.object({
 export type GbRecording = z.infer<typeof GbRecording>;
 
 /**
- * POST videopatrols/gbplay {channel, transport, start, end} (live view on 10101/10106/10151): the
+ * POST videopatrols/gbplay {channel, device, transport, start, end} (live view on 10101/10106/10151): the
  * channel's live video (INVITE, GB/T 28181-2016 9.2), or with start and end (GB local time, at
  * most 7 days apart) its playback from the device's recordings (9.8). The answer's `flv` / `ws`
  * paths carry a 60 s play token (open `ws` as ws:// or wss://). `transport` is how the device
@@ -341,6 +341,8 @@ export type GbRecording = z.infer<typeof GbRecording>;
  */
 export const GbPlayRequest = z.object({
   channel: gbId,
+  /** the channel's device: devices may repeat each other's channel ids; without it the online one that has the channel */
+  device: gbId.optional(),
   transport: z.enum(['udp', 'tcp-passive', 'tcp-active'], { error: 'validation.choice' }).optional(),
   start: z
     .string()
@@ -355,7 +357,7 @@ export type GbPlayRequest = z.infer<typeof GbPlayRequest>;
 
 export const GbPlayAnswer = z.object({
   channel_id: z.string(),
-  /** the gateway's stream key (gb:<channel> or gbpb:<channel>_<start>_<end>) */
+  /** the gateway's stream key (gb:<device>_<channel> or gbpb:<device>_<channel>_<start>_<end>) */
   key: z.string(),
   transport: z.string(),
   ssrc: z.string(),

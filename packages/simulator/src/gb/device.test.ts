@@ -193,6 +193,19 @@ describe('GB28181 simulated device with the server platform', () => {
     expect(platform.device(deviceId(1))).toBeUndefined();
   });
 
+  it("channelIds as given; a device repeating another device's channel id on the same hub is refused at start", async () => {
+    const platform = await startPlatform();
+    const hub = await startHub();
+    const server = { id: PLATFORM, domain: DOMAIN, host: '127.0.0.1', port: platform.port };
+    const shared = '34020000001310000777';
+    const a = hub.device({ deviceId: deviceId(11), password: PASSWORD, server, channelIds: [shared] });
+    expect(a.channelIds).toEqual([shared]);
+    expect(await a.start()).toBe(true);
+    const b = hub.device({ deviceId: deviceId(12), password: PASSWORD, server, channelIds: [shared] });
+    await expect(b.start()).rejects.toThrow(`${shared} belongs to another device on this socket`);
+    await a.stop();
+  });
+
   it('registers over TCP and keeps alive there', async () => {
     const platform = await startPlatform();
     const hub = await startHub();

@@ -47,6 +47,8 @@ export interface GbDeviceOptions {
   retrySec?: number;
   /** number of video channels (type 131 ids after the device's own); default 4 */
   channels?: number;
+  /** the channels' ids as given (instead of `channels` numbered after the device's own): devices that repeat another's ids */
+  channelIds?: string[];
   /** Catalog items per MESSAGE (default 20) */
   catalogPageSize?: number;
   /** where the device stands; MobilePosition notifies circle around it */
@@ -151,7 +153,7 @@ export class GbDevice extends EventEmitter<GbDeviceEvents> {
   /** every PTZ command obeyed, oldest first (the last 1,000) */
   readonly ptzLog: (PtzCommand & { channelId: string; at: number })[] = [];
   private link: SipLink | null = null;
-  private readonly o: Required<Omit<GbDeviceOptions, 'name' | 'position'>> & { name: string };
+  private readonly o: Required<Omit<GbDeviceOptions, 'name' | 'position' | 'channelIds'>> & { name: string };
   private readonly position: { longitude: number; latitude: number };
   private readonly pending = new Map<string, Pending>();
   private readonly answered = new Map<string, { at: number; text: string }>();
@@ -191,10 +193,12 @@ export class GbDevice extends EventEmitter<GbDeviceEvents> {
     this.position = options.position ?? { longitude: 116.397, latitude: 39.909 };
     // Channels: the device's id with type 131 (camera) and serials following its own.
     const base = Number(this.id.slice(14));
-    this.channelIds = Array.from(
-      { length: this.o.channels },
-      (_, i) => `${this.id.slice(0, 10)}131${this.id[13]}${String((base + 1 + i) % 1_000_000).padStart(6, '0')}`,
-    );
+    this.channelIds =
+      options.channelIds?.slice() ??
+      Array.from(
+        { length: this.o.channels },
+        (_, i) => `${this.id.slice(0, 10)}131${this.id[13]}${String((base + 1 + i) % 1_000_000).padStart(6, '0')}`,
+      );
   }
 
   private get server() {
@@ -207,6 +211,11 @@ export class GbDevice extends EventEmitter<GbDeviceEvents> {
     try {
       await this.ensureLink();
     } catch (err) {
+      // the hub's shared UDP socket refused the device's ids (another device has one): a set-up error
+      if (this.o.transport !== 'tcp') {
+        this.running = false;
+        throw err;
+      }
       // no TCP connection: reported like a refused REGISTER (status 0) and tried again later
       this.emit('registerFailed', { status: 0, reason: (err as Error).message });
       this.scheduleRegister(jitter(this.o.retrySec * 1000));

@@ -75,8 +75,16 @@ export class UdpHub {
     if (s) await new Promise<void>((r) => s.close(() => r()));
   }
 
-  /** Routes messages for `users` (the device id and its channel ids) to `handler`. */
+  /**
+   * Routes messages for `users` (the device id and its channel ids) to `handler`. The socket tells
+   * devices apart by these ids only: a device repeating another's channel id needs a hub of its own.
+   */
   link(users: string[], handler: SipHandler, server: { host: string; port: number }): SipLink {
+    for (const u of users) {
+      const taken = this.routes.get(u);
+      if (taken && taken !== handler)
+        throw new Error(`${u} belongs to another device on this socket: a device repeating it needs a hub of its own`);
+    }
     for (const u of users) this.routes.set(u, handler);
     return {
       transport: 'udp',

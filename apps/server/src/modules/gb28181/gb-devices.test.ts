@@ -270,6 +270,47 @@ describe('a simulated GB device', () => {
     expect(backwards.msg).toContain('end');
   });
 
+  it('two devices repeating a channel id: gbplay with the device plays each one its own stream', async () => {
+    const twinId = '34020000001320000061';
+    // another address: the simulator's shared socket tells its devices apart by their ids
+    const twinHub = new GbSimHub({ host: '127.0.0.3' });
+    await twinHub.start();
+    const twin = twinHub.device({
+      deviceId: twinId,
+      password: PASSWORD,
+      channelIds: [CH1],
+      server: { id: PLATFORM, domain: DOMAIN, host: '127.0.0.1', port },
+    });
+    const synced = new Promise<{ deviceId: string; error?: string }>((resolve) =>
+      t.app.gb.on('synced', (e) => e.deviceId === twinId && resolve(e)),
+    );
+    expect(await twin.start()).toBe(true);
+    expect(await synced).toEqual({ deviceId: twinId });
+    try {
+      const invited: string[] = [];
+      const onInvite = (who: string) => () => invited.push(who);
+      dev.on('invite', onInvite(DEVICE));
+      twin.on('invite', onInvite(twinId));
+      const mine = envelope<{ key: string; flv: string }>(await post('gbPlay', { channel: CH1, device: twinId }));
+      expect(mine.code, mine.msg).toBe(200);
+      expect(mine.data.key).toBe(`gb:${twinId}_${CH1}`);
+      expect(invited).toEqual([twinId]);
+      // the first device's channel of the same id is a stream of its own, still playing
+      const first = envelope<{ key: string }>(await post('gbPlay', { channel: CH1, device: DEVICE }));
+      expect(first.data.key).toBe(`gb:${DEVICE}_${CH1}`);
+      expect(t.app.media.keyed.has(`gb:${twinId}_${CH1}`)).toBe(true);
+      expect(t.app.media.keyed.has(`gb:${DEVICE}_${CH1}`)).toBe(true);
+      // a device that does not have the channel: 404, nothing invited
+      const other = envelope(await post('gbPlay', { channel: CH1, device: '34020000001320000099' }));
+      expect(other).toMatchObject({ code: 404 });
+      expect(invited.filter((w) => w === twinId)).toHaveLength(1);
+      expect(await t.app.gb.channelRef(CH1, twinId)).toMatchObject({ deviceId: twinId });
+      expect(await t.app.gb.channelRef(CH1, DEVICE)).toMatchObject({ deviceId: DEVICE });
+    } finally {
+      await twinHub.stop();
+    }
+  });
+
   it('stores the MobilePosition NOTIFYs of its subscription', async () => {
     await until('a position stored', async () => {
       const row = await t.db
@@ -382,9 +423,9 @@ describe('a simulated GB device', () => {
       await post('gbPlay', { channel: CH1 }),
     );
     expect(play.code, play.msg).toBe(200);
-    expect(play.data).toMatchObject({ channel_id: CH1, key: `gb:${CH1}` });
-    expect(play.data.flv).toMatch(new RegExp(`^/live/gb-${CH1}\\.flv\\?token=`));
-    expect(t.app.media.keyed.has(`gb:${CH1}`)).toBe(true);
+    expect(play.data).toMatchObject({ channel_id: CH1, key: `gb:${DEVICE}_${CH1}` });
+    expect(play.data.flv).toMatch(new RegExp(`^/live/gb-${DEVICE}_${CH1}\\.flv\\?token=`));
+    expect(t.app.media.keyed.has(`gb:${DEVICE}_${CH1}`)).toBe(true);
     const outside = await userIn(OTHER, [{ ids: [MenuId.VIDEO_PATROL], actions: ['view'] }]);
     expect(envelope(await post('gbPlay', { channel: CH1 }, outside.headers))).toMatchObject({ code: 403 });
     // history replay alone (10152): the device's recordings play, live does not
@@ -398,13 +439,54 @@ describe('a simulated GB device', () => {
       ),
     );
     expect(recorded.code, recorded.msg).toBe(200);
-    expect(recorded.data.key).toMatch(new RegExp(`^gbpb:${CH1}_`));
+    expect(recorded.data.key).toMatch(new RegExp(`^gbpb:${DEVICE}_${CH1}_`));
     expect(envelope(await post('gbPlay', { channel: 'x' }, EN))).toMatchObject({ code: 400 });
     const backwards = envelope(
       await post('gbPlay', { channel: CH1, start: '2026-01-02 10:00:00', end: '2026-01-02 09:00:00' }, EN),
     );
     expect(backwards).toMatchObject({ code: 400 });
     expect(backwards.msg).toContain('end');
+  });
+
+  it('two devices repeating a channel id: gbplay with the device plays each one its own stream', async () => {
+    const twinId = '34020000001320000061';
+    // another address: the simulator's shared socket tells its devices apart by their ids
+    const twinHub = new GbSimHub({ host: '127.0.0.3' });
+    await twinHub.start();
+    const twin = twinHub.device({
+      deviceId: twinId,
+      password: PASSWORD,
+      channelIds: [CH1],
+      server: { id: PLATFORM, domain: DOMAIN, host: '127.0.0.1', port },
+    });
+    const synced = new Promise<{ deviceId: string; error?: string }>((resolve) =>
+      t.app.gb.on('synced', (e) => e.deviceId === twinId && resolve(e)),
+    );
+    expect(await twin.start()).toBe(true);
+    expect(await synced).toEqual({ deviceId: twinId });
+    try {
+      const invited: string[] = [];
+      const onInvite = (who: string) => () => invited.push(who);
+      dev.on('invite', onInvite(DEVICE));
+      twin.on('invite', onInvite(twinId));
+      const mine = envelope<{ key: string; flv: string }>(await post('gbPlay', { channel: CH1, device: twinId }));
+      expect(mine.code, mine.msg).toBe(200);
+      expect(mine.data.key).toBe(`gb:${twinId}_${CH1}`);
+      expect(invited).toEqual([twinId]);
+      // the first device's channel of the same id is a stream of its own, still playing
+      const first = envelope<{ key: string }>(await post('gbPlay', { channel: CH1, device: DEVICE }));
+      expect(first.data.key).toBe(`gb:${DEVICE}_${CH1}`);
+      expect(t.app.media.keyed.has(`gb:${twinId}_${CH1}`)).toBe(true);
+      expect(t.app.media.keyed.has(`gb:${DEVICE}_${CH1}`)).toBe(true);
+      // a device that does not have the channel: 404, nothing invited
+      const other = envelope(await post('gbPlay', { channel: CH1, device: '34020000001320000099' }));
+      expect(other).toMatchObject({ code: 404 });
+      expect(invited.filter((w) => w === twinId)).toHaveLength(1);
+      expect(await t.app.gb.channelRef(CH1, twinId)).toMatchObject({ deviceId: twinId });
+      expect(await t.app.gb.channelRef(CH1, DEVICE)).toMatchObject({ deviceId: DEVICE });
+    } finally {
+      await twinHub.stop();
+    }
   });
 
   it('refresh asks the device again for DeviceInfo and Catalog and stores what it says; audited', async () => {

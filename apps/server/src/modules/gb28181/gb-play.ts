@@ -22,6 +22,7 @@ export async function gbPlay(live: GbLive | null, user: AuthUser, req: GbPlayReq
   if (!live) throw Errors.conflict('errors.gb.notRunning');
   try {
     const p = await live.play(user, req.channel, {
+      ...(req.device ? { deviceId: req.device } : {}),
       ...(req.transport ? { transport: req.transport } : {}),
       ...(playback ? { playback } : {}),
     });

@@ -85,24 +85,25 @@ export class GbRuntime extends EventEmitter<GbRuntimeEvents> {
 
   /**
    * A channel (or a device addressed as its own channel): its device's GB id and unit; null unknown.
-   * GB ids are unique by the standard, but devices configured alike may repeat a channel id: then
-   * the online device's (the newest of several) is meant.
+   * GB ids are unique by the standard, but devices configured alike may repeat a channel id: with
+   * `deviceId` the channel of that device, else the online device's (the newest of several).
    */
-  async channelRef(channelId: string): Promise<{ deviceId: string; unitId: number } | null> {
+  async channelRef(channelId: string, deviceId?: string): Promise<{ deviceId: string; unitId: number } | null> {
+    let channels = this.db
+      .selectFrom('gb_channels as c')
+      .innerJoin('gb_devices as d', 'd.id', 'c.device_id')
+      .select(['d.gbid', 'd.unit_id'])
+      .where('c.gbid', '=', channelId);
+    if (deviceId !== undefined) channels = channels.where('d.gbid', '=', deviceId);
     const row =
-      (await this.db
-        .selectFrom('gb_channels as c')
-        .innerJoin('gb_devices as d', 'd.id', 'c.device_id')
-        .select(['d.gbid', 'd.unit_id'])
-        .where('c.gbid', '=', channelId)
-        .orderBy('d.online', 'desc')
-        .orderBy('d.id', 'desc')
-        .executeTakeFirst()) ??
-      (await this.db
-        .selectFrom('gb_devices')
-        .select(['gbid', 'unit_id'])
-        .where('gbid', '=', channelId)
-        .executeTakeFirst());
+      (await channels.orderBy('d.online', 'desc').orderBy('d.id', 'desc').executeTakeFirst()) ??
+      (deviceId === undefined || deviceId === channelId
+        ? await this.db
+            .selectFrom('gb_devices')
+            .select(['gbid', 'unit_id'])
+            .where('gbid', '=', channelId)
+            .executeTakeFirst()
+        : undefined);
     return row ? { deviceId: row.gbid, unitId: row.unit_id } : null;
   }
 

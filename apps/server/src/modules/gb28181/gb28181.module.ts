@@ -49,7 +49,7 @@ export async function registerGb28181Module(app: FastifyInstance): Promise<void>
     if (!platform) return;
     gbLive.current = await createGbLive(app, {
       platform,
-      lookupChannel: (channelId) => runtime.channelRef(channelId),
+      lookupChannel: (channelId, deviceId) => runtime.channelRef(channelId, deviceId),
       settings: {
         platformId: s.SipId,
         domain: s.SipDomain,

@@ -1,5 +1,5 @@
 /**
- * The play path of a GB channel through the server's own FLV output (/live/gb-<channel>.flv over
+ * The play path of a GB channel through the server's own FLV output (/live/gb-<device>_<channel>.flv over
  * HTTP and websocket) with a signed, expiring play token checked against the user's unit scope: a
  * test app, the server's GbSipPlatform and a simulated GB device (ffmpeg H.264 in PS over RTP).
  */
@@ -24,6 +24,7 @@ let platform: GbSipPlatform;
 let hub: GbSimHub;
 let gb: GbLive;
 let channel: string;
+const DEVICE = '34020000001320000001';
 let admin: { id: number; unit_id: number; ifadmin: number };
 let luohu: { id: number; unit_id: number; ifadmin: number };
 
@@ -41,7 +42,7 @@ beforeAll(async () => {
   hub = new GbSimHub({ host: '127.0.0.2' });
   await hub.start();
   const dev = hub.device({
-    deviceId: '34020000001320000001',
+    deviceId: DEVICE,
     password: PASSWORD,
     channels: 1,
     server: { id: PLATFORM, domain: DOMAIN, host: '127.0.0.1', port: platform.port },
@@ -57,7 +58,8 @@ beforeAll(async () => {
   luohu = { id: l.id, unit_id: await unitIdOf(t.db, '440303000000'), ifadmin: 0 };
   gb = await createGbLive(t.app, {
     platform,
-    lookupChannel: async (id) => (id === channel ? { deviceId: dev.id, unitId: futian } : null),
+    lookupChannel: async (id, device) =>
+      id === channel && (device === undefined || device === dev.id) ? { deviceId: dev.id, unitId: futian } : null,
     settings: {
       platformId: PLATFORM,
       domain: DOMAIN,
@@ -104,9 +106,9 @@ async function readFlv(path: string, videoTags: number): Promise<{ status: numbe
 }
 
 describe('GB28181 live play path', () => {
-  it('a user in scope plays /live/gb-<channel>.flv over HTTP and websocket; refusals; the stream stops when both leave', async () => {
+  it('a user in scope plays /live/gb-<device>_<channel>.flv over HTTP and websocket; refusals; the stream stops when both leave', async () => {
     const play = await gb.play(admin, channel);
-    expect(play.flv).toMatch(new RegExp(`^/live/gb-${channel}\\.flv\\?token=`));
+    expect(play.flv).toMatch(new RegExp(`^/live/gb-${DEVICE}_${channel}\\.flv\\?token=`));
     const got = await readFlv(play.flv, 10);
     expect(got.status).toBe(200);
     // AVC sequence header, then a keyframe
@@ -129,13 +131,13 @@ describe('GB28181 live play path', () => {
 
     // out of scope: refused at play and at the FLV output
     await expect(gb.play(luohu, channel)).rejects.toMatchObject({ key: 'errors.media.outOfScope' });
-    const luohuToken = gb.service.playToken(luohu.id, `gb:${channel}`, 60_000);
-    const refused = await readFlv(`/live/gb-${channel}.flv?token=${luohuToken}`, 1);
+    const luohuToken = gb.service.playToken(luohu.id, `gb:${DEVICE}_${channel}`, 60_000);
+    const refused = await readFlv(`/live/gb-${DEVICE}_${channel}.flv?token=${luohuToken}`, 1);
     expect(refused.status).toBe(403);
     expect(JSON.parse(refused.body)).toMatchObject({ code: 403 });
 
     // everyone left: the idle stop (1 s) BYEs the device
-    await until('stream stopped', () => !gb.service.has(`gb:${channel}`), 10_000);
+    await until('stream stopped', () => !gb.service.has(`gb:${DEVICE}_${channel}`), 10_000);
     expect((await readFlv(play.flv, 1)).status).toBe(404);
   }, 60_000);
 });

@@ -14,8 +14,11 @@ export interface GbChannelRef {
   unitId: number;
 }
 
-/** The channel rows' owner answers: null for a channel it does not know. */
-export type GbChannelLookup = (channelId: string) => Promise<GbChannelRef | null>;
+/**
+ * The channel rows' owner answers: null for a channel it does not know (of `deviceId` when given;
+ * else of the online device that has it).
+ */
+export type GbChannelLookup = (channelId: string, deviceId?: string) => Promise<GbChannelRef | null>;
 
 export interface GbLiveSettings {
   platformId: string;
@@ -49,7 +52,7 @@ export interface GbLive {
   play(
     user: { id: number; unit_id: number; ifadmin: number },
     channelId: string,
-    opts?: { transport?: Transport; playback?: { start: number; end: number } },
+    opts?: { deviceId?: string; transport?: Transport; playback?: { start: number; end: number } },
   ): Promise<GbPlay>;
   close(): void;
 }
@@ -63,7 +66,7 @@ const notFound = (channelId: string): KeyedRefusal => ({
 
 /**
  * GB28181 live video in the media gateway: a GbLiveService on `platform` and the viewer checks of
- * the `gb` and `gbpb` namespaces of the FLV outputs (/live/gb-<channel>.flv?token=..., as
+ * the `gb` and `gbpb` namespaces of the FLV outputs (/live/gb-<device>_<channel>.flv?token=..., as
  * media.module.ts serves /live/<device>.flv). No routes or hooks are added, so this may be called
  * once the platform has started (after the server is ready); the caller closes it.
  */
@@ -107,8 +110,8 @@ export async function createGbLive(
         .executeTakeFirst();
       if (!user || user.status !== 'enabled')
         return { status: 401, code: ResultCode.UNAUTHENTICATED, key: 'errors.media.token' };
-      const channelId = id.split('_')[0]!;
-      const channel = await lookupChannel(channelId);
+      const [deviceId, channelId = ''] = id.split('_');
+      const channel = await lookupChannel(channelId, deviceId);
       if (!channel) return notFound(channelId);
       if (!inScope(await unitScope(app.db, user), channel.unitId))
         return { status: 403, code: ResultCode.FORBIDDEN, key: 'errors.media.outOfScope' };
@@ -121,7 +124,7 @@ export async function createGbLive(
   return {
     service,
     async play(user, channelId, opts = {}) {
-      const channel = await lookupChannel(channelId);
+      const channel = await lookupChannel(channelId, opts.deviceId);
       if (!channel) throw new AppError(ResultCode.NOT_FOUND, 'errors.media.notPublishing', { device: channelId });
       if (!inScope(await unitScope(app.db, user), channel.unitId))
         throw new AppError(ResultCode.FORBIDDEN, 'errors.media.outOfScope');

@@ -16,7 +16,10 @@ import {
 } from '../media';
 import type { GbDialog, GbSipPlatform } from '../sip';
 
-/** Gateway namespaces: live `gb:<channel>`, playback `gbpb:<channel>_<start>_<end>` (never a device id). */
+/**
+ * Gateway namespaces: live `gb:<device>_<channel>`, playback `gbpb:<device>_<channel>_<start>_<end>`
+ * (devices may repeat each other's channel ids, so the device is part of the key).
+ */
 export const GB_LIVE_NS = 'gb';
 export const GB_PLAYBACK_NS = 'gbpb';
 
@@ -47,9 +50,9 @@ export interface GbLiveOptions {
 
 /** A started stream: where viewers find it in the gateway. */
 export interface GbStreamInfo {
-  /** the gateway's key ('gb:<channel>') */
+  /** the gateway's key ('gb:<device>_<channel>') */
   key: string;
-  /** the path name under /live/ ('gb-<channel>.flv') */
+  /** the path name under /live/ ('gb-<device>_<channel>.flv') */
   name: string;
   transport: Transport;
   ssrc: string;
@@ -124,7 +127,7 @@ export class GbLiveService {
 
   /** Start a channel's live video, or join the start already running (one INVITE per channel). */
   start(channelId: string, deviceId: string, transport?: Transport): Promise<GbStreamInfo> {
-    return this.open(`${GB_LIVE_NS}:${channelId}`, deviceId, channelId, transport, null);
+    return this.open(`${GB_LIVE_NS}:${deviceId}_${channelId}`, deviceId, channelId, transport, null);
   }
 
   /** Play a device-side recording of `start`-`end` (seconds since 1970) under its own key. */
@@ -137,7 +140,7 @@ export class GbLiveService {
   ): Promise<GbStreamInfo> {
     if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end <= start)
       return Promise.reject(new RangeError(`playback range ${start}-${end}`));
-    return this.open(`${GB_PLAYBACK_NS}:${channelId}_${start}_${end}`, deviceId, channelId, transport, {
+    return this.open(`${GB_PLAYBACK_NS}:${deviceId}_${channelId}_${start}_${end}`, deviceId, channelId, transport, {
       start,
       end,
     });

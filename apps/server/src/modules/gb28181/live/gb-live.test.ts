@@ -204,7 +204,12 @@ describe('GB28181 live video into the media gateway', () => {
     const { live, gateway, dev, ports, channel } = await setup();
     const t0 = performance.now();
     const info = await live.start(channel, dev.id);
-    expect(info).toMatchObject({ key: `gb:${channel}`, name: `gb-${channel}.flv`, transport: 'udp', hasAudio: true });
+    expect(info).toMatchObject({
+      key: `gb:${dev.id}_${channel}`,
+      name: `gb-${dev.id}_${channel}.flv`,
+      transport: 'udp',
+      hasAudio: true,
+    });
     expect(info.ssrc).toMatch(/^020000\d{4}$/);
     expect(ports.inUse).toBe(1);
     const v = new Viewer();
@@ -263,7 +268,7 @@ describe('GB28181 live video into the media gateway', () => {
     expect((await hungUp).reason).toBe('BYE');
     expect(ports.inUse).toBe(0);
     expect(gateway.keyed.size).toBe(0);
-    expect(live.has(`gb:${channel}`)).toBe(false);
+    expect(live.has(`gb:${dev.id}_${channel}`)).toBe(false);
     await until('the device has no ffmpeg left', () => runningGbStreams() === 0, 5000);
   }, 30_000);
 
@@ -366,7 +371,7 @@ describe('GB28181 live video into the media gateway', () => {
     const { live, gateway, dev, channel, ports } = await setup();
     const start = Math.floor(Date.now() / 1000) - 600;
     const info = await live.startPlayback(channel, dev.id, start, start + 2);
-    expect(info.key).toBe(`gbpb:${channel}_${start}_${start + 2}`);
+    expect(info.key).toBe(`gbpb:${dev.id}_${channel}_${start}_${start + 2}`);
     expect(info.ssrc).toMatch(/^120000\d{4}$/);
     expect(info.hasAudio).toBe(true);
     const v = new Viewer();
@@ -389,9 +394,9 @@ describe('GB28181 live video into the media gateway', () => {
     await expect(live.start(unknown, dev.id)).rejects.toMatchObject({ code: 'timeout' });
     expect(ports.inUse).toBe(0);
     expect(gateway.keyed.size).toBe(0);
-    expect(live.has(`gb:${unknown}`)).toBe(false);
+    expect(live.has(`gb:${dev.id}_${unknown}`)).toBe(false);
     // stopped when the device has the INVITE: its 200 still comes, and the call is hung up
-    dev.once('invite', () => expect(live.stop(`gb:${channel}`)).toBe(true));
+    dev.once('invite', () => expect(live.stop(`gb:${dev.id}_${channel}`)).toBe(true));
     const hungUp = new Promise<{ reason: string }>((r) => dev.once('streamStopped', r));
     await expect(live.start(channel, dev.id)).rejects.toThrow(/stopped/);
     expect((await hungUp).reason).toBe('BYE');

@@ -135,7 +135,7 @@ describe('GB history replay', () => {
     fireEvent.click(bars[0]!, { clientX: 200 });
     await waitFor(() =>
       expect(server.calls(Api.gbPlay.path)).toEqual([
-        { channel: CAMERA, start: '2026-11-20 09:00:00', end: '2026-11-20 12:00:00' },
+        { channel: CAMERA, device: DEVICE, start: '2026-11-20 09:00:00', end: '2026-11-20 12:00:00' },
       ]),
     );
     const player = screen.getByTestId('gb-replay-player');
@@ -153,6 +153,7 @@ describe('GB history replay', () => {
     await waitFor(() => expect(server.calls(Api.gbPlay.path)).toHaveLength(2));
     expect(server.calls(Api.gbPlay.path)[1]).toEqual({
       channel: CAMERA,
+      device: DEVICE,
       start: '2026-11-20 18:00:00',
       end: '2026-11-20 18:00:30',
     });

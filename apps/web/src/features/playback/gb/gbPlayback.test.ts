@@ -79,7 +79,7 @@ describe('GB playback helpers', () => {
     const target = { channel: CHANNEL, start: '2026-11-27 10:00:00', end: '2026-11-27 10:10:00' };
     const play = await requestGbPlayback(target, new AbortController().signal);
     expect(server.calls(Api.gbPlay.path)).toEqual([
-      { channel: CHANNEL.devgbid, start: '2026-11-27 10:00:00', end: '2026-11-27 10:10:00' },
+      { channel: CHANNEL.devgbid, device: CHANNEL.device, start: '2026-11-27 10:00:00', end: '2026-11-27 10:10:00' },
     ]);
     expect(play).toMatchObject({ ws: '/gb/pb.flv?token=a', hostbody: CHANNEL.devgbid, hostname: 'Gate' });
 

@@ -48,6 +48,10 @@ describe('GB channels on the wall', () => {
     expect(b.id).toBeLessThan(0);
     expect(a.id).not.toBe(b.id);
     expect(liveDeviceOfGbChannel(node('34020000001310000001', 'CH1')).id).toBe(a.id);
+    // another device repeating the channel id is another tile
+    const twin = liveDeviceOfGbChannel({ ...node('34020000001310000001', 'CH1'), device: '34020000001320000061' });
+    expect(twin.id).not.toBe(a.id);
+    expect(twin.gb).toEqual({ device: '34020000001320000061', channel: '34020000001310000001' });
     expect(isGbLiveDevice(a)).toBe(true);
     expect(isGbLiveDevice({ id: 3, name: 'body camera' })).toBe(false);
   });
@@ -66,7 +70,11 @@ describe('GB channels on the wall', () => {
     const device = liveDeviceOfGbChannel(node('34020000001310000001', 'CH1'));
     const signal = new AbortController().signal;
     const play = await requestGbPlay(device, signal);
-    expect(callMock).toHaveBeenCalledWith('gbPlay', { channel: '34020000001310000001' }, { silent: true, signal });
+    expect(callMock).toHaveBeenCalledWith(
+      'gbPlay',
+      { channel: '34020000001310000001', device: '34020000001320000001' },
+      { silent: true, signal },
+    );
     expect(play).toEqual({
       device_id: device.id,
       imei: '',

@@ -13,13 +13,15 @@ export interface GbLiveDevice extends LiveDevice {
   gb: { device: string; channel: string };
 }
 
+/** tile ids by device and channel (devices may repeat each other's channel ids) */
 const ids = new Map<string, number>();
 
 export function liveDeviceOfGbChannel(node: Pick<GbTreeNode, 'devgbid' | 'device' | 'name'>): GbLiveDevice {
-  let id = ids.get(node.devgbid);
+  const key = `${node.device}/${node.devgbid}`;
+  let id = ids.get(key);
   if (id === undefined) {
     id = -(ids.size + 1);
-    ids.set(node.devgbid, id);
+    ids.set(key, id);
   }
   return { id, name: node.name, hostbody: node.devgbid, gb: { device: node.device, channel: node.devgbid } };
 }
@@ -46,12 +48,16 @@ export function isGbLiveDevice(device: LiveDevice): device is GbLiveDevice {
  * as a LivePlay the FLV player takes. Silent: the player shows the refusal.
  */
 export async function requestGbStream(
-  channel: Pick<GbTreeNode, 'devgbid' | 'name'>,
+  channel: Pick<GbTreeNode, 'devgbid' | 'device' | 'name'>,
   deviceId: number,
   signal: AbortSignal,
   span?: { start: string; end: string },
 ): Promise<LivePlayAnswer> {
-  const answer = await call('gbPlay', { channel: channel.devgbid, ...span }, { silent: true, signal });
+  const answer = await call(
+    'gbPlay',
+    { channel: channel.devgbid, device: channel.device, ...span },
+    { silent: true, signal },
+  );
   return {
     device_id: deviceId,
     imei: '',
@@ -67,7 +73,11 @@ export async function requestGbStream(
 
 /** A live play of a wall tile's channel. */
 export function requestGbPlay(device: GbLiveDevice, signal: AbortSignal): Promise<LivePlayAnswer> {
-  return requestGbStream({ devgbid: device.gb.channel, name: device.name }, device.id, signal);
+  return requestGbStream(
+    { devgbid: device.gb.channel, device: device.gb.device, name: device.name },
+    device.id,
+    signal,
+  );
 }
 
 /** The wall's players: GB channels through the GB play path, body cameras as before. */

@@ -96,7 +96,12 @@ describe('GB history replay', () => {
     );
     expect(server.calls(Api.gbRecordSearch.path)).toHaveLength(0);
 
+    expect(screen.getByTestId('gb-replay-empty').textContent).toContain('Pick a GB channel in the device tree first');
     await pickChannel();
+    // picked, not searched yet: the empty list says what to do next
+    expect(screen.getByTestId('gb-replay-empty').textContent).toContain(
+      'Channel Gate camera picked: choose a time range and press “Search device recordings”',
+    );
     fireEvent.click(screen.getByTestId('gb-replay-search'));
     await waitFor(() =>
       expect(server.calls(Api.gbRecordSearch.path)).toEqual([

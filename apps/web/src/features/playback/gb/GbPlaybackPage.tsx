@@ -179,7 +179,11 @@ export function GbPlaybackPage({ playerOptions, initialRange }: Props) {
       <div className="bwc-replay-main bwc-gb-replay-main">
         <Card size="small" title={t('gb.recordings')}>
           {searched === null ? (
-            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('gb.pickChannel')} />
+            <Empty
+              image={Empty.PRESENTED_IMAGE_SIMPLE}
+              description={channel ? t('gb.pressSearch', { name: channel.name }) : t('gb.pickChannel')}
+              data-testid="gb-replay-empty"
+            />
           ) : searched.error !== null ? (
             <Alert
               type="error"

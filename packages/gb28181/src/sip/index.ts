@@ -10,3 +10,10 @@ export {
   type ResponseExtra,
 } from './sip-adapter';
 export { newNonce, challengeHeader, unquote, readCredentials, verifyDigest, type DigestCredentials } from './digest';
+export {
+  MANSRTSP_CONTENT_TYPE,
+  buildMansrtsp,
+  parseMansrtsp,
+  type MansrtspCommand,
+  type MansrtspRequest,
+} from './mansrtsp';

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import dgram from 'node:dgram';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -27,10 +28,11 @@ import {
 } from '@bwc/gb28181/manscdp';
 import { parseRtp, PsDemuxer, RtpReassembler, RtpTcpFramer, type AccessUnit, type RtpPacket } from '@bwc/gb28181/ps';
 import { buildOffer, parseSdp, ssrcNumber, SsrcAllocator } from '@bwc/gb28181/sdp';
-import { buildResponse, parseSip, type SipMessage } from '@bwc/gb28181/sip';
+import { buildMansrtsp, buildResponse, MANSRTSP_CONTENT_TYPE, parseSip, type SipMessage } from '@bwc/gb28181/sip';
 import { GbSipPlatform } from '../../../../apps/server/src/modules/gb28181/sip/platform';
 import { findFfmpeg } from '../camera';
 import { GbSimHub, runningGbStreams, type GbDevice } from './index';
+import { GB_STREAM_FPS, streamArgs } from './media';
 
 const PLATFORM = '34020000002000000001';
 const DOMAIN = '3402000000';
@@ -878,6 +880,141 @@ describe('GB28181 simulated device: INVITE and PS over RTP', () => {
     expect((pts[pts.length - 1]! - pts[0]!) / 90_000).toBeGreaterThan(1.7);
     expect(runningGbStreams()).toBe(0);
   }, 30_000);
+
+  it('pauses and resumes a playback by MANSRTSP INFO: silent while paused, then on from the same recording time; the end not earlier', async () => {
+    const { peer, hub, dev } = await setup();
+    const rtp = dgram.createSocket('udp4');
+    await new Promise<void>((r) => rtp.bind(0, '127.0.0.1', () => r()));
+    cleanup.push(() => new Promise<void>((r) => rtp.close(() => r())));
+    const channel = dev.channelIds[0]!;
+    const start = Math.floor(Date.now() / 1000) - 3600;
+    const SPAN = 4;
+    const y = new SsrcAllocator(PLATFORM).allocate('history');
+    const offer = buildOffer({
+      platformId: PLATFORM,
+      address: '127.0.0.1',
+      port: rtp.address().port,
+      ssrc: y,
+      session: 'Playback',
+      channelId: channel,
+      start,
+      stop: start + SPAN,
+    });
+    const to = { user: channel, port: hub.sipPort };
+    const invite = peer.request('INVITE', to, { body: offer, type: 'application/sdp' });
+    const ok = await invite.response();
+    expect(ok.status).toBe(200);
+    const dialog = { callId: invite.callId, toTag: ok.headers.to!.params.tag ?? '', fromTag: 'p1' };
+    const packets: { p: RtpPacket; at: number }[] = [];
+    const d = demuxer(ssrcNumber(y));
+    rtp.on('message', (b) => {
+      const p = parseRtp(b);
+      packets.push({ p, at: performance.now() });
+      d.push(p);
+    });
+    const videoUnits = () => d.units.filter((u) => u.kind === 'video');
+    const info = (body: string, o: typeof dialog = dialog) =>
+      peer.request('INFO', to, { ...o, body, type: MANSRTSP_CONTENT_TYPE }).response();
+    peer.request('ACK', to, dialog);
+    while (videoUnits().length < 25) await once(rtp, 'message');
+    const stream = dev.stream(invite.callId)!;
+
+    // a body parseMansrtsp refuses: 400 naming the problem, and the stream goes on
+    const bad = await info('SEEK RTSP/1.0\r\nCSeq: 1\r\n');
+    expect(bad.status).toBe(400);
+    expect(bad.reason).toMatch(/MANSRTSP request line/);
+    expect(stream.paused).toBe(false);
+    const before = packets.length;
+    while (packets.length < before + 10) await once(rtp, 'message');
+
+    const control = next(dev, 'playbackControl');
+    const paused = await info(buildMansrtsp('pause', 2));
+    expect(paused.status).toBe(200);
+    expect(paused.content).toMatch(/^RTSP\/1\.0 200 OK\r\nCSeq: 2\r\n/);
+    expect(await control).toEqual({ channelId: channel, callId: invite.callId, command: 'pause' });
+    expect(stream.paused).toBe(true);
+    // what was sent before the pause arrives, then nothing
+    const sent = stream.packets;
+    const framesAtPause = stream.frames;
+    while (packets.length < sent) await once(rtp, 'message');
+    await new Promise((r) => setTimeout(r, 1500)); // the observation window
+    expect(packets.length).toBe(sent);
+    expect(stream.packets).toBe(sent);
+    expect(runningGbStreams()).toBe(0);
+    const lastPaused = packets[sent - 1]!;
+
+    const resumedControl = next(dev, 'playbackControl');
+    expect((await info(buildMansrtsp('resume', 3))).status).toBe(200);
+    expect(await resumedControl).toMatchObject({ command: 'resume' });
+    expect(stream.paused).toBe(false);
+    while (packets.length === sent) await once(rtp, 'message');
+    const first = packets[sent]!;
+    // the resumed ffmpeg starts at the recording time the pause left: the span's rest, and its clock from there
+    const args = readFileSync(`/proc/${stream.pid}/cmdline`, 'latin1').split('\0');
+    const rest = SPAN - framesAtPause / GB_STREAM_FPS;
+    expect(Number(args[args.indexOf('-t') + 1])).toBeCloseTo(rest, 3);
+    const shown = args.find((a) => a.includes('PLAYBACK'));
+    if (shown) expect(shown).toContain(`gmtime\\:${+(start + 8 * 3600 + framesAtPause / GB_STREAM_FPS).toFixed(3)}}`);
+    // RTP goes on: the next sequence number, the time stamp within a frame or so of the last one sent
+    expect(first.p.sequence).toBe((lastPaused.p.sequence + 1) & 0xffff);
+    expect(Math.abs(first.p.timestamp - lastPaused.p.timestamp)).toBeLessThan(90_000 / 10);
+    expect(first.at - lastPaused.at).toBeGreaterThanOrEqual(1500);
+
+    // the playback still ends with the span: all of its frames, one after the other, then BYE
+    await peer.take((m) => m.method === 'BYE' && m.headers['call-id'] === invite.callId, 15_000);
+    const video = videoUnits();
+    expect(video.length).toBeGreaterThanOrEqual(SPAN * GB_STREAM_FPS - 5);
+    expect(video.length).toBeLessThanOrEqual(SPAN * GB_STREAM_FPS);
+    expect(video.slice(1).every((u, i) => u.pts! - video[i]!.pts! === 90_000 / GB_STREAM_FPS)).toBe(true);
+    const audio = d.units.filter((u) => u.kind === 'audio');
+    expect(audio.slice(1).every((u, i) => u.pts! > audio[i]!.pts!)).toBe(true);
+    // sending took the span plus the pause
+    expect(packets[packets.length - 1]!.at - packets[0]!.at).toBeGreaterThan((SPAN - 0.5) * 1000 + 1500);
+    expect(runningGbStreams()).toBe(0);
+  }, 30_000);
+
+  it('answers INFO in an unknown dialog 481 and refuses playback control of a live stream, which goes on', async () => {
+    const { peer, hub, dev } = await setup({ audio: false });
+    const rtp = dgram.createSocket('udp4');
+    await new Promise<void>((r) => rtp.bind(0, '127.0.0.1', () => r()));
+    cleanup.push(() => new Promise<void>((r) => rtp.close(() => r())));
+    const channel = dev.channelIds[1]!;
+    const to = { user: channel, port: hub.sipPort };
+    const unknown = peer.request('INFO', to, {
+      callId: 'no-such-call',
+      toTag: 'x',
+      body: buildMansrtsp('pause', 1),
+      type: MANSRTSP_CONTENT_TYPE,
+    });
+    expect((await unknown.response()).status).toBe(481);
+    const y = '0200000051';
+    const offer = buildOffer({ platformId: PLATFORM, address: '127.0.0.1', port: rtp.address().port, ssrc: y });
+    const invite = peer.request('INVITE', to, { body: offer, type: 'application/sdp' });
+    const ok = await invite.response();
+    const dialog = { callId: invite.callId, toTag: ok.headers.to!.params.tag ?? '', fromTag: 'p1' };
+    let count = 0;
+    rtp.on('message', () => count++);
+    peer.request('ACK', to, dialog);
+    while (count < 10) await once(rtp, 'message');
+    const refused = await peer
+      .request('INFO', to, { ...dialog, body: buildMansrtsp('pause', 1), type: MANSRTSP_CONTENT_TYPE })
+      .response();
+    expect(refused.status).toBe(400);
+    expect(refused.reason).toMatch(/live stream/);
+    expect(dev.stream(invite.callId)!.paused).toBe(false);
+    const seen = count;
+    while (count < seen + 10) await once(rtp, 'message');
+    // INFO is allowed
+    const options = await peer.request('OPTIONS', to).response();
+    expect(String(options.headers.allow)).toMatch(/\bINFO\b/);
+    await byeAndCheck(peer, dev, hub.sipPort, invite.callId, channel);
+  }, 30_000);
+
+  it('draws a resumed playback clock from a fractional recording time and plays the rest of the span', () => {
+    const args = streamArgs({ label: 'x', font: '/f.ttf', playbackStart: 1_700_000_000.04, seconds: 1.24 });
+    expect(args.find((a) => a.includes('PLAYBACK'))).toContain(`gmtime\\:${1_700_000_000.04 + 8 * 3600}}`);
+    expect(args[args.indexOf('-t') + 1]).toBe('1.24');
+  });
 
   it('refuses a bad SDP offer with 488 and an unknown channel with 404, starting nothing', async () => {
     const { peer, hub, dev } = await setup();

@@ -2,7 +2,7 @@
  * A simulated GB/T 28181-2016 device (an IPC or DVR with several channels): the SIP user agent of
  * 9.1 registration (digest, refresh, unregister), 9.6 keepalive, the MANSCDP queries and controls
  * of 9.3-9.5 and 9.7, subscriptions (9.11: MobilePosition, Alarm) and live/playback INVITE (9.2,
- * 9.8). Nothing runs per device between messages but a few timers; ffmpeg only while streaming.
+ * 9.8) with pause and resume of a playback (MANSRTSP INFO, 9.8.2). Nothing runs per device between messages but a few timers; ffmpeg only while streaming.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
@@ -24,7 +24,15 @@ import {
   type RecordItem,
 } from '@bwc/gb28181/manscdp';
 import { buildAnswer, parseSdp, planFromOffer, SdpError, ssrcNumber, type MediaPlan } from '@bwc/gb28181/sdp';
-import { buildResponse, readCredentials, type ResponseExtra, type SipMessage } from '@bwc/gb28181/sip';
+import {
+  buildResponse,
+  MANSRTSP_CONTENT_TYPE,
+  parseMansrtsp,
+  readCredentials,
+  type MansrtspCommand,
+  type ResponseExtra,
+  type SipMessage,
+} from '@bwc/gb28181/sip';
 import type { GbSimHub } from './hub';
 import { GbStream } from './media';
 import type { SipLink } from './sip-link';
@@ -71,6 +79,8 @@ export interface GbDeviceEvents {
   invite: [{ channelId: string; plan: MediaPlan }];
   streaming: [{ channelId: string; callId: string; pid: number | undefined }];
   streamStopped: [{ channelId: string; callId: string; reason: string }];
+  /** a MANSRTSP PAUSE or PLAY (resume) obeyed in a playback's dialog */
+  playbackControl: [{ channelId: string; callId: string; command: MansrtspCommand }];
   warn: [string];
 }
 
@@ -114,6 +124,7 @@ const T2 = 4000;
 const TRANSACTION_MS = 32_000;
 const RESPONSE_KEEP_MS = 32_000;
 const MAX_KEPT_RESPONSES = 64;
+const ALLOW = 'INVITE, ACK, BYE, INFO, MESSAGE, SUBSCRIBE, OPTIONS';
 
 const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 const token = (n = 8) => randomBytes(n).toString('hex');
@@ -538,10 +549,12 @@ export class GbDevice extends EventEmitter<GbDeviceEvents> {
           });
         case 'BYE':
           return this.onBye(m, reply);
+        case 'INFO':
+          return this.onInfo(m, reply);
         case 'OPTIONS':
-          return reply(200, 'OK', { headers: { allow: 'INVITE, ACK, BYE, MESSAGE, SUBSCRIBE, OPTIONS' } });
+          return reply(200, 'OK', { headers: { allow: ALLOW } });
         default:
-          return reply(405, 'Method Not Allowed');
+          return reply(405, 'Method Not Allowed', { headers: { allow: ALLOW } });
       }
     } catch (err) {
       this.emit('warn', `${m.method}: ${(err as Error).message}`);
@@ -835,6 +848,32 @@ export class GbDevice extends EventEmitter<GbDeviceEvents> {
     void this.endSession(s, 'BYE', true);
   }
 
+  /**
+   * MANSRTSP in the dialog of a Playback or Download (9.8.2): PAUSE stops its media where it is,
+   * PLAY resumes from there. Answered at once; the body of the 200 is the MANSRTSP answer (B.2).
+   */
+  private onInfo(m: SipMessage, reply: (s: number, r: string, e?: ResponseExtra) => void): void {
+    const s = this.sessions.get(m.headers['call-id']!);
+    if (!s) return reply(481, 'Call/Transaction Does Not Exist');
+    const type = m.headers['content-type'];
+    if (type && type.split(';')[0]!.trim().toLowerCase() !== MANSRTSP_CONTENT_TYPE.toLowerCase())
+      return reply(415, 'Unsupported Media Type', { headers: { accept: MANSRTSP_CONTENT_TYPE } });
+    let rq;
+    try {
+      rq = parseMansrtsp(m.content ?? '');
+    } catch (err) {
+      return reply(400, `Bad Request (${(err as Error).message.slice(0, 80)})`);
+    }
+    if (s.plan.session === 'Play') return reply(400, 'Bad Request (a live stream has no playback control)');
+    if (rq.command === 'pause') s.stream.pause();
+    else s.stream.resume();
+    reply(200, 'OK', {
+      headers: { 'content-type': MANSRTSP_CONTENT_TYPE },
+      content: `RTSP/1.0 200 OK\r\nCSeq: ${rq.cseq}\r\n\r\n`,
+    });
+    this.emit('playbackControl', { channelId: s.channelId, callId: s.callId, command: rq.command });
+  }
+
   /** Ends a stream; unless the platform hung up (`byPeer`), the device sends BYE. */
   private async endSession(s: Session, reason: string, byPeer: boolean): Promise<void> {
     if (this.sessions.get(s.callId) !== s) return;
@@ -850,6 +889,11 @@ export class GbDevice extends EventEmitter<GbDeviceEvents> {
     if (this.channelIds.includes(user)) return user;
     if (user === this.id && this.channelIds.length) return this.channelIds[0]!;
     return null;
+  }
+
+  /** A stream of this device by its call's Call-ID (`paused`, `frames`, `packets`), while it lasts. */
+  stream(callId: string): GbStream | undefined {
+    return this.sessions.get(callId)?.stream;
   }
 
   /** Streams running now. */

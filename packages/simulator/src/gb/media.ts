@@ -45,7 +45,7 @@ export interface StreamArgsInput {
   /** drawn on the picture; letters, digits, space, '-', '_' and '.' are kept */
   label: string;
   font: string | null;
-  /** playback: seconds since 1970 of the recording's start (shown instead of the clock) */
+  /** playback: seconds since 1970 of the first frame's recording time (shown instead of the clock; may be fractional) */
   playbackStart?: number;
   /** stream seconds to send (playback and download) */
   seconds?: number;
@@ -65,7 +65,7 @@ export function streamArgs(input: StreamArgsInput): string[] {
   const clock =
     input.playbackStart !== undefined
       ? // the recording's time in the device's zone (+08:00, as its GB times)
-        `text='PLAYBACK %{pts\\:gmtime\\:${Math.floor(input.playbackStart) + 8 * 3600}}'`
+        `text='PLAYBACK %{pts\\:gmtime\\:${+(input.playbackStart + 8 * 3600).toFixed(3)}}'`
       : `text='%{localtime}'`;
   const speed = Math.min(16, Math.max(1, Math.floor(input.speed ?? 1)));
   const audio = input.audio === true && speed === 1;
@@ -81,14 +81,14 @@ export function streamArgs(input: StreamArgsInput): string[] {
     ...['-re', '-f', 'lavfi', '-i', `testsrc=size=${GB_STREAM_SIZE}:rate=${GB_STREAM_FPS * speed}`],
     ...(audio ? ['-re', '-f', 'lavfi', '-i', `sine=frequency=440:beep_factor=2:sample_rate=${GB_AUDIO_RATE}`] : []),
     ...(audio ? ['-map', '0:v'] : []),
-    ...(input.seconds ? ['-t', String(input.seconds)] : []),
+    ...(input.seconds ? ['-t', String(+input.seconds.toFixed(3))] : []),
     ...['-vf', vf, '-r', String(GB_STREAM_FPS)],
     ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-profile:v', 'baseline'],
     ...['-pix_fmt', 'yuv420p', '-g', String(GB_STREAM_FPS), '-keyint_min', String(GB_STREAM_FPS), '-bf', '0'],
     ...['-sc_threshold', '0', '-b:v', '600k', '-f', 'h264', 'pipe:1'],
     ...(audio
       ? [
-          ...['-map', '1:a', ...(input.seconds ? ['-t', String(input.seconds)] : [])],
+          ...['-map', '1:a', ...(input.seconds ? ['-t', String(+input.seconds.toFixed(3))] : [])],
           ...[
             '-af',
             'volume=0.3',
@@ -127,15 +127,27 @@ export interface GbStreamEvents {
 }
 
 export class GbStream extends EventEmitter<GbStreamEvents> {
+  /** video access units sent; a playback's recording position is `frames / GB_STREAM_FPS` past its start */
   frames = 0;
   audioFrames = 0;
   packets = 0;
+  /** paused by the platform (MANSRTSP PAUSE): no ffmpeg runs and nothing is sent until `resume()` */
+  paused = false;
   private child: ChildProcess | null = null;
   private exited: Promise<void> = Promise.resolve();
   private tcp: net.Socket | null = null;
   private server: net.Server | null = null;
   private accepted: Promise<net.Socket> | null = null;
   private stopped = false;
+  /** start() has run (connected); until then resume() only clears `paused` */
+  private begun = false;
+  /** one muxer and packetizer for the whole call: sequence numbers and time stamps go on across a pause */
+  private muxer: PsMuxer | null = null;
+  private rtp: RtpPacketizer | null = null;
+  /** the sample number after the last audio frame sent */
+  private audioNext = 0;
+  /** pauses and resumes in order: a resume starts ffmpeg only after the paused one exited */
+  private control: Promise<void> = Promise.resolve();
 
   constructor(private readonly o: GbStreamOptions) {
     super();
@@ -174,7 +186,7 @@ export class GbStream extends EventEmitter<GbStreamEvents> {
     return (server.address() as net.AddressInfo).port;
   }
 
-  /** On ACK: connects (TCP) and starts ffmpeg. */
+  /** On ACK: connects (TCP) and starts ffmpeg (unless paused already). */
   async start(): Promise<void> {
     const { plan } = this.o;
     if (plan.transport === 'tcp-active') {
@@ -191,7 +203,30 @@ export class GbStream extends EventEmitter<GbStreamEvents> {
       this.useTcp(socket);
     }
     if (this.stopped) return void this.tcp?.destroy();
-    this.spawn();
+    this.begun = true;
+    if (!this.paused) this.spawn();
+  }
+
+  /**
+   * Stops sending at once and ends ffmpeg; the position (frames sent) and the time stamps are kept.
+   * The access unit ffmpeg was still writing is dropped and made again on resume.
+   */
+  pause(): void {
+    if (this.paused || this.stopped) return;
+    this.paused = true;
+    const child = this.child;
+    const exited = this.exited;
+    this.child = null; // its output is no longer sent, nor its exit taken for the end
+    if (child) this.control = this.control.then(() => this.end(child, exited));
+  }
+
+  /** Starts ffmpeg again from the recording position where the pause left it. */
+  resume(): void {
+    if (!this.paused || this.stopped) return;
+    this.paused = false;
+    this.control = this.control.then(() => {
+      if (this.begun && !this.paused && !this.stopped && !this.child) this.spawn();
+    });
   }
 
   private useTcp(socket: net.Socket): void {
@@ -207,14 +242,23 @@ export class GbStream extends EventEmitter<GbStreamEvents> {
   private spawn(): void {
     const { plan } = this.o;
     const playback = plan.session === 'Playback' || plan.session === 'Download';
-    const seconds = playback && plan.stop > plan.start ? plan.stop - plan.start : undefined;
+    // after a pause, ffmpeg starts again where the frames sent so far left off
+    const done = this.frames / GB_STREAM_FPS;
+    const seconds = playback && plan.stop > plan.start ? plan.stop - plan.start - done : undefined;
+    if (seconds !== undefined && seconds * GB_STREAM_FPS < 0.5) {
+      // paused after the last frame: nothing is left to play
+      setImmediate(() => {
+        if (!this.stopped) this.emit('ended', 'ffmpeg ended (code 0): the span was played');
+      });
+      return;
+    }
     const audio = this.o.audio === true && plan.session !== 'Download';
     const child = spawn(
       this.o.ffmpeg,
       streamArgs({
         label: this.o.label,
         font: this.o.font,
-        playbackStart: playback ? plan.start : undefined,
+        playbackStart: playback ? plan.start + done : undefined,
         seconds,
         speed: plan.session === 'Download' ? plan.downloadSpeed : 1,
         audio,
@@ -223,8 +267,8 @@ export class GbStream extends EventEmitter<GbStreamEvents> {
     );
     this.child = child;
     track(child);
-    const muxer = new PsMuxer({ video: 'h264', audio: audio ? 'g711a' : null });
-    const rtp = new RtpPacketizer({ ssrc: this.o.ssrc, payloadType: plan.payloadType });
+    const muxer = (this.muxer ??= new PsMuxer({ video: 'h264', audio: audio ? 'g711a' : null }));
+    const rtp = (this.rtp ??= new RtpPacketizer({ ssrc: this.o.ssrc, payloadType: plan.payloadType }));
     const step = 90_000 / GB_STREAM_FPS;
     let pending: Buffer = Buffer.alloc(0);
     const out = (pack: Buffer, ts: number) => {
@@ -234,7 +278,7 @@ export class GbStream extends EventEmitter<GbStreamEvents> {
         else this.o.udp?.send(p, plan.port, plan.address);
       }
     };
-    /** audio made before the first video frame (whose pack carries the stream map) waits for it */
+    /** audio made before this run's first video frame (whose pack carries the stream map) waits for it */
     let early: [Buffer, number][] | null = [];
     const send = (au: Buffer) => {
       const ts = Math.round(this.frames * step);
@@ -244,15 +288,21 @@ export class GbStream extends EventEmitter<GbStreamEvents> {
       early = null;
     };
     if (audio) {
-      // 20 ms frames stamped from the sample count, on the video's 90 kHz clock (both start at 0)
+      // 20 ms frames stamped from the sample count on the video's 90 kHz clock, this run's first
+      // sample at the first video frame's time; samples already sent before a pause are skipped
+      const base = (this.frames * GB_AUDIO_RATE) / GB_STREAM_FPS;
       let samples = 0;
       let rest: Buffer = Buffer.alloc(0);
       (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => {
+        if (this.child !== child) return;
         rest = rest.length ? Buffer.concat([rest, chunk]) : chunk;
         let at = 0;
         for (; at + GB_AUDIO_FRAME <= rest.length; at += GB_AUDIO_FRAME) {
-          const ts = Math.round((samples * 90_000) / GB_AUDIO_RATE);
+          const n = base + samples;
           samples += GB_AUDIO_FRAME;
+          if (n < this.audioNext) continue;
+          this.audioNext = n + GB_AUDIO_FRAME;
+          const ts = Math.round((n * 90_000) / GB_AUDIO_RATE);
           this.audioFrames++;
           const pack = muxer.audio(rest.subarray(at, at + GB_AUDIO_FRAME), ts);
           if (!early) out(pack, ts);
@@ -262,6 +312,7 @@ export class GbStream extends EventEmitter<GbStreamEvents> {
       });
     }
     child.stdout!.on('data', (chunk: Buffer) => {
+      if (this.child !== child) return;
       pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
       const aus = splitH264AccessUnits(pending);
       // the last unit may still grow: kept until the next one starts
@@ -275,6 +326,7 @@ export class GbStream extends EventEmitter<GbStreamEvents> {
     });
     this.exited = new Promise((resolve) => {
       const done = (how: string) => {
+        // paused or stopped: ended on purpose
         if (this.child !== child) return resolve();
         this.child = null;
         if (pending.length && !this.stopped) send(pending);
@@ -286,18 +338,23 @@ export class GbStream extends EventEmitter<GbStreamEvents> {
     });
   }
 
-  /** Stops ffmpeg (SIGTERM, then SIGKILL) and closes the connection. */
+  /** Ends one ffmpeg: SIGTERM, then SIGKILL. */
+  private async end(child: ChildProcess, exited: Promise<void>): Promise<void> {
+    child.kill('SIGTERM');
+    const kill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+    await exited;
+    clearTimeout(kill);
+  }
+
+  /** Stops ffmpeg (one being ended by a pause included) and closes the connection. */
   async stop(): Promise<void> {
     this.stopped = true;
     this.server?.close();
     this.server = null;
     const child = this.child;
-    if (child) {
-      child.kill('SIGTERM');
-      const kill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-      await this.exited;
-      clearTimeout(kill);
-    }
+    this.child = null;
+    if (child) await this.end(child, this.exited);
+    await this.control;
     this.tcp?.end();
     this.tcp = null;
   }

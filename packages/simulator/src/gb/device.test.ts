@@ -973,6 +973,66 @@ describe('GB28181 simulated device: INVITE and PS over RTP', () => {
     expect(runningGbStreams()).toBe(0);
   }, 30_000);
 
+  it('over TCP: pause, resume and pause at once leave it paused with no ffmpeg and the connection open; BYE while paused ends it', async () => {
+    const { peer, hub, dev } = await setup();
+    const server = net.createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const sockets: net.Socket[] = [];
+    server.on('connection', (s) => sockets.push(s));
+    cleanup.push(async () => {
+      sockets.forEach((s) => s.destroy());
+      await new Promise<void>((r) => server.close(() => r()));
+    });
+    const channel = dev.channelIds[2]!;
+    const start = Math.floor(Date.now() / 1000) - 7200;
+    const y = '1200000088';
+    const offer = buildOffer({
+      platformId: PLATFORM,
+      address: '127.0.0.1',
+      port: (server.address() as net.AddressInfo).port,
+      ssrc: y,
+      transport: 'tcp-passive',
+      session: 'Playback',
+      channelId: channel,
+      start,
+      stop: start + 60,
+    });
+    const to = { user: channel, port: hub.sipPort };
+    const invite = peer.request('INVITE', to, { body: offer, type: 'application/sdp' });
+    const ok = await invite.response();
+    expect(ok.status).toBe(200);
+    const dialog = { callId: invite.callId, toTag: ok.headers.to!.params.tag ?? '', fromTag: 'p1' };
+    const conn = once(server, 'connection');
+    peer.request('ACK', to, dialog);
+    const [socket] = (await conn) as [net.Socket];
+    const framer = new RtpTcpFramer();
+    let count = 0;
+    let closed = false;
+    socket.on('data', (chunk: Buffer) => (count += framer.push(chunk).length));
+    socket.on('close', () => (closed = true));
+    while (count < 20) await once(socket, 'data');
+    const stream = dev.stream(invite.callId)!;
+    const info = (command: 'pause' | 'resume', cseq: number) =>
+      peer
+        .request('INFO', to, { ...dialog, body: buildMansrtsp(command, cseq), type: MANSRTSP_CONTENT_TYPE })
+        .response();
+    expect((await info('pause', 1)).status).toBe(200);
+    expect((await info('resume', 2)).status).toBe(200);
+    expect((await info('pause', 3)).status).toBe(200);
+    expect(stream.paused).toBe(true);
+    const sent = stream.packets;
+    const deadline = Date.now() + 5000;
+    while ((runningGbStreams() > 0 || count < sent) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(runningGbStreams()).toBe(0);
+    expect(count).toBe(sent);
+    await new Promise((r) => setTimeout(r, 500)); // the observation window
+    expect(count).toBe(sent);
+    expect(stream.pid).toBeUndefined();
+    expect(closed).toBe(false);
+    await byeAndCheck(peer, dev, hub.sipPort, invite.callId, channel);
+  }, 30_000);
+
   it('answers INFO in an unknown dialog 481 and refuses playback control of a live stream, which goes on', async () => {
     const { peer, hub, dev } = await setup({ audio: false });
     const rtp = dgram.createSocket('udp4');

@@ -328,3 +328,41 @@ test('English: the bell, its enable-sound button and the locate dialog', async (
   await shot(page, 'alarm-bell-locate-en');
   expect(errors, 'the browser console stayed free of errors').toEqual([]);
 });
+
+test('live from the bell: the emergency page stays shown while its info window loads', async ({ page }) => {
+  // The info window the live opens reads a catalogue of its own (playback), which react-i18next
+  // loads by suspending; held back here until the page has asked for it. A suspension that reaches
+  // the page's route boundary hides the page already shown (React's inline display: none, refs
+  // detached): the device tree's virtual list then wrote scrollTop through its detached holder
+  // ("Cannot set properties of null", the console's error page) on a loaded machine.
+  await login(page, ACCOUNTS.dispatcher.username, ACCOUNTS.dispatcher.password);
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let held = false;
+  await page.route(/\/assets\/playback-[^/]*\.js$/, async (route) => {
+    held = true;
+    await released;
+    await route.continue();
+  });
+  // every change of the page from here on: was the emergency page there but not shown
+  await page.evaluate(() => {
+    const flags = window as unknown as { bwcEmergencyHidden: boolean };
+    flags.bwcEmergencyHidden = false;
+    new MutationObserver(() => {
+      const emergency = document.querySelector('[data-testid="emergency-page"]');
+      if (emergency && !emergency.checkVisibility()) flags.bwcEmergencyHidden = true;
+    }).observe(document.body, { attributes: true, childList: true, subtree: true });
+  });
+  const before = await bellCount(page);
+  await camera.sos();
+  await expect(bell(page)).toHaveAttribute('data-count', String(before + 1));
+  await openPanel(page);
+  await myRows(page).first().getByTestId('alarm-bell-live').click();
+  await expect(page).toHaveURL(/\/dispatch\/emergency$/);
+  await expect.poll(() => held, { message: 'the info window asked for its catalogue' }).toBe(true);
+  release();
+  await expect(page.getByTestId('info-window-title')).toContainText(HOSTNAME);
+  await expect(page.getByTestId('emergency-page')).toBeVisible();
+  const hidden = await page.evaluate(() => (window as unknown as { bwcEmergencyHidden: boolean }).bwcEmergencyHidden);
+  expect(hidden, 'the emergency page stayed shown').toBe(false);
+});

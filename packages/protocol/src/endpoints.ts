@@ -271,7 +271,16 @@ import {
   UnitMoveRequest,
   UnitUpdateRequest,
 } from './schemas/org';
-import { GetVideoAnswer, GetVideoRequest, LiveAddRequest, LiveDelRequest, LivePlay, LiveStopped, MediaGatewayInfo, MediaKickRequest } from './schemas/live';
+import {
+  GetVideoAnswer,
+  GetVideoRequest,
+  LiveAddRequest,
+  LiveDelRequest,
+  LivePlay,
+  LiveStopped,
+  MediaGatewayInfo,
+  MediaKickRequest,
+} from './schemas/live';
 import { MapConfig, PlayConfig, SettingsAnswer, SettingsSchemas, SettingsTypeInput } from './schemas/system';
 import {
   GbDetailRequest,
@@ -284,6 +293,7 @@ import {
   GbPlayAnswer,
   GbPlayerConfig,
   GbPlayRequest,
+  GbPlaybackControlRequest,
   GbPtzRequest,
   GbRecording,
   GbRecordSearchRequest,
@@ -409,6 +419,14 @@ export const Api = {
     auth: anyMenu('view', MenuId.EMERGENCY, MenuId.DISPATCH_VIDEO, MenuId.VIDEO_PATROL, MenuId.PLAYBACK),
     body: GbPlayRequest,
     data: GbPlayAnswer,
+  },
+  /** pause / resume a GB playback started by gbplay (MANSRTSP INFO); the playback's menus, and the device's unit in scope */
+  gbPlaybackControl: {
+    method: 'POST',
+    path: '/rest/monitor/videoreplay/gbcontrol',
+    auth: anyMenu('view', MenuId.EMERGENCY, MenuId.DISPATCH_VIDEO, MenuId.VIDEO_PATROL, MenuId.PLAYBACK),
+    body: GbPlaybackControlRequest,
+    data: z.null(),
   },
   gbRecordSearch: { method: 'POST', path: '/rest/monitor/videoreplay/gbsearch', auth: anyMenu('view', MenuId.PLAYBACK, MenuId.VIDEO_PATROL), body: GbRecordSearchRequest, data: z.array(GbRecording) },
   /** GB devices with a known position for the emergency map in GB mode (schemas/gb28181-points.ts) */

@@ -355,6 +355,21 @@ export const GbPlayRequest = z.object({
 });
 export type GbPlayRequest = z.infer<typeof GbPlayRequest>;
 
+/**
+ * POST videoreplay/gbcontrol {key, action} (the same menus as a playback): pause or resume a device
+ * playback started by gbplay (`key` from its answer, gbpb:...), by MANSRTSP in an INFO of its
+ * dialog (GB/T 28181-2016 9.8.2). Answers null once the device accepted it; a key that is not a
+ * running playback is 404 `errors.gb.noPlayback`, a device that refuses or does not answer 409/504.
+ */
+export const GbPlaybackControlRequest = z.object({
+  key: z
+    .string()
+    .max(80, { error: 'validation.maxLength' })
+    .regex(/^gbpb:\d{20}_\d{20}_\d{1,12}_\d{1,12}$/, { error: 'validation.gb.playbackKey' }),
+  action: z.enum(['pause', 'resume'], { error: 'validation.choice' }),
+});
+export type GbPlaybackControlRequest = z.infer<typeof GbPlaybackControlRequest>;
+
 export const GbPlayAnswer = z.object({
   channel_id: z.string(),
   /** the gateway's stream key (gb:<device>_<channel> or gbpb:<device>_<channel>_<start>_<end>) */

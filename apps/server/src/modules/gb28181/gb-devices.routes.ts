@@ -13,7 +13,7 @@ import {
   updateDevice,
 } from './gb-devices.service';
 import type { GbRuntime } from './gb-runtime';
-import { gbPlay } from './gb-play';
+import { gbPlay, gbPlaybackControl } from './gb-play';
 
 const LIVE_MENUS = [MenuId.EMERGENCY, MenuId.DISPATCH_VIDEO, MenuId.VIDEO_PATROL];
 
@@ -51,6 +51,13 @@ export async function registerGbDeviceRoutes(app: FastifyInstance, runtime: GbRu
         if (!live) throw Errors.forbidden(MenuId.VIDEO_PATROL, 'view');
       }
       return gbPlay(app.gbLive.current, user, body);
+    },
+  });
+  defineRoute(app, {
+    api: 'gbPlaybackControl',
+    handler: async ({ user, body, req }) => {
+      req.audit.target = `${body.key}:${body.action}`;
+      return gbPlaybackControl(app.gbLive.current, user, body);
     },
   });
   defineRoute(app, {

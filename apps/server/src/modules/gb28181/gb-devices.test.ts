@@ -270,6 +270,35 @@ describe('a simulated GB device', () => {
     expect(backwards.msg).toContain('end');
   });
 
+  it('pauses and resumes a playback (gbcontrol), in the unit scope only; refusals name the problem', async () => {
+    const EN = { ...admin.headers, 'x-lang': 'en-US' };
+    const started = envelope<{ key: string }>(
+      await post('gbPlay', { channel: CH1, device: DEVICE, start: '2026-01-03 09:00:00', end: '2026-01-03 10:00:00' }),
+    );
+    expect(started.code, started.msg).toBe(200);
+    const key = started.data.key;
+    const controls: string[] = [];
+    dev.on('playbackControl', (e: { command: string }) => controls.push(e.command));
+    const outside = await userIn(OTHER, [{ ids: [MenuId.PLAYBACK], actions: ['view'] }]);
+    expect(envelope(await post('gbPlaybackControl', { key, action: 'pause' }, outside.headers))).toMatchObject({
+      code: 403,
+    });
+    expect(controls).toEqual([]);
+    expect(envelope(await post('gbPlaybackControl', { key, action: 'pause' })).code).toBe(200);
+    expect(t.app.gbLive.current!.service.paused(key)).toBe(true);
+    expect(envelope(await post('gbPlaybackControl', { key, action: 'resume' })).code).toBe(200);
+    expect(t.app.gbLive.current!.service.paused(key)).toBe(false);
+    expect(controls).toEqual(['pause', 'resume']);
+    const bad = envelope(await post('gbPlaybackControl', { key: `gb:${DEVICE}_${CH1}`, action: 'pause' }, EN));
+    expect(bad.code).toBe(400);
+    expect(bad.msg).toContain('GB playback');
+    expect(envelope(await post('gbPlaybackControl', { key, action: 'rewind' }, EN)).code).toBe(400);
+    const gone = envelope(await post('gbPlaybackControl', { key: `gbpb:${DEVICE}_${CH1}_1_2`, action: 'pause' }, EN));
+    expect(gone).toMatchObject({ code: 404 });
+    expect(gone.msg).toContain('not running');
+    t.app.gbLive.current!.service.stop(key);
+  });
+
   it('two devices repeating a channel id: gbplay with the device plays each one its own stream', async () => {
     const twinId = '34020000001320000061';
     // another address: the simulator's shared socket tells its devices apart by their ids

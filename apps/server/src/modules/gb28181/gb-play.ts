@@ -1,4 +1,4 @@
-import type { GbPlayAnswer, GbPlayRequest } from '@bwc/protocol';
+import type { GbPlayAnswer, GbPlaybackControlRequest, GbPlayRequest } from '@bwc/protocol';
 import type { AuthUser } from '../../http/auth';
 import { AppError, Errors } from '../../http/errors';
 import { gbTimeToIso } from './gb-alarms';
@@ -38,6 +38,22 @@ export async function gbPlay(live: GbLive | null, user: AuthUser, req: GbPlayReq
     };
   } catch (err) {
     if (err instanceof GbNoMediaError) throw new AppError(504, 'errors.gb.noMedia');
+    return requestFailed(err);
+  }
+}
+
+/** videoreplay/gbcontrol: pause or resume a running playback (MANSRTSP INFO in its dialog). */
+export async function gbPlaybackControl(
+  live: GbLive | null,
+  user: AuthUser,
+  req: GbPlaybackControlRequest,
+): Promise<null> {
+  if (!live) throw Errors.conflict('errors.gb.notRunning');
+  try {
+    await live.control(user, req.key, req.action);
+    return null;
+  } catch (err) {
+    if (err instanceof AppError) throw err;
     return requestFailed(err);
   }
 }

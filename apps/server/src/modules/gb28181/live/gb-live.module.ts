@@ -5,6 +5,7 @@ import { inScope, unitScope } from '../../../http/scope';
 import type { KeyedRefusal } from '../../media/gateway';
 import { readMediaKey } from '../../media/keys';
 import { PortAllocator, type Transport } from '../media';
+import type { MansrtspCommand } from '@bwc/gb28181/sip';
 import type { GbSipPlatform } from '../sip';
 import { GB_LIVE_NS, GB_PLAYBACK_NS, GbLiveService, type GbStreamInfo } from './gb-live.service';
 
@@ -54,6 +55,11 @@ export interface GbLive {
     channelId: string,
     opts?: { deviceId?: string; transport?: Transport; playback?: { start: number; end: number } },
   ): Promise<GbPlay>;
+  /**
+   * Pause or resume the playback under `key` (gbpb:<device>_<channel>_<start>_<end>) for `user`:
+   * its channel must be in the user's unit scope. 404 `errors.gb.noPlayback` when none runs.
+   */
+  control(user: { id: number; unit_id: number; ifadmin: number }, key: string, command: MansrtspCommand): Promise<void>;
   close(): void;
 }
 
@@ -140,6 +146,14 @@ export async function createGbLive(
       const token = service.playToken(user.id, info.key, LIVE_PLAY_TOKEN_MS);
       const path = `/live/${info.name}?token=${encodeURIComponent(token)}`;
       return { ...info, channel_id: channelId, flv: path, ws: path, expires: Date.now() + LIVE_PLAY_TOKEN_MS };
+    },
+    async control(user, key, command) {
+      const [deviceId = '', channelId = ''] = key.slice(GB_PLAYBACK_NS.length + 1).split('_');
+      const channel = key.startsWith(`${GB_PLAYBACK_NS}:`) ? await lookupChannel(channelId, deviceId) : null;
+      if (!channel || channel.deviceId !== deviceId) throw new AppError(ResultCode.NOT_FOUND, 'errors.gb.noPlayback');
+      if (!inScope(await unitScope(app.db, user), channel.unitId))
+        throw new AppError(ResultCode.FORBIDDEN, 'errors.media.outOfScope');
+      if (!(await service.control(key, command))) throw new AppError(ResultCode.NOT_FOUND, 'errors.gb.noPlayback');
     },
     close() {
       app.media.keyedAdmit.delete(GB_LIVE_NS);

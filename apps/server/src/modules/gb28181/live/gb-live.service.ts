@@ -1,5 +1,6 @@
 import { LIVE_IDLE_MS } from '@bwc/protocol';
 import { buildOffer, parseSdp, ssrcNumber, SsrcAllocator } from '@bwc/gb28181/sdp';
+import type { MansrtspCommand } from '@bwc/gb28181/sip';
 import type { FastifyBaseLogger } from 'fastify';
 import type { MediaGateway } from '../../media/gateway';
 import { signPlayToken, verifyPlayToken } from '../../media/keys';
@@ -14,7 +15,7 @@ import {
   type RtpReceiver,
   type Transport,
 } from '../media';
-import type { GbDialog, GbSipPlatform } from '../sip';
+import { GbRequestError, type GbDialog, type GbSipPlatform } from '../sip';
 
 /**
  * Gateway namespaces: live `gb:<device>_<channel>`, playback `gbpb:<device>_<channel>_<start>_<end>`
@@ -87,6 +88,8 @@ interface Session {
   firstKeyframeMs: number | null;
   idle: NodeJS.Timeout | null;
   stopped: string | null;
+  /** a playback the device paused at our request (MANSRTSP): its silence is not a timeout */
+  paused: boolean;
 }
 
 /**
@@ -146,6 +149,37 @@ export class GbLiveService {
     });
   }
 
+  /**
+   * Pause or resume a running playback (`gbpb:` key): MANSRTSP in an INFO of its dialog (9.8.2).
+   * While paused the device's silence does not stop the stream; on resume the receiver's timeout
+   * counts again from now. False when no playback runs under `key`; rejects when the device
+   * refuses or does not answer (the state is then unchanged).
+   */
+  async control(key: string, command: MansrtspCommand): Promise<boolean> {
+    const s = this.sessions.get(key);
+    if (!s || !key.startsWith(`${GB_PLAYBACK_NS}:`)) return false;
+    await s.ready;
+    const dialog = s.dialog;
+    if (!dialog || s.stopped) return false;
+    try {
+      await this.o.platform.info(dialog, command);
+    } catch (err) {
+      // 481: the device has no such call any more (the playback ended)
+      if (err instanceof GbRequestError && err.status === 481) return false;
+      throw err;
+    }
+    if (s.stopped) return false;
+    s.paused = command === 'pause';
+    if (!s.paused) s.media?.receiver.restartTimeout();
+    this.o.log.info({ key, device: s.deviceId, command }, 'gb live: playback control');
+    return true;
+  }
+
+  /** Is a playback under `key` paused? */
+  paused(key: string): boolean {
+    return this.sessions.get(key)?.paused ?? false;
+  }
+
   /** Is a stream under `key` started (or starting)? */
   has(key: string): boolean {
     return this.sessions.has(key);
@@ -196,6 +230,7 @@ export class GbLiveService {
       firstKeyframeMs: null,
       idle: null,
       stopped: null,
+      paused: false,
     };
     this.sessions.set(key, s);
     s.ready = this.run(s, playback).catch((err: unknown) => {
@@ -306,7 +341,9 @@ export class GbLiveService {
       stream.push(p);
     };
     s.media = new GbMediaSession(receiver, { onPacket, log: this.o.log });
-    s.media.on('timeout', () => this.end(s, 'timeout'));
+    s.media.on('timeout', () => {
+      if (!s.paused) this.end(s, 'timeout');
+    });
     // TCP active: the device's connection going away closes the receiver
     s.media.on('closed', (reason) => {
       if (!s.stopped) this.end(s, reason);

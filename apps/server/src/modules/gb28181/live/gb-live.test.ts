@@ -387,6 +387,46 @@ describe('GB28181 live video into the media gateway', () => {
     await expect(live.startPlayback(channel, dev.id, start, start)).rejects.toThrow(RangeError);
   }, 60_000);
 
+  it('playback pause and resume (MANSRTSP INFO): silence while paused is not a timeout, pictures come again', async () => {
+    // a receiver timeout of 1 s: a pause longer than that must not end the playback
+    const { live, gateway, dev, channel } = await setup({ receiverTimeoutMs: 1000 });
+    const start = Math.floor(Date.now() / 1000) - 3600;
+    const info = await live.startPlayback(channel, dev.id, start, start + 60);
+    const v = new Viewer();
+    gateway.watch(info.key, v);
+    await until('frames before the pause', () => v.videoFrames() >= 10, 20_000);
+    const controls: string[] = [];
+    dev.on('playbackControl', (e: { command: string }) => controls.push(e.command));
+    expect(await live.control(info.key, 'pause')).toBe(true);
+    expect(live.paused(info.key)).toBe(true);
+    expect(controls).toEqual(['pause']);
+    // frames already on their way may still land; then nothing for longer than the receiver timeout
+    let before = -1;
+    await until(
+      'frames stop arriving',
+      async () => {
+        const n = v.videoFrames();
+        const settled = n === before;
+        before = n;
+        if (!settled) await new Promise((r) => setTimeout(r, 300));
+        return settled;
+      },
+      10_000,
+    );
+    const paused = v.videoFrames();
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(v.videoFrames()).toBe(paused);
+    expect(live.has(info.key)).toBe(true);
+    expect(v.closedWith).toBeNull();
+    expect(await live.control(info.key, 'resume')).toBe(true);
+    expect(live.paused(info.key)).toBe(false);
+    await until('frames after the resume', () => v.videoFrames() >= paused + 10, 20_000);
+    // a live stream or an unknown key has no playback to control
+    expect(await live.control(`gbpb:${dev.id}_${channel}_1_2`, 'pause')).toBe(false);
+    expect(await live.control(`gb:${dev.id}_${channel}`, 'pause')).toBe(false);
+    live.stop(info.key);
+  }, 90_000);
+
   it('an unanswered INVITE and a stop while the INVITE runs leave no port, SSRC or stream behind', async () => {
     const { live, gateway, dev, channel, ports, invites } = await setup({}, { inviteTimeoutMs: 1000 });
     // the simulator drops requests for a user it does not have: no answer within the 1 s INVITE timeout

@@ -122,6 +122,14 @@ export abstract class RtpReceiver extends EventEmitter<ReceiverEvents> {
     this.timer.unref();
   }
 
+  /** Counts the timeout from now again (a paused playback resumed): silence from here on ends it. */
+  restartTimeout(): void {
+    if (this.closed) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timedOut = false;
+    this.armTimeout();
+  }
+
   /** One RTP packet (a datagram, or one RFC 4571 frame). */
   protected packet(buf: Buffer): void {
     if (this.closed) return;

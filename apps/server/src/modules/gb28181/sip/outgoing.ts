@@ -24,7 +24,13 @@ import {
   type PtzInput,
   type RecordItem,
 } from '@bwc/gb28181/manscdp';
-import { type ResponseExtra, type SipMessage } from '@bwc/gb28181/sip';
+import {
+  buildMansrtsp,
+  MANSRTSP_CONTENT_TYPE,
+  type MansrtspCommand,
+  type ResponseExtra,
+  type SipMessage,
+} from '@bwc/gb28181/sip';
 import { ClientTransactions, type ClientTimers, type SendFn } from './client-transaction';
 import { buildRequest, GbRequestError, newBranch, newCallId, newTag, uriHostPort, type RequestSpec } from './requests';
 import type { SipLog, SipRemote, SipTransportName } from './transport';
@@ -117,6 +123,8 @@ interface DialogState {
   toUri: string;
   cseq: number;
   target: Target;
+  /** CSeq of the MANSRTSP bodies sent in the dialog */
+  infoCseq?: number;
 }
 
 interface SubscriptionState extends DialogState {
@@ -579,6 +587,18 @@ export class GbOutgoing {
     if (res.status! >= 300 && res.status !== 481) throw rejected('BYE', res);
   }
 
+  /**
+   * A playback control in the dialog (9.8.2: INFO with a MANSRTSP body): pause or resume. Resolves
+   * at the device's 2xx; rejects with its refusal, or when the dialog is gone.
+   */
+  async info(dialog: GbDialog, command: MansrtspCommand): Promise<void> {
+    const d = this.dialogs.get(dialog.id);
+    if (!d) throw new GbRequestError('rejected', `INFO: dialog ${dialog.id} ended`, 481);
+    const body = Buffer.from(buildMansrtsp(command, (d.infoCseq = (d.infoCseq ?? 0) + 1)));
+    const res = await this.inDialog(d, 'INFO', [], body, MANSRTSP_CONTENT_TYPE);
+    if (res.status! >= 300) throw rejected('INFO', res);
+  }
+
   dialog(id: string): GbDialog | undefined {
     const d = this.dialogs.get(id);
     return d && { ...d.pub };
@@ -672,6 +692,7 @@ export class GbOutgoing {
     method: string,
     headers: Array<[string, string]>,
     body?: Buffer,
+    contentType = MANSCDP,
   ): Promise<SipMessage> {
     d.cseq++;
     return this.request(d.target, {
@@ -683,7 +704,7 @@ export class GbOutgoing {
       cseq: d.cseq,
       headers,
       contact: method === 'SUBSCRIBE',
-      contentType: body ? MANSCDP : undefined,
+      contentType: body ? contentType : undefined,
       body,
     });
   }

@@ -22,6 +22,7 @@ import {
   readCredentials,
   uriUser,
   verifyDigest,
+  type MansrtspCommand,
   type ResponseExtra,
   type SipMessage,
 } from '@bwc/gb28181/sip';
@@ -257,6 +258,11 @@ export class GbSipPlatform extends EventEmitter<GbSipEvents> {
     options?: { subject?: string; ssrc?: string; timeoutMs?: number },
   ): Promise<{ answer: string; dialog: GbDialog }> {
     return this.out.invite(deviceId, channelId, sdpOffer, options);
+  }
+
+  /** Pause or resume a playback (INFO with MANSRTSP in its dialog, 9.8.2). */
+  info(dialog: GbDialog, command: MansrtspCommand): Promise<void> {
+    return this.out.info(dialog, command);
   }
 
   bye(dialog: GbDialog): Promise<void> {

@@ -5,12 +5,16 @@ import dayjs from 'dayjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sessionKeys } from '../../../app/session/queries';
 import { renderWidget } from '../../../components/test-utils';
+import { notify } from '../../../api/notify';
 import { fakeServer } from '../../data/fakeServer';
 import type { MpegtsModule } from '../../video/player/LivePlayer';
 import { PlaybackPage } from '../PlaybackPage';
 import { GbPlaybackPage } from './GbPlaybackPage';
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
 
 const DEVICE = '34020000001320000001';
 const CAMERA = '34020000001310000001';
@@ -169,6 +173,60 @@ describe('GB history replay', () => {
     );
     fireEvent.click(within(screen.getByTestId('gb-replay-player')).getByTestId('live-close'));
     await waitFor(() => expect(screen.queryByTestId('gb-replay-player')).toBeNull());
+  });
+
+  it('pauses and resumes the playing recording through gbcontrol with the answer key; a refusal keeps the state', async () => {
+    const KEY = `gbpb:${DEVICE}_${CAMERA}_1763632800_1763632830`;
+    let control: unknown = null;
+    const server = await renderPage((path) => {
+      if (path === Api.gbDeviceTree.path) return tree(1);
+      if (path === Api.gbRecordSearch.path) return RECORDINGS;
+      if (path === Api.gbPlay.path)
+        return {
+          channel_id: CAMERA,
+          key: KEY,
+          transport: 'udp',
+          ssrc: '1',
+          flv: '/x.flv',
+          ws: '/x.flv',
+          expires: 9,
+          has_audio: 0,
+        };
+      if (path === Api.gbPlaybackControl.path) return control;
+      return null;
+    });
+    await pickChannel();
+    fireEvent.click(screen.getByTestId('gb-replay-search'));
+    const rows = await screen.findAllByTestId('gb-replay-play');
+    fireEvent.click(rows[1]!);
+    const pause = await screen.findByTestId('gb-replay-pause');
+    // enabled once the server answered with the playback's key
+    await waitFor(() => expect(pause.hasAttribute('disabled')).toBe(false));
+    expect(pause.textContent).toBe('Pause');
+    fireEvent.click(pause);
+    await waitFor(() => expect(pause.dataset.paused).toBe('true'));
+    expect(pause.textContent).toBe('Resume');
+    expect(screen.getByTestId('gb-replay-paused').textContent).toBe('Paused on the device');
+    expect(server.calls(Api.gbPlaybackControl.path)).toEqual([{ key: KEY, action: 'pause' }]);
+    // the device refuses the resume: still paused, the server's message shown
+    control = { code: 504, msg: 'The GB device did not answer in time.', data: null };
+    const toast = vi.spyOn(notify, 'error');
+    await waitFor(() => expect(pause.className).not.toContain('ant-btn-loading'));
+    fireEvent.click(pause);
+    await waitFor(() =>
+      expect(toast).toHaveBeenCalledWith(expect.stringContaining('The GB device did not answer in time.')),
+    );
+    expect(pause.dataset.paused).toBe('true');
+    control = null;
+    await waitFor(() => expect(pause.className).not.toContain('ant-btn-loading'));
+    fireEvent.click(pause);
+    await waitFor(() => expect(pause.dataset.paused).toBe('false'));
+    expect(server.calls(Api.gbPlaybackControl.path)).toEqual([
+      { key: KEY, action: 'pause' },
+      { key: KEY, action: 'resume' },
+      { key: KEY, action: 'resume' },
+    ]);
+    expect(screen.queryByTestId('gb-replay-paused')).toBeNull();
   });
 
   it('refuses a range over 7 days with the server message, without asking', async () => {

@@ -1,4 +1,5 @@
 import type { GbRecording, GbTreeNode } from '@bwc/protocol';
+import { CaretRightOutlined, PauseOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, DatePicker, Empty, Space, Table, Tag, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect, useMemo, useState } from 'react';
@@ -55,10 +56,18 @@ function GbPlaybackView({
 }) {
   const { t } = useTranslation('playback');
   const [live, setLive] = useState<LivePlayer | 'limit' | null>(null);
+  /** the stream key of the playing answer (null until the server answered) */
+  const [key, setKey] = useState<string | null>(null);
+  const [paused, setPaused] = useState(false);
+  const [busy, setBusy] = useState(false);
   useEffect(() => {
     const release = claimPlayerSlot();
     if (!release) return setLive('limit');
-    const player = createGbPlaybackPlayer(target, playerOptions);
+    const player = createGbPlaybackPlayer(target, playerOptions, (k) => {
+      setKey(k);
+      // a new answer is a new (or joined) playback: the device plays
+      setPaused(false);
+    });
     setLive(player);
     return () => {
       // the server stops a GB stream nobody watches: nothing to release
@@ -70,6 +79,19 @@ function GbPlaybackView({
     () => ({ id: 0, name: target.channel.name, hostbody: target.channel.devgbid }),
     [target],
   );
+  /** pause or resume through the server (MANSRTSP to the device); a refusal shows the server's message */
+  const toggle = async () => {
+    if (!key) return;
+    setBusy(true);
+    try {
+      await call('gbPlaybackControl', { key, action: paused ? 'resume' : 'pause' });
+      setPaused(!paused);
+    } catch {
+      // the request helper showed the server's message
+    } finally {
+      setBusy(false);
+    }
+  };
   if (live === null) return null;
   return (
     <Card
@@ -81,6 +103,24 @@ function GbPlaybackView({
         end: gbLocalTime(target.end),
       })}
       data-testid="gb-replay-player"
+      extra={
+        live !== 'limit' && (
+          <Space size="small">
+            {paused && <Tag data-testid="gb-replay-paused">{t('gb.paused')}</Tag>}
+            <Button
+              size="small"
+              icon={paused ? <CaretRightOutlined /> : <PauseOutlined />}
+              disabled={!key}
+              loading={busy}
+              onClick={() => void toggle()}
+              data-testid="gb-replay-pause"
+              data-paused={paused ? 'true' : 'false'}
+            >
+              {paused ? t('gb.resume') : t('gb.pause')}
+            </Button>
+          </Space>
+        )
+      }
     >
       {live === 'limit' ? (
         <Alert type="warning" showIcon message={t('gb.limit')} />

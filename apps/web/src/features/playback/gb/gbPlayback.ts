@@ -89,19 +89,30 @@ export function playbackFrom(r: Pick<GbRecording, 'start' | 'end'>, offset: numb
 }
 
 /** A playback of the span (gbplay with start and end: the device is INVITEd with s=Playback). */
-export function requestGbPlayback(target: GbPlaybackTarget, signal: AbortSignal): Promise<LivePlayAnswer> {
+export function requestGbPlayback(
+  target: GbPlaybackTarget,
+  signal: AbortSignal,
+): Promise<LivePlayAnswer & { key: string }> {
   return requestGbStream(target.channel, 0, signal, { start: target.start, end: target.end });
 }
 
-/** The FLV player of a playback: with sound when the answer says the recording has some. */
+/**
+ * The FLV player of a playback: with sound when the answer says the recording has some; `onKey`
+ * hears the stream key of each answer (pause and resume name it).
+ */
 export function createGbPlaybackPlayer(
   target: GbPlaybackTarget,
   options: Partial<Omit<LivePlayerOptions, 'request'>> = {},
+  onKey?: (key: string) => void,
 ): LivePlayer {
   return new LivePlayer({
     lang: currentLanguage,
     ...options,
-    request: (signal) => requestGbPlayback(target, signal),
+    request: async (signal) => {
+      const answer = await requestGbPlayback(target, signal);
+      onKey?.(answer.key);
+      return answer;
+    },
     // until the answer says (has_audio)
     hasAudio: false,
   });

@@ -45,14 +45,15 @@ export function isGbLiveDevice(device: LiveDevice): device is GbLiveDevice {
  * Asks the server for a stream of a GB channel (videopatrols/gbplay: the server INVITEs the device
  * and answers the gateway's paths with a fresh token and whether the stream has sound), live or,
  * with `span` (GB times), a playback of the device's recording (s=Playback, GB/T 28181-2016 9.8),
- * as a LivePlay the FLV player takes. Silent: the player shows the refusal.
+ * as a LivePlay the FLV player takes, with the stream's key (a playback's pause and resume name
+ * it). Silent: the player shows the refusal.
  */
 export async function requestGbStream(
   channel: Pick<GbTreeNode, 'devgbid' | 'device' | 'name'>,
   deviceId: number,
   signal: AbortSignal,
   span?: { start: string; end: string },
-): Promise<LivePlayAnswer> {
+): Promise<LivePlayAnswer & { key: string }> {
   const answer = await call(
     'gbPlay',
     { channel: channel.devgbid, device: channel.device, ...span },
@@ -68,6 +69,7 @@ export async function requestGbStream(
     ws: answer.ws,
     expires: answer.expires,
     hasAudio: answer.has_audio === 1,
+    key: answer.key,
   };
 }
 

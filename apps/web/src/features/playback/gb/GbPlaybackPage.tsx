@@ -63,11 +63,7 @@ function GbPlaybackView({
   useEffect(() => {
     const release = claimPlayerSlot();
     if (!release) return setLive('limit');
-    const player = createGbPlaybackPlayer(target, playerOptions, (k) => {
-      setKey(k);
-      // a new answer is a new (or joined) playback: the device plays
-      setPaused(false);
-    });
+    const player = createGbPlaybackPlayer(target, playerOptions, setKey);
     setLive(player);
     return () => {
       // the server stops a GB stream nobody watches: nothing to release
@@ -85,6 +81,8 @@ function GbPlaybackView({
     setBusy(true);
     try {
       await call('gbPlaybackControl', { key, action: paused ? 'resume' : 'pause' });
+      // the device sends nothing while paused: not a stall for the player
+      if (live && live !== 'limit') live.hold(!paused);
       setPaused(!paused);
     } catch {
       // the request helper showed the server's message

@@ -85,6 +85,7 @@ describe('GB channels on the wall', () => {
       ws: '/live/gb-34020000001310000001.flv?token=t',
       expires: 1_800_000_000_000,
       hasAudio: true,
+      key: 'gb:34020000001310000001',
     });
     // a video-only device
     callMock.mockResolvedValue({

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   catchUp,
   CONNECT_TIMEOUT_MS,
+  STALL_RECONNECT_MS,
   LivePlayer,
   OFFLINE_RETRY_MS,
   reconnectDelay,
@@ -321,6 +322,24 @@ describe('LivePlayer', () => {
     video.dispatchEvent(new Event('playing'));
     lastSocket().serverClose(4401);
     expect(player.state).toEqual({ kind: 'reconnecting', attempt: 1, delayMs: 1_000 });
+  });
+
+  it('a frozen picture reconnects after STALL_RECONNECT_MS, but not while held (a paused playback)', async () => {
+    const held = makePlayer();
+    held.attach(video);
+    await settle();
+    video.dispatchEvent(new Event('playing'));
+    held.hold(true);
+    video.dispatchEvent(new Event('waiting'));
+    await vi.advanceTimersByTimeAsync(STALL_RECONNECT_MS * 3);
+    expect(held.state).toEqual({ kind: 'playing' });
+    expect(requests).toBe(1);
+    // released: the watchdog counts from the release
+    held.hold(false);
+    await vi.advanceTimersByTimeAsync(STALL_RECONNECT_MS - 1_000);
+    expect(held.state).toEqual({ kind: 'playing' });
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(held.state).toMatchObject({ kind: 'reconnecting' });
   });
 
   it('a request refused by the server fails with its message', async () => {

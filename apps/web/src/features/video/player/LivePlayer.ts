@@ -188,6 +188,8 @@ export class LivePlayer {
   private answeredAudio: boolean | null = null;
   private frames: { at: number; decoded: number } | null = null;
   private destroyed = false;
+  /** the source stopped on purpose (a device playback paused): a frozen picture is not a stall */
+  private held = false;
 
   constructor(private readonly options: LivePlayerOptions) {}
 
@@ -236,6 +238,16 @@ export class LivePlayer {
     }
     this.video = null;
     if (!this.destroyed) this.set({ kind: 'idle' });
+  }
+
+  /**
+   * The source pauses on purpose (a GB device's playback paused by MANSRTSP): while held the
+   * picture stays as it is without the frozen-picture reconnect or the stalled state; after the
+   * release the watchdog counts from then.
+   */
+  hold(on: boolean): void {
+    this.held = on;
+    if (!on && this.session) this.session.lastProgress = performance.now();
   }
 
   /** Starts over after a failure or an end (the user's retry). */
@@ -418,7 +430,7 @@ export class LivePlayer {
   };
 
   private readonly onWaiting = () => {
-    if (this.session && this.current.kind === 'playing') this.set({ kind: 'stalled' });
+    if (this.session && !this.held && this.current.kind === 'playing') this.set({ kind: 'stalled' });
   };
 
   /** Latency catch-up, the connect timeout and the frozen-picture watchdog. */
@@ -436,7 +448,7 @@ export class LivePlayer {
       session.lastTime = video.currentTime;
       session.lastProgress = now;
       if (kind === 'stalled') this.set({ kind: 'playing' });
-    } else if (now - session.lastProgress > STALL_RECONNECT_MS) {
+    } else if (!this.held && now - session.lastProgress > STALL_RECONNECT_MS) {
       return this.reconnect('network');
     }
     const end = bufferedEnd(video);

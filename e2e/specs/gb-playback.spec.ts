@@ -80,6 +80,30 @@ test('GB history replay: the device answers RecordInfo, its recordings show on t
     await expect(view.getByTestId('live-mute')).toHaveCount(1);
     await page.screenshot({ path: artifact('gb-playback-zh-CN') });
 
+    // pause: the device stops sending (MANSRTSP PAUSE), the picture stands still past the player's
+    // 8 s stall watchdog without a reconnect; resume: it moves again
+    const controls: string[] = [];
+    device.on('playbackControl', (e) => controls.push(e.command));
+    const pause = player.getByTestId('gb-replay-pause');
+    await expect(pause).toHaveText(text('zh-CN', 'playback:gb.pause'));
+    await pause.click();
+    await expect(pause).toHaveAttribute('data-paused', 'true');
+    await expect(player.getByTestId('gb-replay-paused')).toHaveText(text('zh-CN', 'playback:gb.paused'));
+    expect(controls).toEqual(['pause']);
+    // what was buffered plays out, then the picture stands still
+    await expect.poll(() => moving(view), { timeout: 30_000, intervals: [500] }).toBe(0);
+    const plays = simLog.filter((l) => l.startsWith('streaming')).length;
+    await page.waitForTimeout(9_000);
+    expect(await moving(view)).toBe(0);
+    await expect(view).toHaveAttribute('data-state', 'playing');
+    await page.screenshot({ path: artifact('gb-playback-paused-zh-CN') });
+    await pause.click();
+    await expect(pause).toHaveAttribute('data-paused', 'false');
+    await expect.poll(() => moving(view), { timeout: 60_000, intervals: [500] }).toBeGreaterThan(50);
+    expect(controls).toEqual(['pause', 'resume']);
+    // no new INVITE: the same playback went on
+    expect(simLog.filter((l) => l.startsWith('streaming')).length).toBe(plays);
+
     // ---- en-US: search again; a bar of the timeline plays from where it was clicked
     await switchLanguage(page, 'en-US');
     const again = await searchRecordings(page);

@@ -166,6 +166,19 @@ async function rawPeer() {
   return { port, take, request, manscdp };
 }
 
+/** A TCP listener standing for the platform's passive media port; closed after the test. */
+async function listenTcp(): Promise<net.Server> {
+  const server = net.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const sockets: net.Socket[] = [];
+  server.on('connection', (s) => sockets.push(s));
+  cleanup.push(async () => {
+    sockets.forEach((s) => s.destroy());
+    await new Promise<void>((r) => server.close(() => r()));
+  });
+  return server;
+}
+
 describe('GB28181 simulated device with the server platform', () => {
   it('registers over UDP with digest, sends keepalives and unregisters on stop', async () => {
     const platform = await startPlatform();
@@ -700,14 +713,7 @@ describe('GB28181 simulated device: INVITE and PS over RTP', () => {
 
   it('streams over TCP to a platform that listens (setup:passive offer, the device connects)', async () => {
     const { peer, hub, dev } = await setup();
-    const server = net.createServer();
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    const sockets: net.Socket[] = [];
-    server.on('connection', (s) => sockets.push(s));
-    cleanup.push(async () => {
-      sockets.forEach((s) => s.destroy());
-      await new Promise<void>((r) => server.close(() => r()));
-    });
+    const server = await listenTcp();
     const y = '0200000042';
     const channel = dev.channelIds[1]!;
     const offer = buildOffer({
@@ -975,14 +981,7 @@ describe('GB28181 simulated device: INVITE and PS over RTP', () => {
 
   it('over TCP: pause, resume and pause at once leave it paused with no ffmpeg and the connection open; BYE while paused ends it', async () => {
     const { peer, hub, dev } = await setup();
-    const server = net.createServer();
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    const sockets: net.Socket[] = [];
-    server.on('connection', (s) => sockets.push(s));
-    cleanup.push(async () => {
-      sockets.forEach((s) => s.destroy());
-      await new Promise<void>((r) => server.close(() => r()));
-    });
+    const server = await listenTcp();
     const channel = dev.channelIds[2]!;
     const start = Math.floor(Date.now() / 1000) - 7200;
     const y = '1200000088';

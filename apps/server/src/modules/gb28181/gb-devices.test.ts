@@ -477,47 +477,6 @@ describe('a simulated GB device', () => {
     expect(backwards.msg).toContain('end');
   });
 
-  it('two devices repeating a channel id: gbplay with the device plays each one its own stream', async () => {
-    const twinId = '34020000001320000061';
-    // another address: the simulator's shared socket tells its devices apart by their ids
-    const twinHub = new GbSimHub({ host: '127.0.0.3' });
-    await twinHub.start();
-    const twin = twinHub.device({
-      deviceId: twinId,
-      password: PASSWORD,
-      channelIds: [CH1],
-      server: { id: PLATFORM, domain: DOMAIN, host: '127.0.0.1', port },
-    });
-    const synced = new Promise<{ deviceId: string; error?: string }>((resolve) =>
-      t.app.gb.on('synced', (e) => e.deviceId === twinId && resolve(e)),
-    );
-    expect(await twin.start()).toBe(true);
-    expect(await synced).toEqual({ deviceId: twinId });
-    try {
-      const invited: string[] = [];
-      const onInvite = (who: string) => () => invited.push(who);
-      dev.on('invite', onInvite(DEVICE));
-      twin.on('invite', onInvite(twinId));
-      const mine = envelope<{ key: string; flv: string }>(await post('gbPlay', { channel: CH1, device: twinId }));
-      expect(mine.code, mine.msg).toBe(200);
-      expect(mine.data.key).toBe(`gb:${twinId}_${CH1}`);
-      expect(invited).toEqual([twinId]);
-      // the first device's channel of the same id is a stream of its own, still playing
-      const first = envelope<{ key: string }>(await post('gbPlay', { channel: CH1, device: DEVICE }));
-      expect(first.data.key).toBe(`gb:${DEVICE}_${CH1}`);
-      expect(t.app.media.keyed.has(`gb:${twinId}_${CH1}`)).toBe(true);
-      expect(t.app.media.keyed.has(`gb:${DEVICE}_${CH1}`)).toBe(true);
-      // a device that does not have the channel: 404, nothing invited
-      const other = envelope(await post('gbPlay', { channel: CH1, device: '34020000001320000099' }));
-      expect(other).toMatchObject({ code: 404 });
-      expect(invited.filter((w) => w === twinId)).toHaveLength(1);
-      expect(await t.app.gb.channelRef(CH1, twinId)).toMatchObject({ deviceId: twinId });
-      expect(await t.app.gb.channelRef(CH1, DEVICE)).toMatchObject({ deviceId: DEVICE });
-    } finally {
-      await twinHub.stop();
-    }
-  });
-
   it('refresh asks the device again for DeviceInfo and Catalog and stores what it says; audited', async () => {
     const row = await t.db.selectFrom('gb_devices').select('id').where('gbid', '=', DEVICE).executeTakeFirstOrThrow();
     const channelsStored = async () =>

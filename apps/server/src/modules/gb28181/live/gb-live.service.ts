@@ -158,7 +158,8 @@ export class GbLiveService {
   async control(key: string, command: MansrtspCommand): Promise<boolean> {
     const s = this.sessions.get(key);
     if (!s || !key.startsWith(`${GB_PLAYBACK_NS}:`)) return false;
-    await s.ready;
+    // a start that fails has no playback to control
+    if (!(await s.ready.then(() => true).catch(() => false))) return false;
     const dialog = s.dialog;
     if (!dialog || s.stopped) return false;
     try {

@@ -432,6 +432,11 @@ describe('GB28181 live video into the media gateway', () => {
     // the simulator drops requests for a user it does not have: no answer within the 1 s INVITE timeout
     const unknown = `${channel.slice(0, 10)}1319999999`;
     await expect(live.start(unknown, dev.id)).rejects.toMatchObject({ code: 'timeout' });
+    // a pause asked while such a playback starts: no playback to control, and no throw
+    const failing = live.startPlayback(unknown, dev.id, 100, 200);
+    const control = live.control(`gbpb:${dev.id}_${unknown}_100_200`, 'pause');
+    await expect(failing).rejects.toMatchObject({ code: 'timeout' });
+    expect(await control).toBe(false);
     expect(ports.inUse).toBe(0);
     expect(gateway.keyed.size).toBe(0);
     expect(live.has(`gb:${dev.id}_${unknown}`)).toBe(false);

@@ -122,6 +122,16 @@ describe('GbMapPage', () => {
     const list = screen.getByTestId('gb-map-list');
     expect(list.textContent).toContain('国标设备 1 个（在线 1）');
     expect(within(list).getByTestId('gb-map-row').textContent).toContain(DEV);
+    // the list's search: by part of the GB id, then a name that no device has
+    fireEvent.change(screen.getByTestId('gb-map-search'), { target: { value: DEV.slice(-4) } });
+    expect(within(list).getAllByTestId('gb-map-row')).toHaveLength(1);
+    fireEvent.change(screen.getByTestId('gb-map-search'), { target: { value: '没有这台' } });
+    expect(within(list).queryAllByTestId('gb-map-row')).toHaveLength(0);
+    expect(screen.getByTestId('gb-map-no-match').textContent).toContain('没有符合条件的国标设备');
+    // the markers stay
+    expect(markers()).toHaveLength(1);
+    fireEvent.change(screen.getByTestId('gb-map-search'), { target: { value: '' } });
+    expect(within(list).getAllByTestId('gb-map-row')).toHaveLength(1);
 
     const { channels: _c, ...site } = answerPoints[0]!;
     // a pushed fix moves the marker; the device going offline greys it

@@ -1,7 +1,7 @@
 import { EnvironmentOutlined, PlayCircleOutlined } from '@ant-design/icons';
 import { MAP_START_ZOOM, type GbPoint } from '@bwc/protocol';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Empty, Tag } from 'antd';
+import { Button, Card, Empty, Input, Tag } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../../api/http';
@@ -29,6 +29,8 @@ export function GbMapPage() {
   const store = useMemo(() => new GbPointStore(), []);
   const mapRef = useRef<MapHandle | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
+  /** the list's search: part of a name or GB id (the markers stay) */
+  const [search, setSearch] = useState('');
   useSyncExternalStore(store.subscribe, store.snapshot);
 
   const points = useQuery({
@@ -59,6 +61,7 @@ export function GbMapPage() {
 
   const list = sortedPoints(store.all());
   const online = list.filter((p) => p.lineon === 1).length;
+  const shown = matching(list, search);
   const current = selected ? store.get(selected) : undefined;
 
   return (
@@ -72,9 +75,24 @@ export function GbMapPage() {
       panel={
         <div className="bwc-gb-map-panel" data-testid="gb-map-list">
           <div className="bwc-gb-map-count">{t('gbMap.count', { total: list.length, online })}</div>
+          <Input.Search
+            allowClear
+            placeholder={t('gbMap.search')}
+            aria-label={t('gbMap.search')}
+            onChange={(e) => setSearch(e.target.value)}
+            className="bwc-gb-map-search"
+            data-testid="gb-map-search"
+          />
           {list.length === 0 && !points.isPending && <Empty description={t('gbMap.empty')} />}
+          {list.length > 0 && shown.length === 0 && (
+            <Empty
+              image={Empty.PRESENTED_IMAGE_SIMPLE}
+              description={t('gbMap.noMatch')}
+              data-testid="gb-map-no-match"
+            />
+          )}
           <ul className="bwc-gb-map-rows">
-            {list.map((p) => (
+            {shown.map((p) => (
               <li key={p.devgbid}>
                 <button
                   type="button"
@@ -98,6 +116,13 @@ export function GbMapPage() {
       <LiveDialogHost />
     </MapScreen>
   );
+}
+
+/** The devices whose name or GB id contains `search` (any case); all for an empty search. */
+export function matching(points: readonly GbPoint[], search: string): GbPoint[] {
+  const q = search.trim().toLowerCase();
+  if (!q) return [...points];
+  return points.filter((p) => p.name.toLowerCase().includes(q) || p.devgbid.includes(q));
 }
 
 /** The clicked device: state, GB id, last position and its time, its channels with live buttons. */

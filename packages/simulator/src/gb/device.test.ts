@@ -166,6 +166,14 @@ async function rawPeer() {
   return { port, take, request, manscdp };
 }
 
+/** A UDP socket standing for the platform's RTP port; closed after the test. */
+async function rtpSocket(): Promise<dgram.Socket> {
+  const rtp = dgram.createSocket('udp4');
+  await new Promise<void>((r) => rtp.bind(0, '127.0.0.1', () => r()));
+  cleanup.push(() => new Promise<void>((r) => rtp.close(() => r())));
+  return rtp;
+}
+
 /** A TCP listener standing for the platform's passive media port; closed after the test. */
 async function listenTcp(): Promise<net.Server> {
   const server = net.createServer();
@@ -670,9 +678,7 @@ describe('GB28181 simulated device: INVITE and PS over RTP', () => {
 
   it('answers an INVITE with its SDP and, after ACK, sends PS over RTP/UDP that demuxes to H.264 with a keyframe; BYE stops ffmpeg', async () => {
     const { peer, hub, dev } = await setup({ audio: false });
-    const rtp = dgram.createSocket('udp4');
-    await new Promise<void>((r) => rtp.bind(0, '127.0.0.1', () => r()));
-    cleanup.push(() => new Promise<void>((r) => rtp.close(() => r())));
+    const rtp = await rtpSocket();
     const y = new SsrcAllocator(PLATFORM).allocate('live');
     const channel = dev.channelIds[0]!;
     const offer = buildOffer({ platformId: PLATFORM, address: '127.0.0.1', port: rtp.address().port, ssrc: y });
@@ -781,9 +787,7 @@ describe('GB28181 simulated device: INVITE and PS over RTP', () => {
 
   it('plays back a recorded span (u=, t= echoed) and hangs up with BYE when it is over', async () => {
     const { peer, hub, dev } = await setup();
-    const rtp = dgram.createSocket('udp4');
-    await new Promise<void>((r) => rtp.bind(0, '127.0.0.1', () => r()));
-    cleanup.push(() => new Promise<void>((r) => rtp.close(() => r())));
+    const rtp = await rtpSocket();
     const channel = dev.channelIds[0]!;
     const start = Math.floor(Date.now() / 1000) - 600;
     const y = new SsrcAllocator(PLATFORM).allocate('history');
@@ -841,9 +845,7 @@ describe('GB28181 simulated device: INVITE and PS over RTP', () => {
 
   it('downloads a span at the asked speed (a=downloadspeed:4): all its frames, faster than real time', async () => {
     const { peer, hub, dev } = await setup();
-    const rtp = dgram.createSocket('udp4');
-    await new Promise<void>((r) => rtp.bind(0, '127.0.0.1', () => r()));
-    cleanup.push(() => new Promise<void>((r) => rtp.close(() => r())));
+    const rtp = await rtpSocket();
     const channel = dev.channelIds[0]!;
     const start = Math.floor(Date.now() / 1000) - 1200;
     const y = '1200000077';
@@ -889,9 +891,7 @@ describe('GB28181 simulated device: INVITE and PS over RTP', () => {
 
   it('pauses and resumes a playback by MANSRTSP INFO: silent while paused, then on from the same recording time; the end not earlier', async () => {
     const { peer, hub, dev } = await setup();
-    const rtp = dgram.createSocket('udp4');
-    await new Promise<void>((r) => rtp.bind(0, '127.0.0.1', () => r()));
-    cleanup.push(() => new Promise<void>((r) => rtp.close(() => r())));
+    const rtp = await rtpSocket();
     const channel = dev.channelIds[0]!;
     const start = Math.floor(Date.now() / 1000) - 3600;
     const SPAN = 4;
@@ -1034,9 +1034,7 @@ describe('GB28181 simulated device: INVITE and PS over RTP', () => {
 
   it('answers INFO in an unknown dialog 481 and refuses playback control of a live stream, which goes on', async () => {
     const { peer, hub, dev } = await setup({ audio: false });
-    const rtp = dgram.createSocket('udp4');
-    await new Promise<void>((r) => rtp.bind(0, '127.0.0.1', () => r()));
-    cleanup.push(() => new Promise<void>((r) => rtp.close(() => r())));
+    const rtp = await rtpSocket();
     const channel = dev.channelIds[1]!;
     const to = { user: channel, port: hub.sipPort };
     const unknown = peer.request('INFO', to, {

@@ -7,7 +7,9 @@
 // upload must), timed until every copy is on disk (fdatasync), as an upload is answered only then;
 // the time when the last write returned (page cache) is printed beside it. A second anchor: the
 // same files PUT at once to a bare node:http server (own process) that only writes them to files
-// and syncs them, the floor of any HTTP upload on this machine. With `--client curl` each upload
+// and syncs them, the floor of any HTTP upload on this machine; it runs again with a SHA-256 of each
+// body (the floor of an upload that hashes what it stores), and the SHA-256 of as many bytes from
+// memory on one core is printed, the hash's own cost. With `--client curl` each upload
 // is one PATCH sent by a curl process, and the bare anchor's PUTs too: the sending side then
 // takes less of the two cores it shares with the server.
 //
@@ -15,7 +17,7 @@
 //
 // The files are WAV (audio class, limit 1,024 MB): a real header and random PCM, so that the
 // server's sniffing and ffprobe see a real file, and nothing compresses them.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -180,65 +182,91 @@ const durableMs = performance.now() - c0;
 rmSync(copies, { recursive: true, force: true });
 
 // second anchor: the floor of any HTTP upload here. A bare node:http server in its own process
-// writes each PUT's body to a file (no tus, no hash, no checks); the bench sends the N files at
-// once with node:http, as the tus client shares these two cores with the server
+// writes each PUT's body to a file (no tus, no checks) and syncs it; the bench sends the N files at
+// once, as the tus client does, sharing these two cores with the server. Run twice: without a hash,
+// then with a SHA-256 of each body on the bare server's event loop (the floor of an upload that must
+// hash what it stores, as evidence must)
 const BARE_SERVER = `
 const { createServer } = require('node:http');
+const { createHash } = require('node:crypto');
 const { createWriteStream, fdatasync } = require('node:fs');
 const { pipeline } = require('node:stream');
+const hashing = process.argv[2] === 'hash';
 let n = 0;
 const server = createServer((req, res) => {
   const out = createWriteStream(process.argv[1] + '/bare' + n++, { autoClose: false });
+  const hash = hashing ? createHash('sha256') : null;
+  if (hash) req.on('data', (chunk) => hash.update(chunk));
   pipeline(req, out, (err) => {
     if (err) return res.end('err');
-    fdatasync(out.fd, (e) => { out.destroy(); res.end(e ? 'err' : 'ok'); });
+    fdatasync(out.fd, (e) => { out.destroy(); res.end(e ? 'err' : hash ? hash.digest('hex') : 'ok'); });
   });
 });
 server.listen(0, '127.0.0.1', () => process.stdout.write(String(server.address().port) + '\\n'));
 `;
-mkdirSync(copies);
-const bare = spawn(process.execPath, ['-e', BARE_SERVER, copies], { stdio: ['ignore', 'pipe', 'inherit'] });
-const barePort = await new Promise<number>((resolve) =>
-  bare.stdout!.once('data', (d: Buffer) => resolve(Number(String(d)))),
-);
-settle();
-const b0 = performance.now();
-const bareCpu0 = { server: cpuOf(bare.pid!), bench: cpuOf(process.pid, true) };
-await Promise.all(
-  Array.from({ length: N }, (_, i) =>
-    values.client === 'curl'
-      ? exited(
-          spawn(
-            'curl',
-            [
-              '-sS',
-              '--fail',
-              '-T',
-              join(sources, `u${i}.wav`),
-              '-o',
-              '/dev/null',
-              '-H',
-              'Expect:',
-              `http://127.0.0.1:${barePort}/u${i}`,
-            ],
-            { stdio: ['ignore', 'ignore', 'inherit'] },
-          ),
-          'curl PUT',
-        )
-      : new Promise<void>((resolve, reject) => {
-          const req = request({ host: '127.0.0.1', port: barePort, method: 'PUT', path: `/u${i}` }, (res) => {
-            res.resume();
-            res.on('end', () => resolve());
-          });
-          req.on('error', reject);
-          createReadStream(join(sources, `u${i}.wav`)).pipe(req);
-        }),
-  ),
-);
-const bareMs = performance.now() - b0;
-const bareCpu = { server: cpuOf(bare.pid!) - bareCpu0.server, bench: cpuOf(process.pid, true) - bareCpu0.bench };
-bare.kill();
-rmSync(copies, { recursive: true, force: true });
+
+/** N parallel PUTs of the sources to a bare server; its time and the CPU seconds of both sides. */
+async function bareRun(hashing: boolean) {
+  mkdirSync(copies);
+  const bare = spawn(process.execPath, ['-e', BARE_SERVER, copies, hashing ? 'hash' : 'plain'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const barePort = await new Promise<number>((resolve) =>
+    bare.stdout!.once('data', (d: Buffer) => resolve(Number(String(d)))),
+  );
+  settle();
+  const b0 = performance.now();
+  const cpu0 = { server: cpuOf(bare.pid!), bench: cpuOf(process.pid, true) };
+  await Promise.all(
+    Array.from({ length: N }, (_, i) =>
+      values.client === 'curl'
+        ? exited(
+            spawn(
+              'curl',
+              [
+                '-sS',
+                '--fail',
+                '-T',
+                join(sources, `u${i}.wav`),
+                '-o',
+                '/dev/null',
+                '-H',
+                'Expect:',
+                `http://127.0.0.1:${barePort}/u${i}`,
+              ],
+              { stdio: ['ignore', 'ignore', 'inherit'] },
+            ),
+            'curl PUT',
+          )
+        : new Promise<void>((resolve, reject) => {
+            const req = request({ host: '127.0.0.1', port: barePort, method: 'PUT', path: `/u${i}` }, (res) => {
+              res.resume();
+              res.on('end', () => resolve());
+            });
+            req.on('error', reject);
+            createReadStream(join(sources, `u${i}.wav`)).pipe(req);
+          }),
+    ),
+  );
+  const ms = performance.now() - b0;
+  const cpu = { server: cpuOf(bare.pid!) - cpu0.server, bench: cpuOf(process.pid, true) - cpu0.bench };
+  bare.kill();
+  rmSync(copies, { recursive: true, force: true });
+  return { ms, cpu };
+}
+const bareRunPlain = await bareRun(false);
+const bareRunHashed = await bareRun(true);
+
+// the hash's own cost here: SHA-256 of as many bytes, from memory, on one core
+const hashBlock = randomBytes(64 * 1024 * 1024);
+const h0 = performance.now();
+{
+  const hash = createHash('sha256');
+  for (let left = N * BYTES; left > 0; left -= hashBlock.length)
+    hash.update(left >= hashBlock.length ? hashBlock : hashBlock.subarray(0, left));
+  hash.digest();
+}
+const hashMs = performance.now() - h0;
 
 const app = await prepareDataDir(dataDir, { workstations: 10, devices: 100 }, CAPTCHA);
 await app.close();
@@ -273,7 +301,10 @@ try {
   const up = mbps(total, upMs);
   const copy = mbps(total, copyMs);
   const durable = mbps(total, durableMs);
-  const bareUp = mbps(total, bareMs);
+  const bareUp = mbps(total, bareRunPlain.ms);
+  const bareHashed = mbps(total, bareRunHashed.ms);
+  const { cpu: bareCpu } = bareRunPlain;
+  const { cpu: hashedCpu } = bareRunHashed;
   console.log('measure | MB/s | seconds');
   console.log(
     `raw copy, ${N} parallel streams, until every copy is on disk (anchor) | ${durable.toFixed(1)} | ${(durableMs / 1000).toFixed(1)}`,
@@ -282,7 +313,13 @@ try {
     `  the same copy until its last write returned (page cache) | ${copy.toFixed(1)} | ${(copyMs / 1000).toFixed(1)}`,
   );
   console.log(
-    `bare HTTP PUT to files, ${N} parallel, each on disk before its answer (second anchor) | ${bareUp.toFixed(1)} | ${(bareMs / 1000).toFixed(1)}`,
+    `bare HTTP PUT to files, ${N} parallel, each on disk before its answer (second anchor) | ${bareUp.toFixed(1)} | ${(bareRunPlain.ms / 1000).toFixed(1)}`,
+  );
+  console.log(
+    `  the same with a SHA-256 of each body on the bare server (third anchor) | ${bareHashed.toFixed(1)} | ${(bareRunHashed.ms / 1000).toFixed(1)}`,
+  );
+  console.log(
+    `SHA-256 of ${((N * BYTES) / 1024 ** 3).toFixed(2)} GiB from memory on one core | ${mbps(total, hashMs).toFixed(1)} | ${(hashMs / 1000).toFixed(1)}`,
   );
   console.log(
     `tus upload to stored items, ${N} parallel, each on disk before its answer | ${up.toFixed(1)} | ${(upMs / 1000).toFixed(1)}`,
@@ -292,10 +329,10 @@ try {
   );
   // where the two cores went: the sending client (this process) and the receiving server
   console.log(
-    `CPU seconds, server / client: bare HTTP ${bareCpu.server.toFixed(1)} / ${bareCpu.bench.toFixed(1)}, tus upload ${upCpu.server.toFixed(1)} / ${upCpu.bench.toFixed(1)}`,
+    `CPU seconds, server / client: bare HTTP ${bareCpu.server.toFixed(1)} / ${bareCpu.bench.toFixed(1)}, bare HTTP hashed ${hashedCpu.server.toFixed(1)} / ${hashedCpu.bench.toFixed(1)}, tus upload ${upCpu.server.toFixed(1)} / ${upCpu.bench.toFixed(1)}`,
   );
   console.log(
-    `ratio bare HTTP / copy on disk: ${(bareUp / durable).toFixed(2)}; upload / bare HTTP: ${(up / bareUp).toFixed(2)}`,
+    `ratio bare HTTP / copy on disk: ${(bareUp / durable).toFixed(2)}; bare HTTP hashed / copy on disk: ${(bareHashed / durable).toFixed(2)}; upload / bare HTTP: ${(up / bareUp).toFixed(2)}; upload / bare HTTP hashed: ${(up / bareHashed).toFixed(2)}`,
   );
 } finally {
   server.kill('SIGTERM');

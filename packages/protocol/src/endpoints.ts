@@ -300,7 +300,7 @@ import {
   GbTreeNode,
   GbUserCheck,
 } from './schemas/gb28181';
-import { GbPoint, GbPointsRequest } from './schemas/gb28181-points';
+import { GbPointsAnswer, GbPointsRequest } from './schemas/gb28181-points';
 import { GbPlatformStatus } from './schemas/gb28181-status';
 import { TrackAnswer, TrackExportQuery, TrackMarkAnswer, TrackMarkQuery, TrackQuery } from './schemas/tracks';
 import { TreeNode, UnitTreeRequest } from './schemas/tree';
@@ -430,7 +430,7 @@ export const Api = {
   },
   gbRecordSearch: { method: 'POST', path: '/rest/monitor/videoreplay/gbsearch', auth: anyMenu('view', MenuId.PLAYBACK, MenuId.VIDEO_PATROL), body: GbRecordSearchRequest, data: z.array(GbRecording) },
   /** GB devices with a known position for the emergency map in GB mode (schemas/gb28181-points.ts) */
-  gbDevicePoints: { method: 'POST', path: '/rest/gis/gismoni/gb_points', auth: menu(MenuId.EMERGENCY, 'view'), body: GbPointsRequest, data: z.array(GbPoint) },
+  gbDevicePoints: { method: 'POST', path: '/rest/gis/gismoni/gb_points', auth: menu(MenuId.EMERGENCY, 'view'), body: GbPointsRequest, data: GbPointsAnswer },
   gbDeviceList: { method: 'GET', path: '/rest/oamcenter/gbdevice/list', auth: menu(MenuId.GB_DEVICES, 'view'), query: GbDeviceListQuery, data: pageOf(GbDevice) },
   gbDeviceUpdate: { method: 'POST', path: '/rest/oamcenter/gbdevice/update', auth: menu(MenuId.GB_DEVICES, 'edit'), body: GbDeviceUpdateRequest, data: GbDevice },
   gbDeviceRefresh: { method: 'POST', path: '/rest/oamcenter/gbdevice/refresh', auth: menu(MenuId.GB_DEVICES, 'edit'), body: GbDeviceRefreshRequest, data: GbDevice },

@@ -33,6 +33,28 @@ export type GbSitePush = z.infer<typeof GbSitePush>;
 export const GbPoint = GbSitePush.extend({ channels: z.array(GbPointChannel) });
 export type GbPoint = z.infer<typeof GbPoint>;
 
+/**
+ * a unit of the map's device tree: `pid` is its parent in the same answer, 0 for a top unit of the
+ * answer (a top unit of the caller's scope, or the unit asked for)
+ */
+export const GbPointUnit = z.object({
+  id: z.number().int(),
+  pid: z.number().int(),
+  name: z.string(),
+});
+export type GbPointUnit = z.infer<typeof GbPointUnit>;
+
+/**
+ * POST gbpoints: the devices, and the units of the device tree: each device's unit and its
+ * ancestors up to the top of the answer (units without such devices below are left out), in the
+ * units' own order
+ */
+export const GbPointsAnswer = z.object({
+  units: z.array(GbPointUnit),
+  points: z.array(GbPoint),
+});
+export type GbPointsAnswer = z.infer<typeof GbPointsAnswer>;
+
 /** POST gbpoints {unit}: the devices of `unit` and below (omitted: the caller's whole scope) */
 export const GbPointsRequest = z.object({
   unit: z.coerce.number({ error: 'validation.number' }).int({ error: 'validation.integer' }).min(1).optional(),

@@ -4,7 +4,7 @@
  * new positions and its going offline to the map consoles of its unit only.
  */
 import { GbSimHub, type GbDevice } from '@bwc/simulator/gb';
-import { Api, type GbSitePush, MenuId, SessionPush } from '@bwc/protocol';
+import { Api, type GbPointsAnswer, type GbPointUnit, type GbSitePush, MenuId, SessionPush } from '@bwc/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createRole,
@@ -28,6 +28,9 @@ const PASSWORD = 'Gb#28181pw';
 const DEVICE = '34020000001320000061';
 const MINE = '440303000000';
 const OTHER = '440304000000';
+// devices written straight into the table (no simulator): one in a station of each branch
+const IN_STATION = '34020000001320000081';
+const IN_OTHER_STATION = '34020000001320000082';
 
 let t: TestApp;
 let base: string;
@@ -53,6 +56,11 @@ async function userIn(unitBh: string, menu: number) {
   const u = await createUser(t.db, { roleId, unitBh });
   return login(t.app, u.username, u.password);
 }
+
+/** units in id order (the answer keeps the units' own order: sort, then code) */
+const byId = (units: GbPointUnit[]) => [...units].sort((a, b) => a.id - b.id);
+const unitOf = async (name: string) =>
+  (await t.db.selectFrom('units').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
 
 /** A console logged in on the session push channel, closed after the suite. */
 async function consoleOf(s: Session): Promise<TestConsole> {
@@ -175,21 +183,76 @@ describe('GB devices on the map', () => {
   });
 
   it('answers gbpoints in the unit scope, with the channels, for view on 10101 only', async () => {
-    const mine = envelope<Record<string, unknown>[]>(await post({}, mapMine));
+    const mine = envelope<GbPointsAnswer>(await post({}, mapMine));
     expect(mine.code).toBe(200);
-    expect(mine.data).toHaveLength(1);
-    const [p] = mine.data as { devgbid: string; lng: number; channels: { devgbid: string; lineon: number }[] }[];
+    expect(mine.data.points).toHaveLength(1);
+    const [p] = mine.data.points;
     expect(p).toMatchObject({ devgbid: DEVICE, name: 'Square camera', unit_id: mineId, lineon: 1 });
     expect(Math.abs(p!.lng - 114.05)).toBeLessThan(0.01);
     expect(p!.channels).toHaveLength(2);
     expect(p!.channels[0]).toMatchObject({ devgbid: '34020000001310000062', lineon: 1 });
-    expect(envelope(await post({ unit: mineId }, mapMine)).data).toHaveLength(1);
-    expect(envelope(await post({}, mapOther))).toMatchObject({ code: 200, data: [] });
+    // the tree's units: his own unit at the top (its parent is outside his scope)
+    expect(mine.data.units).toEqual([{ id: mineId, pid: 0, name: '罗湖分局' }]);
+    expect(envelope<GbPointsAnswer>(await post({ unit: mineId }, mapMine)).data.points).toHaveLength(1);
+    expect(envelope(await post({}, mapOther))).toMatchObject({ code: 200, data: { units: [], points: [] } });
     expect(envelope(await post({ unit: mineId }, mapOther))).toMatchObject({ code: 403 });
     expect(envelope(await post({}, patrolMine))).toMatchObject({ code: 403 });
     expect(envelope(await post({ unit: 'x' }, admin))).toMatchObject({ code: 400 });
-    const all = envelope<{ devgbid: string }[]>(await post({}, admin));
-    expect(all.data.map((d) => d.devgbid)).toContain(DEVICE);
+    const all = envelope<GbPointsAnswer>(await post({}, admin));
+    expect(all.data.points.map((d) => d.devgbid)).toContain(DEVICE);
+  });
+
+  it('answers the units of the tree: each device’s unit and its ancestors in the scope, nothing of another unit', async () => {
+    const station = await unitOf('东门派出所');
+    const otherStation = await unitOf('华富派出所');
+    const otherId = (await t.db.selectFrom('units').select('id').where('bh', '=', OTHER).executeTakeFirstOrThrow()).id;
+    const city = (await t.db.selectFrom('units').select('id').where('pid', '=', 0).executeTakeFirstOrThrow()).id;
+    // one device with a position in a station of each branch (as a stored MobilePosition leaves it)
+    const placed = (gbid: string, unit_id: number) => ({
+      gbid,
+      name: `cam ${gbid.slice(-2)}`,
+      unit_id,
+      lng: 114.1,
+      lat: 22.6,
+      position_time: '2026-11-27 10:00:00',
+      created: '2026-11-27 10:00:00',
+    });
+    await t.db
+      .insertInto('gb_devices')
+      .values([placed(IN_STATION, station), placed(IN_OTHER_STATION, otherStation)])
+      .execute();
+    try {
+      const mine = envelope<GbPointsAnswer>(await post({}, mapMine)).data;
+      expect(mine.points.map((p) => [p.devgbid, p.unit_id]).sort()).toEqual([
+        [DEVICE, mineId],
+        [IN_STATION, station],
+      ]);
+      expect(byId(mine.units)).toEqual([
+        { id: mineId, pid: 0, name: '罗湖分局' },
+        { id: station, pid: mineId, name: '东门派出所' },
+      ]);
+      // the other branch's user: his station under his branch, nothing of this one
+      const other = envelope<GbPointsAnswer>(await post({}, mapOther)).data;
+      expect(other.points.map((p) => p.devgbid)).toEqual([IN_OTHER_STATION]);
+      expect(byId(other.units)).toEqual([
+        { id: otherId, pid: 0, name: '福田分局' },
+        { id: otherStation, pid: otherId, name: '华富派出所' },
+      ]);
+      // an administrator: from the city bureau down, both branches; a unit asked for is the top
+      const all = envelope<GbPointsAnswer>(await post({}, admin)).data;
+      expect(byId(all.units.filter((u) => [city, mineId, station, otherId, otherStation].includes(u.id)))).toEqual([
+        { id: city, pid: 0, name: '深圳市公安局' },
+        { id: mineId, pid: city, name: '罗湖分局' },
+        { id: station, pid: mineId, name: '东门派出所' },
+        { id: otherId, pid: city, name: '福田分局' },
+        { id: otherStation, pid: otherId, name: '华富派出所' },
+      ]);
+      const asked = envelope<GbPointsAnswer>(await post({ unit: station }, mapMine)).data;
+      expect(asked).toMatchObject({ units: [{ id: station, pid: 0 }], points: [{ devgbid: IN_STATION }] });
+      expect(asked.units).toHaveLength(1);
+    } finally {
+      await t.db.deleteFrom('gb_devices').where('gbid', 'in', [IN_STATION, IN_OTHER_STATION]).execute();
+    }
   });
 
   it('pushes the device going offline; gbpoints keeps its last position, offline', async () => {
@@ -198,9 +261,9 @@ describe('GB devices on the map', () => {
     const off = await nextSite(mineConsole, (s) => s.lineon === 0);
     expect(off.unit_id).toBe(mineId);
     expect(gbSites(mineConsole, from).length).toBeGreaterThan(0);
-    const mine = envelope<{ lineon: number; channels: { lineon: number }[] }[]>(await post({}, mapMine));
-    expect(mine.data[0]).toMatchObject({ lineon: 0 });
-    expect(mine.data[0]!.channels.every((c) => c.lineon === 0)).toBe(true);
+    const mine = envelope<GbPointsAnswer>(await post({}, mapMine));
+    expect(mine.data.points[0]).toMatchObject({ lineon: 0 });
+    expect(mine.data.points[0]!.channels.every((c) => c.lineon === 0)).toBe(true);
   });
 });
 

@@ -93,7 +93,7 @@ function serve() {
       asked.push(path);
       if (path === Api.mapConfig.path) return answer({ gpscenter_lon: 114.05, gpscenter_lat: 22.54, map_crs: 'WGS84' });
       if (path === Api.mapInfo.path) return answer({ mode: 'offline', crs: 'WGS84', style_url: '/s.json', file: null });
-      if (path === Api.gbDevicePoints.path) return answer(answerPoints);
+      if (path === Api.gbDevicePoints.path) return answer({ units: [], points: answerPoints });
       return answer(null);
     }),
   );

@@ -39,7 +39,7 @@ export function GbMapPage() {
   });
   const { refetch } = points;
   useEffect(() => {
-    if (points.data) store.replace(points.data);
+    if (points.data) store.replace(points.data.points);
   }, [points.data, store]);
   // a device not held yet (its first fix) is read again with its channels
   usePush('gb_site_data', (message) => {

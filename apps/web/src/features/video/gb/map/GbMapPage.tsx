@@ -1,8 +1,8 @@
-import { EnvironmentOutlined, PlayCircleOutlined } from '@ant-design/icons';
+import { PlayCircleOutlined } from '@ant-design/icons';
 import { MAP_START_ZOOM, type GbPoint } from '@bwc/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Empty, Input, Tag } from 'antd';
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../../api/http';
 import { toDisplay } from '../../../../map/coords';
@@ -13,7 +13,9 @@ import { LiveDialogHost, openLive } from '../../openLive';
 import { liveDeviceOfGbChannel } from '../gbLive';
 import { gbLocalTime } from '../gbTime';
 import { GbDevicesLayer } from './GbDevicesLayer';
-import { GbPointStore, sortedPoints } from './gbPoints';
+import { GbPointStore } from './gbPoints';
+import { gbDeviceTree, matching, unitKey, unitKeys, unitPathOf } from './gbTree';
+import { GbUnitTree } from './GbUnitTree';
 import './gb-map.css';
 
 export const GB_POINTS_KEY = ['gbDevicePoints'] as const;
@@ -21,16 +23,22 @@ export const GB_POINTS_KEY = ['gbDevicePoints'] as const;
 /**
  * The emergency map in GB mode (spec part 1 section 4: clusters and the tree switch with the GB
  * flag): GB devices with a known position (gb_points), moved and restyled by gb_site_data
- * pushes; a device list on the left; a click on a marker or a list row shows the device with
- * its channels, each of which opens its live video in a floating player.
+ * pushes; on the left the device tree (units, their devices, the devices' channels); a click on
+ * a marker or a device row centres the map on it and shows the device with its channels, each of
+ * which opens its live video in a floating player.
  */
 export function GbMapPage() {
   const { t } = useTranslation('video');
   const store = useMemo(() => new GbPointStore(), []);
   const mapRef = useRef<MapHandle | null>(null);
+  const rowsRef = useRef<HTMLDivElement | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
-  /** the list's search: part of a name or GB id (the markers stay) */
+  /** the tree's search: part of a name or GB id (the markers stay) */
   const [search, setSearch] = useState('');
+  /** what the user opened; null until he opens or closes a row (the top units are open) */
+  const [opened, setOpened] = useState<Key[] | null>(null);
+  /** what is open while a search is on: every unit holding a match, then as the user opens rows */
+  const [openedInSearch, setOpenedInSearch] = useState<Key[]>([]);
   useSyncExternalStore(store.subscribe, store.snapshot);
 
   const points = useQuery({
@@ -39,30 +47,56 @@ export function GbMapPage() {
   });
   const { refetch } = points;
   useEffect(() => {
-    if (points.data) store.replace(points.data.points);
+    if (points.data) store.replace(points.data);
   }, [points.data, store]);
-  // a device not held yet (its first fix) is read again with its channels
+  // a device not held yet (its first fix) or moved to another unit is read again
   usePush('gb_site_data', (message) => {
     if (store.push(message.data)) void refetch();
   });
   usePushReconnect(() => void refetch());
 
+  const all = store.all();
+  const units = store.units();
+  const tree = gbDeviceTree(units, all, matching(search));
+  const searching = search.trim() !== '';
+  // clearing the search comes back to what was open before it
+  const expanded = searching ? openedInSearch : (opened ?? tree.units.map((u) => u.key));
+
   const locate = useCallback(
     (devgbid: string) => {
       setSelected(devgbid);
       const p = store.get(devgbid);
+      if (!p) return;
+      // its unit's path and its channels open in the tree, with or without a search on
+      const path = [...unitPathOf(store.units(), p.unit_id), devgbid];
+      const withPath = (keys: readonly Key[]) => [...new Set<Key>([...keys, ...path])];
+      const tops = () => store.units().flatMap((u) => (u.pid === 0 ? [unitKey(u.id)] : []));
+      setOpened((keys) => withPath(keys ?? tops()));
+      setOpenedInSearch(withPath);
       const handle = mapRef.current;
-      if (!p || !handle) return;
+      if (!handle) return;
       const zoom = Math.max(handle.map.getZoom(), MAP_START_ZOOM);
       moveCamera(handle.map, { center: toDisplay(p.lng, p.lat, handle.crs), zoom }, false);
     },
     [store],
   );
+  // the selected device's row in view (a marker click may select one far down the tree)
+  useEffect(() => {
+    if (!selected) return;
+    const row = rowsRef.current?.querySelector(`[data-devgbid="${selected}"]`);
+    // jsdom has no scrollIntoView
+    row?.scrollIntoView?.({ block: 'nearest' });
+  }, [selected, expanded]);
 
-  const list = sortedPoints(store.all());
-  const online = list.filter((p) => p.lineon === 1).length;
-  const shown = matching(list, search);
+  const onSearch = (text: string) => {
+    setSearch(text);
+    // a search opens every unit that holds a match
+    if (text.trim()) setOpenedInSearch(unitKeys(gbDeviceTree(units, all, matching(text)).units));
+  };
+
+  const online = all.filter((p) => p.lineon === 1).length;
   const current = selected ? store.get(selected) : undefined;
+  const shownNone = tree.units.length === 0 && tree.loose.length === 0;
 
   return (
     <MapScreen
@@ -74,40 +108,34 @@ export function GbMapPage() {
       mapRef={mapRef}
       panel={
         <div className="bwc-gb-map-panel" data-testid="gb-map-list">
-          <div className="bwc-gb-map-count">{t('gbMap.count', { total: list.length, online })}</div>
+          <div className="bwc-gb-map-count">{t('gbMap.count', { total: all.length, online })}</div>
           <Input.Search
             allowClear
             placeholder={t('gbMap.search')}
             aria-label={t('gbMap.search')}
-            onChange={(e) => setSearch(e.target.value)}
+            onChange={(e) => onSearch(e.target.value)}
             className="bwc-gb-map-search"
             data-testid="gb-map-search"
           />
-          {list.length === 0 && !points.isPending && <Empty description={t('gbMap.empty')} />}
-          {list.length > 0 && shown.length === 0 && (
+          {all.length === 0 && !points.isPending && <Empty description={t('gbMap.empty')} />}
+          {all.length > 0 && shownNone && (
             <Empty
               image={Empty.PRESENTED_IMAGE_SIMPLE}
               description={t('gbMap.noMatch')}
               data-testid="gb-map-no-match"
             />
           )}
-          <ul className="bwc-gb-map-rows">
-            {shown.map((p) => (
-              <li key={p.devgbid}>
-                <button
-                  type="button"
-                  className={`bwc-gb-map-row${p.devgbid === selected ? ' bwc-gb-map-row-selected' : ''}`}
-                  onClick={() => locate(p.devgbid)}
-                  data-testid="gb-map-row"
-                  data-devgbid={p.devgbid}
-                >
-                  <EnvironmentOutlined className={p.lineon === 1 ? 'bwc-gb-map-on' : 'bwc-gb-map-off'} />
-                  <span className="bwc-gb-map-name">{p.name}</span>
-                  <span className="bwc-gb-map-id">{p.devgbid}</span>
-                </button>
-              </li>
-            ))}
-          </ul>
+          <div className="bwc-gb-map-rows" ref={rowsRef}>
+            {!shownNone && (
+              <GbUnitTree
+                tree={tree}
+                expanded={expanded}
+                onExpand={searching ? setOpenedInSearch : setOpened}
+                selected={selected}
+                onDevice={locate}
+              />
+            )}
+          </div>
         </div>
       }
       layers={<GbDevicesLayer store={store} onDeviceClick={locate} />}
@@ -116,13 +144,6 @@ export function GbMapPage() {
       <LiveDialogHost />
     </MapScreen>
   );
-}
-
-/** The devices whose name or GB id contains `search` (any case); all for an empty search. */
-export function matching(points: readonly GbPoint[], search: string): GbPoint[] {
-  const q = search.trim().toLowerCase();
-  if (!q) return [...points];
-  return points.filter((p) => p.name.toLowerCase().includes(q) || p.devgbid.includes(q));
 }
 
 /** The clicked device: state, GB id, last position and its time, its channels with live buttons. */

@@ -13,6 +13,7 @@ const point = (devgbid: string, over: Partial<GbPoint> = {}): GbPoint => ({
   channels: [{ devgbid: `${devgbid.slice(0, 18)}99`, name: 'CH1', lineon: 1 }],
   ...over,
 });
+const UNITS = [{ id: 3, pid: 0, name: 'Branch' }];
 const site = (p: GbPoint, over: Partial<GbSitePush> = {}): GbSitePush => {
   const { channels: _c, ...rest } = p;
   return { ...rest, ...over };
@@ -24,7 +25,7 @@ describe('GbPointStore', () => {
     const heard = vi.fn();
     store.subscribe(heard);
     const a = point('34020000001320000001');
-    store.replace([a]);
+    store.replace({ units: UNITS, points: [a] });
     expect(store.snapshot()).toBe(1);
     expect(store.push([site(a, { lng: 114.06, position_time: '2026-11-27 10:00:05' })])).toBe(false);
     expect(store.get(a.devgbid)).toMatchObject({ lng: 114.06, channels: a.channels });
@@ -37,12 +38,18 @@ describe('GbPointStore', () => {
   it('takes a device going offline with its channels, and answers true for a device it did not hold', () => {
     const store = new GbPointStore();
     const a = point('34020000001320000001');
-    store.replace([a]);
+    store.replace({ units: UNITS, points: [a] });
     store.push([site(a, { lineon: 0 })]);
     expect(store.get(a.devgbid)).toMatchObject({ lineon: 0, channels: [{ lineon: 0 }] });
     const b = point('34020000001320000002');
     expect(store.push([site(b)])).toBe(true);
     expect(store.get(b.devgbid)).toMatchObject({ lng: 114.05, channels: [] });
+    // moved by an administrator to a unit the tree has not: read again; to one it has: not
+    expect(store.push([site(a, { unit_id: 9 })])).toBe(true);
+    store.replace({ units: [...UNITS, { id: 4, pid: 3, name: 'Station' }], points: [a] });
+    expect(store.units()).toHaveLength(2);
+    expect(store.push([site(a, { unit_id: 4 })])).toBe(false);
+    expect(store.get(a.devgbid)!.unit_id).toBe(4);
     // nothing pushed: no change
     const before = store.snapshot();
     expect(store.push([])).toBe(false);

@@ -1,4 +1,4 @@
-import type { GbPoint, GbSitePush } from '@bwc/protocol';
+import type { GbPoint, GbPointsAnswer, GbPointUnit, GbSitePush } from '@bwc/protocol';
 import { toDisplay, type MapCrs } from '../../../../map/coords';
 
 /** A GB device's marker state: its registration (GB devices have no SOS or kill). */
@@ -12,11 +12,13 @@ export interface GbFeature {
 }
 
 /**
- * The GB devices on the map, keyed by GB id: a gb_points answer replaces them, gb_site_data
- * pushes move them or change their state. Listeners hear every change.
+ * The GB devices on the map, keyed by GB id, and the units of their tree: a gb_points answer
+ * replaces them, gb_site_data pushes move them or change their state. Listeners hear every change.
  */
 export class GbPointStore {
   private points = new Map<string, GbPoint>();
+  private unitList: readonly GbPointUnit[] = [];
+  private unitIds = new Set<number>();
   private readonly listeners = new Set<() => void>();
   /** a stable numeric feature id per GB id (MapLibre feature ids are numbers) */
   private readonly ids = new Map<string, number>();
@@ -34,6 +36,11 @@ export class GbPointStore {
     return [...this.points.values()];
   }
 
+  /** the units of the device tree, as the last answer gave them */
+  units(): readonly GbPointUnit[] {
+    return this.unitList;
+  }
+
   get(devgbid: string): GbPoint | undefined {
     return this.points.get(devgbid);
   }
@@ -47,22 +54,24 @@ export class GbPointStore {
     return id;
   }
 
-  /** A full answer: the devices become exactly these. */
-  replace(points: readonly GbPoint[]): void {
-    this.points = new Map(points.map((p) => [p.devgbid, p]));
+  /** A full answer: the devices and units become exactly these. */
+  replace(answer: GbPointsAnswer): void {
+    this.points = new Map(answer.points.map((p) => [p.devgbid, p]));
+    this.unitList = answer.units;
+    this.unitIds = new Set(answer.units.map((u) => u.id));
     this.changed();
   }
 
   /**
    * Pushed fixes and states: a later fix (by the device's position time) replaces the one held;
-   * a device not held yet is added without channels. Answers whether one was new (its channels
-   * are then to be read).
+   * a device not held yet is added without channels. Answers whether one was new or moved to a
+   * unit the tree does not have (by an administrator): gb_points is then to be read again.
    */
   push(sites: readonly GbSitePush[]): boolean {
     let unknown = false;
     for (const s of sites) {
       const cur = this.points.get(s.devgbid);
-      if (!cur) unknown = true;
+      if (!cur || (cur.unit_id !== s.unit_id && !this.unitIds.has(s.unit_id))) unknown = true;
       const older = cur && s.position_time < cur.position_time;
       const next: GbPoint = older
         ? { ...cur, lineon: s.lineon, name: s.name, unit_id: s.unit_id }

@@ -94,3 +94,12 @@ export const UPLOAD_TYPES = {
 } as const;
 export const UPLOAD_LIMIT_MB = { upgrade: 800, controlImage: 10, excelImport: 5, background: 10, download: 800 } as const;
 export const MB = 1024 * 1024;
+
+/**
+ * GB28181 playback (GB/T 28181-2016 9.8): a span of at most 7 days (gbplay, gbsearch), and the
+ * speeds a running playback may be set to by MANSRTSP `Scale` (the values WVP, the reference
+ * platform, offers).
+ */
+export const GB_PLAYBACK_MAX_S = 7 * 86_400;
+export const GB_PLAYBACK_SCALES = [0.25, 0.5, 1, 2, 4] as const;
+export type GbPlaybackScale = (typeof GB_PLAYBACK_SCALES)[number];

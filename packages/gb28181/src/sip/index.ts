@@ -14,6 +14,8 @@ export {
   MANSRTSP_CONTENT_TYPE,
   buildMansrtsp,
   parseMansrtsp,
+  isPlaybackScale,
+  type MansrtspControl,
   type MansrtspCommand,
   type MansrtspRequest,
 } from './mansrtsp';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GB_PLAYBACK_MAX_S, GB_PLAYBACK_SCALES } from '../limits';
 import { between } from '../validators';
 
 const int = (min: number, max: number) =>
@@ -356,18 +357,37 @@ export const GbPlayRequest = z.object({
 export type GbPlayRequest = z.infer<typeof GbPlayRequest>;
 
 /**
- * POST videoreplay/gbcontrol {key, action} (the same menus as a playback): pause or resume a device
- * playback started by gbplay (`key` from its answer, gbpb:...), by MANSRTSP in an INFO of its
- * dialog (GB/T 28181-2016 9.8.2). Answers null once the device accepted it; a key that is not a
- * running playback is 404 `errors.gb.noPlayback`, a device that refuses or does not answer 409/504.
+ * POST videoreplay/gbcontrol {key, action, offset, scale} (the same menus as a playback): control a
+ * device playback started by gbplay (`key` from its answer, gbpb:...) by MANSRTSP in an INFO of its
+ * dialog (GB/T 28181-2016 9.8.2, Appendix B): `pause`, `resume`, `seek` to `offset` seconds past the
+ * playback's start (an integer within its span, else 400 `validation.gb.seekOffset` naming the span)
+ * or `speed` at `scale` times real time (one of GB_PLAYBACK_SCALES). A seek or a speed is a PLAY, so
+ * it also ends a pause (as WVP, the reference platform, sends them). Answers null once the device
+ * accepted it; a key that is not a running playback is 404 `errors.gb.noPlayback`, a device that
+ * refuses or does not answer 409/504.
  */
-export const GbPlaybackControlRequest = z.object({
-  key: z
-    .string()
-    .max(80, { error: 'validation.maxLength' })
-    .regex(/^gbpb:\d{20}_\d{20}_\d{1,12}_\d{1,12}$/, { error: 'validation.gb.playbackKey' }),
-  action: z.enum(['pause', 'resume'], { error: 'validation.choice' }),
-});
+export const GbPlaybackControlRequest = z
+  .object({
+    key: z
+      .string()
+      .max(80, { error: 'validation.maxLength' })
+      .regex(/^gbpb:\d{20}_\d{20}_\d{1,12}_\d{1,12}$/, { error: 'validation.gb.playbackKey' }),
+    action: z.enum(['pause', 'resume', 'seek', 'speed'], { error: 'validation.choice' }),
+    offset: between(
+      z.number({ error: 'validation.number' }).int({ error: 'validation.integer' }),
+      0,
+      GB_PLAYBACK_MAX_S,
+    ).optional(),
+    scale: z.literal(GB_PLAYBACK_SCALES, { error: 'validation.gb.scale' }).optional(),
+  })
+  .refine((r) => r.action !== 'seek' || r.offset !== undefined, {
+    error: 'validation.gb.seekNeedsOffset',
+    path: ['offset'],
+  })
+  .refine((r) => r.action !== 'speed' || r.scale !== undefined, {
+    error: 'validation.gb.speedNeedsScale',
+    path: ['scale'],
+  });
 export type GbPlaybackControlRequest = z.infer<typeof GbPlaybackControlRequest>;
 
 export const GbPlayAnswer = z.object({

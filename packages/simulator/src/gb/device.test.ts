@@ -934,7 +934,7 @@ describe('GB28181 simulated device: INVITE and PS over RTP', () => {
     while (packets.length < before + 10) await once(rtp, 'message');
 
     const control = next(dev, 'playbackControl');
-    const paused = await info(buildMansrtsp('pause', 2));
+    const paused = await info(buildMansrtsp({ command: 'pause' }, 2));
     expect(paused.status).toBe(200);
     expect(paused.content).toMatch(/^RTSP\/1\.0 200 OK\r\nCSeq: 2\r\n/);
     expect(await control).toEqual({ channelId: channel, callId: invite.callId, command: 'pause' });
@@ -950,7 +950,7 @@ describe('GB28181 simulated device: INVITE and PS over RTP', () => {
     const lastPaused = packets[sent - 1]!;
 
     const resumedControl = next(dev, 'playbackControl');
-    expect((await info(buildMansrtsp('resume', 3))).status).toBe(200);
+    expect((await info(buildMansrtsp({ command: 'resume' }, 3))).status).toBe(200);
     expect(await resumedControl).toMatchObject({ command: 'resume' });
     expect(stream.paused).toBe(false);
     while (packets.length === sent) await once(rtp, 'message');
@@ -1013,7 +1013,7 @@ describe('GB28181 simulated device: INVITE and PS over RTP', () => {
     const stream = dev.stream(invite.callId)!;
     const info = (command: 'pause' | 'resume', cseq: number) =>
       peer
-        .request('INFO', to, { ...dialog, body: buildMansrtsp(command, cseq), type: MANSRTSP_CONTENT_TYPE })
+        .request('INFO', to, { ...dialog, body: buildMansrtsp({ command }, cseq), type: MANSRTSP_CONTENT_TYPE })
         .response();
     expect((await info('pause', 1)).status).toBe(200);
     expect((await info('resume', 2)).status).toBe(200);
@@ -1032,6 +1032,167 @@ describe('GB28181 simulated device: INVITE and PS over RTP', () => {
     await byeAndCheck(peer, dev, hub.sipPort, invite.callId, channel);
   }, 30_000);
 
+  /** A Playback of `span` s from an hour ago on the first channel, to a UDP socket; video units with their arrival times. */
+  async function playback(span: number) {
+    const { peer, hub, dev } = await setup();
+    const rtp = await rtpSocket();
+    const channel = dev.channelIds[0]!;
+    const start = Math.floor(Date.now() / 1000) - 3600;
+    const y = new SsrcAllocator(PLATFORM).allocate('history');
+    const offer = buildOffer({
+      platformId: PLATFORM,
+      address: '127.0.0.1',
+      port: rtp.address().port,
+      ssrc: y,
+      session: 'Playback',
+      channelId: channel,
+      start,
+      stop: start + span,
+    });
+    const to = { user: channel, port: hub.sipPort };
+    const invite = peer.request('INVITE', to, { body: offer, type: 'application/sdp' });
+    const ok = await invite.response();
+    expect(ok.status).toBe(200);
+    const dialog = { callId: invite.callId, toTag: ok.headers.to!.params.tag ?? '', fromTag: 'p1' };
+    const packets: RtpPacket[] = [];
+    const d = demuxer(ssrcNumber(y));
+    /** arrival time of each video unit */
+    const video: { pts: number; at: number }[] = [];
+    let audio = 0;
+    rtp.on('message', (b) => {
+      const p = parseRtp(b);
+      packets.push(p);
+      const had = d.units.length;
+      d.push(p);
+      for (const u of d.units.slice(had))
+        if (u.kind === 'video') video.push({ pts: u.pts!, at: performance.now() });
+        else audio++;
+    });
+    let cseq = 1;
+    const info = (control: Parameters<typeof buildMansrtsp>[0]) =>
+      peer
+        .request('INFO', to, { ...dialog, body: buildMansrtsp(control, cseq++), type: MANSRTSP_CONTENT_TYPE })
+        .response();
+    peer.request('ACK', to, dialog);
+    const frames = async (n: number) => {
+      while (video.length < n) await once(rtp, 'message');
+    };
+    await frames(25);
+    const ended = peer.take((m) => m.method === 'BYE' && m.headers['call-id'] === invite.callId, 60_000);
+    ended.catch(() => {});
+    return {
+      dev,
+      rtp,
+      start,
+      packets,
+      video,
+      audio: () => audio,
+      info,
+      frames,
+      ended,
+      stream: dev.stream(invite.callId)!,
+    };
+  }
+
+  it('seeks a playback by MANSRTSP PLAY Range npt=<s>- (also out of a pause): the rest of the span from there, RTP going on; 400 outside the span', async () => {
+    const SPAN = 20;
+    const OFFSET = 15;
+    const { dev, rtp, stream, info, video, packets, frames, ended, start } = await playback(SPAN);
+    // a seek to the span's end or past it: 400 naming the span, and the stream goes on
+    const outside = await info({ command: 'seek', offset: SPAN });
+    expect(outside.status).toBe(400);
+    expect(outside.reason).toMatch(/npt=20 is outside the asked 20 s/);
+    expect(stream.paused).toBe(false);
+    await frames(video.length + 5);
+
+    expect((await info({ command: 'pause' })).status).toBe(200);
+    const sent = stream.packets;
+    while (packets.length < sent) await once(rtp, 'message');
+    const last = packets[sent - 1]!;
+    // a seek while paused plays again (it is a PLAY), from OFFSET s past the start
+    const control = next(dev, 'playbackControl');
+    const seekedAt = performance.now();
+    expect((await info({ command: 'seek', offset: OFFSET })).status).toBe(200);
+    expect(await control).toMatchObject({ command: 'seek', offset: OFFSET });
+    expect(stream.paused).toBe(false);
+    while (packets.length === sent) await once(rtp, 'message');
+    const args = readFileSync(`/proc/${stream.pid}/cmdline`, 'latin1').split('\0');
+    expect(Number(args[args.indexOf('-t') + 1])).toBe(SPAN - OFFSET);
+    const shown = args.find((a) => a.includes('PLAYBACK'));
+    if (shown) expect(shown).toContain(`gmtime\\:${start + 8 * 3600 + OFFSET}}`);
+    // RTP goes on: the next sequence number, the time stamp within a frame or so of the last one sent
+    const first = packets[sent]!;
+    expect(first.sequence).toBe((last.sequence + 1) & 0xffff);
+    expect(Math.abs(first.timestamp - last.timestamp)).toBeLessThan(90_000 / 10);
+
+    // the device hangs up once the span's last SPAN - OFFSET s are sent, not after the whole span
+    await ended;
+    const tookMs = performance.now() - seekedAt;
+    expect(tookMs).toBeGreaterThan((SPAN - OFFSET - 0.5) * 1000);
+    expect(tookMs).toBeLessThan((SPAN - OFFSET) * 1000 * 2);
+    const afterSeek = video.filter((u) => u.pts > last.timestamp);
+    expect(afterSeek.length).toBeGreaterThanOrEqual((SPAN - OFFSET) * GB_STREAM_FPS - 5);
+    expect(afterSeek.length).toBeLessThanOrEqual((SPAN - OFFSET) * GB_STREAM_FPS);
+    expect(stream.position).toBeCloseTo(SPAN, 1);
+    expect(runningGbStreams()).toBe(0);
+  }, 60_000);
+
+  it('plays at MANSRTSP Scale x: frames come x times as fast, each lasting 1/x of a frame; no audio off 1x; the BYE at the span end, sooner', async () => {
+    const SPAN = 12;
+    const { dev, stream, info, video, frames, ended, audio } = await playback(SPAN);
+    /** video units a second between arrivals `from` and `to` */
+    const rate = (from: number, to: number) => ((to - from) * 1000) / (video[to]!.at - video[from]!.at);
+    const steps = (from: number, to: number) =>
+      new Set(video.slice(from + 1, to).map((u, i) => u.pts - video[from + i]!.pts));
+    await frames(50);
+    const normal = rate(25, 49);
+    expect(steps(25, 49)).toEqual(new Set([3600]));
+
+    const control = next(dev, 'playbackControl');
+    expect((await info({ command: 'speed', scale: 2 })).status).toBe(200);
+    expect(await control).toMatchObject({ command: 'speed', scale: 2 });
+    expect(stream.scale).toBe(2);
+    const n = video.length;
+    // units of the 2x run (a few of the 1x run may still be on the way)
+    await frames(n + 10);
+    const audioAt2x = audio();
+    await frames(n + 70);
+    const double = rate(n + 10, n + 69);
+    expect(steps(n + 10, n + 69)).toEqual(new Set([1800]));
+    expect(audio()).toBe(audioAt2x);
+    // measured side by side on this machine: about twice as many frames a second
+    expect(double / normal).toBeGreaterThan(1.4);
+    expect(double / normal).toBeLessThan(2.8);
+
+    expect((await info({ command: 'speed', scale: 4 })).status).toBe(200);
+    const left = SPAN - stream.position;
+    const at = performance.now();
+    await ended;
+    // the rest of the span at 4x takes a quarter of its time (at 1x it would take `left` s)
+    const tookMs = performance.now() - at;
+    expect(tookMs).toBeGreaterThan((left / 4) * 1000 * 0.8);
+    expect(tookMs).toBeLessThan(left * 1000 * 0.75);
+    expect(steps(video.length - 20, video.length)).toEqual(new Set([900]));
+    // every frame of the span came, once
+    expect(video.length).toBeGreaterThanOrEqual(SPAN * GB_STREAM_FPS - 5);
+    expect(video.length).toBeLessThanOrEqual(SPAN * GB_STREAM_FPS);
+    expect(runningGbStreams()).toBe(0);
+  }, 60_000);
+
+  it('streamArgs: a Scale below 1 makes frames more slowly, time stamps still 1/FPS apart, without audio', () => {
+    const args = streamArgs({
+      label: 'x',
+      font: null,
+      playbackStart: 1_700_000_000,
+      seconds: 2,
+      speed: 0.25,
+      audio: true,
+    });
+    expect(args).toContain(`testsrc=size=640x360:rate=${GB_STREAM_FPS * 0.25}`);
+    expect(args[args.indexOf('-vf') + 1]).toBe(`settb=AVTB,setpts=N/(${GB_STREAM_FPS}*TB)`);
+    expect(args.some((a) => a.startsWith('sine='))).toBe(false);
+  });
+
   it('answers INFO in an unknown dialog 481 and refuses playback control of a live stream, which goes on', async () => {
     const { peer, hub, dev } = await setup({ audio: false });
     const rtp = await rtpSocket();
@@ -1040,7 +1201,7 @@ describe('GB28181 simulated device: INVITE and PS over RTP', () => {
     const unknown = peer.request('INFO', to, {
       callId: 'no-such-call',
       toTag: 'x',
-      body: buildMansrtsp('pause', 1),
+      body: buildMansrtsp({ command: 'pause' }, 1),
       type: MANSRTSP_CONTENT_TYPE,
     });
     expect((await unknown.response()).status).toBe(481);
@@ -1054,7 +1215,7 @@ describe('GB28181 simulated device: INVITE and PS over RTP', () => {
     peer.request('ACK', to, dialog);
     while (count < 10) await once(rtp, 'message');
     const refused = await peer
-      .request('INFO', to, { ...dialog, body: buildMansrtsp('pause', 1), type: MANSRTSP_CONTENT_TYPE })
+      .request('INFO', to, { ...dialog, body: buildMansrtsp({ command: 'pause' }, 1), type: MANSRTSP_CONTENT_TYPE })
       .response();
     expect(refused.status).toBe(400);
     expect(refused.reason).toMatch(/live stream/);

@@ -29,7 +29,7 @@ import {
   MANSRTSP_CONTENT_TYPE,
   parseMansrtsp,
   readCredentials,
-  type MansrtspCommand,
+  type MansrtspControl,
   type ResponseExtra,
   type SipMessage,
 } from '@bwc/gb28181/sip';
@@ -79,8 +79,8 @@ export interface GbDeviceEvents {
   invite: [{ channelId: string; plan: MediaPlan }];
   streaming: [{ channelId: string; callId: string; pid: number | undefined }];
   streamStopped: [{ channelId: string; callId: string; reason: string }];
-  /** a MANSRTSP PAUSE or PLAY (resume) obeyed in a playback's dialog */
-  playbackControl: [{ channelId: string; callId: string; command: MansrtspCommand }];
+  /** a MANSRTSP PAUSE or PLAY (resume, seek or speed) obeyed in a playback's dialog */
+  playbackControl: [{ channelId: string; callId: string } & MansrtspControl];
   warn: [string];
 }
 
@@ -850,7 +850,9 @@ export class GbDevice extends EventEmitter<GbDeviceEvents> {
 
   /**
    * MANSRTSP in the dialog of a Playback or Download (9.8.2): PAUSE stops its media where it is,
-   * PLAY resumes from there. Answered at once; the body of the 200 is the MANSRTSP answer (B.2).
+   * PLAY resumes from there; in a Playback, PLAY with `Range: npt=<s>-` plays from `s` seconds past
+   * its start (400 outside the asked span) and PLAY with `Scale` at that speed (both also end a
+   * pause). Answered at once; the body of the 200 is the MANSRTSP answer (B.2).
    */
   private onInfo(m: SipMessage, reply: (s: number, r: string, e?: ResponseExtra) => void): void {
     const s = this.sessions.get(m.headers['call-id']!);
@@ -864,14 +866,23 @@ export class GbDevice extends EventEmitter<GbDeviceEvents> {
     } catch (err) {
       return reply(400, `Bad Request (${(err as Error).message.slice(0, 80)})`);
     }
-    if (s.plan.session === 'Play') return reply(400, 'Bad Request (a live stream has no playback control)');
-    if (rq.command === 'pause') s.stream.pause();
-    else s.stream.resume();
+    const { plan } = s;
+    if (plan.session === 'Play') return reply(400, 'Bad Request (a live stream has no playback control)');
+    if ((rq.command === 'seek' || rq.command === 'speed') && plan.session !== 'Playback')
+      return reply(400, 'Bad Request (a download has no seek or speed)');
+    const span = plan.stop - plan.start;
+    if (rq.command === 'seek' && span > 0 && rq.offset >= span)
+      return reply(400, `Bad Request (npt=${rq.offset} is outside the asked ${span} s)`);
+    const { cseq, ...control } = rq;
+    if (control.command === 'pause') s.stream.pause();
+    else if (control.command === 'resume') s.stream.resume();
+    else if (control.command === 'seek') s.stream.seek(control.offset);
+    else s.stream.speed(control.scale);
     reply(200, 'OK', {
       headers: { 'content-type': MANSRTSP_CONTENT_TYPE },
-      content: `RTSP/1.0 200 OK\r\nCSeq: ${rq.cseq}\r\n\r\n`,
+      content: `RTSP/1.0 200 OK\r\nCSeq: ${cseq}\r\n\r\n`,
     });
-    this.emit('playbackControl', { channelId: s.channelId, callId: s.callId, command: rq.command });
+    this.emit('playbackControl', { channelId: s.channelId, callId: s.callId, ...control });
   }
 
   /** Ends a stream; unless the platform hung up (`byPeer`), the device sends BYE. */
@@ -891,7 +902,7 @@ export class GbDevice extends EventEmitter<GbDeviceEvents> {
     return null;
   }
 
-  /** A stream of this device by its call's Call-ID (`paused`, `frames`, `packets`), while it lasts. */
+  /** A stream of this device by its call's Call-ID (`paused`, `scale`, `position`, `frames`, `packets`), while it lasts. */
   stream(callId: string): GbStream | undefined {
     return this.sessions.get(callId)?.stream;
   }

@@ -49,9 +49,12 @@ export interface StreamArgsInput {
   playbackStart?: number;
   /** stream seconds to send (playback and download) */
   seconds?: number;
-  /** download: frames are made this many times faster than real time (1-16) */
+  /**
+   * frames are made this many times faster than real time (a Download's speed, 1-16, or a
+   * playback's Scale, 0.25-4); each frame still holds 1/GB_STREAM_FPS s of the recording
+   */
   speed?: number;
-  /** also a tone as G.711 A-law on fd 3 (not at download speed) */
+  /** also a tone as G.711 A-law on fd 3 (only at speed 1) */
   audio?: boolean;
 }
 
@@ -67,11 +70,12 @@ export function streamArgs(input: StreamArgsInput): string[] {
       ? // the recording's time in the device's zone (+08:00, as its GB times)
         `text='PLAYBACK %{pts\\:gmtime\\:${+(input.playbackStart + 8 * 3600).toFixed(3)}}'`
       : `text='%{localtime}'`;
-  const speed = Math.min(16, Math.max(1, Math.floor(input.speed ?? 1)));
+  const speed = Math.min(16, Math.max(0.25, input.speed ?? 1));
   const audio = input.audio === true && speed === 1;
-  // frames come `speed` times faster; their time stamps stay 1/FPS apart in the stream
+  // frames come `speed` times faster; their time stamps stay 1/FPS apart in the stream (settb:
+  // a rate like 6.25 has a time base too coarse for that)
   const vf =
-    `setpts=N/(${GB_STREAM_FPS}*TB)${font ? ',' : ''}` +
+    `settb=AVTB,setpts=N/(${GB_STREAM_FPS}*TB)${font ? ',' : ''}` +
     (font
       ? `drawtext=fontfile='${font}':text='${label}':x=12:y=10:fontsize=24:fontcolor=white:box=1:boxcolor=black@0.6,` +
         `drawtext=fontfile='${font}':${clock}:x=12:y=44:fontsize=20:fontcolor=white:box=1:boxcolor=black@0.6`
@@ -127,12 +131,20 @@ export interface GbStreamEvents {
 }
 
 export class GbStream extends EventEmitter<GbStreamEvents> {
-  /** video access units sent; a playback's recording position is `frames / GB_STREAM_FPS` past its start */
+  /** video access units sent in the whole call */
   frames = 0;
   audioFrames = 0;
   packets = 0;
   /** paused by the platform (MANSRTSP PAUSE): no ffmpeg runs and nothing is sent until `resume()` */
   paused = false;
+  /** the playback's speed (MANSRTSP Scale): frames are sent `scale` times as fast as real time */
+  scale = 1;
+  /** recording seconds past the plan's start where the current (or next) ffmpeg run began */
+  private from = 0;
+  /** video access units of the current run */
+  private runFrames = 0;
+  /** 90 kHz RTP time of the next video frame: it runs on across pauses, seeks and speeds */
+  private clock = 0;
   private child: ChildProcess | null = null;
   private exited: Promise<void> = Promise.resolve();
   private tcp: net.Socket | null = null;
@@ -207,23 +219,58 @@ export class GbStream extends EventEmitter<GbStreamEvents> {
     if (!this.paused) this.spawn();
   }
 
+  /** Recording seconds past the plan's start of the next frame to send. */
+  get position(): number {
+    return this.from + this.runFrames / GB_STREAM_FPS;
+  }
+
   /**
-   * Stops sending at once and ends ffmpeg; the position (frames sent) and the time stamps are kept.
-   * The access unit ffmpeg was still writing is dropped and made again on resume.
+   * Stops sending at once and ends ffmpeg; the position and the time stamps are kept. The access
+   * unit ffmpeg was still writing is dropped and made again on resume.
    */
   pause(): void {
     if (this.paused || this.stopped) return;
     this.paused = true;
-    const child = this.child;
-    const exited = this.exited;
-    this.child = null; // its output is no longer sent, nor its exit taken for the end
-    if (child) this.control = this.control.then(() => this.end(child, exited));
+    this.detach();
   }
 
   /** Starts ffmpeg again from the recording position where the pause left it. */
   resume(): void {
     if (!this.paused || this.stopped) return;
     this.paused = false;
+    this.respawn();
+  }
+
+  /** Plays from `offset` seconds past the plan's start (a PLAY: a pause ends too). */
+  seek(offset: number): void {
+    if (this.stopped) return;
+    this.detach();
+    this.from = offset;
+    this.paused = false;
+    this.respawn();
+  }
+
+  /** Plays on from the current position at `scale` times real time (a PLAY: a pause ends too). */
+  speed(scale: number): void {
+    if (this.stopped) return;
+    this.detach();
+    this.scale = scale;
+    this.paused = false;
+    this.respawn();
+  }
+
+  /** Stops sending the current run (its output is no longer sent, nor its exit taken for the end) and ends its ffmpeg. */
+  private detach(): void {
+    this.from = this.position;
+    this.runFrames = 0;
+    const child = this.child;
+    const exited = this.exited;
+    this.child = null;
+    if (child) this.control = this.control.then(() => this.end(child, exited));
+  }
+
+  /** A new run once the detached one has exited (controls take effect in order). */
+  private respawn(): void {
     this.control = this.control.then(() => {
       if (this.begun && !this.paused && !this.stopped && !this.child) this.spawn();
     });
@@ -242,9 +289,9 @@ export class GbStream extends EventEmitter<GbStreamEvents> {
   private spawn(): void {
     const { plan } = this.o;
     const playback = plan.session === 'Playback' || plan.session === 'Download';
-    // after a pause, ffmpeg starts again where the frames sent so far left off
-    const done = this.frames / GB_STREAM_FPS;
-    const seconds = playback && plan.stop > plan.start ? plan.stop - plan.start - done : undefined;
+    // after a pause or a seek, ffmpeg starts at the recording position
+    const from = this.from;
+    const seconds = playback && plan.stop > plan.start ? plan.stop - plan.start - from : undefined;
     if (seconds !== undefined && seconds * GB_STREAM_FPS < 0.5) {
       // paused after the last frame: nothing is left to play
       setImmediate(() => {
@@ -252,24 +299,32 @@ export class GbStream extends EventEmitter<GbStreamEvents> {
       });
       return;
     }
-    const audio = this.o.audio === true && plan.session !== 'Download';
+    const download = plan.session === 'Download';
+    const speed = download ? (plan.downloadSpeed ?? 1) : this.scale;
+    const tracksAudio = this.o.audio === true && !download;
+    // audio only in real time (as devices do at another Scale)
+    const audio = tracksAudio && speed === 1;
     const child = spawn(
       this.o.ffmpeg,
       streamArgs({
         label: this.o.label,
         font: this.o.font,
-        playbackStart: playback ? plan.start + done : undefined,
+        playbackStart: playback ? plan.start + from : undefined,
         seconds,
-        speed: plan.session === 'Download' ? plan.downloadSpeed : 1,
+        speed,
         audio,
       }),
       { stdio: ['ignore', 'pipe', 'pipe', ...(audio ? (['pipe'] as const) : [])] },
     );
     this.child = child;
+    this.runFrames = 0;
     track(child);
-    const muxer = (this.muxer ??= new PsMuxer({ video: 'h264', audio: audio ? 'g711a' : null }));
+    const muxer = (this.muxer ??= new PsMuxer({ video: 'h264', audio: tracksAudio ? 'g711a' : null }));
     const rtp = (this.rtp ??= new RtpPacketizer({ ssrc: this.o.ssrc, payloadType: plan.payloadType }));
-    const step = 90_000 / GB_STREAM_FPS;
+    // A Download's time stamps are the recording's (it is written to a file); a playback's are the
+    // time to show it at, so at Scale x a frame (1/FPS s of the recording) lasts 1/(FPS*x) s and
+    // a player shows the recording's time advancing x times as fast as real time.
+    const step = 90_000 / GB_STREAM_FPS / (download ? 1 : speed);
     let pending: Buffer = Buffer.alloc(0);
     const out = (pack: Buffer, ts: number) => {
       for (const p of rtp.packetize(pack, ts)) {
@@ -281,8 +336,10 @@ export class GbStream extends EventEmitter<GbStreamEvents> {
     /** audio made before this run's first video frame (whose pack carries the stream map) waits for it */
     let early: [Buffer, number][] | null = [];
     const send = (au: Buffer) => {
-      const ts = Math.round(this.frames * step);
+      const ts = Math.round(this.clock);
+      this.clock += step;
       this.frames++;
+      this.runFrames++;
       out(muxer.video(au, ts), ts);
       for (const [pack, t] of early ?? []) out(pack, t);
       early = null;
@@ -290,7 +347,7 @@ export class GbStream extends EventEmitter<GbStreamEvents> {
     if (audio) {
       // 20 ms frames stamped from the sample count on the video's 90 kHz clock, this run's first
       // sample at the first video frame's time; samples already sent before a pause are skipped
-      const base = (this.frames * GB_AUDIO_RATE) / GB_STREAM_FPS;
+      const base = Math.round((this.clock * GB_AUDIO_RATE) / 90_000);
       let samples = 0;
       let rest: Buffer = Buffer.alloc(0);
       (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => {

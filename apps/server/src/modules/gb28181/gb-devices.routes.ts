@@ -56,7 +56,7 @@ export async function registerGbDeviceRoutes(app: FastifyInstance, runtime: GbRu
   defineRoute(app, {
     api: 'gbPlaybackControl',
     handler: async ({ user, body, req }) => {
-      req.audit.target = `${body.key}:${body.action}`;
+      req.audit.target = `${body.key}:${body.action}${body.offset !== undefined ? `:${body.offset}` : ''}${body.scale !== undefined ? `:${body.scale}` : ''}`;
       return gbPlaybackControl(app.gbLive.current, user, body);
     },
   });

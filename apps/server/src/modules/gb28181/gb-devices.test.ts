@@ -270,7 +270,7 @@ describe('a simulated GB device', () => {
     expect(backwards.msg).toContain('end');
   });
 
-  it('pauses and resumes a playback (gbcontrol), in the unit scope only; refusals name the problem', async () => {
+  it('pauses, resumes, seeks and sets the speed of a playback (gbcontrol), in the unit scope only; refusals name the problem', async () => {
     const EN = { ...admin.headers, 'x-lang': 'en-US' };
     const started = envelope<{ key: string }>(
       await post('gbPlay', { channel: CH1, device: DEVICE, start: '2026-01-03 09:00:00', end: '2026-01-03 10:00:00' }),
@@ -296,7 +296,52 @@ describe('a simulated GB device', () => {
     const gone = envelope(await post('gbPlaybackControl', { key: `gbpb:${DEVICE}_${CH1}_1_2`, action: 'pause' }, EN));
     expect(gone).toMatchObject({ code: 404 });
     expect(gone.msg).toContain('not running');
+
+    // seek and speed: the same scope; bad input is 400 naming it and asks nothing of the device
+    const asked: object[] = [];
+    dev.on('playbackControl', ({ channelId: _c, callId: _i, ...control }: { channelId: string; callId: string }) =>
+      asked.push(control),
+    );
+    expect(
+      envelope(await post('gbPlaybackControl', { key, action: 'seek', offset: 60 }, outside.headers)),
+    ).toMatchObject({ code: 403 });
+    expect(
+      envelope(await post('gbPlaybackControl', { key, action: 'speed', scale: 2 }, outside.headers)),
+    ).toMatchObject({ code: 403 });
+    const refused = async (body: object, says: string) => {
+      const answer = envelope(await post('gbPlaybackControl', body, EN));
+      expect(answer.code, JSON.stringify(body)).toBe(400);
+      expect(answer.msg.toLowerCase(), JSON.stringify(body)).toContain(says.toLowerCase());
+    };
+    await refused({ key, action: 'rewind' }, 'allowed choices');
+    await refused({ key, action: 'seek' }, 'offset');
+    await refused({ key, action: 'seek', offset: -1 }, 'offset');
+    await refused({ key, action: 'seek', offset: 1.5 }, 'whole number');
+    await refused({ key, action: 'seek', offset: '60' }, 'offset');
+    // the span is 3600 s: its last second is the last point to seek to
+    await refused({ key, action: 'seek', offset: 3600 }, 'within this playback (0 to 3599 s)');
+    await refused({ key, action: 'seek', offset: 8 * 86_400 }, 'offset');
+    await refused({ key, action: 'speed' }, 'scale');
+    await refused({ key, action: 'speed', scale: 3 }, 'The speed must be 0.25, 0.5, 1, 2 or 4');
+    await refused({ key, action: 'speed', scale: '2' }, 'speed');
+    expect(asked).toEqual([]);
+
+    expect(envelope(await post('gbPlaybackControl', { key, action: 'pause' })).code).toBe(200);
+    expect(envelope(await post('gbPlaybackControl', { key, action: 'seek', offset: 3599 })).code).toBe(200);
+    // a seek is a PLAY (as WVP sends it): the playback plays again
+    expect(t.app.gbLive.current!.service.paused(key)).toBe(false);
+    expect(envelope(await post('gbPlaybackControl', { key, action: 'seek', offset: 1800 })).code).toBe(200);
+    expect(envelope(await post('gbPlaybackControl', { key, action: 'speed', scale: 0.5 })).code).toBe(200);
+    expect(asked).toEqual([
+      { command: 'pause' },
+      { command: 'seek', offset: 3599 },
+      { command: 'seek', offset: 1800 },
+      { command: 'speed', scale: 0.5 },
+    ]);
     t.app.gbLive.current!.service.stop(key);
+    const ended = envelope(await post('gbPlaybackControl', { key, action: 'seek', offset: 10 }, EN));
+    expect(ended).toMatchObject({ code: 404 });
+    expect(ended.msg).toContain('not running');
   });
 
   it('two devices repeating a channel id: gbplay with the device plays each one its own stream', async () => {

@@ -1,13 +1,14 @@
 import { LIVE_PLAY_TOKEN_MS, ResultCode } from '@bwc/protocol';
+import type { MansrtspControl } from '@bwc/gb28181/sip';
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../../../http/errors';
+import { AppError, Errors } from '../../../http/errors';
 import { inScope, unitScope } from '../../../http/scope';
 import type { KeyedRefusal } from '../../media/gateway';
 import { readMediaKey } from '../../media/keys';
 import { PortAllocator, type Transport } from '../media';
-import type { MansrtspCommand } from '@bwc/gb28181/sip';
 import type { GbSipPlatform } from '../sip';
-import { GB_LIVE_NS, GB_PLAYBACK_NS, GbLiveService, type GbStreamInfo } from './gb-live.service';
+import { GB_LIVE_NS, GB_PLAYBACK_NS, parseGbKey } from './gb-keys';
+import { GbLiveService, type GbStreamInfo } from './gb-live.service';
 
 /** A GB channel as the live side needs it: the device to INVITE and the unit whose scope may watch. */
 export interface GbChannelRef {
@@ -56,10 +57,11 @@ export interface GbLive {
     opts?: { deviceId?: string; transport?: Transport; playback?: { start: number; end: number } },
   ): Promise<GbPlay>;
   /**
-   * Pause or resume the playback under `key` (gbpb:<device>_<channel>_<start>_<end>) for `user`:
-   * its channel must be in the user's unit scope. 404 `errors.gb.noPlayback` when none runs.
+   * Pause, resume, seek or set the speed of the playback under `key`
+   * (gbpb:<device>_<channel>_<start>_<end>) for `user`: its channel must be in the user's unit
+   * scope. 404 `errors.gb.noPlayback` when none runs; a seek past its span is 400 naming `offset`.
    */
-  control(user: { id: number; unit_id: number; ifadmin: number }, key: string, command: MansrtspCommand): Promise<void>;
+  control(user: { id: number; unit_id: number; ifadmin: number }, key: string, control: MansrtspControl): Promise<void>;
   close(): void;
 }
 
@@ -116,12 +118,13 @@ export async function createGbLive(
         .executeTakeFirst();
       if (!user || user.status !== 'enabled')
         return { status: 401, code: ResultCode.UNAUTHENTICATED, key: 'errors.media.token' };
-      const [deviceId, channelId = ''] = id.split('_');
-      const channel = await lookupChannel(channelId, deviceId);
-      if (!channel) return notFound(channelId);
+      const parsed = parseGbKey(key);
+      if (!parsed) return notFound(id);
+      const channel = await lookupChannel(parsed.channelId, parsed.deviceId);
+      if (!channel) return notFound(parsed.channelId);
       if (!inScope(await unitScope(app.db, user), channel.unitId))
         return { status: 403, code: ResultCode.FORBIDDEN, key: 'errors.media.outOfScope' };
-      if (!app.media.keyed.has(key)) return notFound(channelId);
+      if (!app.media.keyed.has(key)) return notFound(parsed.channelId);
       return { userId: user.id };
     };
   app.media.keyedAdmit.set(GB_LIVE_NS, admit(GB_LIVE_NS));
@@ -147,13 +150,18 @@ export async function createGbLive(
       const path = `/live/${info.name}?token=${encodeURIComponent(token)}`;
       return { ...info, channel_id: channelId, flv: path, ws: path, expires: Date.now() + LIVE_PLAY_TOKEN_MS };
     },
-    async control(user, key, command) {
-      const [deviceId = '', channelId = ''] = key.slice(GB_PLAYBACK_NS.length + 1).split('_');
-      const channel = key.startsWith(`${GB_PLAYBACK_NS}:`) ? await lookupChannel(channelId, deviceId) : null;
-      if (!channel || channel.deviceId !== deviceId) throw new AppError(ResultCode.NOT_FOUND, 'errors.gb.noPlayback');
+    async control(user, key, control) {
+      const parsed = parseGbKey(key);
+      const channel = parsed?.kind === 'playback' ? await lookupChannel(parsed.channelId, parsed.deviceId) : null;
+      if (!parsed || parsed.kind !== 'playback' || !channel || channel.deviceId !== parsed.deviceId)
+        throw new AppError(ResultCode.NOT_FOUND, 'errors.gb.noPlayback');
       if (!inScope(await unitScope(app.db, user), channel.unitId))
         throw new AppError(ResultCode.FORBIDDEN, 'errors.media.outOfScope');
-      if (!(await service.control(key, command))) throw new AppError(ResultCode.NOT_FOUND, 'errors.gb.noPlayback');
+      // the device plays the asked span only: a seek is a point inside it (its last second at most)
+      const span = parsed.end - parsed.start;
+      if (control.command === 'seek' && control.offset >= span)
+        throw Errors.field('offset', 'validation.gb.seekOffset', { max: span - 1 });
+      if (!(await service.control(key, control))) throw new AppError(ResultCode.NOT_FOUND, 'errors.gb.noPlayback');
     },
     close() {
       app.media.keyedAdmit.delete(GB_LIVE_NS);

@@ -1,6 +1,6 @@
 import { LIVE_IDLE_MS } from '@bwc/protocol';
 import { buildOffer, parseSdp, ssrcNumber, SsrcAllocator } from '@bwc/gb28181/sdp';
-import type { MansrtspCommand } from '@bwc/gb28181/sip';
+import type { MansrtspControl } from '@bwc/gb28181/sip';
 import type { FastifyBaseLogger } from 'fastify';
 import type { MediaGateway } from '../../media/gateway';
 import { signPlayToken, verifyPlayToken } from '../../media/keys';
@@ -16,13 +16,7 @@ import {
   type Transport,
 } from '../media';
 import { GbRequestError, type GbDialog, type GbSipPlatform } from '../sip';
-
-/**
- * Gateway namespaces: live `gb:<device>_<channel>`, playback `gbpb:<device>_<channel>_<start>_<end>`
- * (devices may repeat each other's channel ids, so the device is part of the key).
- */
-export const GB_LIVE_NS = 'gb';
-export const GB_PLAYBACK_NS = 'gbpb';
+import { gbLiveKey, gbPlaybackKey } from './gb-keys';
 
 export interface GbLiveOptions {
   platform: GbSipPlatform;
@@ -90,6 +84,10 @@ interface Session {
   stopped: string | null;
   /** a playback the device paused at our request (MANSRTSP): its silence is not a timeout */
   paused: boolean;
+  /** controls (INFO) being asked now: the device's silence meanwhile is not a timeout either */
+  controls: number;
+  /** a playback's span (seconds since 1970); null for live */
+  playback: { start: number; end: number } | null;
 }
 
 /**
@@ -130,7 +128,7 @@ export class GbLiveService {
 
   /** Start a channel's live video, or join the start already running (one INVITE per channel). */
   start(channelId: string, deviceId: string, transport?: Transport): Promise<GbStreamInfo> {
-    return this.open(`${GB_LIVE_NS}:${deviceId}_${channelId}`, deviceId, channelId, transport, null);
+    return this.open(gbLiveKey(deviceId, channelId), deviceId, channelId, transport, null);
   }
 
   /** Play a device-side recording of `start`-`end` (seconds since 1970) under its own key. */
@@ -143,37 +141,48 @@ export class GbLiveService {
   ): Promise<GbStreamInfo> {
     if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end <= start)
       return Promise.reject(new RangeError(`playback range ${start}-${end}`));
-    return this.open(`${GB_PLAYBACK_NS}:${deviceId}_${channelId}_${start}_${end}`, deviceId, channelId, transport, {
-      start,
-      end,
-    });
+    return this.open(gbPlaybackKey(deviceId, channelId, start, end), deviceId, channelId, transport, { start, end });
   }
 
   /**
-   * Pause or resume a running playback (`gbpb:` key): MANSRTSP in an INFO of its dialog (9.8.2).
-   * While paused the device's silence does not stop the stream; on resume the receiver's timeout
-   * counts again from now. False when no playback runs under `key`; rejects when the device
-   * refuses or does not answer (the state is then unchanged).
+   * Pause, resume, seek or set the speed of a running playback (`gbpb:` key): MANSRTSP in an INFO
+   * of its dialog (9.8.2). While paused the device's silence does not stop the stream. A seek or a
+   * speed is a PLAY: it ends a pause too, and the receiver's timeout counts again from now (the
+   * device goes quiet while it moves to the new point). A seek's offset is checked by the caller
+   * against the span (`playbackSpan`). False when no playback runs under `key`; rejects when the
+   * device refuses or does not answer (the state is then unchanged).
    */
-  async control(key: string, command: MansrtspCommand): Promise<boolean> {
+  async control(key: string, control: MansrtspControl): Promise<boolean> {
     const s = this.sessions.get(key);
-    if (!s || !key.startsWith(`${GB_PLAYBACK_NS}:`)) return false;
+    if (!s?.playback) return false;
     // a start that fails has no playback to control
     if (!(await s.ready.then(() => true).catch(() => false))) return false;
     const dialog = s.dialog;
     if (!dialog || s.stopped) return false;
+    // the device may go quiet from its answer until it plays from the new point
+    s.controls++;
+    let answered = false;
     try {
-      await this.o.platform.info(dialog, command);
+      await this.o.platform.info(dialog, control);
+      answered = true;
     } catch (err) {
       // 481: the device has no such call any more (the playback ended)
       if (err instanceof GbRequestError && err.status === 481) return false;
       throw err;
+    } finally {
+      s.controls--;
+      if (answered) s.paused = control.command === 'pause';
+      // silence counts from now (a timeout that fired while asking was ignored)
+      if (!s.paused) s.media?.receiver.restartTimeout();
     }
     if (s.stopped) return false;
-    s.paused = command === 'pause';
-    if (!s.paused) s.media?.receiver.restartTimeout();
-    this.o.log.info({ key, device: s.deviceId, command }, 'gb live: playback control');
+    this.o.log.info({ key, device: s.deviceId, ...control }, 'gb live: playback control');
     return true;
+  }
+
+  /** The span (seconds since 1970) of the playback under `key`, or null. */
+  playbackSpan(key: string): { start: number; end: number } | null {
+    return this.sessions.get(key)?.playback ?? null;
   }
 
   /** Is a playback under `key` paused? */
@@ -232,6 +241,8 @@ export class GbLiveService {
       idle: null,
       stopped: null,
       paused: false,
+      controls: 0,
+      playback,
     };
     this.sessions.set(key, s);
     s.ready = this.run(s, playback).catch((err: unknown) => {
@@ -343,7 +354,7 @@ export class GbLiveService {
     };
     s.media = new GbMediaSession(receiver, { onPacket, log: this.o.log });
     s.media.on('timeout', () => {
-      if (!s.paused) this.end(s, 'timeout');
+      if (!s.paused && s.controls === 0) this.end(s, 'timeout');
     });
     // TCP active: the device's connection going away closes the receiver
     s.media.on('closed', (reason) => {

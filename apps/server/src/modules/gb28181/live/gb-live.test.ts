@@ -397,7 +397,7 @@ describe('GB28181 live video into the media gateway', () => {
     await until('frames before the pause', () => v.videoFrames() >= 10, 20_000);
     const controls: string[] = [];
     dev.on('playbackControl', (e: { command: string }) => controls.push(e.command));
-    expect(await live.control(info.key, 'pause')).toBe(true);
+    expect(await live.control(info.key, { command: 'pause' })).toBe(true);
     expect(live.paused(info.key)).toBe(true);
     expect(controls).toEqual(['pause']);
     // frames already on their way may still land; then nothing for longer than the receiver timeout
@@ -418,12 +418,84 @@ describe('GB28181 live video into the media gateway', () => {
     expect(v.videoFrames()).toBe(paused);
     expect(live.has(info.key)).toBe(true);
     expect(v.closedWith).toBeNull();
-    expect(await live.control(info.key, 'resume')).toBe(true);
+    expect(await live.control(info.key, { command: 'resume' })).toBe(true);
     expect(live.paused(info.key)).toBe(false);
     await until('frames after the resume', () => v.videoFrames() >= paused + 10, 20_000);
     // a live stream or an unknown key has no playback to control
-    expect(await live.control(`gbpb:${dev.id}_${channel}_1_2`, 'pause')).toBe(false);
-    expect(await live.control(`gb:${dev.id}_${channel}`, 'pause')).toBe(false);
+    expect(await live.control(`gbpb:${dev.id}_${channel}_1_2`, { command: 'pause' })).toBe(false);
+    expect(await live.control(`gb:${dev.id}_${channel}`, { command: 'pause' })).toBe(false);
+    live.stop(info.key);
+  }, 90_000);
+
+  it('playback seek (MANSRTSP Range) out of a pause plays the span from there: the device ends it after the rest only', async () => {
+    // a receiver timeout of 1 s: neither the pause nor the device's restart at the new point end the playback
+    const { live, gateway, dev, channel } = await setup({ receiverTimeoutMs: 1000 });
+    const SPAN = 30;
+    const OFFSET = 26;
+    const start = Math.floor(Date.now() / 1000) - 3600;
+    const info = await live.startPlayback(channel, dev.id, start, start + SPAN);
+    expect(live.playbackSpan(info.key)).toEqual({ start, end: start + SPAN });
+    const v = new Viewer();
+    gateway.watch(info.key, v);
+    await until('frames before the seek', () => v.videoFrames() >= 10, 20_000);
+    const controls: object[] = [];
+    dev.on('playbackControl', ({ command, offset }: { command: string; offset?: number }) =>
+      controls.push(offset === undefined ? { command } : { command, offset }),
+    );
+    expect(await live.control(info.key, { command: 'pause' })).toBe(true);
+    await new Promise((r) => setTimeout(r, 1500)); // longer than the receiver timeout
+    expect(live.has(info.key)).toBe(true);
+    const before = v.videoFrames();
+    const seekedAt = performance.now();
+    expect(await live.control(info.key, { command: 'seek', offset: OFFSET })).toBe(true);
+    // a seek is a PLAY: the playback is no longer paused
+    expect(live.paused(info.key)).toBe(false);
+    expect(controls).toEqual([{ command: 'pause' }, { command: 'seek', offset: OFFSET }]);
+    // the device plays the last SPAN - OFFSET s and hangs up: the whole span would take SPAN s more
+    await until('the device ends the playback', () => v.closedWith !== null, 20_000);
+    expect(v.closedWith).toBe('ended');
+    const tookMs = performance.now() - seekedAt;
+    expect(tookMs).toBeGreaterThan((SPAN - OFFSET - 1) * 1000);
+    expect(tookMs).toBeLessThan((SPAN - OFFSET) * 1000 * 2.5);
+    const after = v.videoFrames() - before;
+    expect(after).toBeGreaterThanOrEqual((SPAN - OFFSET) * 25 - 30);
+    expect(after).toBeLessThanOrEqual((SPAN - OFFSET) * 25 + 5);
+  }, 90_000);
+
+  it('playback speed (MANSRTSP Scale): at 2x about twice the frames a second reach the viewer, time stamps at the pace of real time', async () => {
+    const { live, gateway, dev, channel } = await setup();
+    const start = Math.floor(Date.now() / 1000) - 3600;
+    const info = await live.startPlayback(channel, dev.id, start, start + 60);
+    const v = new Viewer();
+    gateway.watch(info.key, v);
+    const video = () => v.tags().filter((t) => t.type === 9 && t.data[1] === 1);
+    /** frames a second arriving over the next `n` frames, and the FLV time stamps they span (ms) */
+    const measure = async (n: number) => {
+      const from = v.videoFrames();
+      const t0 = performance.now();
+      await until(`${n} more frames`, () => v.videoFrames() >= from + n, 20_000);
+      const seconds = (performance.now() - t0) / 1000;
+      const tags = video().slice(from, from + n);
+      return { fps: n / seconds, stamped: tags[tags.length - 1]!.ts - tags[0]!.ts, seconds };
+    };
+    await until('the stream runs', () => v.videoFrames() >= 10, 20_000);
+    const normal = await measure(40);
+    expect(await live.control(info.key, { command: 'speed', scale: 2 })).toBe(true);
+    await measure(10); // the 1x run's last frames and the device's restart
+    const double = await measure(80);
+    const ratio = double.fps / normal.fps;
+    console.warn(
+      `gb playback at scale 2: ${double.fps.toFixed(1)} frames/s vs ${normal.fps.toFixed(1)} at 1 (x${ratio.toFixed(2)})`,
+    );
+    expect(ratio).toBeGreaterThan(1.4);
+    expect(ratio).toBeLessThan(2.8);
+    // a frame lasts 40 ms at 1x and 20 ms at 2x: the time stamps keep real time's pace
+    expect(normal.stamped / 39).toBeCloseTo(40, 0);
+    expect(double.stamped / 79).toBeCloseTo(20, 0);
+    expect(await live.control(info.key, { command: 'speed', scale: 1 })).toBe(true);
+    await measure(10);
+    const back = await measure(40);
+    expect(back.fps / double.fps).toBeLessThan(0.75);
     live.stop(info.key);
   }, 90_000);
 
@@ -434,7 +506,7 @@ describe('GB28181 live video into the media gateway', () => {
     await expect(live.start(unknown, dev.id)).rejects.toMatchObject({ code: 'timeout' });
     // a pause asked while such a playback starts: no playback to control, and no throw
     const failing = live.startPlayback(unknown, dev.id, 100, 200);
-    const control = live.control(`gbpb:${dev.id}_${unknown}_100_200`, 'pause');
+    const control = live.control(`gbpb:${dev.id}_${unknown}_100_200`, { command: 'pause' });
     await expect(failing).rejects.toMatchObject({ code: 'timeout' });
     expect(await control).toBe(false);
     expect(ports.inUse).toBe(0);

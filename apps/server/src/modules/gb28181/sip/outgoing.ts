@@ -27,7 +27,7 @@ import {
 import {
   buildMansrtsp,
   MANSRTSP_CONTENT_TYPE,
-  type MansrtspCommand,
+  type MansrtspControl,
   type ResponseExtra,
   type SipMessage,
 } from '@bwc/gb28181/sip';
@@ -588,13 +588,13 @@ export class GbOutgoing {
   }
 
   /**
-   * A playback control in the dialog (9.8.2: INFO with a MANSRTSP body): pause or resume. Resolves
+   * A playback control in the dialog (9.8.2: INFO with a MANSRTSP body): pause, resume, seek or speed. Resolves
    * at the device's 2xx; rejects with its refusal, or when the dialog is gone.
    */
-  async info(dialog: GbDialog, command: MansrtspCommand): Promise<void> {
+  async info(dialog: GbDialog, control: MansrtspControl): Promise<void> {
     const d = this.dialogs.get(dialog.id);
     if (!d) throw new GbRequestError('rejected', `INFO: dialog ${dialog.id} ended`, 481);
-    const body = Buffer.from(buildMansrtsp(command, (d.infoCseq = (d.infoCseq ?? 0) + 1)));
+    const body = Buffer.from(buildMansrtsp(control, (d.infoCseq = (d.infoCseq ?? 0) + 1)));
     const res = await this.inDialog(d, 'INFO', [], body, MANSRTSP_CONTENT_TYPE);
     if (res.status! >= 300) throw rejected('INFO', res);
   }

@@ -22,7 +22,7 @@ import {
   readCredentials,
   uriUser,
   verifyDigest,
-  type MansrtspCommand,
+  type MansrtspControl,
   type ResponseExtra,
   type SipMessage,
 } from '@bwc/gb28181/sip';
@@ -260,9 +260,9 @@ export class GbSipPlatform extends EventEmitter<GbSipEvents> {
     return this.out.invite(deviceId, channelId, sdpOffer, options);
   }
 
-  /** Pause or resume a playback (INFO with MANSRTSP in its dialog, 9.8.2). */
-  info(dialog: GbDialog, command: MansrtspCommand): Promise<void> {
-    return this.out.info(dialog, command);
+  /** Pause, resume, seek or set the speed of a playback (INFO with MANSRTSP in its dialog, 9.8.2). */
+  info(dialog: GbDialog, control: MansrtspControl): Promise<void> {
+    return this.out.info(dialog, control);
   }
 
   bye(dialog: GbDialog): Promise<void> {

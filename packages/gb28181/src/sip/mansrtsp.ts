@@ -1,4 +1,5 @@
-import { GB_PLAYBACK_MAX_S, GB_PLAYBACK_SCALES, type GbPlaybackScale } from '@bwc/protocol';
+// the limits alone: the protocol's index brings its JSON catalogues, which some loaders (Playwright's) refuse
+import { GB_PLAYBACK_MAX_S, GB_PLAYBACK_SCALES, type GbPlaybackScale } from '@bwc/protocol/limits';
 
 /**
  * MANSRTSP (GB/T 28181-2016 9.8.2, Appendix B): the playback controls a platform sends in an INFO

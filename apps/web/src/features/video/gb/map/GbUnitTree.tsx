@@ -35,7 +35,8 @@ function ChannelTitle({ device, channel }: { device: GbPoint; channel: GbPointCh
   const on = channel.lineon === 1;
   return (
     <span className="bwc-gb-map-node" data-testid="gb-map-channel" data-devgbid={channel.devgbid}>
-      <span className="bwc-gb-map-name" title={channel.devgbid}>
+      {/* a long name is cut to the row: in full, with the GB id, on hover */}
+      <span className="bwc-gb-map-name" title={`${channel.name} ${channel.devgbid}`}>
         {channel.name}
       </span>
       <Button
@@ -43,16 +44,16 @@ function ChannelTitle({ device, channel }: { device: GbPoint; channel: GbPointCh
         type="link"
         icon={<PlayCircleOutlined />}
         disabled={!on}
-        title={on ? undefined : t('gbMap.channelOffline')}
+        // the name needs the row's width: the button is its icon, named for screen readers and on hover
+        aria-label={t('gbMap.live')}
+        title={on ? t('gbMap.live') : t('gbMap.channelOffline')}
         onClick={(e) => {
           // the row stays as it is: live opens a player, it does not select the channel
           e.stopPropagation();
           openLive(liveDeviceOfGbChannel({ devgbid: channel.devgbid, device: device.devgbid, name: channel.name }));
         }}
         data-testid="gb-map-channel-live"
-      >
-        {t('gbMap.live')}
-      </Button>
+      />
     </span>
   );
 }

@@ -229,6 +229,123 @@ describe('GB history replay', () => {
     expect(screen.queryByTestId('gb-replay-paused')).toBeNull();
   });
 
+  it('sets the speed and seeks through gbcontrol (a timeline click inside the playing span); the recording time and the progress bar follow; outside the span a click plays anew', async () => {
+    const KEY = `gbpb:${DEVICE}_${CAMERA}_1763589600_1763611200`;
+    let control: unknown = null;
+    const server = fakeServer((path) => {
+      if (path === Api.gbDeviceTree.path) return tree(1);
+      if (path === Api.gbRecordSearch.path) return RECORDINGS;
+      if (path === Api.gbPlay.path)
+        return {
+          channel_id: CAMERA,
+          key: KEY,
+          transport: 'udp',
+          ssrc: '1',
+          flv: '/x.flv',
+          ws: '/x.flv',
+          expires: 9,
+          has_audio: 0,
+        };
+      if (path === Api.gbPlaybackControl.path) return control;
+      return null;
+    });
+    // an mpegts.js that plays: the page's player reaches 'playing' when the video says so
+    const mpegts = {
+      getFeatureList: () => ({ mseLivePlayback: true }),
+      BaseLoader: class {},
+      LoaderStatus: { kConnecting: 1, kBuffering: 2, kComplete: 4 },
+      Events: { ERROR: 'error' },
+      ErrorTypes: { NETWORK_ERROR: 'NetworkError', MEDIA_ERROR: 'MediaError' },
+      createPlayer: () => ({
+        mediaInfo: {},
+        statisticsInfo: {},
+        attachMediaElement: () => undefined,
+        detachMediaElement: () => undefined,
+        load: () => undefined,
+        unload: () => undefined,
+        play: () => Promise.resolve(),
+        destroy: () => undefined,
+        on: () => undefined,
+      }),
+    } as unknown as MpegtsModule;
+    await renderWidget(
+      <App>
+        <GbPlaybackPage
+          playerOptions={{ loadMpegts: () => Promise.resolve(mpegts), pauseWhenHidden: false }}
+          initialRange={[DAY, DAY_END]}
+        />
+      </App>,
+      { language: 'en-US', permissions: { [MenuId.PLAYBACK]: { view: 1 } } },
+    );
+    await pickChannel();
+    fireEvent.click(screen.getByTestId('gb-replay-search'));
+    const rows = await screen.findAllByTestId('gb-replay-play');
+    fireEvent.click(rows[0]!);
+    const pause = await screen.findByTestId('gb-replay-pause');
+    await waitFor(() => expect(pause.hasAttribute('disabled')).toBe(false));
+    const time = screen.getByTestId('gb-replay-time');
+    const position = () => Number(time.dataset.position);
+    // before the first picture the recording time stands at the span's start
+    expect(time.textContent).toBe(`Recording time: ${shown('2026-11-20 06:00:00')}`);
+    const player = screen.getByTestId('gb-replay-player');
+    await waitFor(() => expect(within(player).getByTestId('live-view').dataset.state).toBe('connecting'));
+    fireEvent(player.querySelector('video')!, new Event('playing'));
+    await waitFor(() => expect(position()).toBeGreaterThanOrEqual(1), { timeout: 3000 });
+
+    // 4x: asked of the server, then the recording time runs four times as fast
+    fireEvent.mouseDown(within(player).getByTestId('gb-replay-speed').querySelector('.ant-select-selector')!);
+    fireEvent.click(await screen.findByTitle('4×'));
+    await waitFor(() =>
+      expect(server.calls(Api.gbPlaybackControl.path)).toEqual([{ key: KEY, action: 'speed', scale: 4 }]),
+    );
+    const from = position();
+    const t0 = Date.now();
+    await waitFor(() => expect(position()).toBeGreaterThanOrEqual(from + 4), { timeout: 3000 });
+    expect(Date.now() - t0).toBeLessThan(2500);
+
+    // a click in the middle of the first bar is inside the playing span (06:00-12:00): a seek to 09:00
+    const bars = screen.getAllByTestId('replay-bar');
+    bars[0]!.getBoundingClientRect = () =>
+      ({
+        left: 100,
+        width: 200,
+        top: 0,
+        height: 20,
+        right: 300,
+        bottom: 20,
+        x: 100,
+        y: 0,
+        toJSON: () => ({}),
+      }) as DOMRect;
+    fireEvent.click(bars[0]!, { clientX: 200 });
+    await waitFor(() =>
+      expect(server.calls(Api.gbPlaybackControl.path)[1]).toEqual({ key: KEY, action: 'seek', offset: 3 * 3600 }),
+    );
+    await waitFor(() => expect(position()).toBeGreaterThanOrEqual(3 * 3600));
+    expect(position()).toBeLessThan(3 * 3600 + 60);
+    expect(time.textContent).toContain(`Recording time: ${shown('2026-11-20 09:00:00').slice(0, 15)}`);
+    expect(server.calls(Api.gbPlay.path)).toHaveLength(1);
+    // the progress bar shows the same point of the span
+    expect(Number(within(player).getByRole('slider').getAttribute('aria-valuenow'))).toBeGreaterThanOrEqual(3 * 3600);
+
+    // a refused speed keeps the one in force, with the server's message
+    control = { code: 504, msg: 'The GB device did not answer in time.', data: null };
+    const toast = vi.spyOn(notify, 'error');
+    fireEvent.mouseDown(within(player).getByTestId('gb-replay-speed').querySelector('.ant-select-selector')!);
+    fireEvent.click(await screen.findByTitle('0.5×'));
+    await waitFor(() => expect(toast).toHaveBeenCalledWith(expect.stringContaining('did not answer')));
+    expect(within(player).getByTestId('gb-replay-speed').textContent).toBe('4×');
+
+    // the second bar (18:00) is outside the playing span: a new playback from there
+    fireEvent.click(bars[1]!, { clientX: 0 });
+    await waitFor(() => expect(server.calls(Api.gbPlay.path)).toHaveLength(2));
+    expect(server.calls(Api.gbPlay.path)[1]).toMatchObject({
+      start: '2026-11-20 18:00:00',
+      end: '2026-11-20 18:00:30',
+    });
+    expect(server.calls(Api.gbPlaybackControl.path)).toHaveLength(3);
+  });
+
   it('refuses a range over 7 days with the server message, without asking', async () => {
     const server = fakeServer((path) => (path === Api.gbDeviceTree.path ? tree(1) : []));
     await renderWidget(

@@ -1,27 +1,33 @@
-import type { GbRecording, GbTreeNode } from '@bwc/protocol';
+import { GB_PLAYBACK_SCALES, type GbPlaybackScale, type GbRecording, type GbTreeNode } from '@bwc/protocol';
 import { CaretRightOutlined, PauseOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, DatePicker, Empty, Space, Table, Tag, Typography } from 'antd';
-import type { Dayjs } from 'dayjs';
-import { useEffect, useMemo, useState } from 'react';
+import { Alert, Button, Card, DatePicker, Empty, Select, Slider, Space, Table, Tag, Typography } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../api/http';
 import { GbTree } from '../../video/gb/GbTree';
-import { gbLocalTime, gbTime, GB_TIME_FORMAT } from '../../video/gb/gbTime';
+import { gbLocalTime, gbMs, gbTime, GB_TIME_FORMAT } from '../../video/gb/gbTime';
 import { LiveView } from '../../video/LiveView';
 import type { LiveDevice } from '../../video/liveSource';
 import type { LivePlayer, LivePlayerOptions } from '../../video/player/LivePlayer';
 import { claimPlayerSlot } from '../../video/playerSlots';
 import { Timeline } from '../Timeline';
 import {
+  clockAt,
+  clockPosition,
   createGbPlaybackPlayer,
   formatDuration,
+  GB_CLOCK_START,
   gbDuration,
   gbRangeAllowed,
   GB_RECORD_TYPE_KEYS,
   playbackFrom,
+  seekOffsetIn,
+  spanSeconds,
   todayRange,
   timelineDevice,
   timelineRecordings,
+  type GbPlaybackClock,
   type GbPlaybackTarget,
 } from './gbPlayback';
 import '../../video/gb/gb.css';
@@ -36,6 +42,9 @@ interface Props {
   initialRange?: [Dayjs, Dayjs];
 }
 
+/** How often the shown recording time is read again. */
+const CLOCK_TICK_MS = 250;
+
 /** The answer of one search: the channel and range it was for, its recordings or the server's refusal. */
 interface Searched {
   channel: GbTreeNode;
@@ -44,15 +53,27 @@ interface Searched {
   error: string | null;
 }
 
-/** The playback open below the timeline, with its player slot. */
+/** What the page may ask of the playback open below the timeline. */
+export interface GbPlaybackControls {
+  /** seek to `offset` seconds past its start; false when it cannot (no answer yet) */
+  seek(offset: number): boolean;
+}
+
+/**
+ * The playback open below the timeline, with its player slot and its controls: pause / resume,
+ * speed (MANSRTSP Scale) and seek (MANSRTSP Range) through videoreplay/gbcontrol, and the
+ * recording time being shown with a progress bar over the span (a click or drag on it seeks).
+ */
 function GbPlaybackView({
   target,
   playerOptions,
   onClose,
+  ref,
 }: {
   target: GbPlaybackTarget;
   playerOptions: Props['playerOptions'];
   onClose: () => void;
+  ref: Ref<GbPlaybackControls>;
 }) {
   const { t } = useTranslation('playback');
   const [live, setLive] = useState<LivePlayer | 'limit' | null>(null);
@@ -60,6 +81,16 @@ function GbPlaybackView({
   const [key, setKey] = useState<string | null>(null);
   const [paused, setPaused] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [clock, setClock] = useState<GbPlaybackClock>(GB_CLOCK_START);
+  /** the progress bar's value while it is dragged */
+  const [dragging, setDragging] = useState<number | null>(null);
+  const [now, setNow] = useState(() => Date.now());
+  const span = spanSeconds(target);
+  /** the pause as the player's state changes see it */
+  const pausedRef = useRef(paused);
+  useEffect(() => {
+    pausedRef.current = paused;
+  }, [paused]);
   useEffect(() => {
     const release = claimPlayerSlot();
     if (!release) return setLive('limit');
@@ -71,26 +102,77 @@ function GbPlaybackView({
       release();
     };
   }, [target, playerOptions]);
-  const device: LiveDevice = useMemo(
-    () => ({ id: 0, name: target.channel.name, hostbody: target.channel.devgbid }),
-    [target],
-  );
-  /** pause or resume through the server (MANSRTSP to the device); a refusal shows the server's message */
-  const toggle = async () => {
+  // the recording time runs from the first picture; it stops when the playback ends or fails
+  useEffect(() => {
+    if (!live || live === 'limit') return;
+    const follow = () => {
+      const kind = live.state.kind;
+      setClock((c) => {
+        const at = Date.now();
+        if (kind === 'playing' && c.since === null && !pausedRef.current)
+          return clockAt(c, span, at, { running: true });
+        if ((kind === 'ended' || kind === 'failed') && c.since !== null)
+          return clockAt(c, span, at, { running: false });
+        return c;
+      });
+    };
+    follow();
+    return live.subscribe(follow);
+  }, [live, span]);
+  useEffect(() => {
+    if (clock.since === null) return;
+    const timer = setInterval(() => setNow(Date.now()), CLOCK_TICK_MS);
+    return () => clearInterval(timer);
+  }, [clock.since]);
+  const player = live && live !== 'limit' ? live : null;
+  /** whether the player shows pictures now (the clock runs only then) */
+  const showing = () => player?.state.kind === 'playing' || player?.state.kind === 'stalled';
+
+  /** one control through the server (MANSRTSP to the device); a refusal shows the server's message and changes nothing */
+  const control = async (
+    body:
+      | { action: 'pause' }
+      | { action: 'resume' }
+      | { action: 'seek'; offset: number }
+      | { action: 'speed'; scale: GbPlaybackScale },
+  ): Promise<void> => {
     if (!key) return;
     setBusy(true);
     try {
-      await call('gbPlaybackControl', { key, action: paused ? 'resume' : 'pause' });
+      await call('gbPlaybackControl', { key, ...body });
+      const pausing = body.action === 'pause';
       // the device sends nothing while paused: not a stall for the player
-      if (live && live !== 'limit') live.hold(!paused);
-      setPaused(!paused);
+      player?.hold(pausing);
+      setPaused(pausing);
+      // a seek or a speed is a PLAY: it ends a pause too
+      setClock((c) =>
+        clockAt(c, span, Date.now(), {
+          running: !pausing && showing(),
+          ...(body.action === 'seek' ? { at: body.offset } : {}),
+          ...(body.action === 'speed' ? { scale: body.scale } : {}),
+        }),
+      );
     } catch {
       // the request helper showed the server's message
     } finally {
       setBusy(false);
     }
   };
+  useImperativeHandle(ref, () => ({
+    seek(offset) {
+      const kind = player?.state.kind;
+      if (!key || kind === 'ended' || kind === 'failed') return false;
+      void control({ action: 'seek', offset });
+      return true;
+    },
+  }));
+  const device: LiveDevice = useMemo(
+    () => ({ id: 0, name: target.channel.name, hostbody: target.channel.devgbid }),
+    [target],
+  );
   if (live === null) return null;
+  const position = Math.floor(clockPosition(clock, span, now));
+  const recordingTime = (seconds: number) => dayjs(gbMs(target.start) + seconds * 1000).format(GB_TIME_FORMAT);
   return (
     <Card
       size="small"
@@ -105,12 +187,23 @@ function GbPlaybackView({
         live !== 'limit' && (
           <Space size="small">
             {paused && <Tag data-testid="gb-replay-paused">{t('gb.paused')}</Tag>}
+            <Select<GbPlaybackScale>
+              size="small"
+              value={clock.scale}
+              disabled={!key || busy}
+              onChange={(scale) => void control({ action: 'speed', scale })}
+              options={GB_PLAYBACK_SCALES.map((scale) => ({ value: scale, label: t('gb.scale', { scale }) }))}
+              aria-label={t('gb.speed')}
+              title={t('gb.speed')}
+              popupMatchSelectWidth={false}
+              data-testid="gb-replay-speed"
+            />
             <Button
               size="small"
               icon={paused ? <CaretRightOutlined /> : <PauseOutlined />}
               disabled={!key}
               loading={busy}
-              onClick={() => void toggle()}
+              onClick={() => void control({ action: paused ? 'resume' : 'pause' })}
               data-testid="gb-replay-pause"
               data-paused={paused ? 'true' : 'false'}
             >
@@ -123,9 +216,30 @@ function GbPlaybackView({
       {live === 'limit' ? (
         <Alert type="warning" showIcon message={t('gb.limit')} />
       ) : (
-        <div className="bwc-gb-replay-screen">
-          <LiveView device={device} player={live} onClose={onClose} />
-        </div>
+        <>
+          <div className="bwc-gb-replay-screen">
+            <LiveView device={device} player={live} onClose={onClose} />
+          </div>
+          <div className="bwc-gb-replay-progress">
+            <Typography.Text data-testid="gb-replay-time" data-position={position}>
+              {t('gb.position', { time: recordingTime(dragging ?? position) })}
+            </Typography.Text>
+            <Slider
+              min={0}
+              max={Math.max(0, span - 1)}
+              value={dragging ?? Math.min(position, Math.max(0, span - 1))}
+              disabled={!key || busy || span === 0}
+              tooltip={{ formatter: (v) => (v === undefined ? null : recordingTime(v)) }}
+              onChange={setDragging}
+              onChangeComplete={(offset) => {
+                setDragging(null);
+                void control({ action: 'seek', offset });
+              }}
+              aria-label={t('gb.seek')}
+              data-testid="gb-replay-progress"
+            />
+          </div>
+        </>
       )}
     </Card>
   );
@@ -145,6 +259,7 @@ export function GbPlaybackPage({ playerOptions, initialRange }: Props) {
   const [loading, setLoading] = useState(false);
   const [playing, setPlaying] = useState<GbPlaybackTarget | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const controls = useRef<GbPlaybackControls>(null);
 
   const search = async () => {
     if (!channel) return setNotice(t('gb.pickChannel'));
@@ -245,7 +360,10 @@ export function GbPlaybackPage({ playerOptions, initialRange }: Props) {
                 alarms={[]}
                 onPick={(bar, offset) => {
                   const r = searched.recordings[bar.id - 1];
-                  if (r) play(r, offset);
+                  if (!r) return;
+                  // inside the running playback's span: a seek in it; elsewhere a new playback from there
+                  const at = playing ? seekOffsetIn(playing, gbMs(r.start) + offset * 1000) : null;
+                  if (at === null || !controls.current?.seek(at)) play(r, offset);
                 }}
               />
               {searched.recordings.length > 0 && (
@@ -284,6 +402,7 @@ export function GbPlaybackPage({ playerOptions, initialRange }: Props) {
         {playing && (
           <GbPlaybackView
             key={`${playing.channel.devgbid}_${playing.start}_${playing.end}`}
+            ref={controls}
             target={playing}
             playerOptions={playerOptions}
             onClose={() => setPlaying(null)}

@@ -4,12 +4,17 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer } from '../../data/fakeServer';
 import type { MpegtsModule, MpegtsPlayer } from '../../video/player/LivePlayer';
 import {
+  clockAt,
+  clockPosition,
   createGbPlaybackPlayer,
+  GB_CLOCK_START,
   formatDuration,
   gbDuration,
   gbRangeAllowed,
   playbackFrom,
   requestGbPlayback,
+  seekOffsetIn,
+  spanSeconds,
   timelineRecordings,
 } from './gbPlayback';
 
@@ -138,5 +143,39 @@ describe('GB playback helpers', () => {
     expect(live.hasAudio).toBe(sound);
     expect(sources[0]!.url).toContain('/f');
     live.destroy();
+  });
+
+  it('places a click in the playing span as a seek offset (its last second at most), null outside', () => {
+    const target = { start: '2026-11-27 10:00:00', end: '2026-11-27 10:10:00' };
+    const at = (gb: string) => dayjs(`${gb.replace(' ', 'T')}+08:00`).valueOf();
+    expect(spanSeconds(target)).toBe(600);
+    expect(seekOffsetIn(target, at('2026-11-27 10:00:00'))).toBe(0);
+    expect(seekOffsetIn(target, at('2026-11-27 10:05:00') + 999)).toBe(300);
+    expect(seekOffsetIn(target, at('2026-11-27 10:09:59'))).toBe(599);
+    expect(seekOffsetIn(target, at('2026-11-27 10:10:00'))).toBeNull();
+    expect(seekOffsetIn(target, at('2026-11-27 09:59:59'))).toBeNull();
+    expect(seekOffsetIn(target, NaN)).toBeNull();
+    expect(seekOffsetIn({ start: 'x', end: '2026-11-27 10:10:00' }, at('2026-11-27 10:05:00'))).toBeNull();
+  });
+
+  it('runs the recording time at the speed in force from the last change, stopped while paused, never past the end', () => {
+    const SPAN = 600;
+    // not started: the span's start
+    expect(clockPosition(GB_CLOCK_START, SPAN, 5_000)).toBe(0);
+    const running = clockAt(GB_CLOCK_START, SPAN, 1_000, { running: true });
+    expect(clockPosition(running, SPAN, 11_000)).toBe(10);
+    // 4x from 10 s in: 40 s of recording in the next 10 s
+    const fast = clockAt(running, SPAN, 11_000, { running: true, scale: 4 });
+    expect(clockPosition(fast, SPAN, 21_000)).toBe(50);
+    // a seek keeps the speed and counts from the new point
+    const seeked = clockAt(fast, SPAN, 21_000, { running: true, at: 300 });
+    expect(seeked.scale).toBe(4);
+    expect(clockPosition(seeked, SPAN, 22_000)).toBe(304);
+    // paused: it stands; 0.25x after the resume
+    const paused = clockAt(seeked, SPAN, 22_000, { running: false });
+    expect(clockPosition(paused, SPAN, 99_000)).toBe(304);
+    const slow = clockAt(paused, SPAN, 99_000, { running: true, scale: 0.25 });
+    expect(clockPosition(slow, SPAN, 103_000)).toBe(305);
+    expect(clockPosition(slow, SPAN, 10_000_000)).toBe(SPAN);
   });
 });

@@ -1,4 +1,4 @@
-import type { GbRecording, GbTreeNode, PlaybackDevice, PlaybackRecording } from '@bwc/protocol';
+import type { GbPlaybackScale, GbRecording, GbTreeNode, PlaybackDevice, PlaybackRecording } from '@bwc/protocol';
 import dayjs, { type Dayjs } from 'dayjs';
 import { currentLanguage } from '../../../i18n';
 import { requestGbStream } from '../../video/gb/gbLive';
@@ -86,6 +86,56 @@ export function playbackFrom(r: Pick<GbRecording, 'start' | 'end'>, offset: numb
   const end = gbMs(r.end);
   const at = Math.min(start + Math.max(0, Math.floor(offset)) * 1000, end - 1000);
   return { start: gbTime(Math.max(at, start)), end: r.end };
+}
+
+/** Seconds a playback's span lasts (0 when its times do not say). */
+export function spanSeconds(target: Pick<GbPlaybackTarget, 'start' | 'end'>): number {
+  const s = (gbMs(target.end) - gbMs(target.start)) / 1000;
+  return Number.isFinite(s) && s > 0 ? Math.floor(s) : 0;
+}
+
+/**
+ * Where a click at `ms` (epoch) falls in a running playback: seconds past its start, to seek to
+ * (its last second at most, as the server takes it); null outside its span (a new playback then).
+ */
+export function seekOffsetIn(target: Pick<GbPlaybackTarget, 'start' | 'end'>, ms: number): number | null {
+  const start = gbMs(target.start);
+  const span = spanSeconds(target);
+  if (!Number.isFinite(ms) || span === 0 || ms < start || ms >= start + span * 1000) return null;
+  return Math.min(span - 1, Math.floor((ms - start) / 1000));
+}
+
+/**
+ * The recording time a playback shows: `at` seconds past its start when it last changed, running
+ * on from `since` (ms) at `scale` times real time; `since` null while it does not run (before the
+ * first picture, paused, ended). The device sends the recording at that pace, so this follows it.
+ */
+export interface GbPlaybackClock {
+  at: number;
+  since: number | null;
+  scale: GbPlaybackScale;
+}
+
+export const GB_CLOCK_START: GbPlaybackClock = { at: 0, since: null, scale: 1 };
+
+/** Seconds past the start at `now`, never past the span's end. */
+export function clockPosition(clock: GbPlaybackClock, spanS: number, now: number): number {
+  const run = clock.since === null ? 0 : ((now - clock.since) / 1000) * clock.scale;
+  return Math.min(spanS, clock.at + Math.max(0, run));
+}
+
+/** The clock from `now` on: running or not, from `at` (default where it is), at `scale` (default its own). */
+export function clockAt(
+  clock: GbPlaybackClock,
+  spanS: number,
+  now: number,
+  change: { running: boolean; at?: number; scale?: GbPlaybackScale },
+): GbPlaybackClock {
+  return {
+    at: change.at ?? clockPosition(clock, spanS, now),
+    since: change.running ? now : null,
+    scale: change.scale ?? clock.scale,
+  };
 }
 
 /** A playback of the span (gbplay with start and end: the device is INVITEd with s=Playback). */

@@ -76,7 +76,7 @@ const isFirst = (ns: string) => (FIRST_NAMESPACES as readonly string[]).includes
 /**
  * Loads a language's shared catalogues and its first namespaces (FIRST_NAMESPACES; `all`: every
  * area, as the tests do) into i18next once; later calls wait for the same load. The other areas
- * come through `lazyAreas` when a component first asks for them.
+ * come through `lazyAreas`, with the page that uses them (`loadNamespaces`, `lazyPage`).
  */
 export function loadLanguage(lang: Language, which: 'first' | 'all' = 'first'): Promise<void> {
   const key = `${lang}:${which}`;
@@ -98,8 +98,9 @@ export function loadLanguage(lang: Language, which: 'first' | 'all' = 'first'): 
 }
 
 /**
- * The i18next backend of the areas outside FIRST_NAMESPACES: a page's namespace is read from its
- * catalogue chunk when a component first uses it (react-i18next suspends that page meanwhile).
+ * The i18next backend of the areas outside FIRST_NAMESPACES: a namespace is read from its catalogue
+ * chunk when a page's chunk loads (`loadNamespaces`, through `lazyPage`), or else when a component
+ * first uses it (react-i18next then suspends to the nearest Suspense boundary meanwhile).
  */
 const lazyAreas = {
   type: 'backend' as const,
@@ -136,6 +137,15 @@ document.documentElement.lang = initial;
 /** The stored language's catalogues, before the console's first render (main.tsx). */
 export function loadInitialLanguage(): Promise<void> {
   return loadLanguage(initial);
+}
+
+/**
+ * Loads namespaces of the current language (and its fallback) that are not in yet; a page's lazy
+ * chunk waits for its namespaces with it (`lazyPage`). i18next remembers them (`options.ns`), so a
+ * language switch loads them in the new language before it shows any text in it.
+ */
+export function loadNamespaces(namespaces: readonly string[]): Promise<void> {
+  return namespaces.length > 0 ? i18next.loadNamespaces([...namespaces]) : Promise.resolve();
 }
 
 /** Switches the language everywhere (i18next, dayjs, antd through the provider) and remembers it. */

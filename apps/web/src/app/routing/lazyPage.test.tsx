@@ -1,8 +1,14 @@
 import { LAZY_CHUNK_TIMEOUT_MS } from '@bwc/protocol';
+import { act, render, screen } from '@testing-library/react';
+import { Suspense } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ChunkLoadError, withChunkTimeout } from './lazyPage';
+import { i18next } from '../../i18n';
+import { ChunkLoadError, lazyPage, withChunkTimeout } from './lazyPage';
 
-afterEach(() => vi.useRealTimers());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
 
 describe('withChunkTimeout', () => {
   it('rejects with a timeout ChunkLoadError after LAZY_CHUNK_TIMEOUT_MS', async () => {
@@ -27,5 +33,39 @@ describe('withChunkTimeout', () => {
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ChunkLoadError);
     expect((error as ChunkLoadError).reason).toBe('failed');
+  });
+});
+
+describe('lazyPage', () => {
+  it('shows the page once its chunk and its namespaces are in', async () => {
+    let release!: () => void;
+    const namespaces = vi
+      .spyOn(i18next, 'loadNamespaces')
+      .mockReturnValue(new Promise<void>((resolve) => (release = resolve)));
+    const chunk = Promise.resolve({ Page: () => <p>page</p> });
+    const Page = lazyPage(() => chunk, 'Page', ['dispatch', 'playback']);
+    render(
+      <Suspense fallback={<p>loading</p>}>
+        <Page />
+      </Suspense>,
+    );
+    expect(namespaces).toHaveBeenCalledWith(['dispatch', 'playback']);
+    // the chunk is in, the catalogues are not: still the fallback
+    await act(() => chunk);
+    expect(screen.getByText('loading')).toBeTruthy();
+    await act(async () => release());
+    expect(await screen.findByText('page')).toBeTruthy();
+  });
+
+  it('a chunk without namespaces asks for none', async () => {
+    const namespaces = vi.spyOn(i18next, 'loadNamespaces');
+    const Page = lazyPage(() => Promise.resolve({ Page: () => <p>page</p> }), 'Page');
+    render(
+      <Suspense fallback={<p>loading</p>}>
+        <Page />
+      </Suspense>,
+    );
+    expect(await screen.findByText('page')).toBeTruthy();
+    expect(namespaces).not.toHaveBeenCalled();
   });
 });

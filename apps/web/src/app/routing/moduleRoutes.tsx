@@ -17,7 +17,7 @@ import { AreaLayout } from '../shell/AreaLayout';
 import { FirstAllowedChild, Lazy, ModuleGate } from './guards';
 import { lazyPage } from './lazyPage';
 
-const NotBuiltPage = lazyPage(() => import('../pages/NotBuiltPage'), 'NotBuiltPage');
+const NotBuiltPage = lazyPage(() => import('../pages/NotBuiltPage'), 'NotBuiltPage', []);
 
 /** Lazy "not built yet" page naming a capability: the placeholder of every area a later issue builds. */
 export function notBuilt(menuId: number): RouteObject['element'] {

@@ -3,8 +3,8 @@ import type { RouteObject } from 'react-router';
 import { Lazy, ModuleGate } from '../../app/routing/guards';
 import { lazyPage } from '../../app/routing/lazyPage';
 
-const AccessPage = lazyPage(() => import('./AccessPage'), 'AccessPage');
-const SharePage = lazyPage(() => import('./SharePage'), 'SharePage');
+const AccessPage = lazyPage(() => import('./AccessPage'), 'AccessPage', ['access', 'data', 'review']);
+const SharePage = lazyPage(() => import('./SharePage'), 'SharePage', ['access']);
 
 /** /data/access (placed under the /data area by app/routing/moduleRoutes.tsx): a lazy chunk. */
 export const accessRoutes: RouteObject[] = [

@@ -3,11 +3,13 @@ import type { ReactNode } from 'react';
 import { Lazy } from '../../app/routing/guards';
 import { lazyPage } from '../../app/routing/lazyPage';
 
-const UnitAdminPage = lazyPage(() => import('./units/UnitAdminPage'), 'UnitAdminPage');
-const AccountAdminPage = lazyPage(() => import('./accounts/AccountAdminPage'), 'AccountAdminPage');
-const RoleAdminPage = lazyPage(() => import('./roles/RoleAdminPage'), 'RoleAdminPage');
-const OperationLogPage = lazyPage(() => import('./oplog/OperationLogPage'), 'OperationLogPage');
-const DataDictionaryPage = lazyPage(() => import('./dictionary/DataDictionaryPage'), 'DataDictionaryPage');
+const UnitAdminPage = lazyPage(() => import('./units/UnitAdminPage'), 'UnitAdminPage', ['configcenter']);
+const AccountAdminPage = lazyPage(() => import('./accounts/AccountAdminPage'), 'AccountAdminPage', ['configcenter']);
+const RoleAdminPage = lazyPage(() => import('./roles/RoleAdminPage'), 'RoleAdminPage', ['configcenter']);
+const OperationLogPage = lazyPage(() => import('./oplog/OperationLogPage'), 'OperationLogPage', ['configcenter']);
+const DataDictionaryPage = lazyPage(() => import('./dictionary/DataDictionaryPage'), 'DataDictionaryPage', [
+  'configcenter',
+]);
 
 /**
  * Built pages of /configcenter by menu id. `app/routing/moduleRoutes.tsx` puts each in place of

@@ -3,11 +3,21 @@ import type { ReactNode } from 'react';
 import { Lazy } from '../../app/routing/guards';
 import { lazyPage } from '../../app/routing/lazyPage';
 
-const LawMediaPage = lazyPage(() => import('./LibraryPage'), 'LawMediaPage');
-const SensitiveMediaPage = lazyPage(() => import('./LibraryPage'), 'SensitiveMediaPage');
-const OutsideMediaPage = lazyPage(() => import('./LibraryPage'), 'OutsideMediaPage');
-const DeletedMediaPage = lazyPage(() => import('./DeletedPage'), 'DeletedMediaPage');
-const EditRecordPage = lazyPage(() => import('./EditRecordPage'), 'EditRecordPage');
+const LawMediaPage = lazyPage(() => import('./LibraryPage'), 'LawMediaPage', ['access', 'data', 'review']);
+const SensitiveMediaPage = lazyPage(() => import('./LibraryPage'), 'SensitiveMediaPage', ['access', 'data', 'review']);
+const OutsideMediaPage = lazyPage(() => import('./LibraryPage'), 'OutsideMediaPage', ['access', 'data', 'review']);
+const DeletedMediaPage = lazyPage(() => import('./DeletedPage'), 'DeletedMediaPage', [
+  'access',
+  'data',
+  'retention',
+  'review',
+]);
+const EditRecordPage = lazyPage(() => import('./EditRecordPage'), 'EditRecordPage', [
+  'access',
+  'data',
+  'retention',
+  'review',
+]);
 
 /** Evidence pages by menu id (placed by app/routing/moduleRoutes.tsx); each a lazy chunk. */
 export const dataPages: Readonly<Record<number, ReactNode>> = {

@@ -4,13 +4,29 @@ import { Lazy } from '../../app/routing/guards';
 import { lazyPage } from '../../app/routing/lazyPage';
 import { useGbMode } from '../../app/session/useGbMode';
 
-const EmergencyPage = lazyPage(() => import('./EmergencyPage'), 'EmergencyPage');
-const GbMapPage = lazyPage(() => import('../video/gb/map/GbMapPage'), 'GbMapPage');
-const TrackPage = lazyPage(() => import('../monitor/TrackPage'), 'TrackPage');
-const MsgManagePage = lazyPage(() => import('./msg-manage/MsgManagePage'), 'MsgManagePage');
-const VideoWallPage = lazyPage(() => import('../video/VideoWallPage'), 'VideoWallPage');
-const VoiceManagePage = lazyPage(() => import('./voice-manage/VoiceManagePage'), 'VoiceManagePage');
-const ClusterPage = lazyPage(() => import('./cluster/ClusterPage'), 'ClusterPage');
+const EmergencyPage = lazyPage(() => import('./EmergencyPage'), 'EmergencyPage', [
+  'conference',
+  'dispatch',
+  'map',
+  'playback',
+  'talk',
+  'video',
+]);
+const GbMapPage = lazyPage(() => import('../video/gb/map/GbMapPage'), 'GbMapPage', ['map', 'video']);
+const TrackPage = lazyPage(() => import('../monitor/TrackPage'), 'TrackPage', ['map', 'monitor', 'playback', 'video']);
+const MsgManagePage = lazyPage(() => import('./msg-manage/MsgManagePage'), 'MsgManagePage', ['msgpush']);
+const VideoWallPage = lazyPage(() => import('../video/VideoWallPage'), 'VideoWallPage', ['video']);
+const VoiceManagePage = lazyPage(() => import('./voice-manage/VoiceManagePage'), 'VoiceManagePage', [
+  'conference',
+  'dispatch',
+  'talk',
+]);
+const ClusterPage = lazyPage(() => import('./cluster/ClusterPage'), 'ClusterPage', [
+  'conference',
+  'dispatch',
+  'map',
+  'talk',
+]);
 
 /** The emergency map: GB devices in GB mode (spec part 1 section 4), body cameras otherwise. */
 function EmergencyByMode() {

@@ -1,9 +1,9 @@
 import { Navigate, type RouteObject } from 'react-router';
 import { lazyPage } from '../../app/routing/lazyPage';
 
-const HomePage = lazyPage(() => import('./HomePage'), 'HomePage');
-const EmergencyNoticePage = lazyPage(() => import('./EmergencyNoticePage'), 'EmergencyNoticePage');
-const DownloadCenterPage = lazyPage(() => import('./DownloadCenterPage'), 'DownloadCenterPage');
+const HomePage = lazyPage(() => import('./HomePage'), 'HomePage', []);
+const EmergencyNoticePage = lazyPage(() => import('./EmergencyNoticePage'), 'EmergencyNoticePage', []);
+const DownloadCenterPage = lazyPage(() => import('./DownloadCenterPage'), 'DownloadCenterPage', []);
 
 /**
  * Pages of the shell outside the areas, for every logged-in user: /menu (home), /emegencyNotice,

@@ -3,11 +3,13 @@ import type { ReactNode } from 'react';
 import { Lazy } from '../../app/routing/guards';
 import { lazyPage } from '../../app/routing/lazyPage';
 
-const RecorderAdminPage = lazyPage(() => import('./RecorderAdminPage'), 'RecorderAdminPage');
-const RecorderModelPage = lazyPage(() => import('./RecorderModelPage'), 'RecorderModelPage');
-const WorkstationAdminPage = lazyPage(() => import('./workstations/WorkstationAdminPage'), 'WorkstationAdminPage');
-const MediaGatewayPage = lazyPage(() => import('./media-gateway/MediaGatewayPage'), 'MediaGatewayPage');
-const GbDeviceAdminPage = lazyPage(() => import('./gbdevices/GbDeviceAdminPage'), 'GbDeviceAdminPage');
+const RecorderAdminPage = lazyPage(() => import('./RecorderAdminPage'), 'RecorderAdminPage', ['oamcenter']);
+const RecorderModelPage = lazyPage(() => import('./RecorderModelPage'), 'RecorderModelPage', ['oamcenter']);
+const WorkstationAdminPage = lazyPage(() => import('./workstations/WorkstationAdminPage'), 'WorkstationAdminPage', [
+  'oamcenter',
+]);
+const MediaGatewayPage = lazyPage(() => import('./media-gateway/MediaGatewayPage'), 'MediaGatewayPage', ['oamcenter']);
+const GbDeviceAdminPage = lazyPage(() => import('./gbdevices/GbDeviceAdminPage'), 'GbDeviceAdminPage', ['oamcenter']);
 
 /** Built pages of /oamcenter by menu id (placed by app/routing/moduleRoutes.tsx). */
 export const oamcenterPages: Readonly<Record<number, ReactNode>> = {

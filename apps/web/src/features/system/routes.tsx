@@ -5,16 +5,16 @@ import { ModuleGate } from '../../app/routing/guards';
 import { lazyPage } from '../../app/routing/lazyPage';
 import { SYSTEM_SUBPAGES } from '../../app/routing/menu';
 
-const TitleSetPage = lazyPage(() => import('./settings/TitleSetPage'), 'TitleSetPage');
-const BackSetPage = lazyPage(() => import('./settings/BackSetPage'), 'BackSetPage');
-const FileStoragePage = lazyPage(() => import('./settings/FileStoragePage'), 'FileStoragePage');
-const StatisticSetPage = lazyPage(() => import('./settings/StatisticSetPage'), 'StatisticSetPage');
-const NormalSetPage = lazyPage(() => import('./settings/NormalSetPage'), 'NormalSetPage');
-const DigitailMapPage = lazyPage(() => import('./settings/DigitailMapPage'), 'DigitailMapPage');
-const CloudStoragePage = lazyPage(() => import('./settings/CloudStoragePage'), 'CloudStoragePage');
-const GbConfigPage = lazyPage(() => import('./settings/GbConfigPage'), 'GbConfigPage');
-const NoticeEditPage = lazyPage(() => import('./notice/NoticeEditPage'), 'NoticeEditPage');
-const DownloadAdminPage = lazyPage(() => import('./download/DownloadAdminPage'), 'DownloadAdminPage');
+const TitleSetPage = lazyPage(() => import('./settings/TitleSetPage'), 'TitleSetPage', ['system']);
+const BackSetPage = lazyPage(() => import('./settings/BackSetPage'), 'BackSetPage', ['system']);
+const FileStoragePage = lazyPage(() => import('./settings/FileStoragePage'), 'FileStoragePage', ['system']);
+const StatisticSetPage = lazyPage(() => import('./settings/StatisticSetPage'), 'StatisticSetPage', ['system']);
+const NormalSetPage = lazyPage(() => import('./settings/NormalSetPage'), 'NormalSetPage', ['system']);
+const DigitailMapPage = lazyPage(() => import('./settings/DigitailMapPage'), 'DigitailMapPage', ['system']);
+const CloudStoragePage = lazyPage(() => import('./settings/CloudStoragePage'), 'CloudStoragePage', ['system']);
+const GbConfigPage = lazyPage(() => import('./settings/GbConfigPage'), 'GbConfigPage', ['system']);
+const NoticeEditPage = lazyPage(() => import('./notice/NoticeEditPage'), 'NoticeEditPage', ['system']);
+const DownloadAdminPage = lazyPage(() => import('./download/DownloadAdminPage'), 'DownloadAdminPage', ['system']);
 
 /** The page of each fixed settings path (spec part 1 section 2). */
 const SETTINGS_PAGES: Record<string, ReactNode> = {

@@ -330,11 +330,12 @@ test('English: the bell, its enable-sound button and the locate dialog', async (
 });
 
 test('live from the bell: the emergency page stays shown while its info window loads', async ({ page }) => {
-  // The info window the live opens reads a catalogue of its own (playback), which react-i18next
-  // loads by suspending; held back here until the page has asked for it. A suspension that reaches
-  // the page's route boundary hides the page already shown (React's inline display: none, refs
-  // detached): the device tree's virtual list then wrote scrollTop through its detached holder
-  // ("Cannot set properties of null", the console's error page) on a loaded machine.
+  // The info window the live opens reads a catalogue of its own (playback), held back here until
+  // asked for. It loads with the emergency page (its route names it), before the page shows; were
+  // it asked for later, react-i18next would suspend to the page's route boundary and hide the page
+  // already shown (React's inline display: none, refs detached): the device tree's virtual list
+  // then wrote scrollTop through its detached holder ("Cannot set properties of null", the
+  // console's error page) on a loaded machine.
   await login(page, ACCOUNTS.dispatcher.username, ACCOUNTS.dispatcher.password);
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
@@ -359,7 +360,7 @@ test('live from the bell: the emergency page stays shown while its info window l
   await openPanel(page);
   await myRows(page).first().getByTestId('alarm-bell-live').click();
   await expect(page).toHaveURL(/\/dispatch\/emergency$/);
-  await expect.poll(() => held, { message: 'the info window asked for its catalogue' }).toBe(true);
+  await expect.poll(() => held, { message: 'the page asked for the catalogue' }).toBe(true);
   release();
   await expect(page.getByTestId('info-window-title')).toContainText(HOSTNAME);
   await expect(page.getByTestId('emergency-page')).toBeVisible();

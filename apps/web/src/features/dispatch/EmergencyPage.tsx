@@ -12,7 +12,7 @@ import {
 import { GROUP_TREE_LOAD_DELAY_MS, ImTargetType, MAP_START_ZOOM, MenuId, type DevicePoint } from '@bwc/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { App, Badge, Button, Dropdown, Input, Tabs, Tooltip } from 'antd';
-import { Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { usePermission } from '../../app/session/Permission';
@@ -322,13 +322,7 @@ export function EmergencyPage() {
                   {
                     key: 'group',
                     label: t('tab.group'),
-                    // own boundary, as the info window's: its talk and conference catalogues load when the
-                    // tab is first opened, without hiding the page
-                    children: (
-                      <Suspense fallback={null}>
-                        <GroupTab store={store} onLocate={locate} onMessage={openGroupIm} />
-                      </Suspense>
-                    ),
+                    children: <GroupTab store={store} onLocate={locate} onMessage={openGroupIm} />,
                   },
                 ]
               : []),
@@ -352,22 +346,15 @@ export function EmergencyPage() {
           <SiteFilterLayer locating={locating} ids={followed} onStale={followAll} />
           <DrawControl mode={tool === 'pan' ? null : tool} onFinish={onShape} />
           {infoPoint && (
-            // its own boundary: the info window opens on a page already shown and reads a catalogue
-            // of its own (playback), which react-i18next loads by suspending. Without it the page's
-            // route boundary hid the whole page meanwhile, and the device tree's virtual list
-            // (rc-virtual-list) then re-rendered hidden with a scroll update pending and set scrollTop
-            // on its detached holder: "Cannot set properties of null", the console's error page.
-            <Suspense fallback={null}>
-              <InfoWindow
-                point={infoPoint}
-                mapOn={mapOn}
-                actions={actions}
-                onDetail={(p) => setDetailId(p.id)}
-                onMessage={openIm}
-                onClose={closeInfo}
-                sos={infoSos}
-              />
-            </Suspense>
+            <InfoWindow
+              point={infoPoint}
+              mapOn={mapOn}
+              actions={actions}
+              onDetail={(p) => setDetailId(p.id)}
+              onMessage={openIm}
+              onClose={closeInfo}
+              sos={infoSos}
+            />
           )}
         </>
       }

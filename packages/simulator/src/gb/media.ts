@@ -54,7 +54,10 @@ export interface StreamArgsInput {
    * playback's Scale, 0.25-4); each frame still holds 1/GB_STREAM_FPS s of the recording
    */
   speed?: number;
-  /** also a tone as G.711 A-law on fd 3 (only at speed 1) */
+  /**
+   * also a tone as G.711 A-law on fd 3, in real time whatever the speed (a player of the stream
+   * waits for the audio it was promised: it must not stop at another Scale)
+   */
   audio?: boolean;
 }
 
@@ -71,7 +74,12 @@ export function streamArgs(input: StreamArgsInput): string[] {
         `text='PLAYBACK %{pts\\:gmtime\\:${+(input.playbackStart + 8 * 3600).toFixed(3)}}'`
       : `text='%{localtime}'`;
   const speed = Math.min(16, Math.max(0.25, input.speed ?? 1));
-  const audio = input.audio === true && speed === 1;
+  const audio = input.audio === true;
+  const seconds = input.seconds ? ['-t', String(+input.seconds.toFixed(3))] : [];
+  // The tone is made in real time, but its time stamps run `speed` times as fast, as the video's
+  // do: ffmpeg interleaves its outputs by time stamp, so the video is not held back to the audio's
+  // pace, and both end after `seconds` of recording. The samples are stamped from their count.
+  const audioFilter = speed === 1 ? 'volume=0.3' : `asetpts=PTS*${speed},volume=0.3`;
   // frames come `speed` times faster; their time stamps stay 1/FPS apart in the stream (settb:
   // a rate like 6.25 has a time base too coarse for that)
   const vf =
@@ -85,27 +93,15 @@ export function streamArgs(input: StreamArgsInput): string[] {
     ...['-re', '-f', 'lavfi', '-i', `testsrc=size=${GB_STREAM_SIZE}:rate=${GB_STREAM_FPS * speed}`],
     ...(audio ? ['-re', '-f', 'lavfi', '-i', `sine=frequency=440:beep_factor=2:sample_rate=${GB_AUDIO_RATE}`] : []),
     ...(audio ? ['-map', '0:v'] : []),
-    ...(input.seconds ? ['-t', String(+input.seconds.toFixed(3))] : []),
+    ...seconds,
     ...['-vf', vf, '-r', String(GB_STREAM_FPS)],
     ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-profile:v', 'baseline'],
     ...['-pix_fmt', 'yuv420p', '-g', String(GB_STREAM_FPS), '-keyint_min', String(GB_STREAM_FPS), '-bf', '0'],
     ...['-sc_threshold', '0', '-b:v', '600k', '-f', 'h264', 'pipe:1'],
     ...(audio
       ? [
-          ...['-map', '1:a', ...(input.seconds ? ['-t', String(+input.seconds.toFixed(3))] : [])],
-          ...[
-            '-af',
-            'volume=0.3',
-            '-c:a',
-            'pcm_alaw',
-            '-ar',
-            String(GB_AUDIO_RATE),
-            '-ac',
-            '1',
-            '-f',
-            'alaw',
-            'pipe:3',
-          ],
+          ...['-map', '1:a', ...seconds],
+          ...['-af', audioFilter, '-c:a', 'pcm_alaw', '-ar', String(GB_AUDIO_RATE), '-ac', '1', '-f', 'alaw', 'pipe:3'],
         ]
       : []),
   ];
@@ -301,9 +297,7 @@ export class GbStream extends EventEmitter<GbStreamEvents> {
     }
     const download = plan.session === 'Download';
     const speed = download ? (plan.downloadSpeed ?? 1) : this.scale;
-    const tracksAudio = this.o.audio === true && !download;
-    // audio only in real time (as devices do at another Scale)
-    const audio = tracksAudio && speed === 1;
+    const audio = this.o.audio === true && !download;
     const child = spawn(
       this.o.ffmpeg,
       streamArgs({
@@ -319,7 +313,7 @@ export class GbStream extends EventEmitter<GbStreamEvents> {
     this.child = child;
     this.runFrames = 0;
     track(child);
-    const muxer = (this.muxer ??= new PsMuxer({ video: 'h264', audio: tracksAudio ? 'g711a' : null }));
+    const muxer = (this.muxer ??= new PsMuxer({ video: 'h264', audio: audio ? 'g711a' : null }));
     const rtp = (this.rtp ??= new RtpPacketizer({ ssrc: this.o.ssrc, payloadType: plan.payloadType }));
     // A Download's time stamps are the recording's (it is written to a file); a playback's are the
     // time to show it at, so at Scale x a frame (1/FPS s of the recording) lasts 1/(FPS*x) s and

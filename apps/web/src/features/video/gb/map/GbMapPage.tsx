@@ -39,7 +39,7 @@ export function GbMapPage() {
   const [opened, setOpened] = useState<Key[] | null>(null);
   /** what is open while a search is on: every unit holding a match, then as the user opens rows */
   const [openedInSearch, setOpenedInSearch] = useState<Key[]>([]);
-  useSyncExternalStore(store.subscribe, store.snapshot);
+  const version = useSyncExternalStore(store.subscribe, store.snapshot);
 
   const points = useQuery({
     queryKey: GB_POINTS_KEY,
@@ -55,9 +55,11 @@ export function GbMapPage() {
   });
   usePushReconnect(() => void refetch());
 
-  const all = store.all();
-  const units = store.units();
-  const tree = gbDeviceTree(units, all, matching(search));
+  // rebuilt when the store or the search changes, not when a row is opened or selected
+  const { all, units, tree } = useMemo(() => {
+    const list = version >= 0 ? store.all() : [];
+    return { all: list, units: store.units(), tree: gbDeviceTree(store.units(), list, matching(search)) };
+  }, [store, version, search]);
   const searching = search.trim() !== '';
   // clearing the search comes back to what was open before it
   const expanded = searching ? openedInSearch : (opened ?? tree.units.map((u) => u.key));

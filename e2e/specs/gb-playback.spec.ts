@@ -1,5 +1,5 @@
 import type { GbRecording } from '@bwc/protocol';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { Api } from '../../packages/protocol/src/endpoints';
 import { expect, test } from '../fixtures';
 import { ACCOUNTS, artifact, login, switchLanguage } from '../support/console';
@@ -11,8 +11,10 @@ import { text } from '../support/texts';
  * simulated GB28181 device registers, /monitor/playback shows the GB tree, a channel's recordings on
  * the device (RecordInfo: the simulator's 10-minute segments since it started) come back on the
  * timeline and in the list, one plays through gbplay with start/end (the device's Playback INVITE)
- * and its picture moves; screenshots in zh-CN and en-US. Once the device leaves, its playback ends
- * and a search says it is offline.
+ * and its picture moves; pause and resume, a speed of 4x (the picture decodes faster, the recording
+ * time runs faster) and a seek by a click on the timeline inside the playing recording (the recording
+ * time jumps, no new INVITE); screenshots in zh-CN and en-US. Once the device leaves, its playback
+ * ends and a search says it is offline.
  */
 // ids 10 apart across the GB specs: a device's channels take the serials after its own
 const DEVICE_ID = '34020000001320000911';
@@ -39,6 +41,17 @@ async function searchRecordings(page: Page): Promise<GbRecording[]> {
   const answer = page.waitForResponse((res) => new URL(res.url()).pathname === Api.gbRecordSearch.path);
   await page.getByTestId('gb-replay-search').click();
   return data<GbRecording[]>(await answer);
+}
+
+/** Frames the player's video decodes a second, over a 2 s window. */
+async function decodedFps(view: Locator): Promise<number> {
+  return view.evaluate(async (root) => {
+    const video = root.querySelector('video') as HTMLVideoElement;
+    const before = video.getVideoPlaybackQuality().totalVideoFrames;
+    const t0 = performance.now();
+    await new Promise((r) => setTimeout(r, 2000));
+    return ((video.getVideoPlaybackQuality().totalVideoFrames - before) * 1000) / (performance.now() - t0);
+  });
 }
 
 test('GB history replay: the device answers RecordInfo, its recordings show on the timeline and in the list, one plays; zh-CN and en-US', async ({
@@ -104,6 +117,47 @@ test('GB history replay: the device answers RecordInfo, its recordings show on t
     // no new INVITE: the same playback went on
     expect(simLog.filter((l) => l.startsWith('streaming')).length).toBe(plays);
 
+    // speed 4x (MANSRTSP Scale): the device sends four times the frames a second, the shown
+    // recording time runs four times as fast
+    const time = player.getByTestId('gb-replay-time');
+    const position = async () => Number(await time.getAttribute('data-position'));
+    const normalFps = await decodedFps(view);
+    const speeds: number[] = [];
+    device.on('playbackControl', (e) => e.command === 'speed' && speeds.push(e.scale));
+    await player.getByTestId('gb-replay-speed').click();
+    await page.locator('.ant-select-item-option[title="4×"]').click();
+    await expect(player.getByTestId('gb-replay-speed')).toHaveText(text('zh-CN', 'playback:gb.scale', { scale: 4 }));
+    expect(speeds).toEqual([4]);
+    await expect
+      .poll(async () => (await decodedFps(view)) / normalFps, { timeout: 60_000, intervals: [500] })
+      .toBeGreaterThan(1.8);
+    const from = await position();
+    const t0 = Date.now();
+    await expect.poll(position, { timeout: 10_000, intervals: [200] }).toBeGreaterThanOrEqual(from + 8);
+    // 8 s of recording in at most 4 s (at 1x it would take 8 s)
+    expect(Date.now() - t0).toBeLessThan(4_000);
+    await page.screenshot({ path: artifact('gb-playback-speed-zh-CN') });
+
+    // a click on the playing recording's bar seeks in it (MANSRTSP Range): the recording time jumps
+    // to the clicked point, the device plays on from there, no new INVITE
+    const seeks: number[] = [];
+    device.on('playbackControl', (e) => e.command === 'seek' && seeks.push(e.offset));
+    const before = await position();
+    await page.getByTestId('replay-bar').first().click();
+    await expect.poll(() => seeks.length, { timeout: 30_000 }).toBe(1);
+    // the middle of a 10-minute bar
+    expect(seeks[0]).toBeGreaterThan(240);
+    expect(seeks[0]).toBeLessThan(360);
+    expect(Math.abs(seeks[0]! - before)).toBeGreaterThan(30);
+    await expect.poll(position, { timeout: 10_000, intervals: [200] }).toBeGreaterThanOrEqual(seeks[0]!);
+    expect(await position()).toBeLessThan(seeks[0]! + 60);
+    await expect.poll(() => moving(view), { timeout: 60_000, intervals: [500] }).toBeGreaterThan(50);
+    await expect(view).toHaveAttribute('data-state', 'playing');
+    expect(simLog.filter((l) => l.startsWith('streaming')).length).toBe(plays);
+    await page.screenshot({ path: artifact('gb-playback-seek-zh-CN') });
+    // the player card with its controls: speed, pause, recording time and progress bar
+    await player.screenshot({ path: artifact('gb-playback-controls-zh-CN') });
+
     // ---- en-US: search again; a bar of the timeline plays from where it was clicked
     await switchLanguage(page, 'en-US');
     const again = await searchRecordings(page);
@@ -116,6 +170,10 @@ test('GB history replay: the device answers RecordInfo, its recordings show on t
     const title = text('en-US', 'playback:gb.playing', { name: '\u0000', start: '', end: '' }).split('\u0000')[0]!;
     await expect(player).toContainText(title);
     await page.screenshot({ path: artifact('gb-playback-en-US') });
+    await expect(player.getByTestId('gb-replay-time')).toContainText(
+      text('en-US', 'playback:gb.position', { time: '\u0000' }).split('\u0000')[0]!,
+    );
+    await player.screenshot({ path: artifact('gb-playback-controls-en-US') });
 
     // ---- the device leaves (unregisters): its playback ends and a search says it is offline
     await device.stop();

@@ -420,7 +420,7 @@ export const Api = {
     body: GbPlayRequest,
     data: GbPlayAnswer,
   },
-  /** pause / resume a GB playback started by gbplay (MANSRTSP INFO); the playback's menus, and the device's unit in scope */
+  /** pause / resume / seek / speed of a GB playback started by gbplay (MANSRTSP INFO); the playback's menus, and the device's unit in scope */
   gbPlaybackControl: {
     method: 'POST',
     path: '/rest/monitor/videoreplay/gbcontrol',

@@ -169,9 +169,8 @@ describe('group management (/dispatch/voiceManage)', () => {
     // not at once: GROUP_RELOAD_DELAY_MS later
     await new Promise((resolve) => setTimeout(resolve, GROUP_RELOAD_DELAY_MS / 2));
     expect(bodiesOf(Api.groupList.path)).toHaveLength(listsBefore);
-    await waitFor(() => expect(bodiesOf(Api.groupList.path).length).toBeGreaterThan(listsBefore), {
-      timeout: GROUP_RELOAD_DELAY_MS * 2,
-    });
+    // then it comes (the default wait: a loaded machine may run the timer late)
+    await waitFor(() => expect(bodiesOf(Api.groupList.path).length).toBeGreaterThan(listsBefore));
   });
 
   it('creates a temporary group from terminals with a cluster number, offline ones included, named by the server', async () => {

@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test';
 // refuses without import attributes
 import { Api } from '../../packages/protocol/src/endpoints';
 import { ALARM_MAP_SIZE, ALARM_MARKER_SIZE } from '../../packages/protocol/src/limits';
-import { imeiWithCheckDigit } from '../../packages/protocol/src/schemas/devices';
+import { imeiWithCheckDigit } from '../../packages/protocol/src/schemas/device-fields';
 import { DEVICE_PROVISION_KEY } from '../playwright.config';
 import { expect, test } from '../fixtures';
 import { ACCOUNTS, artifact, buttonName, login, switchLanguage } from '../support/console';

@@ -63,6 +63,8 @@ export const PASSWORD_SET_CLASSES = 3;
 /** System title (spec part 1 section 5). */
 export const TITLE_MIN = 1;
 export const TITLE_MAX = 17;
+/** The shipped system title (titleset); while it is unchanged the console shows the product name in its language. */
+export const SYSTEM_TITLE_DEFAULT = '移动执法电子证据管理';
 export const TITLE_FORBIDDEN_CHARS = ['\\', '/', ':', '*', '?', '<', '|', '’', '%', '>'] as const;
 
 export const ID_CARD_LENGTH = 18;

@@ -173,6 +173,9 @@ export const MenuId = {
   SENSITIVE_WORDS: 10462,
 } as const;
 
+/** The archive screens' menus (/data/archive, schemas/cases.ts): their routes' auth rules and the console's routes. */
+export const ArchiveMenu = { LAW_DOC: 10221, ALARM_MEDIA: 10222, CASE: 10223, SAMPLE: 10224 } as const;
+
 /** A user's permissions: menu id -> user_auth. */
 export type PermissionMap = Record<number, UserAuth>;
 

@@ -54,7 +54,9 @@ export interface RouteSpec<N extends ApiName> {
  * with the registry's answer schema. Errors are thrown (http/errors.ts).
  */
 export function defineRoute<N extends ApiName>(app: FastifyInstance, spec: RouteSpec<N>): void {
-  const def: EndpointDef = Api[spec.api];
+  // indexed by the name's union, not by N: through N, TypeScript would pair any route with any endpoint's schemas
+  const name: ApiName = spec.api;
+  const def: EndpointDef = Api[name];
   const { auth } = def;
   app.route({
     method: def.method,

@@ -1,10 +1,10 @@
 import {
-  Api,
   HTTP_STATUS_NOT_ACCEPTABLE,
   LANGUAGE_HEADER,
   ResultCode,
+  Routes,
+  type EndpointRoute,
   type Envelope,
-  type EndpointDef,
 } from '@bwc/protocol';
 import { currentLanguage, i18next } from '../i18n';
 import { currentPath, navigateTo } from './navigation';
@@ -45,8 +45,9 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-function resolveEndpoint(endpoint: Endpoint): EndpointDef {
-  return typeof endpoint === 'string' ? Api[endpoint] : endpoint;
+/** The route only (path, method, encoding): the client never loads the contract's schemas, see routes.ts. */
+function resolveEndpoint(endpoint: Endpoint): EndpointRoute {
+  return typeof endpoint === 'string' ? Routes[endpoint] : endpoint;
 }
 
 function appendQuery(path: string, payload: Payload): string {
@@ -65,7 +66,7 @@ function formValue(value: unknown): string {
   return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
 }
 
-function buildBody(def: EndpointDef, payload: Payload): { body?: BodyInit; contentType?: string } {
+function buildBody(def: EndpointRoute, payload: Payload): { body?: BodyInit; contentType?: string } {
   if (payload instanceof FormData) return { body: payload };
   const entries = Object.entries(payload ?? {}).filter(([, v]) => v !== undefined && v !== null);
   if (def.encoding === 'form') {
@@ -81,7 +82,7 @@ function buildBody(def: EndpointDef, payload: Payload): { body?: BodyInit; conte
   return { body: JSON.stringify(payload ?? {}), contentType: 'application/json' };
 }
 
-function request(def: EndpointDef, payload: Payload, signal?: AbortSignal): Promise<Response> {
+function request(def: EndpointRoute, payload: Payload, signal?: AbortSignal): Promise<Response> {
   const headers: Record<string, string> = { [LANGUAGE_HEADER]: currentLanguage(), Accept: 'application/json' };
   const init: RequestInit = { method: def.method, headers, credentials: 'include' };
   if (signal) init.signal = signal;

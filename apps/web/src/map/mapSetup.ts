@@ -1,5 +1,5 @@
 import { call } from '../api/http';
-import { Api, type MapConfig, type MapMode } from '@bwc/protocol';
+import { Routes, type MapConfig, type MapMode } from '@bwc/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
@@ -45,7 +45,7 @@ export interface MapSetup {
 export async function loadMapSetup(signal?: AbortSignal): Promise<MapSetup> {
   const config = await call('mapConfig', undefined, { signal });
   let crs = normaliseCrs(config.map_crs);
-  let styleUrl: string = Api.mapStyle.path;
+  let styleUrl: string = Routes.mapStyle.path;
   let mode: MapMode | null = null;
   try {
     const info = await call('mapInfo', undefined, { signal, silent: true });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LivePlay } from '../schemas/live';
+import { LivePlay } from '../schemas/live-stream';
 import { OptionalExtId, OptionalUid, RequiredText, Tgid } from './fields';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { AckType } from '../schemas/alarms';
-import { Latitude, Longitude } from '../schemas/devices';
+import { AckType } from '../schemas/alarm-record';
+import { Latitude, Longitude } from '../schemas/device-fields';
 import { intIn, maybe, numeric, OptionalExtId, OptionalUid, RequiredText, StringLike, Text } from './fields';
 
 /**

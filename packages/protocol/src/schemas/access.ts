@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { pageOf, PageQuery } from '../envelope';
 import { EVIDENCE_BULK_MAX, MediaItem, MediaType } from './evidence';
-import { DateTimeInput } from './oplog';
-import { numberInput, optionalId, optionalInput } from './org';
+import { DateTimeInput, numberInput, optionalId, optionalInput } from './inputs';
 
 /**
  * Access to other units' evidence (issue 15 section 4; spec part 2 section 7.3 rest/media/accessfrom

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { PageQuery } from '../envelope';
 import { EVIDENCE_BULK_MAX, MediaItem } from './evidence';
-import { DateTimeInput } from './oplog';
-import { numberInput, optionalId, optionalInput } from './org';
+import { DateTimeInput, numberInput, optionalId, optionalInput } from './inputs';
 
 /**
  * Incidents, cases and law-enforcement files (issue 15 section 3; spec part 2 section 7.3
@@ -34,8 +33,6 @@ import { numberInput, optionalId, optionalInput } from './org';
  * their files 10223 (/data/archive/case); samples 10224 (/data/archive/sample: view lists them,
  * add marks a case, edit unmarks). Alarm recordings 10222 are a library view.
  */
-
-export const ArchiveMenu = { LAW_DOC: 10221, ALARM_MEDIA: 10222, CASE: 10223, SAMPLE: 10224 } as const;
 
 export const CASE_KINDS = ['incident', 'case', 'violation'] as const;
 export const CaseKind = z.enum(CASE_KINDS);

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { between } from '../validators';
 import { FlagInput, PageQuery } from '../envelope';
-import { numberInput, optionalId, optionalInput } from './org';
+import { Imei, Latitude, Longitude } from './device-fields';
+import { numberInput, optionalId, optionalInput } from './inputs';
+import { LiveInfo } from './live-stream';
 
 /**
  * Devices (spec part 2 sections 3, 4, 5, 7.1, 7.2, 9): the recorder registry of the
@@ -54,33 +56,6 @@ const optionalText = (max: number) =>
   z.string({ error: 'validation.type' }).trim().max(max, { error: 'validation.tooLong' });
 const keyword = z.string().trim().max(100, { error: 'validation.tooLong' }).optional();
 
-/** Luhn check digit of a 15-digit IMEI. */
-export function imeiIsValid(imei: string): boolean {
-  if (!/^\d{15}$/.test(imei)) return false;
-  let sum = 0;
-  for (let i = 0; i < 15; i++) {
-    let d = imei.charCodeAt(i) - 48;
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
-
-/** Complete 14 digits with their Luhn check digit. */
-export function imeiWithCheckDigit(first14: string): string {
-  for (let d = 0; d <= 9; d++) if (imeiIsValid(first14 + d)) return first14 + d;
-  throw new Error('unreachable');
-}
-
-/** IMEI: 15 digits whose last one is the Luhn check digit. */
-export const Imei = z
-  .string({ error: 'validation.required' })
-  .trim()
-  .min(1, { error: 'validation.required' })
-  .refine(imeiIsValid, { error: 'validation.device.imei' });
 /** Host body number (did): the device's serial, 1 to 32 letters, digits, `_` or `-`. */
 export const Hostbody = z
   .string({ error: 'validation.required' })
@@ -101,15 +76,6 @@ export const Typecate = z
   )
   .length(4, { error: 'validation.device.typecate' })
   .refine((a) => a.slice(1).every((f) => f === 0 || f === 1), { error: 'validation.device.typecate' });
-
-export const Latitude = z
-  .number({ error: 'validation.number' })
-  .min(-90, { error: 'validation.latitude' })
-  .max(90, { error: 'validation.latitude' });
-export const Longitude = z
-  .number({ error: 'validation.number' })
-  .min(-180, { error: 'validation.longitude' })
-  .max(180, { error: 'validation.longitude' });
 
 // ---------------------------------------------------------------------------------------------
 // Device records (recorderAdmin 10311)
@@ -534,14 +500,7 @@ export const DeviceStatus = z.object({
   last_seen: z.string().nullable(),
   gps_time: z.string().nullable(),
   /** live video: idle, starting (told to publish) or live; viewers now, since (ISO, live), bits per second */
-  live: z
-    .object({
-      state: z.enum(['idle', 'starting', 'live']),
-      viewers: z.number().int(),
-      since: z.string().nullable(),
-      bitrate: z.number().int(),
-    })
-    .optional(),
+  live: LiveInfo.optional(),
   /** commands not yet acknowledged by the device */
   pending_commands: z.number().int(),
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { between } from '../validators';
 import { FlagInput } from '../envelope';
-import { numberInput, optionalInput } from './org';
+import { numberInput, optionalInput } from './inputs';
 
 /**
  * Data dictionary (menu 10450): typed key/value lists the other screens use instead of hard-coded

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { pageOf, PageQuery } from '../envelope';
-import { DateTimeInput } from './oplog';
-import { numberInput, optionalId, optionalInput } from './org';
+import { DateTimeInput, numberInput, optionalId, optionalInput } from './inputs';
 
 /**
  * Evidence (issue 15; spec part 2 sections 2.1 /data, 2.3 player, 5 upload classes, 7.3 rest/media,

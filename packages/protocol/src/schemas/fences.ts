@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { FlagInput } from '../envelope';
 import { isValidLngLat, ringArea, ringSelfIntersects } from '../geo';
-import { Latitude, Longitude } from './devices';
-import { numberInput, optionalId, optionalInput } from './org';
+import { Latitude, Longitude } from './device-fields';
+import { numberInput, optionalId, optionalInput } from './inputs';
 
 /**
  * Electronic fences (configcenter MapConfig/ElectronicFence, menu 10441) and zones (ZoneAdmin,

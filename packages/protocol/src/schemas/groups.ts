@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FlagInput } from '../envelope';
-import { numberInput } from './org';
+import { numberInput } from './inputs';
 
 /**
  * Talk groups of the dispatch map (spec part 2 sections 2.2, 3 Group, 5, 7.1, 9): fixed groups

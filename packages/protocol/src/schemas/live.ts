@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { between } from '../validators';
-import { DeviceStatus, Imei } from './devices';
-import { numberInput } from './org';
+import { Imei } from './device-fields';
+import { LivePlay } from './live-stream';
+import { numberInput } from './inputs';
 
 /**
  * Live video (issue 13; spec part 2 sections 3, 7.2 and 9). A console asks for a device's live
@@ -30,30 +31,6 @@ export const LIVE_PUBLISH_KEY_MS = 60_000;
 export const LIVE_PLAYERS_MAX = 9;
 /** An SOS pulls its device's live view this long after it arrives (spec part 2 section 9). */
 export const SOS_LIVE_DELAY_MS = 3_000;
-
-export const LIVE_STATES = ['idle', 'starting', 'live'] as const;
-export type LiveState = (typeof LIVE_STATES)[number];
-
-/** A device's stream as gisstatus and the ops centre report it. */
-export const LiveInfo = DeviceStatus.shape.live.unwrap();
-export type LiveInfo = z.infer<typeof LiveInfo>;
-
-/** What a console needs to play one device live. Paths are relative to the server's origin. */
-export const LivePlay = z.object({
-  device_id: z.number().int(),
-  imei: z.string(),
-  hostbody: z.string(),
-  hostname: z.string(),
-  /** 'live': publishing now; 'starting': the device was told and the play path waits for it */
-  state: z.enum(['starting', 'live']),
-  /** HTTP-FLV path with its token */
-  flv: z.string(),
-  /** WS-FLV path with its token (the same path; open it as ws:// or wss://) */
-  ws: z.string(),
-  /** epoch ms after which the token no longer admits a viewer (ask again to reconnect) */
-  expires: z.number().int(),
-});
-export type LivePlay = z.infer<typeof LivePlay>;
 
 /** live_add {imei}: ask the device to publish and get its play paths. */
 export const LiveAddRequest = z.object({ imei: Imei });

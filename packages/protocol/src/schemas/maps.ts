@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Latitude, Longitude } from './devices';
-import { numberInput } from './org';
+import { Latitude, Longitude } from './device-fields';
+import { numberInput } from './inputs';
 
 /**
  * Maps. The console loads ONE MapLibre style from `Api.mapStyle`

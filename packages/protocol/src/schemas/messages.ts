@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PageQuery } from '../envelope';
-import { numberInput } from './org';
+import { numberInput } from './inputs';
 
 /**
  * Message push (/dispatch/msgManage, menu 10105; spec part 2 section 7.2 "Messages": gismessage

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PageQuery } from '../envelope';
-import { flagInput, optionalId, optionalInput } from './org';
+import { DateTimeInput, flagInput, optionalId, optionalInput } from './inputs';
 
 /**
  * Operation log (LogAudit/OperationLog, menu 10431): what the audit hook of the server writes for
@@ -10,29 +10,6 @@ import { flagInput, optionalId, optionalInput } from './org';
 /** Rows one export may hold; a larger selection is refused (narrow the filters). */
 export const OPLOG_EXPORT_MAX = 10_000;
 export const OPLOG_RESULTS = ['success', 'failure'] as const;
-
-/**
- * A point in time: ISO 8601 (the console sends `Date.toISOString()`), also `YYYY-MM-DD HH:mm:ss`
- * (read as UTC). Normalised to ISO UTC, which is how the log stores times.
- */
-export const DateTimeInput = z
-  .string()
-  .trim()
-  .refine(
-    (s) =>
-      /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/.test(s) &&
-      !Number.isNaN(Date.parse(normaliseDateTime(s))),
-    {
-      error: 'validation.datetime',
-    },
-  )
-  .transform((s) => new Date(Date.parse(normaliseDateTime(s))).toISOString());
-
-function normaliseDateTime(s: string): string {
-  const iso = s.replace(' ', 'T');
-  if (/^\d{4}-\d{2}-\d{2}$/.test(iso)) return `${iso}T00:00:00Z`;
-  return /(Z|[+-]\d{2}:?\d{2})$/.test(iso) ? iso : `${iso}Z`;
-}
 
 export const OperationLogEntry = z.object({
   id: z.number().int(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FlagInput, PageQuery } from '../envelope';
 import { MODULE_BY_ID, UserAuth } from '../permissions';
 import { between, NewPassword } from '../validators';
+import { flagInput, numberInput, optionalId, optionalInput } from './inputs';
 
 /**
  * Organisation administration (spec part 2 sections 2.1 /configcenter and 6): units,
@@ -10,40 +11,13 @@ import { between, NewPassword } from '../validators';
  * sees and changes his own unit and its descendants.
  */
 
-/**
- * A number that may arrive as a string (query strings, form posts); unlike `z.coerce.number()` a
- * missing or empty value stays missing, so that the msg says "required" rather than "a number".
- */
-export function numberInput<T extends z.ZodType>(schema: T) {
-  return z.preprocess(
-    (v) => (v === undefined || v === null || v === '' ? undefined : typeof v === 'string' ? Number(v) : v),
-    schema,
-  );
-}
 const id = numberInput(
   z
     .number({ error: 'validation.required' })
     .int({ error: 'validation.integer' })
     .positive({ error: 'validation.range' }),
 );
-/**
- * An optional filter of a query string: an empty value (an unset search field) counts as missing.
- */
-export function optionalInput<T extends z.ZodType>(schema: T) {
-  return z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional()).optional();
-}
-/** A 0/1 query flag with a default; an empty value (an unset control) takes the default. */
-export function flagInput(fallback: 0 | 1) {
-  return z.preprocess((v) => (v === '' || v === null ? undefined : v), FlagInput.default(fallback));
-}
-export const optionalId = optionalInput(
-  numberInput(
-    z
-      .number({ error: 'validation.number' })
-      .int({ error: 'validation.integer' })
-      .positive({ error: 'validation.range' }),
-  ),
-);
+
 const text = (max: number) =>
   z
     .string({ error: 'validation.required' })

@@ -6,8 +6,7 @@ import {
   MediaIdRequest,
   MediaItem,
 } from './evidence';
-import { DateTimeInput } from './oplog';
-import { numberInput } from './org';
+import { DateTimeInput, numberInput } from './inputs';
 
 /**
  * History replay (issue 15 section 2; spec part 2 section 7.2): a device's recordings found on a

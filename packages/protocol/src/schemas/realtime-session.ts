@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Alarm, AlarmPicture } from './alarms';
+import { Alarm, AlarmPicture } from './alarm-record';
 import { GbSitePush } from './gb28181-points';
 
 /**

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { PageQuery } from '../envelope';
 import { MediaItem, MediaType } from './evidence';
-import { DateTimeInput } from './oplog';
-import { numberInput, optionalId, optionalInput } from './org';
+import { DateTimeInput, numberInput, optionalId, optionalInput } from './inputs';
 
 /**
  * Review of evidence (issue 15 sections 2 and 5; spec part 2 section 7.3 rest/media/videoscore,

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { GroupApi } from '../console/session';
-import { DEFAULT_VIDEO_LIVE_NUM, LOGIN_FAIL_LIMIT_DEFAULT, LOGIN_LOCK_MINUTES_DEFAULT, RECORDING_DURATIONS_MIN } from '../limits';
+import {
+  DEFAULT_VIDEO_LIVE_NUM,
+  LOGIN_FAIL_LIMIT_DEFAULT,
+  LOGIN_LOCK_MINUTES_DEFAULT,
+  RECORDING_DURATIONS_MIN,
+  SYSTEM_TITLE_DEFAULT,
+} from '../limits';
 import { between, NewPassword, SystemTitle } from '../validators';
 import { GB_SETTINGS_DEFAULTS, GbSettings } from './gb28181';
 
@@ -86,7 +92,7 @@ export type Settings<T extends SettingsType> = z.infer<(typeof SettingsSchemas)[
 export const DISPATCH_CONFIG_TYPES: readonly SettingsType[] = ['digitailmap', 'cloudstorage', 'alarmset', 'gbconfig'];
 
 export const SETTINGS_DEFAULTS: { [T in SettingsType]: Settings<T> } = {
-  titleset: { title: '移动执法电子证据管理', support_text: '' },
+  titleset: { title: SYSTEM_TITLE_DEFAULT, support_text: '' },
   backset: { background_path: '' },
   filestorage: { storage_path: 'evidence', keep_days: 365, disk_warn_percent: 90 },
   statisticset: { stat_day_start: 0, stat_cycle_days: 7, count_offline_devices: 1 },

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { numberInput } from './org';
-import { DateTimeInput } from './oplog';
+import { DateTimeInput, numberInput } from './inputs';
 
 /**
  * History track (monitor/track, menu 10153) and the `gismoni` history calls (spec part 2 section

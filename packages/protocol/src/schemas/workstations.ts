@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FlagInput, PageQuery } from '../envelope';
-import { numberInput, optionalId, optionalInput } from './org';
+import { numberInput, optionalId, optionalInput } from './inputs';
 
 /**
  * Docking workstations (采集工作站; ops centre workAdmin 10313, issue 15 section 1b): stations a

@@ -1,4 +1,4 @@
-import { SETTINGS_DEFAULTS } from '@bwc/protocol';
+import { SYSTEM_TITLE_DEFAULT } from '@bwc/protocol';
 
 /**
  * The title of the login page and the navigation bar: the one an administrator set under System ->
@@ -6,5 +6,5 @@ import { SETTINGS_DEFAULTS } from '@bwc/protocol';
  * product name in the console's language.
  */
 export function systemTitle(title: string | undefined, productName: string): string {
-  return title && title !== SETTINGS_DEFAULTS.titleset.title ? title : productName;
+  return title && title !== SYSTEM_TITLE_DEFAULT ? title : productName;
 }

@@ -1,5 +1,5 @@
 import { LockOutlined, ReloadOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
-import { Api, LoginPassword, ResultCode } from '@bwc/protocol';
+import { LoginPassword, ResultCode, Routes } from '@bwc/protocol';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, ConfigProvider, Form, Input, Spin, theme, Tooltip } from 'antd';
 import { Suspense, useState } from 'react';
@@ -67,7 +67,7 @@ export function LoginPage() {
   });
 
   const background = pageInfo?.background_path
-    ? `url("${Api.background.path}?v=${encodeURIComponent(pageInfo.background_path)}")`
+    ? `url("${Routes.background.path}?v=${encodeURIComponent(pageInfo.background_path)}")`
     : undefined;
   // the captcha answer says whether the installation is registered; it is fetched again after
   // every failed login, so a 460 for an unregistered installation brings the registration step,

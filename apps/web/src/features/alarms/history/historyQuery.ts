@@ -1,4 +1,4 @@
-import { ALARM_LEVELS, Api, MenuId, type AlarmLevel } from '@bwc/protocol';
+import { ALARM_LEVELS, MenuId, Routes, type AlarmLevel } from '@bwc/protocol';
 import dayjs from 'dayjs';
 import type { FilterValues } from '../../../components/search-bar';
 
@@ -80,7 +80,7 @@ export function historyQuery(filters: FilterValues, nav: 0 | 1 | 2 | null): Reco
 }
 
 /** The URL of an alarm picture file (names are relative to web_root, the alarmPicFile path). */
-export function pictureUrl(name: string, webRoot: string = Api.alarmPicFile.path.replace(':name', '')): string {
+export function pictureUrl(name: string, webRoot: string = Routes.alarmPicFile.path.replace(':name', '')): string {
   if (!name) return '';
   if (/^(https?:|data:|\/)/.test(name)) return name;
   return `${webRoot.endsWith('/') ? webRoot : `${webRoot}/`}${encodeURIComponent(name)}`;

@@ -1,4 +1,4 @@
-import { Api, apiNameOfPath, type AuditedEndpoint } from '@bwc/protocol';
+import { apiNameOfPath, Routes, type AuditedEndpoint } from '@bwc/protocol';
 import dayjs from 'dayjs';
 import type { FilterValues } from '../../../components/search-bar';
 import { keysOf } from '../../../i18n/keys';
@@ -142,7 +142,7 @@ export function actionLabelKey(path: string): string | null {
 }
 
 export function actionPath(name: OplogAction): string {
-  return Api[name].path;
+  return Routes[name].path;
 }
 
 /**

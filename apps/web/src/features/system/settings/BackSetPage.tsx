@@ -1,4 +1,4 @@
-import { Api, MenuId } from '@bwc/protocol';
+import { MenuId, Routes } from '@bwc/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Empty, Popconfirm, Skeleton, Space, Typography } from 'antd';
 import { useState } from 'react';
@@ -61,7 +61,7 @@ export function BackSetPage() {
         <img
           key={query.dataUpdatedAt}
           className="settings-preview"
-          src={`${Api.background.path}?v=${encodeURIComponent(path)}`}
+          src={`${Routes.background.path}?v=${encodeURIComponent(path)}`}
           alt={t('backset.previewAlt')}
           onError={() => setPreviewFailed(true)}
           data-testid="background-preview"

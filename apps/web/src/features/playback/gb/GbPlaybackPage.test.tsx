@@ -59,6 +59,18 @@ const DAY = dayjs('2026-11-20T00:00:00+08:00');
 const DAY_END = DAY.add(1, 'day').subtract(1, 'second');
 /** a GB time as the page shows it: the browser's local time */
 const shown = (gb: string) => dayjs(`${gb.replace(' ', 'T')}+08:00`).format('YYYY-MM-DD HH:mm:ss');
+/** gbplay's answer for a playback under `key` (the controls use its key) */
+const playAnswer = (key: string) => ({
+  channel_id: CAMERA,
+  key,
+  transport: 'udp',
+  ssrc: '1',
+  flv: '/x.flv',
+  ws: '/x.flv',
+  expires: 9,
+  has_audio: 0,
+});
+
 const RECORDINGS = [
   rec('2026-11-20 06:00:00', '2026-11-20 12:00:00', 'time'),
   rec('2026-11-20 18:00:00', '2026-11-20 18:00:30', 'alarm'),
@@ -181,17 +193,7 @@ describe('GB history replay', () => {
     const server = await renderPage((path) => {
       if (path === Api.gbDeviceTree.path) return tree(1);
       if (path === Api.gbRecordSearch.path) return RECORDINGS;
-      if (path === Api.gbPlay.path)
-        return {
-          channel_id: CAMERA,
-          key: KEY,
-          transport: 'udp',
-          ssrc: '1',
-          flv: '/x.flv',
-          ws: '/x.flv',
-          expires: 9,
-          has_audio: 0,
-        };
+      if (path === Api.gbPlay.path) return playAnswer(KEY);
       if (path === Api.gbPlaybackControl.path) return control;
       return null;
     });
@@ -235,17 +237,7 @@ describe('GB history replay', () => {
     const server = fakeServer((path) => {
       if (path === Api.gbDeviceTree.path) return tree(1);
       if (path === Api.gbRecordSearch.path) return RECORDINGS;
-      if (path === Api.gbPlay.path)
-        return {
-          channel_id: CAMERA,
-          key: KEY,
-          transport: 'udp',
-          ssrc: '1',
-          flv: '/x.flv',
-          ws: '/x.flv',
-          expires: 9,
-          has_audio: 0,
-        };
+      if (path === Api.gbPlay.path) return playAnswer(KEY);
       if (path === Api.gbPlaybackControl.path) return control;
       return null;
     });

@@ -173,6 +173,20 @@ export const MenuId = {
   SENSITIVE_WORDS: 10462,
 } as const;
 
+/**
+ * The evidence library's menus (issue 15): the /data/manage screens, the deleted list, history
+ * replay and the alarm recordings. An action on any of them opens the library's shared endpoints
+ * (routes.ts `evidence`); the server then checks the menu of the screen asked for.
+ */
+export const EVIDENCE_MENUS = [
+  MenuId.LAW_MEDIA,
+  MenuId.SENSITIVE_MEDIA,
+  MenuId.OUTSIDE_MEDIA,
+  MenuId.DELETED_MEDIA,
+  MenuId.PLAYBACK,
+  MenuId.ALARM_RECORDINGS,
+] as const;
+
 /** The archive screens' menus (/data/archive, schemas/cases.ts): their routes' auth rules and the console's routes. */
 export const ArchiveMenu = { LAW_DOC: 10221, ALARM_MEDIA: 10222, CASE: 10223, SAMPLE: 10224 } as const;
 

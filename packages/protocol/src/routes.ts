@@ -1,4 +1,4 @@
-import { ArchiveMenu, can, MenuId, type Action, type PermissionMap } from './permissions';
+import { ArchiveMenu, can, EVIDENCE_MENUS, MenuId, type Action, type PermissionMap } from './permissions';
 
 /**
  * Who may call an endpoint. The server enforces it (http/auth.ts `authorize`, before the input is
@@ -47,20 +47,12 @@ const dispatchReplay = (action: Action) => anyMenu(action, MenuId.EMERGENCY, Men
 /** talk groups: the emergency screen's group tab (10101), cluster intercom (10102) and group management (10107) */
 const groups = (action: Action) => anyMenu(action, MenuId.EMERGENCY, MenuId.CLUSTER, MenuId.VOICE_MANAGE);
 /**
- * evidence library (issue 15): the action on any of the /data/manage screens or the deleted list;
+ * evidence library (issue 15): the action on any of EVIDENCE_MENUS (the /data/manage screens, the
+ * deleted list, history replay, alarm recordings);
  * the server then checks the menu of the `view` asked for (law 10211, sensitivity 10212, outside
  * 10213, deleted 10272) and the unit scope of every id
  */
-const evidence = (action: Action) =>
-  anyMenu(
-    action,
-    MenuId.LAW_MEDIA,
-    MenuId.SENSITIVE_MEDIA,
-    MenuId.OUTSIDE_MEDIA,
-    MenuId.DELETED_MEDIA,
-    MenuId.PLAYBACK,
-    MenuId.ALARM_RECORDINGS,
-  );
+const evidence = (action: Action) => anyMenu(action, ...EVIDENCE_MENUS);
 
 /** Paths are absolute; the console prefixes nothing. One line per endpoint: a table (its schemas: endpoints.ts). */
 // prettier-ignore

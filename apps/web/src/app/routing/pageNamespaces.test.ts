@@ -118,19 +118,8 @@ const modules = new Map(
 /** Route pages (and any other chunk that names its namespaces): the lazy chunks that declare them. */
 const pages = [...modules.values()].flatMap((m) => m.lazyChunks).filter((c) => c.declared !== null);
 
-/**
- * Panels of the shell that load their catalogue under their own Suspense boundary, at their first
- * opening (a React.lazy chunk inside <Suspense>, nothing of them on screen yet): the group talk, call
- * and conference panels of ShellLayout.
- */
-const OWN_BOUNDARY = [
-  'src/features/talk/TalkPanel.tsx',
-  'src/features/call/CallPanel.tsx',
-  'src/features/conference/ConferencePanel.tsx',
-];
-
-/** Where a walk stops: a chunk that loads its own namespaces, or a panel with its own boundary. */
-const boundaries = new Set([...pages.map((p) => p.target), ...OWN_BOUNDARY]);
+/** Where a walk stops: a chunk that loads its own namespaces. */
+const boundaries = new Set(pages.map((p) => p.target));
 
 /** The namespaces of each module `start` reaches through static and dynamic imports, up to the boundaries. */
 function namespacesReached(start: string): Map<string, Set<string>> {

@@ -1,11 +1,12 @@
 import { CallStatus } from '@bwc/protocol';
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { consoleSdk } from '../../realtime/sdk/groupLogin';
 import { incoming, placing, type CallView } from './callState';
 import { onOpenCall, type OpenCallRequest } from './openCall';
+import { lazyPage } from '../../app/routing/lazyPage';
 
 // the panel and its audio engine load when a call is first made
-const CallPanel = lazy(() => import('./CallPanel').then((m) => ({ default: m.CallPanel })));
+const CallPanel = lazyPage(() => import('./CallPanel'), 'CallPanel', ['call', 'video']);
 
 interface Open {
   key: number;
@@ -17,7 +18,8 @@ interface Open {
  * Where the call panel lives (mounted by the shell, so that a call goes on across pages): one call
  * at a time, as the service allows a user one. A call asked for while one is up is refused (the
  * open panel says so); a call that rings for this console opens the panel to answer it.
- * No catalogue here: the shell would wait for it before its first render.
+ * No catalogue here (the shell would wait for it before its first render): the panel's come with
+ * its chunk (lazyPage), so nothing in it suspends once it shows.
  */
 export function CallHost() {
   const [open, setOpen] = useState<Open | null>(null);

@@ -1,11 +1,12 @@
 import type { StartConfNotice } from '@bwc/protocol';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import type { RealtimeSdk } from '../../realtime/sdk/RealtimeSdk';
 import { consoleSdk } from '../../realtime/sdk/groupLogin';
 import { onOpenConference } from './openConference';
+import { lazyPage } from '../../app/routing/lazyPage';
 
 // the panel, its players and its audio load with the first conference
-const ConferencePanel = lazy(() => import('./ConferencePanel').then((m) => ({ default: m.ConferencePanel })));
+const ConferencePanel = lazyPage(() => import('./ConferencePanel'), 'ConferencePanel', ['conference', 'talk', 'video']);
 
 interface Props {
   sdk?: Pick<RealtimeSdk, 'on' | 'request' | 'login' | 'sendBinary' | 'onBinary'>;

@@ -1,4 +1,4 @@
-import { MenuId, can, type Action } from '@bwc/protocol';
+import { EVIDENCE_MENUS, can, type Action } from '@bwc/protocol';
 import { useMemo } from 'react';
 import { permissionMap } from '../../app/session/permissions';
 import { useUserContext } from '../../app/session/queries';
@@ -11,11 +11,4 @@ export function useAnyPermission(menus: readonly number[], action: Action): bool
 }
 
 /** Who may score and list items to score: 'edit' on any library menu (the Api rule of mediaScoreUpdate, videoScore). */
-export const SCORE_MENUS = [
-  MenuId.LAW_MEDIA,
-  MenuId.SENSITIVE_MEDIA,
-  MenuId.OUTSIDE_MEDIA,
-  MenuId.DELETED_MEDIA,
-  MenuId.PLAYBACK,
-  MenuId.ALARM_RECORDINGS,
-];
+export const SCORE_MENUS = EVIDENCE_MENUS;

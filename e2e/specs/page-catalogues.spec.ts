@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import type { Page, Route } from '@playwright/test';
 import { expect, test } from '../fixtures';
-import { ACCOUNTS, login } from '../support/console';
+import { ACCOUNTS, login, switchLanguage } from '../support/console';
 import { deviceFleet, imei, runTag, type ApiDevice } from '../support/devices';
 import { mapFeatures } from '../support/map';
 import { text, type Lang } from '../support/texts';
@@ -123,4 +123,20 @@ test('the emergency page loads its catalogues with it; a language switch loads t
   asked.length = 0;
   await openDialogs(page, 'en-US');
   expect(asked, 'no catalogue fetched after the switch').toEqual([]);
+});
+
+test('in English a page fetches each of its catalogues once: English only, no Chinese fallback', async ({ page }) => {
+  await page.goto('/login');
+  await switchLanguage(page, 'en-US');
+  await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password, 'en-US');
+  const asked = recordCatalogues(page);
+  await page.getByTestId('nav-menu').getByText(text('en-US', 'menu:dispatch'), { exact: true }).click();
+  await expect(page).toHaveURL(/\/dispatch\/emergency$/);
+  await expect(page.getByTestId('emergency-page')).toBeVisible();
+  expect(asked).toEqual(expect.arrayContaining(['dispatch', 'playback']));
+  // the zh-CN catalogue of a namespace is a chunk of the same name: a fallback load would repeat it
+  expect(
+    asked.filter((ns, i) => asked.indexOf(ns) !== i),
+    'a namespace fetched twice',
+  ).toEqual([]);
 });

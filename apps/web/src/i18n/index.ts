@@ -21,7 +21,7 @@ import { FIRST_NAMESPACES } from './first';
  * - `validation`, `errors`, `success`: the protocol's shared catalogues (schema messages, envelope texts);
  * - one namespace per area, one JSON file per language: `locales/<lang>/<ns>.json`, found by glob,
  *   so adding a file is all it takes to add a namespace.
- * zh-CN is canonical and the fallback; en-US is complete.
+ * zh-CN is canonical; en-US is complete, so no language falls back on another.
  *
  * A console loads the catalogues of its language only (`loadLanguage`, before the first render and
  * on a switch): both languages together were 32 KB of gzip in the first load (the first-load budget, bench/bundle-size.ts).
@@ -122,7 +122,9 @@ void i18next
   .init({
     resources: {},
     lng: initial,
-    fallbackLng: DEFAULT_LANGUAGE,
+    // no fallback language: en-US is complete (catalogues.test.ts checks every key and placeholder),
+    // so a page in English fetches its English catalogues only, not the Chinese ones beside them
+    fallbackLng: false,
     supportedLngs: [...LANGUAGES],
     ns: [...SHARED_NAMESPACES, ...FIRST_NAMESPACES],
     defaultNS: 'common',
@@ -140,7 +142,7 @@ export function loadInitialLanguage(): Promise<void> {
 }
 
 /**
- * Loads namespaces of the current language (and its fallback) that are not in yet; a page's lazy
+ * Loads namespaces of the current language that are not in yet; a page's lazy
  * chunk waits for its namespaces with it (`lazyPage`). i18next remembers them (`options.ns`), so a
  * language switch loads them in the new language before it shows any text in it.
  */

@@ -1,4 +1,13 @@
-import { descendantIds, FenceShape, MODULES, MODULE_BY_ID, MenuId, type Action } from '@bwc/protocol';
+import {
+  ArchiveMenu,
+  descendantIds,
+  FenceShape,
+  MODULES,
+  MODULE_BY_ID,
+  MenuId,
+  Username,
+  type Action,
+} from '@bwc/protocol';
 import { hashPlainPassword } from '../../modules/auth/password';
 import { now, type Db } from '../connection';
 import { readSettings } from '../settings';
@@ -45,6 +54,17 @@ export const DEMO_ROLES: { name: string; weight: number; remark: string; grants:
     remark: '本单位及下级单位的用户与单位管理',
     grants: [{ ids: [...tree(10410), ...tree(MenuId.UNITS), ...tree(10430)], actions: ALL }],
   },
+  {
+    // an officer carrying a camera: the recordings of his unit (he uploads, never deletes: no edit),
+    // its incidents and cases to read, and the notices every account sees
+    name: '民警',
+    weight: 20,
+    remark: '本单位执法数据查看与上传',
+    grants: [
+      { ids: [MenuId.LAW_MEDIA], actions: ['view', 'add'] },
+      { ids: [ArchiveMenu.LAW_DOC, ArchiveMenu.CASE, MenuId.ANNOUNCEMENTS, MenuId.DOWNLOADS], actions: ['view'] },
+    ],
+  },
   { name: '审计员', weight: 10, remark: '日志审计（只读）', grants: [{ ids: tree(10430), actions: ['view'] }] },
 ];
 
@@ -77,6 +97,35 @@ export const DEMO_ACCOUNTS = [
     phone: '13800000003',
   },
 ] as const;
+
+/**
+ * The demo's officers: the person each simulated camera names (its 使用人 `hostname` and 警号
+ * `hostcode`) gets an account of this role in the camera's unit, its police number as username,
+ * and becomes the camera's owner, so that its recordings name him (an item takes its device's owner).
+ */
+export const DEMO_OFFICER = { role: '民警', password: 'Police@123' } as const;
+
+interface DemoAccountRow {
+  username: string;
+  /** hashed before, outside any transaction (argon2 takes a while) */
+  password_hash: string;
+  hostname: string;
+  unit_id: number;
+  role_id: number;
+  ifadmin: number;
+  phone: string;
+}
+
+/** Insert a demo account unless its username is taken: its id, or undefined when it existed. */
+async function insertDemoAccount(db: Db, account: DemoAccountRow, ts: string): Promise<number | undefined> {
+  const row = await db
+    .insertInto('users')
+    .values({ ...account, status: 'enabled', created: ts, updated: ts })
+    .onConflict((oc) => oc.column('username').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id;
+}
 
 /** Grants plus view on every ancestor, so that a granted page's menu parents show. */
 export function expandGrants(grants: Grant[]): Map<number, Set<Action>> {
@@ -150,23 +199,84 @@ export async function seedDemo(db: Db): Promise<void> {
     if (exists) continue;
     const unit = await db.selectFrom('units').select('id').where('bh', '=', account.unitBh).executeTakeFirstOrThrow();
     const role = await db.selectFrom('roles').select('id').where('name', '=', account.role).executeTakeFirstOrThrow();
-    await db
-      .insertInto('users')
-      .values({
+    await insertDemoAccount(
+      db,
+      {
         username: account.username,
         password_hash: await hashPlainPassword(account.password),
         hostname: account.hostname,
         unit_id: unit.id,
         role_id: role.id,
         ifadmin: account.ifadmin,
-        status: 'enabled',
         phone: account.phone,
-        created: ts,
-        updated: ts,
-      })
-      .onConflict((oc) => oc.column('username').doNothing())
-      .execute();
+      },
+      ts,
+    );
   }
+}
+
+/**
+ * Demo mode, at provisioning: each of these devices that has no owner and names an officer whose
+ * account does not exist yet gets him (DEMO_OFFICER) and becomes his. Once the account exists the
+ * device is never touched again, so an owner an administrator changed or cleared stays, and a
+ * database seeded before gets its officers at the fleet's next start. A device without a police
+ * number usable as a username gets none. Answers the devices given an owner.
+ */
+export async function seedDemoOfficers(db: Db, deviceIds: readonly number[]): Promise<number[]> {
+  if (!deviceIds.length) return [];
+  const role = await db.selectFrom('roles').select('id').where('name', '=', DEMO_OFFICER.role).executeTakeFirst();
+  if (!role) return [];
+  const devices = await db
+    .selectFrom('devices')
+    .select(['id', 'hostname', 'hostcode', 'unit_id'])
+    .where('id', 'in', [...deviceIds])
+    .where('owner_id', 'is', null)
+    .orderBy('id')
+    .execute();
+  const candidates = devices.flatMap((d) => {
+    const policeNumber = Username.safeParse(d.hostcode);
+    return policeNumber.success ? [{ ...d, username: policeNumber.data }] : [];
+  });
+  if (!candidates.length) return [];
+  const usernames = candidates.map((d) => d.username);
+  const taken = new Set(
+    (await db.selectFrom('users').select('username').where('username', 'in', usernames).execute()).map(
+      (u) => u.username,
+    ),
+  );
+  const ts = now();
+  const owned: number[] = [];
+  for (const device of candidates) {
+    if (taken.has(device.username)) continue;
+    taken.add(device.username);
+    const passwordHash = await hashPlainPassword(DEMO_OFFICER.password);
+    // the account and the ownership together: an officer left without his camera would never get it
+    const assigned = await db.transaction().execute(async (trx) => {
+      const officerId = await insertDemoAccount(
+        trx,
+        {
+          username: device.username,
+          password_hash: passwordHash,
+          hostname: device.hostname,
+          unit_id: device.unit_id,
+          role_id: role.id,
+          ifadmin: 0,
+          phone: '',
+        },
+        ts,
+      );
+      if (officerId === undefined) return false;
+      const updated = await trx
+        .updateTable('devices')
+        .set({ owner_id: officerId, updated: ts })
+        .where('id', '=', device.id)
+        .where('owner_id', 'is', null)
+        .executeTakeFirst();
+      return Number(updated.numUpdatedRows) > 0;
+    });
+    if (assigned) owned.push(device.id);
+  }
+  return owned;
 }
 
 /**

@@ -7,6 +7,7 @@ import { readSettings } from '../../db/settings';
 import { AppError } from '../../http/errors';
 import { defineRoute } from '../../http/route';
 import { sameHash, sha256Hex } from './credentials';
+import { seedDemoOfficers } from '../../db/seed/demo';
 import { joinDemoTalkGroups } from '../groups/demo-groups';
 import { provision, type LicenceGate } from './devices.service';
 import { readDeviceSettings } from './settings';
@@ -132,13 +133,17 @@ export async function registerDeviceApiRoutes(
       req.audit.actor = { username: 'device-provisioning' };
       req.audit.target = body.devices.length;
       const devices = await provision(app, licence, body.devices);
-      // a demo convenience: never the reason a provisioning fails
-      if (app.config.demo)
-        await joinDemoTalkGroups(
-          app.db,
-          app.bus,
-          devices.map((d) => d.id),
-        ).catch((err: unknown) => app.log.warn({ err }, 'demo talk groups not made'));
+      // demo conveniences: never the reason a provisioning fails
+      if (app.config.demo) {
+        const ids = devices.map((d) => d.id);
+        await joinDemoTalkGroups(app.db, app.bus, ids).catch((err: unknown) =>
+          app.log.warn({ err }, 'demo talk groups not made'),
+        );
+        await seedDemoOfficers(app.db, ids).then(
+          (owned) => owned.forEach((id) => app.bus.emit('device.changed', { device_id: id, kind: 'updated' })),
+          (err: unknown) => app.log.warn({ err }, 'demo officers not made'),
+        );
+      }
       return { devices, config: await deviceApiConfig(app) };
     },
   });

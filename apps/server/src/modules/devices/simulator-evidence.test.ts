@@ -52,7 +52,7 @@ const sha256 = (file: string) => createHash('sha256').update(readFileSync(file))
 /** A simulated camera provisioned and logged in as the fleet does it. */
 async function camera(
   index: number,
-): Promise<{ client: DeviceClient; identity: { hostbody: string; hostname: string } }> {
+): Promise<{ client: DeviceClient; identity: ReturnType<typeof simulatedIdentity> }> {
   const identity = simulatedIdentity('EVSIM', index);
   const answer = await provisionDevices(transport, key, [identity]);
   const client = new DeviceClient(transport, identity.hostbody, answer.devices[0]!.secret);
@@ -80,10 +80,17 @@ describe.runIf(findFfmpeg())('simulated camera evidence', () => {
     expect(ev.queue.pending()).toEqual([]);
     const [item, ...more] = await itemsWith(sha);
     expect(more).toEqual([]);
+    // the demo camera's officer (its police number his username), whom the library shows
+    const officer = await t.db
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', identity.hostcode)
+      .executeTakeFirstOrThrow();
     expect(item).toMatchObject({
       media_type: 1,
       source: 'device',
       device_id: client.id,
+      user_id: officer.id,
       hostbody: identity.hostbody,
       file_name: clip.filename,
       size: clip.size,

@@ -44,7 +44,7 @@ describe('every role endpoint', () => {
 describe('GET rest/user/role/get', () => {
   it('lists roles by weight with their accounts counted within scope', async () => {
     const all = await api<Role[]>(t.app, 'roleList', admin);
-    expect(all.data.map((r) => r.name)).toEqual(['管理员', '调度员', '单位管理员', '审计员']);
+    expect(all.data.map((r) => r.name)).toEqual(['管理员', '调度员', '单位管理员', '民警', '审计员']);
     expect(all.data.find((r) => r.name === '管理员')).toMatchObject({ weight: 100, users: 1 });
     const scoped = await api<Role[]>(t.app, 'roleList', unitadmin);
     expect(scoped.data.find((r) => r.name === '管理员')).toMatchObject({ users: 0 });

@@ -486,7 +486,7 @@ describe('online users and del_online', () => {
 describe('GET rest/user/role/options', () => {
   it('offers an administrator every role and a unit administrator only roles within his rights', async () => {
     const all = await api<RoleOption[]>(t.app, 'roleOptions', admin);
-    expect(all.data.map((r) => r.name)).toEqual(['管理员', '调度员', '单位管理员', '审计员']);
+    expect(all.data.map((r) => r.name)).toEqual(['管理员', '调度员', '单位管理员', '民警', '审计员']);
     const own = await api<RoleOption[]>(t.app, 'roleOptions', unitadmin);
     expect(own.data.map((r) => r.name)).toEqual(['单位管理员', '审计员']);
   });

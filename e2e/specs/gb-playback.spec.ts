@@ -1,4 +1,5 @@
 import type { GbRecording } from '@bwc/protocol';
+import { GB_STREAM_FPS } from '@bwc/simulator/gb';
 import type { Locator, Page } from '@playwright/test';
 import { Api } from '../../packages/protocol/src/endpoints';
 import { expect, test } from '../fixtures';
@@ -11,10 +12,10 @@ import { text } from '../support/texts';
  * simulated GB28181 device registers, /monitor/playback shows the GB tree, a channel's recordings on
  * the device (RecordInfo: the simulator's 10-minute segments since it started) come back on the
  * timeline and in the list, one plays through gbplay with start/end (the device's Playback INVITE)
- * and its picture moves; pause and resume, a speed of 4x (the picture decodes faster, the recording
- * time runs faster) and a seek by a click on the timeline inside the playing recording (the recording
- * time jumps, no new INVITE); screenshots in zh-CN and en-US. Once the device leaves, its playback
- * ends and a search says it is offline.
+ * and its picture moves; pause and resume, a seek by a click on the progress bar under the picture
+ * (the device is told the clicked offset, the recording time jumps there, the picture goes on, no new
+ * INVITE) and a speed of 4x (the picture decodes faster, the recording time runs faster); screenshots
+ * in zh-CN and en-US. Once the device leaves, its playback ends and a search says it is offline.
  */
 // ids 10 apart across the GB specs: a device's channels take the serials after its own
 const DEVICE_ID = '34020000001320000911';
@@ -117,10 +118,42 @@ test('GB history replay: the device answers RecordInfo, its recordings show on t
     // no new INVITE: the same playback went on
     expect(simLog.filter((l) => l.startsWith('streaming')).length).toBe(plays);
 
-    // speed 4x (MANSRTSP Scale): the device sends four times the frames a second, the shown
-    // recording time runs four times as fast
+    // seek at 1x by a click on the progress bar's rail (MANSRTSP PLAY Range), two minutes ahead of
+    // the recording time shown: the rail is as wide as the picture, over a pixel a second of the
+    // 10-minute recording, so the click lands where it was computed (a bar in the timeline's day row
+    // is a few pixels wide: 32af671). The 4x step below has over 7 minutes of recording left.
     const time = player.getByTestId('gb-replay-time');
     const position = async () => Number(await time.getAttribute('data-position'));
+    const progress = player.getByRole('slider', { name: text('zh-CN', 'playback:gb.seek') });
+    await expect(progress).toBeEnabled();
+    const last = Number(await progress.getAttribute('aria-valuemax'));
+    const before = await position();
+    const sought = before + 120;
+    expect(sought, 'room after the seek for the 4x step').toBeLessThan(last - 240);
+    const rail = player.locator('.ant-slider-rail');
+    const box = (await rail.boundingBox())!;
+    // the slider rounds the clicked point to a second: a pixel's worth either way, and one more
+    const slack = Math.ceil(last / box.width) + 1;
+    const seeks: number[] = [];
+    device.on('playbackControl', (e) => e.command === 'seek' && seeks.push(e.offset));
+    await rail.click({ position: { x: (box.width * sought) / last, y: box.height / 2 } });
+    await expect.poll(() => seeks.length, { message: 'the device was told to seek' }).toBe(1);
+    expect(Math.abs(seeks[0]! - sought)).toBeLessThanOrEqual(slack);
+    // the recording time shown jumps there and runs on from it; the progress bar follows
+    await expect.poll(position, { intervals: [200] }).toBeGreaterThanOrEqual(seeks[0]!);
+    expect(await position()).toBeLessThan(seeks[0]! + 60);
+    expect(Number(await progress.getAttribute('aria-valuenow'))).toBeGreaterThanOrEqual(seeks[0]!);
+    // the device plays on from there: the picture moves, and the video (past what it had buffered
+    // before the seek) decodes frames at the stream's pace
+    await expect.poll(() => moving(view), { timeout: 60_000, intervals: [500] }).toBeGreaterThan(50);
+    await expect.poll(() => decodedFps(view), { timeout: 60_000, intervals: [500] }).toBeGreaterThan(GB_STREAM_FPS / 2);
+    await expect(view).toHaveAttribute('data-state', 'playing');
+    expect(controls).toEqual(['pause', 'resume', 'seek']);
+    expect(simLog.filter((l) => l.startsWith('streaming')).length).toBe(plays);
+    await page.screenshot({ path: artifact('gb-playback-seek-zh-CN') });
+
+    // speed 4x (MANSRTSP Scale): the device sends four times the frames a second, the shown
+    // recording time runs four times as fast
     const normalFps = await decodedFps(view);
     const speeds: number[] = [];
     device.on('playbackControl', (e) => e.command === 'speed' && speeds.push(e.scale));
@@ -138,9 +171,6 @@ test('GB history replay: the device answers RecordInfo, its recordings show on t
     expect(Date.now() - t0).toBeLessThan(4_000);
     await page.screenshot({ path: artifact('gb-playback-speed-zh-CN') });
 
-    // (a seek is not clicked here: in a day's row a 10-minute bar is a few pixels wide, so where
-    // its middle fell in the recording varied by 100 s, and at 4x the recording soon plays out; the
-    // timeline's and the progress bar's seeks are web unit tests, the device's the server's)
     // the player card with its controls: speed, pause, recording time and progress bar
     await player.screenshot({ path: artifact('gb-playback-controls-zh-CN') });
 

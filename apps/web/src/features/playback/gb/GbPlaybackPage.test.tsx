@@ -318,7 +318,13 @@ describe('GB history replay', () => {
     expect(time.textContent).toContain(`Recording time: ${shown('2026-11-20 09:00:00').slice(0, 15)}`);
     expect(server.calls(Api.gbPlay.path)).toHaveLength(1);
     // the progress bar shows the same point of the span
-    expect(Number(within(player).getByRole('slider').getAttribute('aria-valuenow'))).toBeGreaterThanOrEqual(3 * 3600);
+    expect(
+      Number(
+        within(player)
+          .getByRole('slider', { name: 'Playback position (click or drag to jump)' })
+          .getAttribute('aria-valuenow'),
+      ),
+    ).toBeGreaterThanOrEqual(3 * 3600);
 
     // a refused speed keeps the one in force, with the server's message
     control = { code: 504, msg: 'The GB device did not answer in time.', data: null };

@@ -235,8 +235,9 @@ function GbPlaybackView({
                 setDragging(null);
                 void control({ action: 'seek', offset });
               }}
-              aria-label={t('gb.seek')}
-              data-testid="gb-replay-progress"
+              // the handle is the element with role slider: the label goes there (an aria-label or a
+              // data-testid on the Slider itself reaches no element)
+              ariaLabelForHandle={t('gb.seek')}
             />
           </div>
         </>

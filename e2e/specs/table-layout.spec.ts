@@ -18,13 +18,27 @@ test.use({ viewport: { width: 1280, height: 760 } });
 
 const AT = { lng: 114.0579, lat: 22.5431 };
 
-/** How many lines the text of an element takes (its line boxes, by their tops). */
+/**
+ * How many lines the text of an element takes: the tops of its text's line boxes, a line apart
+ * (a wrapping element's box, such as the span of an ellipsis header, starts a few pixels above its
+ * text on the same line).
+ */
 function linesOf(cell: Locator): Promise<number> {
   return cell.evaluate((el) => {
     const range = document.createRange();
     range.selectNodeContents(el);
-    const tops = new Set(Array.from(range.getClientRects()).filter((r) => r.width > 0).map((r) => Math.round(r.top)));
-    return tops.size;
+    const tops = Array.from(range.getClientRects())
+      .filter((r) => r.width > 0)
+      .map((r) => r.top)
+      .sort((x, y) => x - y);
+    const lineHeight = parseFloat(getComputedStyle(el).fontSize) || 14;
+    let lines = 0;
+    let last = -Infinity;
+    for (const top of tops) {
+      if (top - last >= lineHeight / 2) lines++;
+      last = top;
+    }
+    return lines;
   });
 }
 
@@ -120,9 +134,13 @@ test('tables fit a 1280-pixel screen in English and Chinese', async ({ page, bas
     const operationHeader = history.locator('.ant-table-thead th.ant-table-cell-fix-right').first();
     const sure = await edges(sureHeader);
     const operation = await edges(operationHeader);
-    expect.soft(sure.right, 'acknowledgement column under the operation column').toBeLessThanOrEqual(operation.left + 1);
+    expect
+      .soft(sure.right, 'acknowledgement column under the operation column')
+      .toBeLessThanOrEqual(operation.left + 1);
     const sureCell = row.getByTestId('alarm-sure-cell');
-    expect.soft((await edges(sureCell)).right, 'acknowledgement cell under the operation column').toBeLessThanOrEqual(operation.left + 1);
+    expect
+      .soft((await edges(sureCell)).right, 'acknowledgement cell under the operation column')
+      .toBeLessThanOrEqual(operation.left + 1);
     // the device column: name with code, and the device number, one line each
     for (const line of await row.locator('.bwc-alarm-device-name, .bwc-alarm-device-key').all()) {
       expect.soft(await linesOf(line)).toBe(1);
@@ -144,3 +162,45 @@ test('tables fit a 1280-pixel screen in English and Chinese', async ({ page, bas
     expect.soft(await linesOf(didCell), 'device number on one line').toBe(1);
   }
 });
+
+/**
+ * The other list screens, empty or not: every header whole and on one line in both languages (the
+ * workstation list's unit column had no width left and was drawn 0 pixels wide).
+ */
+const LIST_SCREENS = [
+  '/oamcenter/deviceAdmin/workAdmin',
+  '/oamcenter/deviceAdmin/recorderModel',
+  '/oamcenter/PlatformAdmin/MediaGateway',
+  '/oamcenter/PlatformAdmin/downAdmin',
+  '/configcenter/userAdmin/accountAdmin',
+  '/configcenter/userAdmin/RoleAdmin',
+  '/configcenter/Admin/SensitiveWordAdmin',
+  '/configcenter/MapConfig/ElectronicFence',
+  '/dispatch/msgManage',
+  '/dispatch/voiceManage',
+  '/data/manage/law',
+  '/data/manage/sensitivity',
+  '/data/manage/outside',
+  '/data/archive/lawDoc',
+  '/data/archive/alram',
+  '/data/archive/case',
+  '/data/archive/sample',
+  '/data/check/record',
+  '/data/peerreview/review',
+  '/data/edit/record',
+  '/data/edit/deleted',
+  '/monitor/alarm',
+];
+
+for (const lang of ['en-US', 'zh-CN'] as const) {
+  test(`list screens: headers whole and on one line (${lang})`, async ({ page }) => {
+    await page.goto('/login');
+    await switchLanguage(page, lang);
+    await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password, lang);
+    for (const path of LIST_SCREENS) {
+      await page.goto(path);
+      await expect(page.locator('.ant-table-thead th').first()).toBeVisible();
+      await headersFit(page, path);
+    }
+  });
+}

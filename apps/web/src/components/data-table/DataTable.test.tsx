@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SearchItem } from '../search-bar';
 import { renderWidget } from '../test-utils';
-import { DataTable, formatIndex } from './DataTable';
+import { DataTable, FLEX_COLUMN_MIN_WIDTH, fitScrollX, formatIndex } from './DataTable';
 import type { DataTableColumn, TablePage, TableQuery } from './data-table.types';
 
 afterEach(cleanup);
@@ -19,7 +19,11 @@ interface Person {
   children?: Person[];
 }
 
-const people: Person[] = Array.from({ length: 45 }, (_, i) => ({ id: i + 1, name: `person ${i + 1}`, enabled: i % 2 === 0 }));
+const people: Person[] = Array.from({ length: 45 }, (_, i) => ({
+  id: i + 1,
+  name: `person ${i + 1}`,
+  enabled: i % 2 === 0,
+}));
 
 /** A real in-memory "server": pages and filters the rows the way the API does. */
 function serverOver(rows: Person[]) {
@@ -59,6 +63,22 @@ describe('formatIndex', () => {
   });
 });
 
+describe('fitScrollX', () => {
+  const columns = [{ key: 'a', width: 400 }, { key: 'unit' }, { key: 'b', width: 500 }, { key: 'op', width: 170 }];
+
+  it('widens the scroll width so that a column without a width keeps its least width', () => {
+    // 1,070 fixed + 55 of a selection column: the unit column had 1,160 - 1,125 = 35 pixels
+    expect(fitScrollX({ x: 1160 }, columns, 55)).toEqual({ x: 1125 + FLEX_COLUMN_MIN_WIDTH });
+  });
+
+  it('keeps a scroll width that leaves enough, and a table that does not scroll sideways', () => {
+    const scroll = { x: 2000, y: 300 };
+    expect(fitScrollX(scroll, columns)).toBe(scroll);
+    expect(fitScrollX(undefined, columns)).toBeUndefined();
+    expect(fitScrollX({ x: 'max-content' }, columns)).toEqual({ x: 'max-content' });
+  });
+});
+
 describe('DataTable, server paging', () => {
   it('asks the server for page 1 with the default size and shows total, index and texts', async () => {
     const fetch = serverOver(people);
@@ -84,7 +104,9 @@ describe('DataTable, server paging', () => {
 
   it('goes back to page 1 when the page size changes', async () => {
     const fetch = serverOver(people);
-    const view = await renderWidget(<DataTable<Person> queryKey={['people']} fetch={fetch} columns={[nameColumn]} />, { url: '/?page=2' });
+    const view = await renderWidget(<DataTable<Person> queryKey={['people']} fetch={fetch} columns={[nameColumn]} />, {
+      url: '/?page=2',
+    });
     await waitFor(() => expect(firstCells(view.container)[0]).toBe('21'));
     await chooseSize(view.container, 50);
     await waitFor(() => expect(bodyRows(view.container)).toHaveLength(45));
@@ -109,9 +131,12 @@ describe('DataTable, server paging', () => {
 
   it('searches on Enter, writes the filter into the URL and goes back to page 1', async () => {
     const fetch = serverOver(people);
-    const view = await renderWidget(<DataTable<Person> queryKey={['people']} fetch={fetch} columns={[nameColumn]} searchItems={keywordSearch} />, {
-      url: '/?page=2',
-    });
+    const view = await renderWidget(
+      <DataTable<Person> queryKey={['people']} fetch={fetch} columns={[nameColumn]} searchItems={keywordSearch} />,
+      {
+        url: '/?page=2',
+      },
+    );
     await waitFor(() => expect(firstCells(view.container)[0]).toBe('21'));
     await userEvent.type(screen.getByPlaceholderText('请输入'), 'person 4{Enter}');
     await waitFor(() => expect(bodyRows(view.container)).toHaveLength(7)); // 4, 40..45
@@ -122,7 +147,9 @@ describe('DataTable, server paging', () => {
 
   it('moves to the last page when the requested page is past the end', async () => {
     const fetch = serverOver(people);
-    const view = await renderWidget(<DataTable<Person> queryKey={['people']} fetch={fetch} columns={[nameColumn]} />, { url: '/?page=9' });
+    const view = await renderWidget(<DataTable<Person> queryKey={['people']} fetch={fetch} columns={[nameColumn]} />, {
+      url: '/?page=9',
+    });
     await waitFor(() => expect(view.url().get('page')).toBe('3'));
     await waitFor(() => expect(bodyRows(view.container)).toHaveLength(5));
   });
@@ -158,21 +185,37 @@ describe('DataTable, server paging', () => {
     const onToggle = vi.fn(async (row: Person, on: boolean) => {
       rows.find((r) => r.id === row.id)!.enabled = on;
     });
-    const columns: DataTableColumn<Person>[] = [nameColumn, { kind: 'switch', key: 'enabled', title: 'enabled', isOn: (row) => row.enabled, onToggle }];
+    const columns: DataTableColumn<Person>[] = [
+      nameColumn,
+      { kind: 'switch', key: 'enabled', title: 'enabled', isOn: (row) => row.enabled, onToggle },
+    ];
     const view = await renderWidget(<DataTable<Person> queryKey={['people']} fetch={fetch} columns={columns} />);
     await waitFor(() => expect(bodyRows(view.container)).toHaveLength(3));
     const secondSwitch = within(bodyRows(view.container)[1]!).getByRole('switch');
     expect(secondSwitch.getAttribute('aria-checked')).toBe('false');
     const callsBefore = fetch.mock.calls.length;
     fireEvent.click(secondSwitch);
-    await waitFor(() => expect(within(bodyRows(view.container)[1]!).getByRole('switch').getAttribute('aria-checked')).toBe('true'));
+    await waitFor(() =>
+      expect(within(bodyRows(view.container)[1]!).getByRole('switch').getAttribute('aria-checked')).toBe('true'),
+    );
     expect(onToggle).toHaveBeenCalledWith(expect.objectContaining({ id: 2 }), true);
     expect(fetch.mock.calls.length).toBeGreaterThan(callsBefore);
   });
 
   it('keeps a switch read-only without permission', async () => {
-    const columns: DataTableColumn<Person>[] = [{ kind: 'switch', key: 'enabled', title: 'enabled', isOn: (row) => row.enabled, onToggle: vi.fn(), visible: false }];
-    const view = await renderWidget(<DataTable<Person> queryKey={['people']} fetch={serverOver(people.slice(0, 2))} columns={columns} />);
+    const columns: DataTableColumn<Person>[] = [
+      {
+        kind: 'switch',
+        key: 'enabled',
+        title: 'enabled',
+        isOn: (row) => row.enabled,
+        onToggle: vi.fn(),
+        visible: false,
+      },
+    ];
+    const view = await renderWidget(
+      <DataTable<Person> queryKey={['people']} fetch={serverOver(people.slice(0, 2))} columns={columns} />,
+    );
     await waitFor(() => expect(bodyRows(view.container)).toHaveLength(2));
     expect(within(bodyRows(view.container)[0]!).getByRole('switch').hasAttribute('disabled')).toBe(true);
   });
@@ -201,7 +244,9 @@ describe('DataTable, client paging and rows', () => {
     expect(first.container.querySelector('.ant-pagination')).toBeNull();
     expect(first.container.querySelector('.ant-empty-description')?.textContent).toBe('暂无数据');
     first.unmount();
-    const second = await renderWidget(<DataTable<Person> dataSource={[]} columns={[nameColumn]} />, { language: 'en-US' });
+    const second = await renderWidget(<DataTable<Person> dataSource={[]} columns={[nameColumn]} />, {
+      language: 'en-US',
+    });
     expect(second.container.querySelector('.ant-empty-description')?.textContent).toBe('No data');
     expect(screen.getByText('No.')).toBeTruthy();
   });
@@ -215,7 +260,12 @@ describe('DataTable, client paging and rows', () => {
     ];
     const onChange = vi.fn();
     const view = await renderWidget(
-      <DataTable<Person> dataSource={rows} columns={[nameColumn]} flagBy="select" selection={{ type: 'checkbox', disabledBy: 'pdname', preselectedBy: 'checked', onChange }} />,
+      <DataTable<Person>
+        dataSource={rows}
+        columns={[nameColumn]}
+        flagBy="select"
+        selection={{ type: 'checkbox', disabledBy: 'pdname', preselectedBy: 'checked', onChange }}
+      />,
     );
     await waitFor(() => expect(onChange).toHaveBeenCalledWith([2], [rows[1]]));
     const boxes = bodyRows(view.container).map((row) => row.querySelector<HTMLInputElement>('input[type="checkbox"]')!);
@@ -231,8 +281,15 @@ describe('DataTable, client paging and rows', () => {
 
   it('offers a single-choice radio column', async () => {
     const onChange = vi.fn();
-    const view = await renderWidget(<DataTable<Person> dataSource={people.slice(0, 3)} columns={[nameColumn]} selection={{ type: 'radio', onChange }} />);
-    const radios = () => bodyRows(view.container).map((row) => row.querySelector<HTMLInputElement>('input[type="radio"]')!);
+    const view = await renderWidget(
+      <DataTable<Person>
+        dataSource={people.slice(0, 3)}
+        columns={[nameColumn]}
+        selection={{ type: 'radio', onChange }}
+      />,
+    );
+    const radios = () =>
+      bodyRows(view.container).map((row) => row.querySelector<HTMLInputElement>('input[type="radio"]')!);
     fireEvent.click(radios()[0]!);
     fireEvent.click(radios()[2]!);
     expect(onChange).toHaveBeenLastCalledWith([3], [people[2]]);
@@ -255,7 +312,12 @@ describe('DataTable, client paging and rows', () => {
           { key: 'hidden', label: 'never', onClick: vi.fn(), visible: false },
         ],
       },
-      { kind: 'operation', key: 'nothing', title: 'nothing-col', actions: [{ key: 'x', label: 'x', onClick: vi.fn(), visible: false }] },
+      {
+        kind: 'operation',
+        key: 'nothing',
+        title: 'nothing-col',
+        actions: [{ key: 'x', label: 'x', onClick: vi.fn(), visible: false }],
+      },
       { key: 'last', title: 'last-col', render: (_value, row) => <span>custom {row.id}</span> },
     ];
     const view = await renderWidget(<DataTable<Person> dataSource={people.slice(0, 2)} columns={columns} />);
@@ -275,28 +337,57 @@ describe('DataTable, client paging and rows', () => {
   it("follows the user's permissions: edit shows the action and unlocks the switch, view alone does not", async () => {
     const columns: DataTableColumn<Person>[] = [
       nameColumn,
-      { kind: 'switch', key: 'enabled', title: 'enabled', isOn: (row) => row.enabled, onToggle: vi.fn(), permission: { menu: MenuId.ANNOUNCEMENTS, action: 'edit' } },
-      { kind: 'operation', actions: [{ key: 'edit', label: 'edit', onClick: vi.fn(), permission: { menu: MenuId.ANNOUNCEMENTS, action: 'edit' } }] },
+      {
+        kind: 'switch',
+        key: 'enabled',
+        title: 'enabled',
+        isOn: (row) => row.enabled,
+        onToggle: vi.fn(),
+        permission: { menu: MenuId.ANNOUNCEMENTS, action: 'edit' },
+      },
+      {
+        kind: 'operation',
+        actions: [
+          { key: 'edit', label: 'edit', onClick: vi.fn(), permission: { menu: MenuId.ANNOUNCEMENTS, action: 'edit' } },
+        ],
+      },
     ];
     const rows = people.slice(0, 1);
-    const viewer = await renderWidget(<DataTable<Person> dataSource={rows} columns={columns} />, { permissions: { [MenuId.ANNOUNCEMENTS]: { view: 1 } } });
+    const viewer = await renderWidget(<DataTable<Person> dataSource={rows} columns={columns} />, {
+      permissions: { [MenuId.ANNOUNCEMENTS]: { view: 1 } },
+    });
     expect(screen.queryByText('edit')).toBeNull();
     expect(screen.getByRole('switch').hasAttribute('disabled')).toBe(true);
     viewer.unmount();
-    await renderWidget(<DataTable<Person> dataSource={rows} columns={columns} />, { permissions: { [MenuId.ANNOUNCEMENTS]: { view: 1, edit: 1 } } });
+    await renderWidget(<DataTable<Person> dataSource={rows} columns={columns} />, {
+      permissions: { [MenuId.ANNOUNCEMENTS]: { view: 1, edit: 1 } },
+    });
     expect(screen.getByText('edit')).toBeTruthy();
     expect(screen.getByRole('switch').hasAttribute('disabled')).toBe(false);
   });
 
-  it.each([false, true])('shows tree-type rows under their parent, numbering top-level rows only (selectable: %s)', async (selectable) => {
-    const rows: Person[] = [{ id: 1, name: 'parent', enabled: true, children: [{ id: 11, name: 'child', enabled: true }] }, { id: 2, name: 'second', enabled: true }];
-    const view = await renderWidget(
-      <DataTable<Person> dataSource={rows} columns={[nameColumn]} tree={{ defaultExpandAll: true }} selection={selectable ? { type: 'radio' } : undefined} />,
-    );
-    expect(screen.getByText('child')).toBeTruthy();
-    // the expander sits in the name column, next to the parent's name
-    expect(screen.getByText('parent').closest('td')?.querySelector('.ant-table-row-expand-icon')).toBeTruthy();
-    const indexCells = bodyRows(view.container).map((row) => row.querySelectorAll('td')[selectable ? 1 : 0]?.textContent);
-    expect(indexCells).toEqual(['01', '', '02']);
-  });
+  it.each([false, true])(
+    'shows tree-type rows under their parent, numbering top-level rows only (selectable: %s)',
+    async (selectable) => {
+      const rows: Person[] = [
+        { id: 1, name: 'parent', enabled: true, children: [{ id: 11, name: 'child', enabled: true }] },
+        { id: 2, name: 'second', enabled: true },
+      ];
+      const view = await renderWidget(
+        <DataTable<Person>
+          dataSource={rows}
+          columns={[nameColumn]}
+          tree={{ defaultExpandAll: true }}
+          selection={selectable ? { type: 'radio' } : undefined}
+        />,
+      );
+      expect(screen.getByText('child')).toBeTruthy();
+      // the expander sits in the name column, next to the parent's name
+      expect(screen.getByText('parent').closest('td')?.querySelector('.ant-table-row-expand-icon')).toBeTruthy();
+      const indexCells = bodyRows(view.container).map(
+        (row) => row.querySelectorAll('td')[selectable ? 1 : 0]?.textContent,
+      );
+      expect(indexCells).toEqual(['01', '', '02']);
+    },
+  );
 });

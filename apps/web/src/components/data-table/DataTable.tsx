@@ -59,6 +59,31 @@ export interface DataTableProps<T extends Row> {
 
 const NO_SEARCH_ITEMS: readonly SearchItem[] = [];
 
+/** The least a column without a width keeps when the table scrolls sideways (`scroll.x`). */
+export const FLEX_COLUMN_MIN_WIDTH = 100;
+
+/**
+ * The sideways scroll width: the page's `scroll.x`, widened so that every column without a width
+ * keeps FLEX_COLUMN_MIN_WIDTH beside the fixed ones. Otherwise antd gives such a column only what
+ * `x` leaves over, and nothing once the fixed widths reach it (the workstation list drew its unit
+ * column 0 pixels wide).
+ */
+export function fitScrollX<T>(
+  scroll: TableProps<T>['scroll'],
+  columns: readonly TableColumnType<T>[],
+  extra = 0,
+): TableProps<T>['scroll'] {
+  if (typeof scroll?.x !== 'number') return scroll;
+  let fixed = extra;
+  let flexible = 0;
+  for (const column of columns) {
+    if (typeof column.width === 'number') fixed += column.width;
+    else flexible++;
+  }
+  const x = Math.max(scroll.x, fixed + flexible * FLEX_COLUMN_MIN_WIDTH);
+  return x === scroll.x ? scroll : { ...scroll, x };
+}
+
 /** Row number as the spec shows it: two digits at least. */
 export function formatIndex(position: number): string {
   return String(position).padStart(2, '0');
@@ -341,7 +366,7 @@ export function DataTable<T extends Row>(props: DataTableProps<T>) {
         locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('table.empty')} /> }}
         bordered={bordered}
         size={size}
-        scroll={scroll}
+        scroll={fitScrollX(scroll, titledColumns, selection ? TABLE_INDEX_COLUMN_WIDTH : 0)}
         pagination={false}
         rowSelection={rowSelection}
         expandable={

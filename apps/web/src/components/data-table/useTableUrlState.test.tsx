@@ -14,7 +14,9 @@ function Harness({ urlKey, defaults }: { urlKey?: string; defaults?: Record<stri
   const state = useTableUrlState(items, urlKey, defaults);
   return (
     <>
-      <output data-testid="state">{JSON.stringify({ filters: state.filters, page: state.page, limit: state.limit })}</output>
+      <output data-testid="state">
+        {JSON.stringify({ filters: state.filters, page: state.page, limit: state.limit })}
+      </output>
       <button
         onClick={() => {
           // two writes before the router re-renders
@@ -29,7 +31,12 @@ function Harness({ urlKey, defaults }: { urlKey?: string; defaults?: Record<stri
   );
 }
 
-const shown = () => JSON.parse(screen.getByTestId('state').textContent ?? '{}') as { filters: Record<string, unknown>; page: number; limit: number };
+const shown = () =>
+  JSON.parse(screen.getByTestId('state').textContent ?? '{}') as {
+    filters: Record<string, unknown>;
+    page: number;
+    limit: number;
+  };
 
 describe('useTableUrlState', () => {
   it('keeps both of two quick writes, lists as repeated parameters', async () => {

@@ -23,7 +23,11 @@ function isPageSize(value: number): boolean {
  * can live on one page. A filter with a default that the user cleared is written as an empty
  * parameter, so that the default does not come back on reload.
  */
-export function useTableUrlState(items: readonly SearchItem[], urlKey?: string, defaultFilters: FilterValues = {}): TableUrlState {
+export function useTableUrlState(
+  items: readonly SearchItem[],
+  urlKey?: string,
+  defaultFilters: FilterValues = {},
+): TableUrlState {
   const [params, setParams] = useSearchParams();
   // The router applies navigations in a transition: a second write before it lands (a click while
   // a slow machine is still rendering the search) must build on the first, not on the stale params.
@@ -53,7 +57,11 @@ export function useTableUrlState(items: readonly SearchItem[], urlKey?: string, 
     .flatMap((item) => filterNames(item).map((name) => `${name}${isMultiValued(item) ? '[]' : ''}`))
     .join('|');
   const fields = useMemo(
-    () => (fieldsKey ? fieldsKey.split('|') : []).map((field) => ({ name: field.replace(/\[\]$/, ''), multi: field.endsWith('[]') })),
+    () =>
+      (fieldsKey ? fieldsKey.split('|') : []).map((field) => ({
+        name: field.replace(/\[\]$/, ''),
+        multi: field.endsWith('[]'),
+      })),
     [fieldsKey],
   );
 

@@ -106,7 +106,7 @@ export function ScoreList() {
       {
         title: t('list.score'),
         key: 'score',
-        width: 110,
+        width: 140,
         render: (_: unknown, r: VideoScoreRow) => (r.score === null ? t('list.noScore') : `${r.score}%`),
       },
       {

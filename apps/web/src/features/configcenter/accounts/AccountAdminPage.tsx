@@ -159,6 +159,7 @@ function AccountsTab() {
         fetch={({ page, limit, filters }) => call('accountList', { page, limit, ...filters })}
         columns={columns}
         searchItems={searchItems}
+        scroll={{ x: 1100 }}
       />
       <AccountFormDialog units={units.tree} unitsListed={units.allowed} isAdmin={isAdmin} {...dialog} />
     </>

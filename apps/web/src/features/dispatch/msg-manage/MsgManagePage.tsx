@@ -96,6 +96,7 @@ export function MsgManagePage() {
         fetch={({ page, limit, filters }) => call('messList', { page, limit, ...filters })}
         columns={columns}
         searchItems={searchItems}
+        scroll={{ x: 1000 }}
         dialog={<MessageFormDialog {...dialog} />}
       >
         <GroupMemberPicker

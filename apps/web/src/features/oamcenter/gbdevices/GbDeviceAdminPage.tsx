@@ -124,7 +124,7 @@ export function GbDeviceAdminPage() {
       {
         title: t('gbDevice.field.info'),
         key: 'info',
-        width: 170,
+        width: 230,
         render: (_v, row) => formatDeviceInfo(row) || '—',
       },
       {
@@ -153,7 +153,7 @@ export function GbDeviceAdminPage() {
       {
         title: t('gbDevice.field.times'),
         key: 'times',
-        width: 160,
+        width: 200,
         className: 'bwc-nowrap',
         render: (_v, row) => (
           <>

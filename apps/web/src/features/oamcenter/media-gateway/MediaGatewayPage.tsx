@@ -6,9 +6,13 @@ import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { usePermission } from '../../../app/session/Permission';
 import { QueryError } from '../../../components/crud';
+import { fitScrollX } from '../../../components/data-table';
 import { formatFileSize } from '../../system/upload/uploadCheck';
 import { formatUptime, toKbps } from './format';
 import { fetchMediaGateway, kickMedia, mediaGatewayKey } from './mediaGateway.api';
+
+/** antd's column of expand icons (a stream's viewers), beside the stream columns */
+const EXPAND_COLUMN_WIDTH = 48;
 
 type MediaViewer = MediaStreamInfo['viewers'][number];
 
@@ -97,7 +101,7 @@ export function MediaGatewayPage() {
       ),
     },
     { title: t('mediaGateway.stream.unit'), dataIndex: 'unitname', key: 'unitname', ellipsis: true },
-    { title: t('mediaGateway.stream.address'), dataIndex: 'address', key: 'address' },
+    { title: t('mediaGateway.stream.address'), dataIndex: 'address', key: 'address', width: 170 },
     { title: t('mediaGateway.stream.since'), dataIndex: 'since', key: 'since', width: 170, render: time },
     {
       title: t('mediaGateway.stream.uptime'),
@@ -156,7 +160,7 @@ export function MediaGatewayPage() {
         loading={gateway.isPending}
         dataSource={streams}
         pagination={false}
-        scroll={{ x: 1000 }}
+        scroll={fitScrollX({ x: 1000 }, streamColumns, EXPAND_COLUMN_WIDTH)}
         locale={{
           emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('mediaGateway.empty')} />,
         }}

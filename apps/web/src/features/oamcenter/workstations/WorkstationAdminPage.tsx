@@ -54,7 +54,7 @@ export function WorkstationAdminPage() {
   const columns = useMemo<DataTableColumn<Workstation>[]>(
     () => [
       { title: t('workstation.field.name'), dataIndex: 'name', key: 'name', width: 140, ellipsis: true },
-      { title: t('workstation.field.code'), dataIndex: 'code', key: 'code', width: 130, className: 'bwc-nowrap' },
+      { title: t('workstation.field.code'), dataIndex: 'code', key: 'code', width: 160, className: 'bwc-nowrap' },
       { title: t('workstation.field.unit'), dataIndex: 'unitname', key: 'unitname', ellipsis: true },
       {
         title: t('workstation.field.ip'),

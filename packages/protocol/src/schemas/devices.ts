@@ -172,8 +172,26 @@ export type DeviceAddRequest = z.infer<typeof DeviceAddRequest>;
 export const DeviceWithSecret = z.object({ device: Device, secret: z.string() });
 export type DeviceWithSecret = z.infer<typeof DeviceWithSecret>;
 
-/** POST rest/oam/recorder/update: every field but the secret (lineon/remote_kill follow the device). */
-export const DeviceUpdateRequest = z.object({ id, ...deviceFields });
+/**
+ * POST rest/oam/recorder/update: every field but the secret (lineon/remote_kill follow the device).
+ * `owner_id` left out keeps the device's owner (the console's device form has no owner field, and
+ * an edit of the remark must not take the camera from its officer); `null` takes the owner away.
+ */
+export const DeviceUpdateRequest = z.object({
+  id,
+  ...deviceFields,
+  owner_id: z
+    .preprocess(
+      (v) => (v === '' ? undefined : typeof v === 'string' ? Number(v) : v),
+      z
+        .number({ error: 'validation.number' })
+        .int({ error: 'validation.integer' })
+        .positive({ error: 'validation.range' })
+        .nullable()
+        .optional(),
+    )
+    .optional(),
+});
 export type DeviceUpdateRequest = z.infer<typeof DeviceUpdateRequest>;
 
 /** POST rest/oam/recorder/del and reset_secret: `{id}` */

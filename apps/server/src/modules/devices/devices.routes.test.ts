@@ -234,6 +234,23 @@ describe('device records', () => {
       code: 200,
       data: { hostname: 'renamed', model_name: 'DSJ-X1', owner_name: '赵六', typecate: [2, 1, 0, 1] },
     });
+    // an edit without owner_id (the console's form has no owner field) keeps the owner; null takes it away
+    const edit = { id: d.id, hostbody: d.hostbody, imei: d.imei, unit_id: futian, model_id: modelId };
+    expect(
+      await api<Device>(t.app, 'deviceUpdate', admin, { ...edit, hostname: 'remark only', remark: 'x' }),
+    ).toMatchObject({
+      code: 200,
+      data: { hostname: 'remark only', owner_id: owner.id, owner_name: '赵六' },
+    });
+    expect(
+      await api<Device>(t.app, 'deviceUpdate', admin, { ...edit, hostname: 'renamed', owner_id: null }),
+    ).toMatchObject({
+      code: 200,
+      data: { owner_id: null },
+    });
+    expect(await api(t.app, 'deviceUpdate', admin, { ...edit, hostname: 'renamed', owner_id: 'x' })).toMatchObject({
+      code: 400,
+    });
     const filtered = await api<Page<Device>>(t.app, 'deviceList', admin, { model_id: modelId });
     expect(filtered.data.list.map((x) => x.id)).toEqual([d.id]);
     const reset = await api<{ secret: string }>(t.app, 'deviceResetSecret', admin, { id: d.id });

@@ -161,7 +161,8 @@ export async function updateDevice(deps: ServerDeps, scope: UnitScope, input: De
           jq_hostcode: input.jq_hostcode,
           unit_id: input.unit_id,
           model_id: input.model_id ?? null,
-          owner_id: input.owner_id ?? null,
+          // left out: the owner stays (DeviceUpdateRequest); null: no owner
+          ...(input.owner_id !== undefined ? { owner_id: input.owner_id } : {}),
           remark: input.remark,
           ...(input.typecate ? { typecate: JSON.stringify(input.typecate) } : {}),
           updated: now(),

@@ -1,23 +1,24 @@
 import { Layout } from 'antd';
+import { Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { Lazy } from '../routing/guards';
+import { lazyPage } from '../routing/lazyPage';
 import { usePushChannel } from '../../realtime/session/pushChannel';
-import { useConsoleService } from '../../realtime/sdk/groupLogin';
 import { useSessionKeeper } from '../session/useSessionKeeper';
 import { useVersionWatch } from '../session/useVersionWatch';
-import { CallHost } from '../../features/call/CallHost';
-import { ConferenceHost } from '../../features/conference/ConferenceHost';
-import { TalkHost } from '../../features/talk/TalkHost';
 import { NavBar } from './NavBar';
 
+// the console-service SDK, its message schemas and the panels' hosts: not needed for the first render
+const ConsoleService = lazyPage(() => import('./ConsoleService'), 'ConsoleService');
+
 /** The logged-in console: navigation bar on top, the page below; keeps the session alive, its
- * push channel open and the dispatcher logged onto the console service; hosts the group talk
- * panel and the call panel, which stay open across pages. */
+ * push channel open and (ConsoleService, a chunk loaded beside the first page) the dispatcher
+ * logged onto the console service with the group talk, call and conference panels' hosts, which
+ * stay open across pages. */
 export function ShellLayout() {
   useSessionKeeper();
   useVersionWatch();
   usePushChannel();
-  useConsoleService();
   return (
     <Layout style={{ minHeight: '100vh' }}>
       <NavBar />
@@ -26,9 +27,9 @@ export function ShellLayout() {
           <Outlet />
         </Lazy>
       </Layout.Content>
-      <TalkHost />
-      <CallHost />
-      <ConferenceHost />
+      <Suspense fallback={null}>
+        <ConsoleService />
+      </Suspense>
     </Layout>
   );
 }

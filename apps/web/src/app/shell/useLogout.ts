@@ -3,7 +3,6 @@ import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../api/http';
 import { clearSession } from '../../api/session';
-import { consoleSdk } from '../../realtime/sdk/groupLogin';
 
 /** Logout confirm 'confirm logging out' -> console-service logout -> logout call -> clear session storage -> reload to /login. */
 export function useLogout(): () => void {
@@ -18,6 +17,8 @@ export function useLogout(): () => void {
       cancelText: tc('action.cancel'),
       onOk: async () => {
         try {
+          // loaded by the shell after its first render (ConsoleService), so normally already here
+          const { consoleSdk } = await import('../../realtime/sdk/groupLogin');
           await consoleSdk.logout();
         } catch (error) {
           console.warn('console service logout failed', error);

@@ -10,6 +10,7 @@ import {
 } from '@bwc/protocol';
 import { hashPlainPassword } from '../../modules/auth/password';
 import { now, type Db } from '../connection';
+import type { UserTable } from '../types';
 import { readSettings } from '../settings';
 
 /** Unit tree: city bureau -> district branches -> police stations (21 units). */
@@ -105,16 +106,11 @@ export const DEMO_ACCOUNTS = [
  */
 export const DEMO_OFFICER = { role: '民警', password: 'Police@123' } as const;
 
-interface DemoAccountRow {
-  username: string;
-  /** hashed before, outside any transaction (argon2 takes a while) */
-  password_hash: string;
-  hostname: string;
-  unit_id: number;
-  role_id: number;
-  ifadmin: number;
-  phone: string;
-}
+/** A demo account's row (its password hashed before, outside any transaction: argon2 takes a while). */
+type DemoAccountRow = Pick<
+  UserTable,
+  'username' | 'password_hash' | 'hostname' | 'unit_id' | 'role_id' | 'ifadmin' | 'phone'
+>;
 
 /** Insert a demo account unless its username is taken: its id, or undefined when it existed. */
 async function insertDemoAccount(db: Db, account: DemoAccountRow, ts: string): Promise<number | undefined> {

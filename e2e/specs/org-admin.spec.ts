@@ -254,6 +254,11 @@ test.describe('organisation administration', () => {
     await expect(usernameItem.locator('.ant-form-item-explain-error')).toHaveCount(0);
     await accountForm.getByRole('button', { name: buttonName(cc(zh, 'action.save')) }).click();
     await expect(toast(page, text(zh, 'success:added'))).toBeVisible();
+    // found by its name: the demo's officers (an account for each camera the specs provision) fill
+    // the first page
+    const accountSearch = accounts.getByPlaceholder(cc(zh, 'accounts.filter.keywordPlaceholder'));
+    await accountSearch.fill(VIEWER.username);
+    await accountSearch.press('Enter');
     await expect(row(accounts, VIEWER.username)).toBeVisible();
 
     // more accounts of the unit for the paging checks (through the API, same session)
@@ -273,7 +278,8 @@ test.describe('organisation administration', () => {
         unit_id: unit!.id,
         role_id: role.id,
       });
-    await page.reload();
+    await accountSearch.fill('e2e_bulk');
+    await accountSearch.press('Enter');
     await expect(row(accounts, 'e2e_bulk12')).toBeVisible();
     await shoot(page, 'configcenter-accounts-zh-CN');
 

@@ -242,17 +242,20 @@ export async function seedDemoOfficers(db: Db, deviceIds: readonly number[]): Pr
   );
   const ts = now();
   const owned: number[] = [];
+  // one hash for the batch: every officer has the same published demo password, and argon2 per
+  // officer cost the fleet's first provisioning a hundred hashes at start-up
+  let passwordHash: string | undefined;
   for (const device of candidates) {
     if (taken.has(device.username)) continue;
     taken.add(device.username);
-    const passwordHash = await hashPlainPassword(DEMO_OFFICER.password);
+    const hash = (passwordHash ??= await hashPlainPassword(DEMO_OFFICER.password));
     // the account and the ownership together: an officer left without his camera would never get it
     const assigned = await db.transaction().execute(async (trx) => {
       const officerId = await insertDemoAccount(
         trx,
         {
           username: device.username,
-          password_hash: passwordHash,
+          password_hash: hash,
           hostname: device.hostname,
           unit_id: device.unit_id,
           role_id: role.id,

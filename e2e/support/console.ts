@@ -64,12 +64,12 @@ export async function openDropdownItem(
   await page.getByRole('menuitem', { name: label }).click();
 }
 
-/** User dropdown -> log out -> confirm; ends on the login screen. */
+/** User dropdown -> log out -> confirm (pressed again if the click is lost, see pressUntilClosed); ends on the login screen. */
 export async function logout(page: Page, lang: Lang = 'zh-CN'): Promise<void> {
   await openDropdownItem(page, 'user-menu', text(lang, 'shell:userMenu.logout'));
   const confirm = page.getByRole('dialog').filter({ hasText: text(lang, 'shell:logout.confirm') });
   await expect(confirm).toBeVisible();
-  await confirm.getByRole('button', { name: buttonName(text(lang, 'common:action.ok')) }).click();
+  await pressUntilClosed(confirm, text(lang, 'common:action.ok'));
   await expect(page).toHaveURL(/\/login$/);
 }
 

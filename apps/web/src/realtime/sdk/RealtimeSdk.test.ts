@@ -17,7 +17,7 @@ import { cacheKey, LOGIN_CACHE_FIELDS, LoginCacheStore } from './cache';
 import { SdkError } from './errors';
 import { LOG_OUTPUT_ID, SdkLogger } from './log';
 import { FakeSocket } from './fakeSocket';
-import { InitStatus, RealtimeSdk } from './RealtimeSdk';
+import { InitStatus, LOGOUT_ANSWER_WAIT_MS, RealtimeSdk } from './RealtimeSdk';
 
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const location = { protocol: 'http:', host: 'console.test:8080', hostname: 'console.test' };
@@ -521,6 +521,24 @@ describe('RealtimeSdk logon and cache', () => {
     await out;
     expect(sdk.login).toBeNull();
     expect(current().readyState).toBe(3);
+  });
+
+  it('logout ends the login here when the service stays connected and does not answer', async () => {
+    const { sdk, current, warn } = setup();
+    sdk.init({ ip: 'svc', port: 9080, connect: true });
+    current().open();
+    await logon(sdk, current);
+    let ended = false;
+    const out = sdk.logout().then(() => (ended = true));
+    await vi.waitFor(() => expect(current().last('req_logout')).toBeDefined());
+    vi.advanceTimersByTime(LOGOUT_ANSWER_WAIT_MS - 1);
+    await Promise.resolve();
+    expect(ended).toBe(false);
+    vi.advanceTimersByTime(1);
+    await out;
+    expect(sdk.login).toBeNull();
+    expect(current().readyState).toBe(3);
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('req_logout: no answer'));
   });
 });
 

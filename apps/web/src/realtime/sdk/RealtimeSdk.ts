@@ -68,6 +68,12 @@ export interface SdkSocket extends RealtimeSocket {
  */
 export const BINARY_BACKLOG_MAX_BYTES = 16 * 1024;
 
+/**
+ * How long logout waits for rsp_logout before it ends the login here anyway: a service that
+ * stays connected and does not answer must not keep the user from logging out.
+ */
+export const LOGOUT_ANSWER_WAIT_MS = 3_000;
+
 const OPEN = 1;
 const CLOSED = 3;
 
@@ -360,11 +366,19 @@ export class RealtimeSdk {
     }
   }
 
-  /** req_logout: the cache is cleared and the socket closed whatever the answer. */
+  /** req_logout: the cache is cleared and the socket closed whatever the answer, at the latest after LOGOUT_ANSWER_WAIT_MS. */
   async logout(): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | null = null;
     try {
-      if (this.connected) await this.send('req_logout', {});
+      if (this.connected) {
+        const unanswered = new Promise<'unanswered'>((resolve) => {
+          timer = setTimeout(() => resolve('unanswered'), LOGOUT_ANSWER_WAIT_MS);
+        });
+        const answer = await Promise.race([this.send('req_logout', {}), unanswered]);
+        if (answer === 'unanswered') this.log.warn(`req_logout: no answer after ${LOGOUT_ANSWER_WAIT_MS} ms`);
+      }
     } finally {
+      if (timer !== null) clearTimeout(timer);
       this.endLogin('logout requested');
     }
   }

@@ -174,8 +174,9 @@ export type DeviceWithSecret = z.infer<typeof DeviceWithSecret>;
 
 /**
  * POST rest/oam/recorder/update: every field but the secret (lineon/remote_kill follow the device).
- * `owner_id` left out keeps the device's owner (the console's device form has no owner field, and
- * an edit of the remark must not take the camera from its officer); `null` takes the owner away.
+ * `owner_id` left out keeps the device's owner (a client that does not know the field must not
+ * take the camera from its officer with an edit of the remark); `null` takes the owner away. The
+ * console's form always sends it (its officer field).
  */
 export const DeviceUpdateRequest = z.object({
   id,

@@ -88,6 +88,13 @@ export function RecorderAdminPage() {
         width: 130,
         className: 'bwc-nowrap',
       },
+      {
+        title: t('recorder.field.owner'),
+        key: 'owner',
+        width: 100,
+        ellipsis: true,
+        render: (_v, row) => row.owner_name || '-',
+      },
       { title: t('recorder.field.unit'), dataIndex: 'unitname', key: 'unitname', ellipsis: true },
       { title: t('recorder.field.model'), dataIndex: 'model_name', key: 'model_name', width: 90, ellipsis: true },
       {
@@ -126,7 +133,7 @@ export function RecorderAdminPage() {
       fetch={({ page, limit, filters }) => call('deviceList', { page, limit, ...filters })}
       columns={columns}
       searchItems={searchItems}
-      scroll={{ x: 970 }}
+      scroll={{ x: 1070 }}
       urlKey="dev"
       dialog={<RecorderFormDialog models={models.data ?? []} {...dialog} />}
     >

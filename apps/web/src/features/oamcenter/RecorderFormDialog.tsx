@@ -1,11 +1,21 @@
-import { DEVICE_CATEGORY, DeviceAddRequest, TYPECATE_DEFAULT, type Device, type RecorderModel } from '@bwc/protocol';
+import {
+  DEVICE_CATEGORY,
+  DeviceAddRequest,
+  MenuId,
+  TYPECATE_DEFAULT,
+  type Device,
+  type RecorderModel,
+} from '@bwc/protocol';
 import { call } from '../../api/http';
+import type { z } from 'zod';
 import { App, Form, Input, Select, Typography, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { FormDialog, useFormDialog, type FormDialogTargetProps } from '../../components/form-dialog';
 import { UnitTreeSelect } from '../../components/unit-tree';
 import { keysOf } from '../../i18n/keys';
 import { isUnitNode, loadUnitLevel } from '../../components/unit-tree';
+import { usePermission } from '../../app/session/Permission';
+import { OwnerSelect } from './OwnerSelect';
 
 const CATEGORY_LABELS = keysOf('oamcenter', {
   bodyCamera: 'recorder.category.bodyCamera',
@@ -13,23 +23,36 @@ const CATEGORY_LABELS = keysOf('oamcenter', {
   handheld: 'recorder.category.handheld',
 } satisfies Record<keyof typeof DEVICE_CATEGORY, string>);
 
+/**
+ * What the form checks: the request without typecate, which bodyOf builds from the category
+ * field and the device's flags (checked with it, the absent typecate failed every save silently).
+ */
+const DeviceForm = DeviceAddRequest.omit({ typecate: true });
+type DeviceForm = z.infer<typeof DeviceForm>;
+
 interface Props extends FormDialogTargetProps<Device> {
   models: RecorderModel[];
 }
 
 /** The request body: the category is position 0 of typecate, the capability flags follow the device's state. */
-function bodyOf(values: DeviceAddRequest, form: FormInstance, flags: number[]) {
+function bodyOf(values: DeviceForm, form: FormInstance, flags: number[]) {
   const category = Number(form.getFieldValue('category'));
-  return { ...values, model_id: values.model_id ?? null, typecate: [category, ...flags] };
+  return {
+    ...values,
+    model_id: values.model_id ?? null,
+    owner_id: values.owner_id ?? null,
+    typecate: [category, ...flags],
+  };
 }
 
 /** Add or edit a device (recorder); an added device's API secret is shown once. */
 export function RecorderFormDialog({ models, ...props }: Props) {
   const { t } = useTranslation('oamcenter');
   const { modal } = App.useApp();
+  const canPickOwner = usePermission(MenuId.ACCOUNTS, 'view');
   const dialog = useFormDialog({
     ...props,
-    schema: DeviceAddRequest,
+    schema: DeviceForm,
     initial: (device) =>
       device
         ? {
@@ -40,6 +63,7 @@ export function RecorderFormDialog({ models, ...props }: Props) {
             jq_hostcode: device.jq_hostcode,
             unit_id: String(device.unit_id),
             model_id: device.model_id ?? undefined,
+            owner_id: device.owner_id ?? undefined,
             category: device.typecate[0] ?? TYPECATE_DEFAULT[0],
             remark: device.remark,
           }
@@ -91,6 +115,14 @@ export function RecorderFormDialog({ models, ...props }: Props) {
       </Form.Item>
       <Form.Item name="model_id" label={t('recorder.field.model')} rules={dialog.rules('model_id')}>
         <Select allowClear options={models.map((m) => ({ value: m.id, label: m.name }))} />
+      </Form.Item>
+      <Form.Item
+        name="owner_id"
+        label={t('recorder.field.owner')}
+        rules={dialog.rules('owner_id')}
+        extra={t(canPickOwner ? 'recorder.owner.help' : 'recorder.owner.noPermission')}
+      >
+        <OwnerSelect current={dialog.row?.owner_id ? { id: dialog.row.owner_id, name: dialog.row.owner_name } : null} />
       </Form.Item>
       <Form.Item name="category" label={t('recorder.field.category')}>
         <Select

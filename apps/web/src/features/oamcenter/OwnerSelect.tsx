@@ -1,0 +1,62 @@
+import { MenuId } from '@bwc/protocol';
+import { useQuery } from '@tanstack/react-query';
+import { Select } from 'antd';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { call } from '../../api/http';
+import { usePermission } from '../../app/session/Permission';
+
+export interface OwnerOption {
+  id: number;
+  name: string;
+}
+
+interface Props {
+  /** the account id (Form.Item's value); null or undefined: no owner */
+  value?: number | null;
+  onChange?: (value: number | null) => void;
+  /** the device's owner when the form opened, named before any search answers */
+  current?: OwnerOption | null;
+  id?: string;
+}
+
+/**
+ * The officer account a camera belongs to: its recordings are filed under this officer. Accounts
+ * are found by name or username on the account list, which needs view on the account screen;
+ * without it the owner is shown and kept, not changed.
+ */
+export function OwnerSelect({ value, onChange, current, id }: Props) {
+  const { t } = useTranslation('oamcenter');
+  const canSearch = usePermission(MenuId.ACCOUNTS, 'view');
+  const [keyword, setKeyword] = useState('');
+  const accounts = useQuery({
+    queryKey: ['oamcenter', 'owners', keyword],
+    queryFn: ({ signal }) =>
+      call('accountList', { page: 1, limit: 50, ...(keyword ? { keyword } : {}) }, { signal, silent: true }),
+    enabled: canSearch,
+    staleTime: 60_000,
+  });
+  const options = useMemo(() => {
+    const found = (accounts.data?.list ?? []).map((a) => ({ value: a.id, label: `${a.hostname} (${a.username})` }));
+    if (current && !found.some((o) => o.value === current.id))
+      found.unshift({ value: current.id, label: current.name });
+    return found;
+  }, [accounts.data, current]);
+  return (
+    <Select<number>
+      id={id}
+      allowClear
+      showSearch
+      filterOption={false}
+      disabled={!canSearch}
+      placeholder={t('recorder.owner.none')}
+      value={value ?? undefined}
+      loading={accounts.isFetching}
+      onSearch={setKeyword}
+      onChange={(next?: number) => onChange?.(next ?? null)}
+      options={options}
+      notFoundContent={accounts.isError ? t('recorder.owner.failed') : undefined}
+      data-testid="device-owner"
+    />
+  );
+}

@@ -215,9 +215,14 @@ export const WEB_DIST = join(WEB, 'dist');
 /**
  * where the test build of the console lives (end-to-end suite, map benchmark): built with
  * `--mode e2e`, which keeps the handles the checks read (`window.__bwcMap`, apps/web/src/map/testHandle.ts)
- * that a production build leaves out. E2E_WEB_DIST gives parallel e2e runs while developing a folder each.
+ * that a production build leaves out. A run on another E2E_PORT than the default builds into its own
+ * folder (e2e/dist-<port>): runs side by side while developing once rebuilt the same folder, and one
+ * run's assets answered 404 while the other rebuilt. E2E_WEB_DIST names a folder outright.
  */
-export const E2E_WEB_DIST = process.env.E2E_WEB_DIST || join(ROOT, 'e2e/dist');
+const E2E_DEFAULT_PORT = '18084';
+const e2ePort = process.env.E2E_PORT || E2E_DEFAULT_PORT;
+export const E2E_WEB_DIST =
+  process.env.E2E_WEB_DIST || join(ROOT, e2ePort === E2E_DEFAULT_PORT ? 'e2e/dist' : `e2e/dist-${e2ePort}`);
 
 /**
  * Builds the console when its folder is missing or older than a source of apps/web or

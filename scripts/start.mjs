@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DEMO_ACCOUNTS, ROOT, WEB_DIST, ensureDependencies, ensureWebBuilt, say, waitForHttp, warn } from './lib/setup.mjs';
+import { DEMO_ACCOUNTS, DEMO_OFFICER, ROOT, WEB_DIST, ensureDependencies, ensureWebBuilt, say, waitForHttp, warn } from './lib/setup.mjs';
 
 try {
   await ensureDependencies();
@@ -117,7 +117,9 @@ if (await waitForHttp(`http://${local ? '127.0.0.1' : host}:${port}/`, 120_000, 
         : []),
       '',
       '  Demo accounts:',
-      ...DEMO_ACCOUNTS.map((a) => `    ${a.username.padEnd(width)}  ${a.password.padEnd(10)}  ${a.role}`),
+      ...[...DEMO_ACCOUNTS, ...(simDevices > 0 ? [DEMO_OFFICER] : [])].map(
+        (a) => `    ${a.username.padEnd(width)}  ${a.password.padEnd(10)}  ${a.role}`,
+      ),
       '',
       simDevices > 0
         ? `  Simulated fleet: ${simDevices} body cameras moving around the map centre (SIM_DEVICES=0 turns it off),\n` +

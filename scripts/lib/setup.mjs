@@ -261,3 +261,10 @@ export const DEMO_ACCOUNTS = [
   { username: 'dispatcher', password: 'Dispatch@1', role: 'dispatcher (dispatch and monitor areas)' },
   { username: 'unitadmin', password: 'Unit@1234', role: 'unit administrator of one sub-unit' },
 ];
+
+/** The account made for the officer of each simulated camera (apps/server's DEMO_OFFICER): username = its police number. */
+export const DEMO_OFFICER = {
+  username: '100001',
+  password: 'Police@123',
+  role: "officer (民警) of a simulated camera; each camera's police number logs in: 100001, 100002, ...",
+};

@@ -36,6 +36,10 @@ describe('evidence library', () => {
     expect(within(row(1)!).getByTestId('thumb-placeholder')).toBeTruthy();
     expect(row(1)!.textContent).toContain('01:05');
     expect(row(1)!.textContent).toContain('5.0 MB');
+    // the device by its number (its name on hover), the officer under it
+    const device = within(row(1)!).getByText('HB007');
+    expect(device.getAttribute('title')).toBe('cam7');
+    expect(device.nextElementSibling?.textContent).toBe('Li');
   });
 
   it('alarm recordings (/data/archive/alram) list the live recordings of alarms under menu 10222', async () => {

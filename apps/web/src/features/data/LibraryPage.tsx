@@ -220,7 +220,8 @@ export function LibraryPage({ view }: { view: LibraryView }) {
         width: 150,
         render: (_: unknown, row: MediaItem) => (
           <div className="bwc-data-title">
-            <span title={row.hostbody}>{row.hostname || row.hostbody || '-'}</span>
+            {/* the device by its number (its name is its carrier's, the officer below in the demo) */}
+            <span title={row.hostname || undefined}>{row.hostbody || row.hostname || '-'}</span>
             <Typography.Text type="secondary">{row.user_name || '-'}</Typography.Text>
           </div>
         ),

@@ -46,10 +46,38 @@ export function fieldError(schema: z.ZodType, values: Record<string, unknown>, f
   return issue ? translateKey(issue.message, issueParams(issue)) : null;
 }
 
-/** Validated and parsed values (schema defaults applied), or throws as antd's validateFields does. */
+/**
+ * The form's fields passed their rules but the schema still fails: its issues concern keys that no
+ * field shows (no Form.Item, or one without the schema's rules) or the whole object, so nobody sees
+ * them under a field. A fault of the form (e.g. a request key the form never has: omit it from the
+ * form's schema or set it into the form); its message names the keys, for the top of the form.
+ */
+export class UnshownFormIssues extends Error {
+  readonly keys: string[];
+  constructor(readonly issues: readonly z.core.$ZodIssue[]) {
+    const keys = [...new Set(issues.map((i) => i.path.map(String).join('.') || '-'))];
+    const first = issues[0];
+    super(
+      translateKey('common.form.unshownIssues', {
+        keys: keys.join(', '),
+        message: first ? translateKey(first.message, issueParams(first)) : '',
+      }),
+    );
+    this.name = 'UnshownFormIssues';
+    this.keys = keys;
+  }
+}
+
+/**
+ * Validated and parsed values (schema defaults applied), or throws as antd's validateFields does
+ * (the messages stand under the fields); when the fields pass but the schema does not, throws
+ * UnshownFormIssues, which the caller shows (a form dialog at its top).
+ */
 export async function validateWith<S extends z.ZodType>(form: FormInstance, schema: S): Promise<z.infer<S>> {
   await form.validateFields();
-  return schema.parse(normalise(schema, form.getFieldsValue(true))) as z.infer<S>;
+  const result = schema.safeParse(normalise(schema, form.getFieldsValue(true)));
+  if (!result.success) throw new UnshownFormIssues(result.error.issues);
+  return result.data as z.infer<S>;
 }
 
 /**

@@ -110,6 +110,32 @@ describe('form dialog kit', () => {
     );
   });
 
+  it('says at the top of the form when the schema fails on a key that no field shows, and sends nothing', async () => {
+    // a request key the form has no field for (as the device form once had typecate): every save
+    // used to do nothing at all, with no message anywhere
+    const WithTags = Schema.extend({ tags: z.array(z.string(), { error: 'validation.type' }) });
+    const create = vi.fn(async () => undefined);
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      await renderWidget(<Page options={{ create, schema: WithTags as unknown as Schema }} />, { language: 'en-US' });
+      await click('open new');
+      await type('Name', 'tagged');
+      await act(async () => {
+        fireEvent.click(save());
+      });
+      const top = await waitFor(() => {
+        const alert = document.querySelector('.bwc-form-dialog-error');
+        if (!alert) throw new Error('no error at the top of the form');
+        return alert;
+      });
+      expect(top.textContent).toContain('Cannot save: the form check failed on tags, which this form does not show');
+      expect(create).not.toHaveBeenCalled();
+      expect(logged).toHaveBeenCalled();
+    } finally {
+      logged.mockRestore();
+    }
+  });
+
   it('is busy while the server works: the form is disabled and the save button loads', async () => {
     let finish: () => void = () => undefined;
     const update = vi.fn(() => new Promise<void>((resolve) => (finish = resolve)));

@@ -3,7 +3,7 @@ import { Form, type FormInstance, type FormRule } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { z } from 'zod';
 import { ApiError } from '../../api/http';
-import { validateWith, zodRules } from '../../app/forms/zodRules';
+import { UnshownFormIssues, validateWith, zodRules } from '../../app/forms/zodRules';
 import { namedFieldError } from './serverError';
 
 /** What a form dialog shows: 'new' to create, a row to edit, null while closed. */
@@ -71,8 +71,9 @@ export interface FormDialog<Row> {
 /**
  * State and behaviour of a create / edit dialog (render it with `<FormDialog dialog={...}>`):
  * - opens with `initial(row)` (form reset first), for 'new' or a row;
- * - OK validates with the protocol schema first (messages under the fields), then sends with
- *   `create` / `update` and is busy only while the server works;
+ * - OK validates with the protocol schema first (messages under the fields; an issue of a key no
+ *   field shows, a fault of the dialog, at the top of the form), then sends with `create` /
+ *   `update` and is busy only while the server works;
  * - an envelope error stays in the form: under the field it names (`字段 name：...`) or that
  *   `refusalField` gives, else at the
  *   top of the form (the http layer's error toast still shows, spec part 1 section 8); success
@@ -161,8 +162,13 @@ export function useFormDialog<Row, C extends z.ZodType, U extends z.ZodType = C>
     try {
       // validate first: the dialog is busy only while the server works
       values = await validateWith(form, editing ? (current.updateSchema ?? current.schema) : current.schema);
-    } catch {
-      return; // the messages stand under the fields
+    } catch (failure) {
+      // the fields passed, the schema did not: say so at the top rather than nothing at all
+      if (failure instanceof UnshownFormIssues) {
+        console.error('form dialog: the schema fails on keys no field shows', failure.keys, failure.issues);
+        setError(failure.message);
+      }
+      return; // else the messages stand under the fields
     }
     setError(null);
     setBusy(true);

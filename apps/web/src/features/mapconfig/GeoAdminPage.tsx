@@ -282,12 +282,24 @@ export function GeoAdminPage({ kind }: { kind: GeoKind }) {
   );
 }
 
+/** The drawn shape (the form's `shape`): its kind, a circle's radius. */
+function ShapeSummary({ value }: { value?: FenceShape | null }) {
+  const { t } = useTranslation('map');
+  return (
+    <>
+      <Tag>{value ? t(TOOL_LABELS[value.type]) : ''}</Tag>
+      {value?.type === 'circle' && t('geo.radius', { m: value.radius })}
+    </>
+  );
+}
+
 interface GeoFormDialogProps extends FormDialogTargetProps<Row> {
   kind: GeoKind;
   shape: FenceShape | null;
 }
 
-function GeoFormDialog({ kind, shape, ...props }: GeoFormDialogProps) {
+/** Add or edit a fence or a zone (the shape drawn on the map, checked with the rest). */
+export function GeoFormDialog({ kind, shape, ...props }: GeoFormDialogProps) {
   const { t } = useTranslation('map');
   const api = API[kind];
   const dialog = useFormDialog({
@@ -339,9 +351,9 @@ function GeoFormDialog({ kind, shape, ...props }: GeoFormDialogProps) {
         },
       }}
     >
-      <Form.Item label={t('geo.shape')}>
-        <Tag>{shape ? t(TOOL_LABELS[shape.type]) : ''}</Tag>
-        {shape?.type === 'circle' && t('geo.radius', { m: shape.radius })}
+      {/* a field of the form, so that a drawing the schema refuses (edges that cross) says so here */}
+      <Form.Item name="shape" label={t('geo.shape')} rules={dialog.rules('shape')}>
+        <ShapeSummary />
       </Form.Item>
       <Form.Item name="name" label={t('geo.name')} rules={dialog.rules('name')} required>
         <Input maxLength={50} />

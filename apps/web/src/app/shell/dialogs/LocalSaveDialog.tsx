@@ -1,8 +1,9 @@
 import { LocalSaveForm, RECORDING_DURATIONS_MIN, SPLIT_SCREEN_CHOICES } from '@bwc/protocol';
-import { Form, Input, Modal, Select, Switch } from 'antd';
+import { Alert, Form, Input, Modal, Select, Switch } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notifySaved } from '../../../api/http';
-import { validateWith, zodRules } from '../../forms/zodRules';
+import { UnshownFormIssues, validateWith, zodRules } from '../../forms/zodRules';
 import { readLocalSave, writeLocalSave } from '../localSave';
 
 const rules = zodRules(LocalSaveForm);
@@ -12,8 +13,17 @@ export function LocalSaveDialog({ open, onClose }: { open: boolean; onClose: () 
   const { t } = useTranslation('shell');
   const { t: tc } = useTranslation();
   const [form] = Form.useForm<LocalSaveForm>();
+  /** a schema failure on a key no field shows (UnshownFormIssues): said above the form, not swallowed */
+  const [unshown, setUnshown] = useState<string | null>(null);
   const save = async () => {
-    const values = await validateWith(form, LocalSaveForm);
+    setUnshown(null);
+    const values = await validateWith(form, LocalSaveForm).catch((error: unknown) => {
+      if (error instanceof UnshownFormIssues) {
+        console.error('local save form: schema issues on keys without a field', error.keys, error.issues);
+        setUnshown(error.message);
+      }
+      throw error;
+    });
     writeLocalSave({ ...readLocalSave(), ...values });
     notifySaved();
     onClose();
@@ -29,6 +39,7 @@ export function LocalSaveDialog({ open, onClose }: { open: boolean; onClose: () 
       destroyOnHidden
       afterOpenChange={(visible) => visible && form.setFieldsValue(readLocalSave())}
     >
+      {unshown && <Alert type="error" showIcon message={unshown} style={{ marginBottom: 16 }} />}
       <Form<LocalSaveForm>
         form={form}
         layout="horizontal"

@@ -1,6 +1,7 @@
 import { MenuId, SettingsSchemas, type Settings } from '@bwc/protocol';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import { renderWidget } from '../../../components/test-utils';
 import { NormalSetFields } from './NormalSetPage';
 import { SettingsCard } from './SettingsCard';
@@ -179,5 +180,32 @@ describe('normalset form', SLOW, () => {
       () => expect(save.mutateAsync).toHaveBeenCalledWith({ ...stored, default_password: 'abcdefg1X' }),
       WAIT,
     );
+  });
+});
+
+describe('a schema key without a field', SLOW, () => {
+  it('is said above the form and nothing is saved (it was swallowed: Save did nothing)', async () => {
+    const save = { mutateAsync: vi.fn(async (v: Settings<'titleset'>) => v), isPending: false };
+    // a key the form has no field for, which '' (an absent field) does not satisfy
+    const schema = SettingsSchemas.titleset.extend({ hidden_key: z.string().min(1) });
+    await renderWidget(
+      <SettingsCard<Settings<'titleset'>>
+        title="titleset"
+        schema={schema as unknown as typeof SettingsSchemas.titleset}
+        menuId={MenuId.SYSTEM_SETTINGS}
+        query={loaded({ title: '移动执法电子证据管理', support_text: '' })}
+        save={save}
+      >
+        {(rules) => <TitleSetFields rules={rules} />}
+      </SettingsCard>,
+      { permissions: { [MenuId.SYSTEM_SETTINGS]: EDIT } },
+    );
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    submitTitle('ok');
+    const alert = await screen.findByTestId('settings-unshown', undefined, WAIT);
+    expect(alert.textContent).toContain('hidden_key');
+    expect(alert.textContent).toContain('无法保存');
+    expect(save.mutateAsync).not.toHaveBeenCalled();
+    error.mockRestore();
   });
 });

@@ -2,10 +2,10 @@ import { boundsOf, SettingsSchemas, type Settings, type SettingsType } from '@bw
 import type { UseMutationResult, UseQueryResult } from '@tanstack/react-query';
 import type { FormRule } from 'antd';
 import { Alert, Button, Card, Form, Result, Skeleton, Space } from 'antd';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { validateWith, zodRules } from '../../../app/forms/zodRules';
+import { UnshownFormIssues, validateWith, zodRules } from '../../../app/forms/zodRules';
 import { usePermission } from '../../../app/session/Permission';
 import { translateKey } from '../../../i18n';
 import './settings.css';
@@ -64,8 +64,20 @@ export function SettingsCard<V extends object>({
     if (data) form.setFieldsValue(data as Parameters<typeof form.setFieldsValue>[0]);
   }, [data, dataUpdatedAt, form]);
 
+  /** a schema failure on a key no field shows (UnshownFormIssues): said above the form, not swallowed */
+  const [unshown, setUnshown] = useState<string | null>(null);
   const submit = async () => {
-    const values = await validateWith(form, schema);
+    setUnshown(null);
+    let values: V;
+    try {
+      values = await validateWith(form, schema);
+    } catch (error) {
+      if (error instanceof UnshownFormIssues) {
+        console.error('settings form: schema issues on keys without a field', error.keys, error.issues);
+        setUnshown(error.message);
+      }
+      throw error;
+    }
     await save.mutateAsync(values);
   };
 
@@ -83,6 +95,9 @@ export function SettingsCard<V extends object>({
     body = (
       <>
         {!canEdit && <Alert type="info" showIcon message={t('settings.readOnly')} style={{ marginBottom: 16 }} />}
+        {unshown && (
+          <Alert type="error" showIcon message={unshown} style={{ marginBottom: 16 }} data-testid="settings-unshown" />
+        )}
         <Form
           form={form}
           className="settings-form"

@@ -97,6 +97,8 @@ async function ensureSystemPackages() {
   if (needRedis) missing.push('redis-server');
   // the GB28181 SIP tests run SIPp (Debian's sip-tester) as an independent peer
   if (!hasCommand('sipp')) missing.push('sip-tester');
+  // the simulator's talk bursts are spoken by espeak-ng (its test is skipped without it)
+  if (!hasCommand('espeak-ng')) missing.push('espeak-ng');
   // without a CJK font the zh-CN screenshots show empty boxes
   const cjk = spawnSync('fc-list', [':lang=zh'], { encoding: 'utf8' });
   if (cjk.status !== 0 || !cjk.stdout.trim()) missing.push('fonts-wqy-microhei');

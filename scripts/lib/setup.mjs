@@ -25,8 +25,11 @@ export function run(cmd, args, { cwd = ROOT, env = process.env, timeoutMs } = {}
     if (timeoutMs) {
       timer = setTimeout(() => {
         warn(`${cmd} ${args.join(' ')}: no end after ${Math.round(timeoutMs / 60000)} min, stopping it`);
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+        // the whole tree, read before anything dies: a killed runner's own children (the e2e
+        // server) once lived on and held their port into the next run
+        const tree = [child.pid, ...descendantsOf(child.pid)];
+        signalAll(tree, 'SIGTERM');
+        setTimeout(() => signalAll(tree, 'SIGKILL'), 10_000).unref();
       }, timeoutMs);
     }
     child.on('error', (err) => {
@@ -39,6 +42,37 @@ export function run(cmd, args, { cwd = ROOT, env = process.env, timeoutMs } = {}
       resolveCode(code ?? (signal ? 128 : 1));
     });
   });
+}
+
+/** The process ids below `pid` (children, their children, ...), from ps. */
+export function descendantsOf(pid) {
+  const r = spawnSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' });
+  if (r.status !== 0) return [];
+  const children = new Map();
+  for (const line of r.stdout.split('\n')) {
+    const [p, parent] = line.trim().split(/\s+/).map(Number);
+    if (!p || !parent) continue;
+    if (!children.has(parent)) children.set(parent, []);
+    children.get(parent).push(p);
+  }
+  const found = [];
+  const queue = [...(children.get(pid) ?? [])];
+  while (queue.length > 0) {
+    const next = queue.shift();
+    found.push(next);
+    queue.push(...(children.get(next) ?? []));
+  }
+  return found;
+}
+
+function signalAll(pids, signal) {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // already gone
+    }
+  }
 }
 
 /** Synchronous, quiet probe: true when the command exits 0. */

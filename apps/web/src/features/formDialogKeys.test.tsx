@@ -1,4 +1,3 @@
-import type { FenceShape } from '@bwc/protocol';
 import { screen, waitFor } from '@testing-library/react';
 import { App } from 'antd';
 import type { ReactElement } from 'react';
@@ -25,6 +24,7 @@ import { RecorderFormDialog } from './oamcenter/RecorderFormDialog';
 import { WorkstationFormDialog } from './oamcenter/workstations/WorkstationFormDialog';
 import { DownloadFormDialog } from './system/download/DownloadFormDialog';
 import { AnnouncementFormDialog } from './system/notice/AnnouncementFormDialog';
+import { SQUARE } from './mapconfig/testShapes';
 
 /**
  * Every form dialog of the kit, opened to add and to edit: each key of the schema it saves with
@@ -58,17 +58,6 @@ vi.mock('../api/http', async (importOriginal) => ({
 
 /** antd renders asynchronously; the machine running CI may be slow */
 const WAIT = { timeout: 15_000 };
-
-const SQUARE: FenceShape = {
-  type: 'polygon',
-  points: [
-    { lng: 114.0, lat: 22.5 },
-    { lng: 114.01, lat: 22.5 },
-    { lng: 114.01, lat: 22.51 },
-    { lng: 114.0, lat: 22.51 },
-  ],
-  holes: [],
-};
 
 const callMock = vi.mocked(call);
 

@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { call } from '../../api/http';
 import { renderWidget } from '../../components/test-utils';
 import { GeoFormDialog, type GeoKind } from './GeoAdminPage';
+import { SQUARE } from './testShapes';
 
 vi.mock('../../api/http', async (importOriginal) => ({
   ...(await importOriginal<Record<string, unknown>>()),
@@ -14,16 +15,6 @@ vi.mock('../../api/http', async (importOriginal) => ({
 /** antd renders asynchronously; the machine running CI may be slow */
 const WAIT = { timeout: 15_000 };
 
-const SQUARE: FenceShape = {
-  type: 'polygon',
-  points: [
-    { lng: 114.0, lat: 22.5 },
-    { lng: 114.01, lat: 22.5 },
-    { lng: 114.01, lat: 22.51 },
-    { lng: 114.0, lat: 22.51 },
-  ],
-  holes: [],
-};
 /** drawn as a bow tie: its edges cross */
 const BOW_TIE: FenceShape = {
   type: 'polygon',

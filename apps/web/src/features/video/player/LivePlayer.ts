@@ -470,8 +470,12 @@ export class LivePlayer {
     if (!session) return;
     session.closed = true;
     try {
-      session.player.unload();
+      // the media element first: mpegts' unload() flushes its source buffers with abort(), which
+      // Chromium refuses while a cleanup remove() runs ("Aborting asynchronous remove() operation
+      // is disallowed", logged as an error at every tile closed on a busy machine); detached, the
+      // buffers are removed with the media source, which ends a running remove() without error
       session.player.detachMediaElement();
+      session.player.unload();
       session.player.destroy();
     } catch {
       // a player that failed half-way may throw on teardown; it is dropped either way

@@ -19,41 +19,52 @@ test.use({ viewport: { width: 1280, height: 760 } });
 const AT = { lng: 114.0579, lat: 22.5431 };
 
 /**
- * How many lines the text of an element takes: the tops of its text's line boxes, a line apart
+ * How many lines the text of each element takes: the tops of its text's line boxes, a line apart
  * (a wrapping element's box, such as the span of an ellipsis header, starts a few pixels above its
- * text on the same line).
+ * text on the same line). One call for all the elements: a round trip per cell made the list
+ * screens test take minutes.
  */
-function linesOf(cell: Locator): Promise<number> {
-  return cell.evaluate((el) => {
-    const range = document.createRange();
-    range.selectNodeContents(el);
-    const tops = Array.from(range.getClientRects())
-      .filter((r) => r.width > 0)
-      .map((r) => r.top)
-      .sort((x, y) => x - y);
-    const lineHeight = parseFloat(getComputedStyle(el).fontSize) || 14;
-    let lines = 0;
-    let last = -Infinity;
-    for (const top of tops) {
-      if (top - last >= lineHeight / 2) lines++;
-      last = top;
-    }
-    return lines;
-  });
+function linesOfAll(cells: Locator): Promise<number[]> {
+  return cells.evaluateAll((els) =>
+    els.map((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const tops = Array.from(range.getClientRects())
+        .filter((r) => r.width > 0)
+        .map((r) => r.top)
+        .sort((x, y) => x - y);
+      const lineHeight = parseFloat(getComputedStyle(el).fontSize) || 14;
+      let lines = 0;
+      let last = -Infinity;
+      for (const top of tops) {
+        if (top - last >= lineHeight / 2) lines++;
+        last = top;
+      }
+      return lines;
+    }),
+  );
+}
+
+/** How many lines the text of one element takes (see linesOfAll). */
+async function linesOf(cell: Locator): Promise<number> {
+  await expect(cell).toHaveCount(1);
+  return (await linesOfAll(cell))[0]!;
 }
 
 /**
- * Whether the text of a header cell is wider than the cell's content box, so that it ends in "…"
- * (measured in the cell's font: the layout reports the cut text's width, rounded).
+ * Whether the text of each header cell is wider than the cell's content box, so that it ends in
+ * "…" (measured in the cell's font: the layout reports the cut text's width, rounded).
  */
-function isCut(cell: Locator): Promise<boolean> {
-  return cell.evaluate((el) => {
-    const style = getComputedStyle(el);
+function areCut(cells: Locator): Promise<boolean[]> {
+  return cells.evaluateAll((els) => {
     const context = document.createElement('canvas').getContext('2d')!;
-    context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-    const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-    // a pixel of slack: canvas and layout round differently
-    return context.measureText((el.textContent ?? '').trim()).width > room + 1;
+    return els.map((el) => {
+      const style = getComputedStyle(el);
+      context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      // a pixel of slack: canvas and layout round differently
+      return context.measureText((el.textContent ?? '').trim()).width > room + 1;
+    });
   });
 }
 
@@ -62,14 +73,15 @@ async function badHeaders(page: Page, table: Locator): Promise<{ wrapped: string
   const headers = table.locator('.ant-table-thead > tr > th');
   await expect(headers.first()).toBeVisible();
   const texts = await headers.allInnerTexts();
+  const lines = await linesOfAll(headers);
+  const cutOff = await areCut(headers);
   const wrapped: string[] = [];
   const cut: string[] = [];
   for (let i = 0; i < texts.length; i++) {
     const label = texts[i]!.replace(/\s+/g, ' ').trim();
     if (!label) continue;
-    const header = headers.nth(i);
-    if ((await linesOf(header)) > 1) wrapped.push(label);
-    if (await isCut(header)) cut.push(label);
+    if (lines[i]! > 1) wrapped.push(label);
+    if (cutOff[i]) cut.push(label);
   }
   return { wrapped, cut };
 }

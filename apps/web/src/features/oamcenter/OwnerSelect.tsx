@@ -1,10 +1,9 @@
 import { MenuId } from '@bwc/protocol';
-import { useQuery } from '@tanstack/react-query';
 import { Select } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { call } from '../../api/http';
 import { usePermission } from '../../app/session/Permission';
+import { useAccountSearch } from '../configcenter/accounts/useAccountSearch';
 
 export interface OwnerOption {
   id: number;
@@ -29,19 +28,13 @@ export function OwnerSelect({ value, onChange, current, id }: Props) {
   const { t } = useTranslation('oamcenter');
   const canSearch = usePermission(MenuId.ACCOUNTS, 'view');
   const [keyword, setKeyword] = useState('');
-  const accounts = useQuery({
-    queryKey: ['oamcenter', 'owners', keyword],
-    queryFn: ({ signal }) =>
-      call('accountList', { page: 1, limit: 50, ...(keyword ? { keyword } : {}) }, { signal, silent: true }),
-    enabled: canSearch,
-    staleTime: 60_000,
-  });
+  const accounts = useAccountSearch(keyword, canSearch);
   const options = useMemo(() => {
-    const found = (accounts.data?.list ?? []).map((a) => ({ value: a.id, label: `${a.hostname} (${a.username})` }));
+    const found = accounts.found.map((a) => ({ value: a.id, label: a.label }));
     if (current && !found.some((o) => o.value === current.id))
       found.unshift({ value: current.id, label: current.name });
     return found;
-  }, [accounts.data, current]);
+  }, [accounts.found, current]);
   return (
     <Select<number>
       id={id}

@@ -22,12 +22,15 @@ const NAME = 'E2E视频';
 const COUNT = 9;
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-test.describe.configure({ timeout: 600_000 });
+test.describe.configure({ timeout: 900_000 });
 
 const names = Array.from({ length: COUNT }, (_, i) => `${NAME}${i + 1}`);
 
-/** Pixels that differ between two frames of each playing tile, read from the video elements. */
-async function moving(page: Page, tiles: Locator): Promise<number[]> {
+/**
+ * Per tile: the pixels that differ between two frames 1.5 s apart, read from its video element,
+ * and whether the tile said it was playing at both looks.
+ */
+async function moving(page: Page, tiles: Locator): Promise<{ changed: number; playing: boolean }[]> {
   return tiles.evaluateAll(async (views) => {
     const grab = (video: HTMLVideoElement) => {
       const canvas = document.createElement('canvas');
@@ -38,36 +41,37 @@ async function moving(page: Page, tiles: Locator): Promise<number[]> {
       return ctx.getImageData(0, 0, canvas.width, canvas.height).data;
     };
     const videos = views.map((v) => v.querySelector('video') as HTMLVideoElement);
+    const playingAtFirst = views.map((v) => v.getAttribute('data-state') === 'playing');
     const first = videos.map(grab);
     await new Promise((r) => setTimeout(r, 1500));
     return videos.map((video, i) => {
       const next = grab(video);
       let changed = 0;
       for (let p = 0; p < next.length; p += 4) if (Math.abs(next[p]! - first[i]![p]!) > 24) changed += 1;
-      return changed;
+      return { changed, playing: playingAtFirst[i]! && views[i]!.getAttribute('data-state') === 'playing' };
     });
   });
 }
 
 /**
- * Every tile plays and its picture moves (a frozen or black tile fails). Each tile must be seen
- * moving, though not all of them in the same look: on a loaded 2-core machine nine decoders beside
- * nine encoders fall behind, and a picture frozen for 8 s is reconnected by the player. In the CI
- * run of 19ebef9 no look in 60 s found all nine moving, while every camera kept publishing and the
- * tiles asked for 16 fresh plays in the last 95 s.
+ * Every tile plays and its picture moves (a black, frozen or never-playing tile fails). Each tile
+ * must be seen playing with a moving picture, though not all of them in the same look: on a loaded
+ * 2-core machine nine decoders beside nine encoders fall behind, a tile buffers now and then
+ * ('stalled') and a picture frozen for 8 s is reconnected by the player. In the CI run of 19ebef9
+ * no look in 60 s found all nine moving; in that of eb1e27d no moment in 90 s found all nine in
+ * 'playing' (the most was 8), while every camera kept publishing.
  */
 async function expectPlaying(page: Page, count: number): Promise<void> {
   const views = page.getByTestId('live-view');
   await expect(views).toHaveCount(count);
-  await expect(page.locator('[data-testid="live-view"][data-state="playing"]')).toHaveCount(count, { timeout: 90_000 });
   const seen = new Set<number>();
   await expect
     .poll(
       async () => {
-        (await moving(page, views)).forEach((changed, tile) => changed > 50 && seen.add(tile));
+        (await moving(page, views)).forEach(({ changed, playing }, tile) => playing && changed > 50 && seen.add(tile));
         return seen.size;
       },
-      { timeout: 90_000, intervals: [500] },
+      { timeout: 150_000, intervals: [500] },
     )
     .toBe(count);
 }
@@ -259,7 +263,10 @@ test('an SOS opens its live view on the emergency screen and in video patrol; th
     await expect(dialog).toContainText('E2E求助视频');
     await expect(dialog.locator('[data-testid="live-view"][data-state="playing"]')).toHaveCount(1, { timeout: 60_000 });
     await expect
-      .poll(async () => (await moving(page, dialog.getByTestId('live-view')))[0], { timeout: 60_000, intervals: [500] })
+      .poll(async () => (await moving(page, dialog.getByTestId('live-view')))[0]?.changed ?? 0, {
+        timeout: 60_000,
+        intervals: [500],
+      })
       .toBeGreaterThan(50);
     await page.screenshot({ path: artifact('live-sos-emergency-zh') });
 

@@ -4,6 +4,7 @@ import {
   catchUp,
   CONNECT_TIMEOUT_MS,
   STALL_RECONNECT_MS,
+  STALL_SHOW_MS,
   LivePlayer,
   OFFLINE_RETRY_MS,
   reconnectDelay,
@@ -172,8 +173,6 @@ describe('LivePlayer', () => {
     expect(fake.players[0]!.received).toBe(16);
     video.dispatchEvent(new Event('playing'));
     expect(player.state.kind).toBe('playing');
-    video.dispatchEvent(new Event('waiting'));
-    expect(player.state.kind).toBe('stalled');
     player.destroy();
     expect(fake.players[0]!.destroyed).toBe(true);
     expect(socket.closedByClient).toBe(true);
@@ -324,6 +323,30 @@ describe('LivePlayer', () => {
     expect(player.state).toEqual({ kind: 'reconnecting', attempt: 1, delayMs: 1_000 });
   });
 
+  it("shows 'stalled' only for a picture frozen STALL_SHOW_MS, not at the element's every 'waiting'", async () => {
+    const player = makePlayer();
+    player.attach(video);
+    await settle();
+    let time = 10;
+    Object.defineProperty(video, 'currentTime', { get: () => time, set: (v: number) => (time = v) });
+    video.dispatchEvent(new Event('playing'));
+    // a late frame: the element waits, which alone shows nothing; the next tick sees the playhead move
+    video.dispatchEvent(new Event('waiting'));
+    expect(player.state.kind).toBe('playing');
+    time += 0.4;
+    await vi.advanceTimersByTimeAsync(500);
+    expect(player.state.kind).toBe('playing');
+    // frozen from that tick on: 'stalled' once STALL_SHOW_MS passed, 'playing' again when it moves
+    await vi.advanceTimersByTimeAsync(STALL_SHOW_MS - 500);
+    expect(player.state.kind).toBe('playing');
+    await vi.advanceTimersByTimeAsync(500);
+    expect(player.state.kind).toBe('stalled');
+    time += 0.5;
+    await vi.advanceTimersByTimeAsync(500);
+    expect(player.state.kind).toBe('playing');
+    expect(requests).toBe(1);
+  });
+
   it('a frozen picture reconnects after STALL_RECONNECT_MS, but not while held (a paused playback)', async () => {
     const held = makePlayer();
     held.attach(video);
@@ -336,8 +359,10 @@ describe('LivePlayer', () => {
     expect(requests).toBe(1);
     // released: the watchdog counts from the release
     held.hold(false);
-    await vi.advanceTimersByTimeAsync(STALL_RECONNECT_MS - 1_000);
+    await vi.advanceTimersByTimeAsync(STALL_SHOW_MS - 500);
     expect(held.state).toEqual({ kind: 'playing' });
+    await vi.advanceTimersByTimeAsync(STALL_RECONNECT_MS - STALL_SHOW_MS - 500);
+    expect(held.state).toEqual({ kind: 'stalled' });
     await vi.advanceTimersByTimeAsync(2_000);
     expect(held.state).toMatchObject({ kind: 'reconnecting' });
   });

@@ -104,6 +104,12 @@ export const RECONNECT_DELAYS_MS = [1_000, 2_000, 4_000, 8_000] as const;
 export const RECONNECT_ATTEMPTS_MAX = 6;
 /** The server closes a held socket after LIVE_START_WAIT_MS; this is our own limit behind it. */
 export const CONNECT_TIMEOUT_MS = LIVE_START_WAIT_MS + 5_000;
+/**
+ * A picture frozen this long (no playhead progress) shows 'stalled'. A live player keeps a quarter
+ * second buffered, so the element's own 'waiting' fires at every late frame; showing the overlay on
+ * it made busy tiles of a nine-tile wall flicker "buffering" every few seconds.
+ */
+export const STALL_SHOW_MS = 1_500;
 /** A picture frozen this long (no playhead progress, visible) is reconnected. */
 export const STALL_RECONNECT_MS = 8_000;
 
@@ -221,7 +227,6 @@ export class LivePlayer {
       if (this.video) this.detach();
       this.video = video;
       video.addEventListener('playing', this.onPlaying);
-      video.addEventListener('waiting', this.onWaiting);
       if (this.options.pauseWhenHidden !== false) this.observeVisibility(video);
     }
     if (this.current.kind === 'idle') this.start();
@@ -234,7 +239,6 @@ export class LivePlayer {
     this.unobserve = null;
     if (this.video) {
       this.video.removeEventListener('playing', this.onPlaying);
-      this.video.removeEventListener('waiting', this.onWaiting);
     }
     this.video = null;
     if (!this.destroyed) this.set({ kind: 'idle' });
@@ -424,13 +428,11 @@ export class LivePlayer {
 
   private readonly onPlaying = () => {
     if (!this.session) return;
+    // the frozen-picture clocks count from the first frame, not from the connect
+    this.session.lastProgress = performance.now();
     this.attempts = 0;
     this.awaitingDevice = false;
     this.set({ kind: 'playing' });
-  };
-
-  private readonly onWaiting = () => {
-    if (this.session && !this.held && this.current.kind === 'playing') this.set({ kind: 'stalled' });
   };
 
   /** Latency catch-up, the connect timeout and the frozen-picture watchdog. */
@@ -450,6 +452,8 @@ export class LivePlayer {
       if (kind === 'stalled') this.set({ kind: 'playing' });
     } else if (!this.held && now - session.lastProgress > STALL_RECONNECT_MS) {
       return this.reconnect('network');
+    } else if (!this.held && kind === 'playing' && now - session.lastProgress >= STALL_SHOW_MS) {
+      this.set({ kind: 'stalled' });
     }
     const end = bufferedEnd(video);
     if (end === null || video.paused) return;

@@ -90,7 +90,7 @@ describe('rubric editor', () => {
     fireEvent.change(within(dialog).getByLabelText('Chinese label 2'), { target: { value: '证据' } });
     fireEvent.change(within(dialog).getByLabelText('Most points 2'), { target: { value: '' } });
     fireEvent.click(screen.getByTestId('rubric-ok'));
-    expect(await within(dialog).findAllByText('Keys must be unique')).toHaveLength(2);
+    await waitFor(() => expect(within(dialog).getAllByText('Keys must be unique')).toHaveLength(2));
     expect(await within(dialog).findByText('Most points must be a whole number from 1 to 1000')).toBeTruthy();
     expect(server.calls(Api.rubricAdd.path)).toHaveLength(0);
 

@@ -94,7 +94,7 @@ describe('score panel', () => {
     expect(screen.getByText('Not scored yet')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Identifies himself'), { target: { value: '20' } });
     fireEvent.click(screen.getByTestId('score-save'));
-    expect(await screen.findAllByText('Enter a score')).toHaveLength(2);
+    await waitFor(() => expect(screen.getAllByText('Enter a score')).toHaveLength(2));
     expect(server.calls(Api.mediaScoreUpdate.path)).toHaveLength(0);
   });
 

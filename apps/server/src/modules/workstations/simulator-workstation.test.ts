@@ -79,7 +79,11 @@ describe.runIf(findFfmpeg())('simulated docking workstation', () => {
     await station.close();
     expect(station.stats).toMatchObject({ refused: 0 });
     expect(station.stats.docks).toBeGreaterThanOrEqual(2);
-    expect(station.stats.stored).toBe((await items()).length);
+    // close() aborts the upload in flight: the server may have stored it before the station heard
+    // the answer, so the items are what the station counted, or one more
+    const stored = (await items()).length;
+    expect(station.stats.stored).toBeLessThanOrEqual(stored);
+    expect(station.stats.stored).toBeGreaterThanOrEqual(stored - 1);
     station = null;
   });
 });

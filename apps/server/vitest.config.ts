@@ -2,7 +2,10 @@ import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 const TESTS = ['src/**/*.test.ts', 'test/**/*.test.ts'];
-/** The one file that replaces a module (vi.mock of fastify): it needs a module graph of its own. */
+/**
+ * Files that replace a module (vi.mock; today fastify's factory) need a module graph of their own:
+ * in a shared worker the real module is already loaded. A new file that mocks goes here.
+ */
 const MOCKING = ['src/http/contract.test.ts'];
 
 /**
@@ -23,7 +26,7 @@ export default defineConfig({
     projects: [
       // Each file builds its own app, database and data folder, so the files of a worker can share
       // its loaded modules: importing the server again for every file was most of the run (import
-      // 250 s of 318 s on 2 cores; the SQLite suite took 162 s without it).
+      // 250 s of 318 s on 2 cores; sharing them, the SQLite suite took 158-163 s).
       {
         extends: true,
         test: { name: 'shared', include: TESTS, exclude: [...configDefaults.exclude, ...MOCKING], isolate: false },

@@ -30,7 +30,10 @@ const names = Array.from({ length: COUNT }, (_, i) => `${NAME}${i + 1}`);
  * Per tile: the pixels that differ between two frames 1.5 s apart, read from its video element,
  * and whether the tile said it was playing at both looks.
  */
-async function moving(page: Page, tiles: Locator): Promise<{ changed: number; playing: boolean }[]> {
+async function moving(
+  page: Page,
+  tiles: Locator,
+): Promise<{ changed: number; playing: boolean; state: string; overlay: string }[]> {
   return tiles.evaluateAll(async (views) => {
     const grab = (video: HTMLVideoElement) => {
       const canvas = document.createElement('canvas');
@@ -48,7 +51,9 @@ async function moving(page: Page, tiles: Locator): Promise<{ changed: number; pl
       const next = grab(video);
       let changed = 0;
       for (let p = 0; p < next.length; p += 4) if (Math.abs(next[p]! - first[i]![p]!) > 24) changed += 1;
-      return { changed, playing: playingAtFirst[i]! && views[i]!.getAttribute('data-state') === 'playing' };
+      const state = views[i]!.getAttribute('data-state') ?? '';
+      const overlay = views[i]!.querySelector('[data-testid="live-overlay"]')?.textContent ?? '';
+      return { changed, playing: playingAtFirst[i]! && state === 'playing', state, overlay };
     });
   });
 }
@@ -65,15 +70,30 @@ async function expectPlaying(page: Page, count: number): Promise<void> {
   const views = page.getByTestId('live-view');
   await expect(views).toHaveCount(count);
   const seen = new Set<number>();
-  await expect
-    .poll(
-      async () => {
-        (await moving(page, views)).forEach(({ changed, playing }, tile) => playing && changed > 50 && seen.add(tile));
-        return seen.size;
-      },
-      { timeout: 150_000, intervals: [500] },
-    )
-    .toBe(count);
+  // per tile, the states it was seen in (with the overlay's text) and its most changed pixels:
+  // printed when a tile never plays, so that a failure says where that tile stood
+  const history = Array.from({ length: count }, () => ({ states: new Set<string>(), changed: 0 }));
+  try {
+    await expect
+      .poll(
+        async () => {
+          (await moving(page, views)).forEach(({ changed, playing, state, overlay }, tile) => {
+            if (playing && changed > 50) seen.add(tile);
+            history[tile]!.states.add(overlay ? `${state} (${overlay})` : state);
+            history[tile]!.changed = Math.max(history[tile]!.changed, changed);
+          });
+          return seen.size;
+        },
+        { timeout: 150_000, intervals: [500] },
+      )
+      .toBe(count);
+  } catch (err) {
+    const others = history.flatMap(({ states, changed }, tile) =>
+      seen.has(tile) ? [] : [{ tile, changed, states: [...states] }],
+    );
+    console.error(`tiles never seen playing with a moving picture: ${JSON.stringify(others)}`);
+    throw err;
+  }
 }
 
 async function setSplit(page: Page, split: number): Promise<void> {

@@ -67,6 +67,7 @@ export function StateOverlay({ state, name, onRetry }: { state: LivePlayerState;
         <>
           <div>{t(FAILURE_KEYS[state.reason])}</div>
           {state.detail && <div className="bwc-live-detail">{state.detail}</div>}
+          {state.retryInMs !== undefined && <RetryCountdown ms={state.retryInMs} />}
         </>
       );
       retry = true;
@@ -94,6 +95,25 @@ export function StateOverlay({ state, name, onRetry }: { state: LivePlayerState;
           {t('tile.retry')}
         </Button>
       )}
+    </div>
+  );
+}
+
+/**
+ * "Retrying in N s" under a passing failure, counting down. Mounted afresh with each failure: the
+ * player goes through 'requesting' before it can fail again.
+ */
+function RetryCountdown({ ms }: { ms: number }) {
+  const { t } = useTranslation('video');
+  const [until] = useState(() => Date.now() + ms);
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1_000);
+    return () => clearInterval(timer);
+  }, []);
+  return (
+    <div className="bwc-live-detail" data-testid="live-auto-retry">
+      {t('tile.autoRetry', { seconds: Math.max(1, Math.ceil((until - now) / 1_000)) })}
     </div>
   );
 }

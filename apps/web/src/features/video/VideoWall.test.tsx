@@ -206,6 +206,26 @@ describe('tile states', () => {
     });
   }
 
+  it('a passing failure counts down to its own retry, and the button still retries at once', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    onTestFinished(() => void vi.useRealTimers());
+    const onRetry = vi.fn();
+    await renderWidget(
+      <StateOverlay
+        state={{ kind: 'failed', reason: 'timeout', retryInMs: 10_000 }}
+        name="Officer 7"
+        onRetry={onRetry}
+      />,
+      { language: 'en-US' },
+    );
+    expect(screen.getByText('The device did not start streaming in time')).toBeTruthy();
+    expect(screen.getByTestId('live-auto-retry').textContent).toBe('Retrying by itself in 10 s');
+    await act(() => vi.advanceTimersByTimeAsync(3_000));
+    expect(screen.getByTestId('live-auto-retry').textContent).toBe('Retrying by itself in 7 s');
+    fireEvent.click(screen.getByTestId('live-retry'));
+    expect(onRetry).toHaveBeenCalledOnce();
+  });
+
   it('playing shows no overlay', async () => {
     await renderWidget(<StateOverlay state={{ kind: 'playing' }} name="Officer 7" onRetry={() => undefined} />);
     expect(screen.queryByTestId('live-overlay')).toBeNull();

@@ -1,6 +1,7 @@
 import type { LivePlay } from '@bwc/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  autoRetryDelay,
   catchUp,
   CONNECT_TIMEOUT_MS,
   STALL_RECONNECT_MS,
@@ -252,6 +253,44 @@ describe('LivePlayer', () => {
     expect(player.state).toMatchObject({ kind: 'failed', reason: 'timeout' });
   });
 
+  it('a passing failure asks again by itself after 5, 10, 20, 30, 30 s until a picture; a refusal waits for the user', async () => {
+    expect([1, 2, 3, 4, 5, 6].map(autoRetryDelay)).toEqual([5_000, 10_000, 20_000, 30_000, 30_000, 30_000]);
+    const player = makePlayer();
+    player.attach(video);
+    await settle();
+    // the camera is slow to start: the server gives up on it, and so on five times
+    for (let retry = 1; retry <= 5; retry++) {
+      await vi.advanceTimersByTimeAsync(15_000);
+      lastSocket().serverClose(4404);
+      const retryInMs = autoRetryDelay(retry);
+      expect(player.state).toEqual({ kind: 'failed', reason: 'timeout', retryInMs });
+      await vi.advanceTimersByTimeAsync(retryInMs - 1);
+      expect(FakeSocket.all).toHaveLength(retry);
+      await vi.advanceTimersByTimeAsync(1);
+      await settle();
+      expect(FakeSocket.all).toHaveLength(retry + 1);
+      expect(lastSocket().url).toContain(`token=t${retry + 1}`);
+    }
+    // then it plays: the next failure starts from 5 s again
+    video.dispatchEvent(new Event('playing'));
+    expect(player.state.kind).toBe('playing');
+    fake.players.at(-1)!.emit('error', 'MediaError', 'MediaMSEError', { msg: 'bad frame' });
+    expect(player.state).toEqual({ kind: 'failed', reason: 'media', detail: 'bad frame', retryInMs: 5_000 });
+    // closing the view ends the waiting: nothing is asked after
+    player.destroy();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(FakeSocket.all).toHaveLength(6);
+
+    // a refusal is not asked again
+    const refused = makePlayer();
+    refused.attach(video);
+    await settle();
+    lastSocket().serverClose(4403);
+    expect(refused.state).toEqual({ kind: 'failed', reason: 'refused' });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(FakeSocket.all).toHaveLength(7);
+  });
+
   it('the publisher ending is an end, not a failure; retry asks for a fresh play', async () => {
     const player = makePlayer();
     player.attach(video);
@@ -273,11 +312,16 @@ describe('LivePlayer', () => {
     video.dispatchEvent(new Event('playing'));
     offline = true;
     lastSocket().serverClose(1000, 'offline');
-    expect(player.state).toEqual({ kind: 'failed', reason: 'offline' });
+    expect(player.state).toEqual({ kind: 'failed', reason: 'offline', retryInMs: OFFLINE_RETRY_MS });
     await vi.advanceTimersByTimeAsync(OFFLINE_RETRY_MS);
     await settle();
     // still offline: the server's refusal is shown and it keeps asking
-    expect(player.state).toEqual({ kind: 'failed', reason: 'offline', detail: '张三 不在线' });
+    expect(player.state).toEqual({
+      kind: 'failed',
+      reason: 'offline',
+      detail: '张三 不在线',
+      retryInMs: OFFLINE_RETRY_MS,
+    });
     offline = false;
     await vi.advanceTimersByTimeAsync(OFFLINE_RETRY_MS);
     await settle();
@@ -291,7 +335,7 @@ describe('LivePlayer', () => {
     expect(player.state).toMatchObject({ kind: 'failed', reason: 'request' });
   });
 
-  it('reconnects with a fresh token after 1, 2, 4, 8, 8 s and then gives up', async () => {
+  it('reconnects with a fresh token after 1, 2, 4, 8, 8 s and then fails, to be asked again later', async () => {
     expect([1, 2, 3, 4, 5, 6].map(reconnectDelay)).toEqual([1_000, 2_000, 4_000, 8_000, 8_000, 8_000]);
     const player = makePlayer();
     player.attach(video);
@@ -308,7 +352,7 @@ describe('LivePlayer', () => {
       expect(lastSocket().url).toContain(`token=t${attempt + 1}`);
     }
     lastSocket().serverClose(1006);
-    expect(player.state).toMatchObject({ kind: 'failed', reason: 'network' });
+    expect(player.state).toEqual({ kind: 'failed', reason: 'network', retryInMs: autoRetryDelay(1) });
   });
 
   it('a picture resets the attempts; an expired token reconnects at once with 1 s', async () => {
@@ -388,7 +432,12 @@ describe('LivePlayer', () => {
     player.attach(video);
     await settle();
     fake.players[0]!.emit('error', 'MediaError', 'MediaMSEError', { msg: 'bad frame' });
-    expect(player.state).toEqual({ kind: 'failed', reason: 'media', detail: 'bad frame' });
+    expect(player.state).toEqual({
+      kind: 'failed',
+      reason: 'media',
+      detail: 'bad frame',
+      retryInMs: autoRetryDelay(1),
+    });
   });
 
   it('times out when the server never answers on the socket', async () => {

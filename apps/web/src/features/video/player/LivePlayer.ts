@@ -40,7 +40,8 @@ export type LivePlayerState =
   | { kind: 'reconnecting'; attempt: number; delayMs: number }
   /** not visible (tile scrolled away, background tab): nothing is downloaded */
   | { kind: 'paused' }
-  | { kind: 'failed'; reason: LiveFailure; detail?: string }
+  /** `retryInMs`: a passing failure, asked again by itself after that long (the Retry button asks at once) */
+  | { kind: 'failed'; reason: LiveFailure; detail?: string; retryInMs?: number }
   /** the publisher ended (device stopped, went offline, was kicked) */
   | { kind: 'ended' };
 
@@ -117,6 +118,20 @@ export function reconnectDelay(attempt: number): number {
   return RECONNECT_DELAYS_MS[Math.min(attempt, RECONNECT_DELAYS_MS.length) - 1] ?? RECONNECT_DELAYS_MS[0];
 }
 
+/**
+ * Failures that pass (a camera slow to start on a busy device, a connection that kept dropping, a
+ * stream the decoder choked on) are asked again by themselves after 5, 10, 20, then every 30 s,
+ * for as long as the view is open: a video wall is watched, not operated, and a tile must not stay
+ * dark once its device streams again. A refusal, an unsupported browser and a refused request wait
+ * for the user.
+ */
+export const AUTO_RETRY_DELAYS_MS = [5_000, 10_000, 20_000, 30_000] as const;
+const PASSING_FAILURES: ReadonlySet<LiveFailure> = new Set(['offline', 'timeout', 'network', 'media']);
+
+export function autoRetryDelay(retry: number): number {
+  return AUTO_RETRY_DELAYS_MS[Math.min(retry, AUTO_RETRY_DELAYS_MS.length) - 1] ?? AUTO_RETRY_DELAYS_MS[0];
+}
+
 export { catchUp, LIVE_CATCH_UP };
 const TICK_MS = LIVE_CATCH_UP.tickMs;
 
@@ -185,6 +200,8 @@ export class LivePlayer {
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private ticker: ReturnType<typeof setInterval> | null = null;
   private attempts = 0;
+  /** passing failures in a row without a picture (autoRetryDelay) */
+  private autoRetries = 0;
   /** the device went offline while it played: keep asking until it is back (waitForDevice) */
   private awaitingDevice = false;
   private visible = { onScreen: true, tab: true };
@@ -258,6 +275,7 @@ export class LivePlayer {
   retry(): void {
     if (this.destroyed) return;
     this.attempts = 0;
+    this.autoRetries = 0;
     this.stopSession();
     this.start();
   }
@@ -412,18 +430,23 @@ export class LivePlayer {
 
   /** Shows the device as offline and asks again later (until it plays or the tile closes). */
   private waitForDevice(detail?: string): void {
-    this.stopSession();
-    this.set(detail ? { kind: 'failed', reason: 'offline', detail } : { kind: 'failed', reason: 'offline' });
-    this.clearRetry();
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = null;
-      this.start();
-    }, OFFLINE_RETRY_MS);
+    this.failThenRetry('offline', detail, OFFLINE_RETRY_MS);
   }
 
   private fail(reason: LiveFailure, detail?: string): void {
+    if (PASSING_FAILURES.has(reason)) return this.failThenRetry(reason, detail, autoRetryDelay(++this.autoRetries));
     this.stopSession();
     this.set(detail ? { kind: 'failed', reason, detail } : { kind: 'failed', reason });
+  }
+
+  /** Shows the failure and starts again after `retryInMs` (unless a play, retry or close comes first). */
+  private failThenRetry(reason: LiveFailure, detail: string | undefined, retryInMs: number): void {
+    this.stopSession();
+    this.set(detail ? { kind: 'failed', reason, detail, retryInMs } : { kind: 'failed', reason, retryInMs });
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.start();
+    }, retryInMs);
   }
 
   private readonly onPlaying = () => {
@@ -431,6 +454,7 @@ export class LivePlayer {
     // the frozen-picture clocks count from the first frame, not from the connect
     this.session.lastProgress = performance.now();
     this.attempts = 0;
+    this.autoRetries = 0;
     this.awaitingDevice = false;
     this.set({ kind: 'playing' });
   };

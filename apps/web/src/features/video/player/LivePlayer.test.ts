@@ -1,4 +1,5 @@
 import type { LivePlay } from '@bwc/protocol';
+import { ApiError } from '../../../api/http';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   autoRetryDelay,
@@ -417,6 +418,30 @@ describe('LivePlayer', () => {
     await settle();
     expect(player.state).toEqual({ kind: 'failed', reason: 'request', detail: 'device offline' });
     expect(FakeSocket.all).toHaveLength(0);
+  });
+
+  it('a request that got no answer or a 5xx is asked again by itself; a refused one is not', async () => {
+    const failures = [new ApiError(0, 'network down', 0), new ApiError(500, 'bad gateway', 502)];
+    const player = makePlayer(() => {
+      const failure = failures.shift();
+      return failure ? Promise.reject(failure) : Promise.resolve(play(`t${++requests}`));
+    });
+    player.attach(video);
+    await settle();
+    expect(player.state).toEqual({ kind: 'failed', reason: 'request', detail: 'network down', retryInMs: 5_000 });
+    await vi.advanceTimersByTimeAsync(5_000);
+    await settle();
+    expect(player.state).toEqual({ kind: 'failed', reason: 'request', detail: 'bad gateway', retryInMs: 10_000 });
+    await vi.advanceTimersByTimeAsync(10_000);
+    await settle();
+    expect(player.state).toEqual({ kind: 'connecting', starting: false });
+
+    const refused = makePlayer(() => Promise.reject(new ApiError(404, 'no such device', 200)));
+    refused.attach(video);
+    await settle();
+    expect(refused.state).toEqual({ kind: 'failed', reason: 'request', detail: 'no such device' });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(refused.state).toEqual({ kind: 'failed', reason: 'request', detail: 'no such device' });
   });
 
   it('without MSE live playback it says the browser is unsupported', async () => {

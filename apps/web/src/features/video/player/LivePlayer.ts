@@ -1,4 +1,5 @@
 import { LIVE_START_WAIT_MS, type LivePlay } from '@bwc/protocol';
+import { ApiError } from '../../../api/http';
 import { catchUp, LIVE_CATCH_UP, MPEGTS_LIVE_CONFIG } from './catchUp';
 
 /**
@@ -122,14 +123,20 @@ export function reconnectDelay(attempt: number): number {
  * Failures that pass (a camera slow to start on a busy device, a connection that kept dropping, a
  * stream the decoder choked on) are asked again by themselves after 5, 10, 20, then every 30 s,
  * for as long as the view is open: a video wall is watched, not operated, and a tile must not stay
- * dark once its device streams again. A refusal, an unsupported browser and a refused request wait
- * for the user.
+ * dark once its device streams again. So does a request for the play that got no answer or a 5xx
+ * (the server restarting, a node of a cluster failing over behind its proxy). A refusal, an
+ * unsupported browser and a request the server refused wait for the user.
  */
 export const AUTO_RETRY_DELAYS_MS = [5_000, 10_000, 20_000, 30_000] as const;
 const PASSING_FAILURES: ReadonlySet<LiveFailure> = new Set(['offline', 'timeout', 'network', 'media']);
 
 export function autoRetryDelay(retry: number): number {
   return AUTO_RETRY_DELAYS_MS[Math.min(retry, AUTO_RETRY_DELAYS_MS.length) - 1] ?? AUTO_RETRY_DELAYS_MS[0];
+}
+
+/** A request for the play that failed on the way (no answer: status 0; a 5xx), not by the server's refusal. */
+function requestPasses(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 0 || error.status >= 500);
 }
 
 export { catchUp, LIVE_CATCH_UP };
@@ -345,6 +352,7 @@ export class LivePlayer {
         // mpegts.js failing to load is a network failure (chunk); an API refusal carries its message
         const detail = error instanceof Error ? error.message : String(error);
         if (this.awaitingDevice) return this.waitForDevice(detail);
+        if (requestPasses(error)) return this.failThenRetry('request', detail, autoRetryDelay(++this.autoRetries));
         this.fail('request', detail);
       },
     );

@@ -115,8 +115,13 @@ export const STALL_SHOW_MS = 1_500;
 /** A picture frozen this long (no playhead progress, visible) is reconnected. */
 export const STALL_RECONNECT_MS = 8_000;
 
+/** The `n`th delay (from 1) of a growing list, its last one from then on. */
+function nthDelay(delays: readonly number[], n: number): number {
+  return delays[Math.min(Math.max(n, 1), delays.length) - 1]!;
+}
+
 export function reconnectDelay(attempt: number): number {
-  return RECONNECT_DELAYS_MS[Math.min(attempt, RECONNECT_DELAYS_MS.length) - 1] ?? RECONNECT_DELAYS_MS[0];
+  return nthDelay(RECONNECT_DELAYS_MS, attempt);
 }
 
 /**
@@ -131,7 +136,7 @@ export const AUTO_RETRY_DELAYS_MS = [5_000, 10_000, 20_000, 30_000] as const;
 const PASSING_FAILURES: ReadonlySet<LiveFailure> = new Set(['offline', 'timeout', 'network', 'media']);
 
 export function autoRetryDelay(retry: number): number {
-  return AUTO_RETRY_DELAYS_MS[Math.min(retry, AUTO_RETRY_DELAYS_MS.length) - 1] ?? AUTO_RETRY_DELAYS_MS[0];
+  return nthDelay(AUTO_RETRY_DELAYS_MS, retry);
 }
 
 /** A request for the play that failed on the way (no answer: status 0; a 5xx), not by the server's refusal. */
@@ -352,8 +357,7 @@ export class LivePlayer {
         // mpegts.js failing to load is a network failure (chunk); an API refusal carries its message
         const detail = error instanceof Error ? error.message : String(error);
         if (this.awaitingDevice) return this.waitForDevice(detail);
-        if (requestPasses(error)) return this.failThenRetry('request', detail, autoRetryDelay(++this.autoRetries));
-        this.fail('request', detail);
+        this.fail('request', detail, requestPasses(error));
       },
     );
   }
@@ -441,8 +445,9 @@ export class LivePlayer {
     this.failThenRetry('offline', detail, OFFLINE_RETRY_MS);
   }
 
-  private fail(reason: LiveFailure, detail?: string): void {
-    if (PASSING_FAILURES.has(reason)) return this.failThenRetry(reason, detail, autoRetryDelay(++this.autoRetries));
+  /** A failure; one that passes is asked again by itself (autoRetryDelay), others wait for retry(). */
+  private fail(reason: LiveFailure, detail?: string, passing = PASSING_FAILURES.has(reason)): void {
+    if (passing) return this.failThenRetry(reason, detail, autoRetryDelay(++this.autoRetries));
     this.stopSession();
     this.set(detail ? { kind: 'failed', reason, detail } : { kind: 'failed', reason });
   }

@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from '../fixtures';
-import { ACCOUNTS, artifact, buttonName, login, navMenu, switchLanguage } from '../support/console';
+import { ACCOUNTS, artifact, buttonName, login, navMenu, openScreen, switchLanguage } from '../support/console';
 import { text, type Lang } from '../support/texts';
 
 /**
@@ -378,11 +378,11 @@ test.describe('organisation administration', () => {
     await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
     for (const lang of ['zh-CN', 'en-US'] as const) {
       if (lang === 'en-US') await switchLanguage(page, 'en-US');
-      await page.goto('/configcenter/UnitAdmin');
+      await openScreen(page, '/configcenter/UnitAdmin');
       await expect(card(page, cc(lang, 'units.title')).locator('tr.ant-table-row').first()).toBeVisible(SCREEN_LOAD);
       await shoot(page, `configcenter-units-${lang}`);
 
-      await page.goto('/configcenter/userAdmin/accountAdmin');
+      await openScreen(page, '/configcenter/userAdmin/accountAdmin');
       await expect(card(page, cc(lang, 'accounts.title')).locator('tr.ant-table-row').first()).toBeVisible(SCREEN_LOAD);
       await shoot(page, `configcenter-accounts-${lang}`);
       await page.getByRole('tab', { name: cc(lang, 'accounts.tab.online') }).click();
@@ -390,7 +390,7 @@ test.describe('organisation administration', () => {
       await expect(row(page, ACCOUNTS.admin.username)).toBeVisible();
       await shoot(page, `configcenter-online-${lang}`);
 
-      await page.goto('/configcenter/userAdmin/RoleAdmin');
+      await openScreen(page, '/configcenter/userAdmin/RoleAdmin');
       const roles = card(page, cc(lang, 'roles.title'));
       await expect(roles.locator('tr.ant-table-row').first()).toBeVisible(SCREEN_LOAD);
       await shoot(page, `configcenter-roles-${lang}`);
@@ -405,12 +405,12 @@ test.describe('organisation administration', () => {
       await shoot(page, `configcenter-role-permissions-${lang}`);
       await perm.locator('.ant-modal-close').click();
 
-      await page.goto('/configcenter/LogAudit/OperationLog');
+      await openScreen(page, '/configcenter/LogAudit/OperationLog');
       const log = card(page, cc(lang, 'oplog.title'));
       await expect(log.locator('tr.ant-table-row').first()).toBeVisible(SCREEN_LOAD);
       await shoot(page, `configcenter-oplog-${lang}`);
 
-      await page.goto('/configcenter/DataDictionary');
+      await openScreen(page, '/configcenter/DataDictionary');
       await expect(card(page, cc(lang, 'dict.title')).locator('tr.ant-table-row').first()).toBeVisible(SCREEN_LOAD);
       await shoot(page, `configcenter-dictionary-${lang}`);
     }

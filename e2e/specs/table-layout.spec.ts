@@ -3,7 +3,7 @@ import type { Locator, Page } from '@playwright/test';
 // loader refuses without import attributes
 import { Api } from '../../packages/protocol/src/endpoints';
 import { expect, test } from '../fixtures';
-import { ACCOUNTS, artifact, login, switchLanguage } from '../support/console';
+import { ACCOUNTS, artifact, login, openScreen, switchLanguage } from '../support/console';
 import { apiPost, deviceFleet, imei, runTag } from '../support/devices';
 import { text, type Lang } from '../support/texts';
 
@@ -121,14 +121,14 @@ test('tables fit a 1280-pixel screen in English and Chinese', async ({ page, bas
       ['/configcenter/DataDictionary', 'dictionary'],
       ['/configcenter/LogAudit/OperationLog', 'oplog'],
     ] as const) {
-      await page.goto(path);
+      await openScreen(page, path);
       await expect(page.locator('.ant-table-tbody tr.ant-table-row').first()).toBeVisible();
       await shot(page, name, lang);
       await headersFit(page, path);
     }
 
     // the recorder list: every header whole (the unit column was squeezed to "U…"), IMEI on one line
-    await page.goto(`/oamcenter/deviceAdmin/recorderAdmin?keyword=${imeiOf}`);
+    await openScreen(page, `/oamcenter/deviceAdmin/recorderAdmin?keyword=${imeiOf}`);
     const imeiCell = page.locator('.ant-table-tbody td', { hasText: imeiOf });
     await expect(imeiCell).toHaveCount(1);
     await shot(page, 'recorders', lang);
@@ -136,7 +136,7 @@ test('tables fit a 1280-pixel screen in English and Chinese', async ({ page, bas
     expect.soft(await linesOf(imeiCell), 'IMEI on one line').toBe(1);
 
     // alarm history: the acknowledgement column lies left of the sticky operation column
-    await page.goto(`/dispatch/alarm?device=${hostbody}`);
+    await openScreen(page, `/dispatch/alarm?device=${hostbody}`);
     const history = page.getByTestId('alarm-history');
     const row = history.locator('tr.ant-table-row').first();
     await expect(row).toBeVisible();
@@ -159,7 +159,7 @@ test('tables fit a 1280-pixel screen in English and Chinese', async ({ page, bas
     }
 
     // emergency host list: the name with its officer code on one line
-    await page.goto('/dispatch/emergency');
+    await openScreen(page, '/dispatch/emergency');
     const search = page.locator('input[data-testid="host-search"], [data-testid="host-search"] input');
     await search.fill(tag);
     await search.press('Enter');
@@ -210,7 +210,7 @@ for (const lang of ['en-US', 'zh-CN'] as const) {
     await switchLanguage(page, lang);
     await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password, lang);
     for (const path of LIST_SCREENS) {
-      await page.goto(path);
+      await openScreen(page, path);
       await expect(page.locator('.ant-table-thead th').first()).toBeVisible();
       await headersFit(page, path);
     }

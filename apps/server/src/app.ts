@@ -10,6 +10,7 @@ import { sql } from 'kysely';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { hostname } from 'node:os';
+import { join, sep } from 'node:path';
 import { EventBus } from './bus';
 import { LocalCluster, type Cluster } from './cluster/cluster';
 import { RedisCluster } from './cluster/redis';
@@ -133,7 +134,23 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   });
   app.decorate('https', https);
 
-  if (config.webDist) await app.register(fastifyStatic, { root: config.webDist, wildcard: true });
+  if (config.webDist) {
+    const assets = join(config.webDist, 'assets') + sep;
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      wildcard: true,
+      // the build's compressed copies (apps/web/vite.config.ts) for a client that accepts them
+      preCompressed: true,
+      cacheControl: false,
+      // Vite names every file under assets/ by its content's hash: a browser keeps it for good and
+      // does not ask again on each page load; index.html (which names them) is asked every time
+      setHeaders: (reply, path) =>
+        void reply.header(
+          'cache-control',
+          path.startsWith(assets) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        ),
+    });
+  }
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '/';
     const isApi = path === API_PREFIX || path.startsWith(`${API_PREFIX}/`) || path.startsWith('/docs');

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { Api, MenuId } from '@bwc/protocol';
 import Fastify, { type FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +19,10 @@ beforeAll(async () => {
   mkdirSync(join(webDist, 'assets'));
   writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>console</title>');
   writeFileSync(join(webDist, 'assets', 'app.js'), 'console.log(1)');
+  // the build's compressed copies (apps/web/precompress.ts)
+  writeFileSync(join(webDist, 'assets', 'app.js.br'), brotliCompressSync('console.log(1)'));
+  writeFileSync(join(webDist, 'assets', 'app.js.gz'), gzipSync('console.log(1)'));
+  writeFileSync(join(webDist, 'index.html.gz'), gzipSync('<!doctype html><title>console</title>'));
   t = await createTestApp({ webDist });
 });
 afterAll(async () => {
@@ -142,6 +147,36 @@ describe('console and docs', () => {
     expect((await t.app.inject({ method: 'GET', url: '/assets/app.js' })).body).toBe('console.log(1)');
     expect((await t.app.inject({ method: 'GET', url: '/assets/missing.js' })).statusCode).toBe(404);
     expect(envelope(await t.app.inject({ method: 'GET', url: '/rest/unknown' })).code).toBe(404);
+  });
+
+  it('hashed assets are kept by the browser for good, the page is asked every time; both compressed when accepted', async () => {
+    const asset = await t.app.inject({
+      method: 'GET',
+      url: '/assets/app.js',
+      headers: { 'accept-encoding': 'gzip, br' },
+    });
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers['content-encoding']).toBe('br');
+    expect(asset.headers['content-type']).toMatch(/^application\/javascript/);
+    expect(brotliDecompressSync(asset.rawPayload).toString()).toBe('console.log(1)');
+    const gzipped = await t.app.inject({
+      method: 'GET',
+      url: '/assets/app.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzipped.rawPayload).toString()).toBe('console.log(1)');
+    const plain = await t.app.inject({ method: 'GET', url: '/assets/app.js' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log(1)');
+    // the page names the current build's assets: never kept without asking; the SPA fallback too
+    for (const url of ['/', '/index.html', '/data/manage/law']) {
+      const page = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+      expect(page.statusCode, url).toBe(200);
+      expect(page.headers['cache-control'], url).toBe('no-cache');
+      expect(page.headers['content-encoding'], url).toBe('gzip');
+      expect(gunzipSync(page.rawPayload).toString(), url).toContain('<title>console</title>');
+    }
   });
 
   it('publishes the OpenAPI document and the UI at /docs', async () => {

@@ -25,13 +25,17 @@ async function filesUnder(dir: string): Promise<string[]> {
  */
 export function precompress(): Plugin {
   let outDir = 'dist';
+  let writes = true;
   return {
     name: 'bwc-precompress',
     apply: 'build',
     configResolved(config) {
       outDir = config.build.outDir.startsWith('/') ? config.build.outDir : join(config.root, config.build.outDir);
+      writes = config.build.write;
     },
     async closeBundle() {
+      // a build kept in memory (write: false, apps/web/src/app/bundle.test.ts) has no files
+      if (!writes) return;
       const files = (await filesUnder(outDir)).filter((f) => COMPRESSIBLE.test(f));
       await Promise.all(
         files.map(async (file) => {

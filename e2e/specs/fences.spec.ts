@@ -180,17 +180,22 @@ test.describe('electronic fences and zones', () => {
 
     // ---- draw a polygon, fill the form: name, rule enter, window around now, one device
     await screen.getByTestId('geo-tool-polygon').click();
-    await drawOnMap(
-      page,
-      map,
-      [
-        [0.35, 0.3],
-        [0.65, 0.32],
-        [0.62, 0.7],
-        [0.38, 0.68],
-      ],
-      true,
-    );
+    const corners: [number, number][] = [
+      [0.35, 0.3],
+      [0.65, 0.32],
+      [0.62, 0.7],
+      [0.38, 0.68],
+    ];
+    await drawOnMap(page, map, corners.slice(0, 3), false);
+    // a fourth point above the first edge would make the edges cross (a bow tie): refused, said why,
+    // and the drawing goes on (the corners stored below are the four drawn after it)
+    await drawOnMap(page, map, [[0.5, 0.15]], false);
+    await expect(
+      page.locator('.ant-message-notice').filter({ hasText: text(zh, 'map:draw.edgesCross') }),
+    ).toBeVisible();
+    await page.screenshot({ path: artifact('fence-edges-cross-zh-CN') });
+    await drawOnMap(page, map, corners.slice(3), false);
+    await drawOnMap(page, map, corners.slice(0, 1), false);
     const form = page.getByRole('dialog').filter({ hasText: geo(zh, 'form.add.fence') });
     await expect(form).toBeVisible();
     await expect(form.getByText(geo(zh, 'tool.polygon'), { exact: true })).toBeVisible();

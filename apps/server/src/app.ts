@@ -139,7 +139,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     await app.register(fastifyStatic, {
       root: config.webDist,
       wildcard: true,
-      // the build's compressed copies (apps/web/vite.config.ts) for a client that accepts them
+      // the build's compressed copies (apps/web/precompress.ts) for a client that accepts them
       preCompressed: true,
       cacheControl: false,
       // Vite names every file under assets/ by its content's hash: a browser keeps it for good and

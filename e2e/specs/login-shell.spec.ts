@@ -1,5 +1,14 @@
 import { expect, test } from '../fixtures';
-import { ACCOUNTS, artifact, login, logout, navMenu, switchLanguage } from '../support/console';
+import {
+  ACCOUNTS,
+  artifact,
+  login,
+  logout,
+  navMenu,
+  openDropdownItem,
+  pressUntilClosed,
+  switchLanguage,
+} from '../support/console';
 import { text } from '../support/texts';
 
 test.describe('login and console shell', () => {
@@ -44,6 +53,32 @@ test.describe('login and console shell', () => {
 
     await switchLanguage(page, 'zh-CN');
     await expect(page.getByTestId('login-title')).toHaveText(text('zh-CN', 'login:form.title'));
+  });
+
+  test('dialogs zoom in, unless the user asked for less motion', async ({ page }) => {
+    await login(page, ACCOUNTS.admin.username, ACCOUNTS.admin.password);
+    const confirm = page.getByRole('dialog').filter({ hasText: text('zh-CN', 'shell:logout.confirm') });
+    /** Opens and cancels the logout confirmation; whether its zoom animation reached its active step. */
+    const zoomed = async (reducedMotion: 'reduce' | 'no-preference') => {
+      await page.emulateMedia({ reducedMotion });
+      await page.evaluate(() => {
+        const w = window as unknown as { zoomed: boolean };
+        w.zoomed = false;
+        const active = (node: Node) =>
+          node instanceof Element &&
+          (/ant-zoom-(appear|enter)-active/.test(node.className) ||
+            node.querySelector('[class*="ant-zoom-appear-active"], [class*="ant-zoom-enter-active"]') !== null);
+        new MutationObserver((records) => {
+          for (const r of records) if (active(r.target) || Array.from(r.addedNodes).some(active)) w.zoomed = true;
+        }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
+      });
+      await openDropdownItem(page, 'user-menu', text('zh-CN', 'shell:userMenu.logout'));
+      await pressUntilClosed(confirm, text('zh-CN', 'common:action.cancel'));
+      return page.evaluate(() => (window as unknown as { zoomed: boolean }).zoomed);
+    };
+    expect(await zoomed('no-preference')).toBe(true);
+    expect(await zoomed('reduce')).toBe(false);
+    await expect(page).toHaveURL(/\/menu/);
   });
 
   test('a wrong captcha is refused with the server message and a new captcha', async ({ page }) => {

@@ -1,12 +1,10 @@
-import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '@bwc/protocol';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { App as AntApp, ConfigProvider } from 'antd';
+import { App as AntApp } from 'antd';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
 import { RouterProvider } from 'react-router';
 import { setMessageInstance } from '../api/notify';
 import { queryClient } from '../api/queryClient';
-import { ANTD_LOCALES } from '../i18n';
+import { ConsoleConfig } from './ConsoleConfig';
 import { createAppRouter } from './router';
 import { DocumentTitle } from './session/DocumentTitle';
 
@@ -19,17 +17,9 @@ function NotifyBridge() {
   return null;
 }
 
-function useLanguage(): Language {
-  const { i18n } = useTranslation();
-  return (LANGUAGES as readonly string[]).includes(i18n.language) ? (i18n.language as Language) : DEFAULT_LANGUAGE;
-}
-
-export const theme = { token: { colorPrimary: '#1f5fbf', borderRadius: 4 } };
-
 export function AppRoot() {
-  const language = useLanguage();
   return (
-    <ConfigProvider locale={ANTD_LOCALES[language]} theme={theme}>
+    <ConsoleConfig>
       <AntApp>
         <NotifyBridge />
         <QueryClientProvider client={queryClient}>
@@ -37,6 +27,6 @@ export function AppRoot() {
           <RouterProvider router={router} />
         </QueryClientProvider>
       </AntApp>
-    </ConfigProvider>
+    </ConsoleConfig>
   );
 }

@@ -25,7 +25,7 @@ export const PAGE_JS = String.raw`
     video.style.width = opts.width || '640px';
     video.style.height = opts.height || '360px';
     document.getElementById(opts.parent || 'wall').appendChild(video);
-    const p = { id, video, url, requestedAt: Date.now(), firstFrameAt: 0, lat: [], buf: [], unread: 0, frames: 0, errors: [], sample: !!opts.sample, closed: false };
+    const p = { id, video, url, requestedAt: Date.now(), firstFrameAt: 0, lat: [], buf: [], unread: 0, frames: 0, errors: [], sample: !!opts.sample, closed: false, lastJump: -Infinity };
     const player = mpegts.createPlayer(
       { type: 'flv', isLive: true, url },
       MPEGTS_LIVE_CONFIG,
@@ -65,10 +65,14 @@ export const PAGE_JS = String.raw`
     // the LivePlayer's tick: jump back near the live edge or play a little faster (catchUp)
     p.ticker = setInterval(() => {
       const b = video.buffered;
-      if (!b.length || video.paused) return;
+      if (!b.length || video.paused || video.seeking) return;
       const end = b.end(b.length - 1);
-      const { seekBack, rate } = catchUp(end - video.currentTime);
-      if (seekBack !== null) video.currentTime = end - seekBack;
+      const now = performance.now();
+      const { seekBack, rate } = catchUp(end - video.currentTime, (now - p.lastJump) / 1000);
+      if (seekBack !== null) {
+        video.currentTime = end - seekBack;
+        p.lastJump = now;
+      }
       if (video.playbackRate !== rate) video.playbackRate = rate;
     }, LIVE_CATCH_UP.tickMs);
     players.set(id, p);

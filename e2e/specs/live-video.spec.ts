@@ -91,8 +91,11 @@ async function expectPlaying(page: Page, count: number): Promise<void> {
     const others = history.flatMap(({ states, changed }, tile) =>
       seen.has(tile) ? [] : [{ tile, changed, states: [...states] }],
     );
-    console.error(`tiles never seen playing with a moving picture: ${JSON.stringify(others)}`);
-    throw err;
+    // in the error itself: the end of a CI log shows the failures, not what the test printed
+    throw new Error(
+      `${count - seen.size} of ${count} tiles never seen playing with a moving picture: ${JSON.stringify(others)}`,
+      { cause: err },
+    );
   }
 }
 

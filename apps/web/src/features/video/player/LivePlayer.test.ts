@@ -392,6 +392,47 @@ describe('LivePlayer', () => {
     expect(requests).toBe(1);
   });
 
+  it('a player far behind live jumps to the edge, not again within 3 s nor while the seek runs', async () => {
+    const player = makePlayer();
+    player.attach(video);
+    await settle();
+    // the picture moves 0.5 s per tick while the buffer ends 2 s ahead of it: always too far behind
+    let time = 10;
+    let seeking = false;
+    const jumps: number[] = [];
+    Object.defineProperty(video, 'currentTime', {
+      get: () => time,
+      set: (v: number) => {
+        time = v;
+        jumps.push(v);
+      },
+    });
+    Object.defineProperty(video, 'buffered', { get: () => ({ length: 1, start: () => 0, end: () => time + 2 }) });
+    Object.defineProperty(video, 'paused', { get: () => false });
+    Object.defineProperty(video, 'seeking', { get: () => seeking });
+    video.dispatchEvent(new Event('playing'));
+    const tick = async () => {
+      time += 0.5;
+      await vi.advanceTimersByTimeAsync(500);
+    };
+    await tick();
+    expect(jumps).toHaveLength(1);
+    expect(video.playbackRate).toBe(1);
+    // the next 2.5 s: faster, no jump
+    for (let i = 0; i < 5; i++) await tick();
+    expect(jumps).toHaveLength(1);
+    expect(video.playbackRate).toBe(1.1);
+    // 3 s after the jump, but the browser still seeks: no jump yet; done seeking, the next one
+    seeking = true;
+    await tick();
+    await tick();
+    expect(jumps).toHaveLength(1);
+    seeking = false;
+    await tick();
+    expect(jumps).toHaveLength(2);
+    expect(player.state.kind).toBe('playing');
+  });
+
   it('a frozen picture reconnects after STALL_RECONNECT_MS, but not while held (a paused playback)', async () => {
     const held = makePlayer();
     held.attach(video);
@@ -495,10 +536,15 @@ describe('LivePlayer', () => {
 
 describe('catchUp and socketUrl', () => {
   it('jumps to the edge beyond 0.8 s, plays faster beyond 0.35 s, else normal', () => {
-    expect(catchUp(3)).toEqual({ seekBack: 0.25, rate: 1 });
-    expect(catchUp(0.9)).toEqual({ seekBack: 0.25, rate: 1 });
-    expect(catchUp(0.6)).toEqual({ seekBack: null, rate: 1.1 });
-    expect(catchUp(0.3)).toEqual({ seekBack: null, rate: 1 });
+    expect(catchUp(3, Infinity)).toEqual({ seekBack: 0.25, rate: 1 });
+    expect(catchUp(0.9, 3)).toEqual({ seekBack: 0.25, rate: 1 });
+    expect(catchUp(0.6, Infinity)).toEqual({ seekBack: null, rate: 1.1 });
+    expect(catchUp(0.3, Infinity)).toEqual({ seekBack: null, rate: 1 });
+  });
+
+  it('jumps at most once per chaseEveryS: in between it plays faster', () => {
+    expect(catchUp(3, 2.9)).toEqual({ seekBack: null, rate: 1.1 });
+    expect(catchUp(0.9, 0)).toEqual({ seekBack: null, rate: 1.1 });
   });
 
   it('uses wss on an https page', () => {

@@ -197,6 +197,8 @@ interface Session {
   gotData: boolean;
   lastTime: number;
   lastProgress: number;
+  /** when catchUp last jumped to the live edge (performance.now) */
+  lastJump: number;
 }
 
 /**
@@ -392,7 +394,15 @@ export class LivePlayer {
       { ...MPEGTS_LIVE_CONFIG, customLoader: socketLoader(mpegts, hooks) },
     );
     const now = performance.now();
-    const session: Session = { player, closed: false, started: now, gotData: false, lastTime: 0, lastProgress: now };
+    const session: Session = {
+      player,
+      closed: false,
+      started: now,
+      gotData: false,
+      lastTime: 0,
+      lastProgress: now,
+      lastJump: -Infinity,
+    };
     this.session = session;
     player.on(mpegts.Events.ERROR, (type, _detail, info) => {
       if (session.closed) return;
@@ -493,9 +503,12 @@ export class LivePlayer {
       this.set({ kind: 'stalled' });
     }
     const end = bufferedEnd(video);
-    if (end === null || video.paused) return;
-    const { seekBack, rate } = catchUp(end - video.currentTime);
-    if (seekBack !== null) video.currentTime = end - seekBack;
+    if (end === null || video.paused || video.seeking) return;
+    const { seekBack, rate } = catchUp(end - video.currentTime, (now - session.lastJump) / 1000);
+    if (seekBack !== null) {
+      video.currentTime = end - seekBack;
+      session.lastJump = now;
+    }
     if (video.playbackRate !== rate) video.playbackRate = rate;
   };
 

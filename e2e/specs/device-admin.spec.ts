@@ -86,7 +86,7 @@ test('body cameras: added with an officer through the form, edited without losin
   await info.locator('.ant-modal-confirm-btns button').click();
   await expect(info).toBeHidden();
 
-  await page.goto(`/oamcenter/deviceAdmin/recorderAdmin?keyword=${HOSTBODY}`);
+  await page.goto(`/oamcenter/deviceAdmin/recorderAdmin?dev.keyword=${HOSTBODY}`);
   await expect(row(page)).toHaveCount(1);
   await expect(await cell(page, oam('recorder.field.owner'))).toHaveText(ownerName);
   await expect(row(page)).toContainText(unitName.replace(/\s*\d+\/\d+$/, ''));

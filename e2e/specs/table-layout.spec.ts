@@ -128,7 +128,7 @@ test('tables fit a 1280-pixel screen in English and Chinese', async ({ page, bas
     }
 
     // the recorder list: every header whole (the unit column was squeezed to "U…"), IMEI on one line
-    await openScreen(page, `/oamcenter/deviceAdmin/recorderAdmin?keyword=${imeiOf}`);
+    await openScreen(page, `/oamcenter/deviceAdmin/recorderAdmin?dev.keyword=${imeiOf}`);
     const imeiCell = page.locator('.ant-table-tbody td', { hasText: imeiOf });
     await expect(imeiCell).toHaveCount(1);
     await shot(page, 'recorders', lang);

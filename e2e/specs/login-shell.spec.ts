@@ -62,15 +62,22 @@ test.describe('login and console shell', () => {
     const zoomed = async (reducedMotion: 'reduce' | 'no-preference') => {
       await page.emulateMedia({ reducedMotion });
       await page.evaluate(() => {
-        const w = window as unknown as { zoomed: boolean };
+        const w = window as unknown as { zoomed: boolean; watch?: MutationObserver };
+        w.watch?.disconnect();
         w.zoomed = false;
         const active = (node: Node) =>
           node instanceof Element &&
           (/ant-zoom-(appear|enter)-active/.test(node.className) ||
             node.querySelector('[class*="ant-zoom-appear-active"], [class*="ant-zoom-enter-active"]') !== null);
-        new MutationObserver((records) => {
+        w.watch = new MutationObserver((records) => {
           for (const r of records) if (active(r.target) || Array.from(r.addedNodes).some(active)) w.zoomed = true;
-        }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
+        });
+        w.watch.observe(document.body, {
+          subtree: true,
+          childList: true,
+          attributes: true,
+          attributeFilter: ['class'],
+        });
       });
       await openDropdownItem(page, 'user-menu', text('zh-CN', 'shell:userMenu.logout'));
       await pressUntilClosed(confirm, text('zh-CN', 'common:action.cancel'));

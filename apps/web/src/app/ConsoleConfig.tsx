@@ -4,7 +4,7 @@ import { useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ANTD_LOCALES } from '../i18n';
 
-export const theme = { token: { colorPrimary: '#1f5fbf', borderRadius: 4 } };
+const theme = { token: { colorPrimary: '#1f5fbf', borderRadius: 4 } };
 
 const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
 

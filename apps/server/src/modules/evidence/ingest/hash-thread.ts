@@ -9,6 +9,9 @@ parentPort.on('message', (m) => {
   else if (m.op === 'update') {
     hashes.get(m.key)?.update(new Uint8Array(m.bytes, 0, m.length));
     parentPort.postMessage({ op: 'hashed', length: m.length });
+  } else if (m.op === 'view') {
+    hashes.get(m.key)?.update(new Uint8Array(m.memory, m.at, m.length));
+    parentPort.postMessage({ op: 'viewed', id: m.id });
   } else if (m.op === 'digest') {
     const hash = hashes.get(m.key);
     hashes.delete(m.key);
@@ -36,13 +39,24 @@ export class HashThread {
   private keys = 0;
   private behind = 0;
   private readonly digests = new Map<number, { resolve: (hex: string) => void; reject: (err: Error) => void }>();
+  /** views of shared memory handed to the thread and not hashed yet, by message id */
+  private readonly views = new Map<number, { resolve: () => void; reject: (err: Error) => void }>();
   private waiting: Array<() => void> = [];
 
   private thread(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(HASHER, { eval: true });
     worker.unref();
-    worker.on('message', (m: { op: 'hashed'; length: number } | { op: 'digest'; seq: number; hex: string | null }) => {
+    type Answer =
+      | { op: 'hashed'; length: number }
+      | { op: 'viewed'; id: number }
+      | { op: 'digest'; seq: number; hex: string | null };
+    worker.on('message', (m: Answer) => {
+      if (m.op === 'viewed') {
+        this.views.get(m.id)?.resolve();
+        this.views.delete(m.id);
+        return;
+      }
       if (m.op === 'hashed') {
         this.behind -= m.length;
         if (this.behind <= MAX_BEHIND / 2) this.release();
@@ -60,6 +74,8 @@ export class HashThread {
       this.release();
       for (const pending of this.digests.values()) pending.reject(err);
       this.digests.clear();
+      for (const pending of this.views.values()) pending.reject(err);
+      this.views.clear();
     };
     worker.on('error', fail);
     worker.on('exit', () => fail(new Error('hash thread ended')));
@@ -85,6 +101,14 @@ export class HashThread {
     this.behind += length;
     this.thread().postMessage({ op: 'update', key, bytes, length }, [bytes]);
     return this.behind > MAX_BEHIND ? new Promise((resolve) => this.waiting.push(resolve)) : null;
+  }
+
+  /** @internal */
+  postView(key: string, view: Uint8Array): Promise<void> {
+    const id = ++this.seq;
+    const hashed = new Promise<void>((resolve, reject) => this.views.set(id, { resolve, reject }));
+    this.thread().postMessage({ op: 'view', key, id, memory: view.buffer, at: view.byteOffset, length: view.length });
+    return hashed;
   }
 
   /** @internal */
@@ -132,6 +156,18 @@ export class StreamHash {
       if (this.fill === BATCH) wait = this.flush() ?? wait;
     }
     return wait;
+  }
+
+  /**
+   * Adds the bytes of `view`, a view of a SharedArrayBuffer, without copying them: the thread
+   * reads them where they are. Resolves once they are hashed; until then the caller must not
+   * change them.
+   */
+  updateShared(view: Uint8Array): Promise<void> {
+    if (!(view.buffer instanceof SharedArrayBuffer)) throw new TypeError('updateShared takes a view of shared memory');
+    void this.flush();
+    this.bytes += view.length;
+    return this.thread.postView(this.key, view);
   }
 
   private flush(): Promise<void> | null {

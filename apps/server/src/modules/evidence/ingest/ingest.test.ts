@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { Upload } from '@tus/utils';
 import { DEVICE_UPLOAD_PATH, MenuId, UPLOAD_EXPIRY_H, UPLOAD_PATH } from '@bwc/protocol';
 import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +22,9 @@ import {
 import { until } from '../../../../test/wait';
 import { verifyChain } from '../custody';
 import { LocalContentStore } from '../store';
+import { directWritesWork, SlabPool } from './direct-write';
 import { FFMPEG, probe } from './media-tools';
+import { EvidenceUploadStore } from './upload-store';
 
 const work = mkdtempSync(join(tmpdir(), 'bwc-ingest-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -627,5 +631,26 @@ describe('evidence ingest: PATCH served from the Node request', () => {
       .where('origin_key', '=', `${cam.id}:patch-takeover`)
       .execute();
     expect(rows).toEqual([{ sha256: sha256(mp4) }]);
+  });
+  it('the store writes a body the same with O_DIRECT and through the page cache (tmpfs, or every slab taken)', async () => {
+    const data = readFileSync(mp4);
+    const half = Math.floor(data.length / 2) + 1; // the second body starts inside a disk block
+    for (const directIo of [true, false]) {
+      const dir = join(work, `store-${directIo}`);
+      const store = new EvidenceUploadStore(t.db, dir, 3_600_000, t.app.log, directIo);
+      const id = randomBytes(16).toString('hex');
+      store.pending.set(id, { owner_kind: 'device', owner_id: cam.id, origin_key: null, metadata: '{}' });
+      await store.create(new Upload({ id, size: data.length, offset: 0 }));
+      const chunks = [data.subarray(0, 1000), data.subarray(1000, half)];
+      expect(await store.write(Readable.from(chunks), id, 0, data.length)).toBe(half);
+      expect(await store.write(Readable.from([data.subarray(half)]), id, half, data.length - half)).toBe(data.length);
+      expect(await store.digest(id, data.length)).toBe(sha256(mp4));
+      expect(readFileSync(store.path(id)).equals(data)).toBe(true);
+      expect(store.rehashes).toBe(0);
+      // O_DIRECT is used wherever the folder takes it, never when turned off
+      const direct = directIo && (await directWritesWork(dir, new SlabPool(65536, 1)));
+      expect(store.bodies).toEqual(direct ? { direct: 2, cached: 0 } : { direct: 0, cached: 2 });
+      await store.close();
+    }
   });
 });

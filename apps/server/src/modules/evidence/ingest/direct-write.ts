@@ -8,8 +8,8 @@ import type { StreamHash } from './hash-thread';
  * Upload bytes written to disk with O_DIRECT, past the page cache.
  *
  * Measured on the 2-core machine of bench/evidence-upload.ts, 10 parallel 500 MB bodies: a bare
- * HTTP server writing through the page cache spent 6.3-6.6 CPU s (4.1 of them in the kernel), one
- * writing the same bodies with O_DIRECT from page-aligned memory 3.0-3.3 s, and was faster. An
+ * HTTP server writing through the page cache spent 6.1-6.6 CPU s (3.8-4.1 of them in the kernel),
+ * one writing the same bodies with O_DIRECT from page-aligned memory 2.9-3.9 s, and was faster. An
  * upload's bytes are not read again soon (they are hashed on their way in), so the cache gains
  * nothing by holding them.
  *

@@ -128,6 +128,24 @@ describe('direct writes of upload bodies', () => {
     expect(pool.idle).toBe(4);
   });
 
+  it('a body that fails after a pause: the error reaches the caller, what was flushed stays, no slab is lost', async () => {
+    const data = randomBytes(50_000);
+    const file = join(dir, 'failed');
+    writeFileSync(file, '');
+    async function* failing() {
+      yield data;
+      await until('the paused bytes on disk', () => statSync(file).size === data.length, 10_000);
+      throw new Error('connection reset');
+    }
+    const hash = thread.start();
+    await expect(
+      writeDirect({ body: failing(), file, offset: 0, limit: 1e6, hash, pool, first: pool.tryTake()!, flags }),
+    ).rejects.toThrow('connection reset');
+    hash.drop();
+    expect(readFileSync(file).equals(data)).toBe(true);
+    expect(pool.idle).toBe(4);
+  });
+
   it('more bodies than slabs: each waits for a slab and all end whole; a new body finds none free', async () => {
     const bodies = Array.from({ length: 6 }, () => randomBytes(600_000 + Math.floor(Math.random() * 5000)));
     const small = new SlabPool(128 * 1024, 6);

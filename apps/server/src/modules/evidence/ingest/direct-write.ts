@@ -297,6 +297,8 @@ export async function writeDirect({
     if (failure) throw failure;
   } finally {
     clearInterval(ticker);
+    // a flush the ticker started when the body failed: its new slab is released here too
+    if (flushing) await flushing;
     if (slab) pool.release(slab);
     if (inFlight) await inFlight;
     await direct.close().catch(() => undefined);

@@ -30,8 +30,9 @@ const MAX_BEHIND = 64 * 1024 * 1024;
  * SHA-256 of upload streams on a worker thread. Measured in bench/evidence-upload.ts, hashing on
  * the event loop took about a fifth of the server's main thread during 10 parallel uploads; here the
  * loop only copies each chunk into 1 MB batches (transferred, not cloned) and the thread hashes
- * them in order. Messages to one worker keep their order, so a digest follows every update posted
- * before it. The thread is started on first use and ended by `close`.
+ * them in order; bytes already in shared memory (the slabs of direct-write.ts) are hashed where
+ * they are (`updateShared`). Messages to one worker keep their order, so a digest follows every
+ * update posted before it. The thread is started on first use and ended by `close`.
  */
 export class HashThread {
   private worker: Worker | null = null;

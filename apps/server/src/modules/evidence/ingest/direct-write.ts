@@ -10,8 +10,8 @@ import type { StreamHash } from './hash-thread';
  * Measured on the 2-core machine of bench/evidence-upload.ts, 10 parallel 500 MB bodies: a bare
  * HTTP server writing through the page cache spent 6.1-6.6 CPU s (3.8-4.1 of them in the kernel),
  * one writing the same bodies with O_DIRECT from page-aligned memory 2.9-3.9 s, and was faster. An
- * upload's bytes are not read again soon (they are hashed on their way in), so the cache gains
- * nothing by holding them.
+ * upload's bytes are hashed on their way in; once it ends, only what the type check, ffprobe and
+ * the thumbnail read is read again (from the disk now), so the cache gains little by holding them.
  *
  * O_DIRECT asks for the memory, the file offset and the length of each write to be aligned to the
  * disk's logical block. The bytes of a body are copied into slabs of a page-aligned pool (the

@@ -29,7 +29,8 @@ import { LiveRecordings } from './live-recording';
 import { finishUpload, type Uploader } from './finish';
 import { EVIDENCE_ERROR_HEADER, EVIDENCE_ITEM_HEADER, refusal, TusRefusal } from './refusal';
 import { classOfExt, extOf } from './sniff';
-import { BodyOverLength, EvidenceUploadStore, type NewUpload } from './upload-store';
+import { BodyOverLength } from './direct-write';
+import { EvidenceUploadStore, type NewUpload } from './upload-store';
 
 /** tus methods (GET is not part of tus: a finished upload is read in the library). */
 const TUS_METHODS = ['POST', 'HEAD', 'PATCH', 'DELETE', 'OPTIONS'];
